@@ -1,0 +1,24 @@
+// Owns running one admin command against a store and turning its result or error into
+// { code, output }: exit code 0 with the command's JSON, 2 for a usage error, 1 for anything else.
+import type { Db } from '../db/client.js';
+import { ApiError } from '../errors.js';
+import { COMMANDS, resolveCommand, UsageError } from './commands.js';
+
+export const USAGE = `usage: sangam <command>
+  migrate
+  accounts create --name NAME
+  keys create --account ID --env sandbox|live
+  keys revoke KEY_ID
+  wallet topup --account ID --amount INR`;
+
+export async function runCommand(db: Db, argv: string[]): Promise<{ code: number; output: Record<string, unknown> }> {
+  const cmd = resolveCommand(argv);
+  if (!cmd) return { code: 2, output: { error: `unknown command: ${argv.join(' ')}`, usage: USAGE } };
+  try {
+    return { code: 0, output: await COMMANDS[cmd.name]!(db, cmd.args) };
+  } catch (err) {
+    if (err instanceof UsageError) return { code: 2, output: { error: err.message, usage: USAGE } };
+    if (err instanceof ApiError) return { code: 1, output: { error: err.message } };
+    return { code: 1, output: { error: (err as Error).message } };
+  }
+}

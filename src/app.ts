@@ -1,0 +1,101 @@
+// Builds the Fastify application: plugins, hooks and routes, on services wired from one Config and one
+// Store. It never listens (server.ts does), so tests drive the very same app.
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from './config.js';
+import type { Store } from './db/client.js';
+import { buildServices, type Services } from './services.js';
+import type { AuthContext } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { bodyAjv, compile, queryAjv } from './http/validation.js';
+import { randomBase62 } from './ids.js';
+import { registerAuditHook } from './audit/hook.js';
+import { OPERATIONS } from './operations/registry.js';
+import { registerOperation } from './operations/route.js';
+import { registerConsentPage } from './operations/doclocker-initialize/consent-page.js';
+import { registerXmlRoute } from './operations/doclocker-download-aadhaar/xml.js';
+import { registerTransactionRoutes } from './transactions/routes.js';
+import { registerAccountRoutes } from './accounts/routes.js';
+import { registerCatalogRoutes } from './catalog/routes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthContext;
+    /** The validated, normalised input of an operation, for the audit row. */
+    auditInput?: Record<string, unknown>;
+  }
+  interface FastifyContextConfig {
+    operation?: string;
+  }
+}
+
+const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export interface App {
+  app: FastifyInstance;
+  services: Services;
+}
+
+export async function buildApp(config: Config, store: Store): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    requestTimeout: config.requestTimeoutMs,
+    genReqId: () => `req_${randomBase62(20)}`,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const services = await buildServices(config, store, app.log);
+
+  app.setValidatorCompiler(({ schema, httpPart }) => compile(httpPart === 'body' ? bodyAjv : queryAjv, schema));
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  registerErrorHandling(app);
+  registerAuditHook(app, services.audit);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sangam API',
+        version: '1.0.0',
+        description:
+          'Verification, payment and recharge operations behind one contract. Every response is the envelope ' +
+          '{ statuscode, ok, message, data }. Authenticate with "Authorization: Bearer sk_test_…" (sandbox) or sk_live_… (live).',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_test_… or sk_live_… API key' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/health', { schema: { hide: true } }, async () => ({ ok: true, store: store.kind }));
+
+  // Everything a key can call: authenticated in onRequest, before the body is read.
+  await app.register(async (api) => {
+    api.addHook('onRequest', async (req) => {
+      req.auth = await services.auth.authenticate(req.headers.authorization);
+    });
+    for (const def of OPERATIONS) registerOperation(api, { ...def }, services);
+    registerTransactionRoutes(api, services);
+    registerAccountRoutes(api, services);
+    registerCatalogRoutes(api);
+  });
+
+  registerConsentPage(app, services);
+  registerXmlRoute(app, services);
+
+  app.addHook('onReady', async () => services.finalizer.start());
+  app.addHook('onClose', async () => {
+    await services.finalizer.stop();
+    await services.audit.flush();
+  });
+  return { app, services };
+}

@@ -1,0 +1,79 @@
+// Owns every setting of the service. The environment is read here, once, validated against one
+// TypeBox schema, and turned into a typed Config; nothing else in the code reads process.env.
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import path from 'node:path';
+
+const Int = (def: number, min: number, max: number, description: string) =>
+  Type.Integer({ default: def, minimum: min, maximum: max, description });
+
+export const EnvSchema = Type.Object({
+  PORT: Int(8080, 0, 65535, 'TCP port the API listens on'),
+  HOST: Type.String({ default: '0.0.0.0', description: 'Interface the API listens on' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL server; unset = embedded store' }),
+  ),
+  SANGAM_DATA_DIR: Type.String({ default: './data', description: 'Embedded store and admin socket directory' }),
+  SANGAM_PUBLIC_URL: Type.Optional(
+    Type.String({ pattern: '^https?://', description: 'Base URL partners call back and Xml_Url points to' }),
+  ),
+  SANGAM_DB_POOL_MAX: Int(10, 1, 200, 'PostgreSQL pool size'),
+  SANGAM_SANDBOX_PENDING_MS: Int(5000, 0, 3_600_000, 'How long a sandbox pending lasts'),
+  SANGAM_FINALIZER_POLL_MS: Int(1000, 10, 60_000, 'How often the pending finalizer scans the store'),
+  SANGAM_AUTH_CACHE_MS: Int(500, 0, 1000, 'How long a key lookup is cached in process (revocation latency)'),
+  SANGAM_DOCLOCKER_SESSION_TTL_S: Int(600, 10, 86_400, 'Lifetime of a document-locker client id'),
+  SANGAM_XML_URL_TTL_S: Int(900, 10, 86_400, 'Lifetime of a signed Xml_Url'),
+  SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+});
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicUrl: string;
+  dbPoolMax: number;
+  sandboxPendingMs: number;
+  finalizerPollMs: number;
+  authCacheMs: number;
+  doclockerSessionTtlS: number;
+  xmlUrlTtlS: number;
+  requestTimeoutMs: number;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = Object.keys(EnvSchema.properties);
+  const raw: Record<string, unknown> = {};
+  for (const k of known) if (env[k] !== undefined && env[k] !== '') raw[k] = env[k];
+  const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
+  const errors = [...Value.Errors(EnvSchema, withDefaults)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(e.value)})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = withDefaults as Env;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.SANGAM_DATA_DIR),
+    publicUrl: (e.SANGAM_PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
+    dbPoolMax: e.SANGAM_DB_POOL_MAX,
+    sandboxPendingMs: e.SANGAM_SANDBOX_PENDING_MS,
+    finalizerPollMs: e.SANGAM_FINALIZER_POLL_MS,
+    authCacheMs: e.SANGAM_AUTH_CACHE_MS,
+    doclockerSessionTtlS: e.SANGAM_DOCLOCKER_SESSION_TTL_S,
+    xmlUrlTtlS: e.SANGAM_XML_URL_TTL_S,
+    requestTimeoutMs: e.SANGAM_REQUEST_TIMEOUT_MS,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,46 @@
+// Owns the connection to the store: a pg Pool when DATABASE_URL is set, embedded PGlite otherwise.
+// Both speak the PostgreSQL dialect through the same Kysely instance; no code path differs after this.
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { DB } from './schema.js';
+import { PGlitePool } from './pglite-pool.js';
+import { INT8_PARSER } from './types.js';
+
+export type Db = Kysely<DB>;
+export interface Store {
+  db: Db;
+  kind: 'postgres' | 'embedded';
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  poolMax?: number;
+}
+
+/** The directory inside SANGAM_DATA_DIR where the embedded store keeps its files. */
+export const embeddedDir = (dataDir: string) => path.join(dataDir, 'pgdata');
+
+export async function openStore(opts: StoreOptions): Promise<Store> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolMax ?? 10,
+      types: {
+        getTypeParser: ((oid: number, format?: string) =>
+          oid === 20 ? INT8_PARSER : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      },
+    });
+    // An idle client losing its server must not crash the process; the next query reports the error.
+    pool.on('error', () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  mkdirSync(opts.dataDir, { recursive: true });
+  const pool = await PGlitePool.open(embeddedDir(opts.dataDir));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'embedded', close: () => db.destroy() };
+}

@@ -1,0 +1,123 @@
+// Owns the TypeScript shape of the tables, as Kysely sees them. Keep in step with migrations/.
+import type { ColumnType, Generated } from 'kysely';
+
+export type Environment = 'sandbox' | 'live';
+export type TxStatus = 'success' | 'pending' | 'failed';
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json = ColumnType<Record<string, unknown>, string, string>;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  key_hash: string;
+  prefix: string;
+  last4: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+}
+
+export interface WalletsTable {
+  account_id: string;
+  balance_paise: ColumnType<number, number | undefined, number>;
+  held_paise: ColumnType<number, number | undefined, number>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface WalletEntriesTable {
+  id: Generated<number>;
+  account_id: string;
+  kind: string;
+  amount_paise: number;
+  balance_after: number;
+  memo: string | null;
+  created_at: CreatedAt;
+}
+
+export interface TransactionsTable {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  operation: string;
+  reference_id: string;
+  status: TxStatus;
+  final_result: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  amount_paise: number | null;
+  result: Json;
+  due_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  verified_at: Timestamp | null;
+}
+
+export interface DoclockerSessionsTable {
+  client_id: string;
+  account_id: string;
+  environment: Environment;
+  reference_id: string;
+  txn_id: string;
+  status: 'pending' | 'authorized' | 'denied';
+  redirect_url: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  decided_at: Timestamp | null;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  environment: Environment;
+  operation: string;
+  key: string;
+  request_hash: string;
+  status: 'in_flight' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: CreatedAt;
+  locked_until: Timestamp;
+}
+
+export interface AuditLogsTable {
+  id: Generated<number>;
+  request_id: string;
+  created_at: Timestamp;
+  account_id: string | null;
+  key_id: string | null;
+  environment: Environment | null;
+  client_ip: string | null;
+  method: string;
+  path: string;
+  operation: string | null;
+  http_status: number;
+  ok: boolean;
+  statuscode: string | null;
+  reference_id: string | null;
+  latency_ms: number;
+  request_body: Json | null;
+  response_body: Json | null;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
+export interface DB {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  wallets: WalletsTable;
+  wallet_entries: WalletEntriesTable;
+  transactions: TransactionsTable;
+  doclocker_sessions: DoclockerSessionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  audit_logs: AuditLogsTable;
+  server_secrets: ServerSecretsTable;
+}

@@ -1,0 +1,68 @@
+// Owns the one place where errors become HTTP answers: ApiError as it is, Fastify's own errors
+// (bad JSON, media type, size, validation) mapped to the contract's codes, unknown paths to 404 and
+// known paths with the wrong method to 405. Anything else is a 500 that says nothing internal.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ApiError } from '../errors.js';
+import { errorEnvelope } from './envelope.js';
+import { toFieldErrors } from './validation.js';
+
+const FASTIFY_CODES: Record<string, (e: FastifyError) => ApiError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('body_too_large', 'Request body is larger than this endpoint accepts'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError('unsupported_media_type', 'Content-Type must be application/json'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError('invalid_json', 'Content-Length does not match the body'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new ApiError('invalid_json', 'Request body is empty; send a JSON object'),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => new ApiError('invalid_json', 'Request body is not valid JSON'),
+};
+
+export function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  const e = err as FastifyError;
+  if (e?.validation) return ApiError.validation(toFieldErrors(e.validation, e.validationContext ?? 'body'));
+  const byCode = e?.code ? FASTIFY_CODES[e.code] : undefined;
+  if (byCode) return byCode(e);
+  if (e instanceof SyntaxError || (e?.statusCode === 400 && /JSON|prototype|constructor/i.test(e.message ?? ''))) {
+    return new ApiError('invalid_json', /prototype|constructor/i.test(e.message) ? 'Request body contains a forbidden key (__proto__ or constructor.prototype)' : 'Request body is not valid JSON');
+  }
+  if (e?.statusCode === 413) return new ApiError('body_too_large', 'Request body is larger than this endpoint accepts');
+  if (e?.statusCode === 415) return new ApiError('unsupported_media_type', 'Content-Type must be application/json');
+  return null;
+}
+
+export function sendError(req: FastifyRequest, reply: FastifyReply, err: ApiError) {
+  if (err.extra.headers) reply.headers(err.extra.headers);
+  return reply.code(err.http).type('application/json; charset=utf-8').send(errorEnvelope(err, req.id));
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  // A second router with every route, to tell "wrong method" (405) from "no such path" (404).
+  const routes = FindMyWay({ ignoreTrailingSlash: true });
+  const methods = new Map<string, Set<string>>();
+  app.addHook('onRoute', (r) => {
+    if (r.url.startsWith('/api/v1/')) {
+      if (!methods.has(r.url)) {
+        methods.set(r.url, new Set());
+        routes.all(r.url, () => {}, { url: r.url });
+      }
+      for (const m of [r.method].flat()) methods.get(r.url)!.add(m);
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const apiErr = toApiError(err);
+    if (apiErr) return sendError(req, reply, apiErr);
+    req.log.error({ err }, 'unhandled error');
+    return sendError(req, reply, new ApiError('internal', 'Internal error; the request id identifies it to support'));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!;
+    const found = routes.find(req.method as HTTPMethod, path) ?? routes.find('GET', path);
+    const allowed = found ? methods.get((found.store as { url: string }).url) : undefined;
+    if (allowed && !allowed.has(req.method)) {
+      const allow = [...allowed].filter((m) => m !== 'HEAD').join(', ');
+      return sendError(req, reply, new ApiError('method_not_allowed', `${req.method} is not allowed here; use ${allow}`, { headers: { allow } }));
+    }
+    return sendError(req, reply, new ApiError('not_found', `No route for ${req.method} ${path}`));
+  });
+}

@@ -1,0 +1,95 @@
+// Owns idempotency (CONTRACT §5, after the IETF Idempotency-Key draft). A key is claimed before the
+// operation runs; the response is stored in the same database transaction as the operation's effect.
+// Same key + same payload → the stored response is replayed; a different payload → 422/107; a key
+// whose first request is still running → 409/106. A claim whose holder died (lock expired) is taken
+// over: nothing of the first attempt was committed, because the effect and the response commit together.
+import { createHash } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { DB, Environment } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+
+export interface IdemScope {
+  accountId: string;
+  environment: Environment;
+  operation: string;
+  key: string;
+}
+
+export type Claim = { kind: 'claimed'; hash: string } | { kind: 'replay'; status: number; body: string };
+
+/** A stable hash of the request: keys sorted at every level. */
+export function requestHash(input: unknown): string {
+  const canon = (v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]))
+      : v;
+  return createHash('sha256').update(JSON.stringify(canon(input))).digest('hex');
+}
+
+const keyOf = (s: IdemScope) => ({ account_id: s.accountId, environment: s.environment, operation: s.operation, key: s.key });
+
+export class IdempotencyStore {
+  constructor(
+    private db: Db,
+    private lockMs: number,
+  ) {}
+
+  /** Throws ApiError idempotency_mismatch (422/107) or idempotency_in_flight (409/106). */
+  async claim(s: IdemScope, hash: string): Promise<Claim> {
+    const lockedUntil = new Date(Date.now() + this.lockMs);
+    const inserted = await this.db
+      .insertInto('idempotency_keys')
+      .values({ account_id: s.accountId, environment: s.environment, operation: s.operation, key: s.key, request_hash: hash, status: 'in_flight', locked_until: lockedUntil })
+      .onConflict((oc) => oc.doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (inserted) return { kind: 'claimed', hash };
+
+    const row = await this.db.selectFrom('idempotency_keys').where((eb) => eb.and(keyOf(s))).select(['request_hash', 'status', 'response_status', 'response_body', 'locked_until']).executeTakeFirst();
+    if (!row) return this.claim(s, hash); // released between our insert and select
+    if (row.request_hash !== hash) {
+      throw new ApiError('idempotency_mismatch', 'This idempotency key was already used with a different request payload');
+    }
+    if (row.status === 'done') return { kind: 'replay', status: row.response_status!, body: row.response_body! };
+    // In flight: take it over only if its holder's lock ran out (the holder crashed).
+    const taken = await this.db
+      .updateTable('idempotency_keys')
+      .set({ locked_until: lockedUntil })
+      .where((eb) => eb.and(keyOf(s)))
+      .where('status', '=', 'in_flight')
+      .where('locked_until', '<', sql<Date>`now()`)
+      .returning('key')
+      .executeTakeFirst();
+    if (taken) return { kind: 'claimed', hash };
+    throw new ApiError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly');
+  }
+
+  /** Stores the response; call inside the transaction that commits the operation's effect. */
+  async complete(trx: Transaction<DB>, s: IdemScope, status: number, body: string): Promise<void> {
+    await trx
+      .updateTable('idempotency_keys')
+      .set({ status: 'done', response_status: status, response_body: body })
+      .where((eb) => eb.and(keyOf(s)))
+      .execute();
+  }
+
+  /** Frees a claim whose request failed before any effect, so the client can retry with the same key. */
+  async release(s: IdemScope): Promise<void> {
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where((eb) => eb.and(keyOf(s)))
+      .where('status', '=', 'in_flight')
+      .execute();
+  }
+
+  /** Deletes completed keys older than the retention period; returns how many. */
+  async purge(olderThanMs: number): Promise<number> {
+    const res = await this.db
+      .deleteFrom('idempotency_keys')
+      .where('created_at', '<', new Date(Date.now() - olderThanMs))
+      .where('status', '=', 'done')
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}

@@ -1,0 +1,57 @@
+// Document-locker Download Aadhaar: the identity XML record of a user who authorized the client id.
+// The photo is never stored: it is stripped before the result is written and regenerated on read.
+import type { Outcome } from '../../providers/connector.js';
+import { sandboxPhoto } from '../../providers/sandbox/index.js';
+import { defineOperation, type Unstored } from '../operation.js';
+import { sessionState } from '../doclocker-initialize/sessions.js';
+import { DoclockerDownloadRequest } from './schema.js';
+
+export const XML_PATH = '/files/aadhaar-xml/';
+
+const REFUSALS = {
+  pending: 'Consent pending: the user has not yet authorized this document-locker request',
+  denied: 'Consent denied: the user refused this document-locker request',
+  expired: 'The document-locker request expired before the user authorized it',
+} as const;
+
+type Record_ = Record<string, unknown>;
+const photoless = (data: Record_): Record_ => {
+  const x = data.Aadhaar_Xml_Data as Record_ | undefined;
+  if (!x) return data;
+  const { Profile_Image: _, ...rest } = x;
+  return { ...data, Aadhaar_Xml_Data: rest };
+};
+
+export const withPhoto = (data: Record_): Record_ => {
+  const x = data.Aadhaar_Xml_Data as Record_ | undefined;
+  if (!x) return data;
+  return { ...data, Aadhaar_Xml_Data: { ...x, Profile_Image: sandboxPhoto(`${String(x.Full_Name)}|${String(x.Dob)}`) } };
+};
+
+const unstored: Unstored = { strip: photoless, hydrate: withPhoto };
+
+export const doclockerDownloadAadhaar = defineOperation({
+  slug: 'doclocker-download-aadhaar',
+  method: 'POST',
+  path: '/api/v1/aadhaar-identity-kyc/doclocker-download-aadhaar',
+  tag: 'Identity and KYC',
+  summary: 'Document-locker Download Aadhaar',
+  description:
+    'Step 3 of the document-locker flow: the Aadhaar XML record (name, date of birth, gender, photo, address, ' +
+    'masked number) and Xml_Url, a signed link to the XML document.',
+  schema: DoclockerDownloadRequest,
+  aliases: { input: 'doclocker__client__id' },
+  idempotency: { by: 'reference_id' },
+  unstored,
+  async execute(input, ctx): Promise<Outcome> {
+    const connector = ctx.services.connector(ctx.environment, 'doclocker-download-aadhaar');
+    const state = await sessionState(ctx.services.db, ctx.accountId, ctx.environment, input.doclocker__client__id);
+    if (state === 'pending' || state === 'denied' || state === 'expired') {
+      return { status: 'failed', message: REFUSALS[state], fields: { Errorcode: 120, Status: 'Failed', Message: REFUSALS[state] } };
+    }
+    const outcome = await connector.aadhaarDownload({ clientId: input.doclocker__client__id, aadhaarNumber: input.aadhaar_number });
+    const { config, urls } = ctx.services;
+    const xmlUrl = urls.sign(`${XML_PATH}${ctx.txnId}`, new Date(Date.now() + config.xmlUrlTtlS * 1000));
+    return { ...outcome, fields: { ...outcome.fields, Xml_Url: xmlUrl } };
+  },
+});

@@ -1,0 +1,45 @@
+// Owns the document behind Xml_Url: the Aadhaar XML of one download, served to whoever holds the
+// signed, expiring link (as a document locker's pre-signed URL would be). Built from the stored result
+// and the regenerated photo; the full Aadhaar number is never in it.
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../errors.js';
+import type { Services } from '../../services.js';
+import { withPhoto, XML_PATH } from './handler.js';
+
+const esc = (v: unknown) => String(v ?? '').replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function aadhaarXml(referenceId: string, x: Record<string, unknown>): string {
+  const a = (x.Address ?? {}) as Record<string, unknown>;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<OfflinePaperlessKyc referenceId="${esc(referenceId)}">
+  <UidData>
+    <Poi name="${esc(x.Full_Name)}" dob="${esc(x.Dob)}" gender="${esc(x.Gender)}"/>
+    <Poa careof="${esc(x.Care_Of)}" country="${esc(a.Country)}" dist="${esc(a.Dist)}" state="${esc(a.State)}" street="${esc(a.Street)}"/>
+    <MaskedUid>${esc(x.Masked_Aadhaar)}</MaskedUid>
+    <Pht>${esc(x.Profile_Image)}</Pht>
+  </UidData>
+</OfflinePaperlessKyc>
+`;
+}
+
+export function registerXmlRoute(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: { txn_id: string }; Querystring: { expires?: string; signature?: string } }>(
+    `${XML_PATH}:txn_id`,
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const path = `${XML_PATH}${req.params.txn_id}`;
+      const verdict = services.urls.verify(path, req.query.expires, req.query.signature);
+      if (verdict === 'expired') throw new ApiError('forbidden', 'This Xml_Url has expired; download the record again for a fresh link');
+      if (verdict !== 'ok') throw new ApiError('not_found', 'No document at this URL');
+      const tx = await services.db
+        .selectFrom('transactions')
+        .select(['reference_id', 'result', 'operation', 'status'])
+        .where('id', '=', req.params.txn_id)
+        .executeTakeFirst();
+      if (!tx || tx.operation !== 'doclocker-download-aadhaar' || tx.status !== 'success') throw new ApiError('not_found', 'No document at this URL');
+      const data = withPhoto(tx.result);
+      reply.type('application/xml; charset=utf-8').header('cache-control', 'private, no-store');
+      return aadhaarXml(tx.reference_id, data.Aadhaar_Xml_Data as Record<string, unknown>);
+    },
+  );
+}

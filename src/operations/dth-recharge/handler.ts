@@ -1,0 +1,24 @@
+// DTH Recharge: recharges a DTH subscriber; the answer shows the commission earned.
+import { inrToPaise } from '../../money.js';
+import { defineOperation } from '../operation.js';
+import { DthRechargeRequest } from './schema.js';
+
+export const dthRecharge = defineOperation({
+  slug: 'dth-recharge',
+  method: 'POST',
+  path: '/api/v1/dth/dth-recharge',
+  tag: 'DTH and telecom',
+  summary: 'DTH Recharge',
+  description: 'Recharges a DTH subscriber (`subscriber_id`, or `mobile` for the registered mobile number).',
+  schema: DthRechargeRequest,
+  aliases: { mobile: 'subscriber_id' },
+  idempotency: { by: 'idempotency_key', required: false },
+  amountPaise: (input) => inrToPaise(input.amount),
+  execute: (input, ctx) =>
+    ctx.services.connector(ctx.environment, 'dth-recharge').dthRecharge({
+      txnId: ctx.txnId,
+      subscriberId: input.subscriber_id,
+      operator: input.operator,
+      amountPaise: inrToPaise(input.amount),
+    }),
+});

@@ -1,0 +1,84 @@
+// Owns the field rules shared by the operations (CONTRACT §3): each is one TypeBox schema that gives
+// validation, the error message a client sees, the TypeScript type and the OpenAPI description.
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { Ajv } from 'ajv';
+import { verhoeffValid } from './verhoeff.js';
+
+export const ReferenceId = Type.String({
+  pattern: '^[A-Za-z0-9._:-]{1,64}$',
+  description: "Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -",
+  errorMessage: 'reference_id must be 1 to 64 characters of A-Z a-z 0-9 . _ : -',
+});
+
+export const Consent = Type.Literal(true, {
+  description: 'The end user consented to this operation; must be true',
+  errorMessage: 'consent must be true: the end user must consent to this operation',
+});
+
+export const Mobile = Type.String({
+  pattern: '^[6-9][0-9]{9}$',
+  description: '10-digit Indian mobile number',
+  errorMessage: 'mobile must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9',
+});
+
+export const Ifsc = Type.String({
+  pattern: '^[A-Z]{4}0[A-Z0-9]{6}$',
+  description: '11-character IFSC: 4 letters, 0, then 6 letters or digits',
+  errorMessage: 'ifsc must be an 11-character IFSC such as HDFC0001234',
+});
+
+export const AccountNumber = Type.String({
+  pattern: '^[0-9]{9,18}$',
+  description: 'Bank account number, 9 to 18 digits',
+  errorMessage: 'account_number must be 9 to 18 digits',
+});
+
+export const AadhaarNumber = Type.String({
+  aadhaar: true,
+  description: '12-digit Aadhaar number (first digit 2-9, Verhoeff check digit) or 16-digit VID',
+  errorMessage: 'aadhaar_number must be a valid 12-digit Aadhaar number or a 16-digit VID',
+});
+
+export const Vpa = Type.String({
+  pattern: '^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9.-]{1,63}$',
+  description: 'UPI ID of the payee, local@handle',
+  errorMessage: 'vpa must be a UPI ID such as name@bank',
+});
+
+export const Uuid = (field: string) =>
+  Type.String({
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+    description: 'A UUID; the same key replays the first response',
+    errorMessage: `${field} must be a UUID such as 3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10`,
+  });
+
+/** Idempotency keys on the recharges: a UUID or any 1 to 64 of the reference_id characters. */
+export const IdempotencyKey = Type.String({
+  pattern: '^[A-Za-z0-9._:-]{1,64}$',
+  description: 'Optional idempotency key (or the Idempotency-Key header)',
+  errorMessage: 'idempotency_key must be 1 to 64 characters of A-Z a-z 0-9 . _ : -',
+});
+
+export const Amount = (max: number) =>
+  Type.Number({
+    exclusiveMinimum: 0,
+    maximum: max,
+    multipleOf: 0.01,
+    description: `Amount in INR, greater than 0 and at most ${max}, at most 2 decimals`,
+    errorMessage: `amount must be an INR amount greater than 0 and at most ${max}, with at most 2 decimals`,
+  });
+
+export const Code = (field: string, codes: readonly string[], description: string) =>
+  Type.String({ enum: [...codes], description, errorMessage: `${field} must be one of ${codes.join(', ')}` });
+
+export const Alias = (of: string, schema: TSchema) => ({ ...schema, description: `Alias of ${of}` });
+
+/** Custom keywords the field schemas above use. */
+export function addKeywords(ajv: Ajv): void {
+  ajv.addKeyword({
+    keyword: 'aadhaar',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (_: boolean, v: string) => (/^[2-9][0-9]{11}$/.test(v) && verhoeffValid(v)) || /^[0-9]{16}$/.test(v),
+  });
+}

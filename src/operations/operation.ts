@@ -1,0 +1,49 @@
+// Owns what an operation is: its path, its one TypeBox schema, how it is keyed for idempotency, and
+// `execute`, which asks the environment's connector for an Outcome. Adding an operation means adding a
+// folder that exports one OperationDef and listing it in registry.ts.
+import type { Static, TObject } from '@sinclair/typebox';
+import type { Transaction } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { Environment } from '../db/schema.js';
+import type { Outcome } from '../providers/connector.js';
+import type { Services } from '../services.js';
+
+export interface OperationContext {
+  accountId: string;
+  environment: Environment;
+  requestId: string;
+  txnId: string;
+  services: Services;
+  /** Writes to make in the database transaction that records this operation. */
+  afterRecord: Array<(trx: Transaction<DB>) => Promise<void>>;
+}
+
+/** Result fields the client sees but the store must not keep (identity photos), and how they come back. */
+export interface Unstored {
+  strip(data: Record<string, unknown>): Record<string, unknown>;
+  hydrate(data: Record<string, unknown>, environment: Environment): Record<string, unknown>;
+}
+
+export type IdempotencyScope =
+  | { by: 'reference_id' } // verification operations: reference_id is the key (CONTRACT §5)
+  | { by: 'idempotency_key'; required: boolean }; // body field or Idempotency-Key header
+
+export interface OperationDef<S extends TObject = TObject> {
+  slug: string;
+  method: 'POST' | 'GET';
+  path: string;
+  summary: string;
+  description: string;
+  tag: string;
+  schema: S;
+  /** alias field → canonical field; the alias is accepted when the canonical field is absent. */
+  aliases?: Record<string, string>;
+  bodyLimit?: number;
+  idempotency: IdempotencyScope | null;
+  /** Amount in paise, for operations that move money. */
+  amountPaise?(input: Static<S>): number;
+  execute(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
+  unstored?: Unstored;
+}
+
+export const defineOperation = <S extends TObject>(def: OperationDef<S>) => def as unknown as OperationDef;

@@ -1,0 +1,133 @@
+// Owns the path every operation request takes: pick the input (JSON body, or query string for the
+// GET operation), resolve aliases, validate against the operation's one schema, claim the idempotency
+// key, execute through the environment's connector, then record the transaction and the stored
+// response in one database transaction, and answer with the envelope.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import { newId } from '../ids.js';
+import { resultEnvelope } from '../http/envelope.js';
+import { readJsonBody } from '../http/get-body.js';
+import { requestHash, type IdemScope } from '../http/idempotency.js';
+import { bodyAjv, compile, queryAjv, toFieldErrors } from '../http/validation.js';
+import type { Services } from '../services.js';
+import type { OperationContext, OperationDef } from './operation.js';
+
+type Input = Record<string, unknown> & { reference_id: string; idempotency_key?: string };
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The raw fields of the request and where they came from. */
+function rawInput(def: OperationDef, req: FastifyRequest): { source: 'body' | 'query'; value: unknown } {
+  const body = req.body;
+  const hasBody = body !== undefined && body !== null && !(isPlainObject(body) && Object.keys(body).length === 0);
+  if (def.method === 'GET' && !hasBody) return { source: 'query', value: { ...(req.query as object) } };
+  return { source: 'body', value: isPlainObject(body) ? { ...body } : body };
+}
+
+/** Validates and normalises the input; throws a 422 ApiError naming every bad field. */
+export function parseInput(def: OperationDef, req: FastifyRequest): Input {
+  const { source, value } = rawInput(def, req);
+  if (!isPlainObject(value)) throw ApiError.validation([{ field: 'body', message: 'the request body must be a JSON object' }]);
+  for (const [alias, canonical] of Object.entries(def.aliases ?? {})) {
+    if (value[canonical] === undefined && value[alias] !== undefined) value[canonical] = value[alias];
+    delete value[alias];
+  }
+  const header = req.headers['idempotency-key'];
+  if (def.idempotency?.by === 'idempotency_key' && typeof header === 'string') {
+    if (value.idempotency_key === undefined) value.idempotency_key = header;
+    else if (value.idempotency_key !== header) {
+      throw ApiError.validation([{ field: 'idempotency_key', message: 'idempotency_key and the Idempotency-Key header differ' }]);
+    }
+  }
+  const validate = compile(source === 'query' ? queryAjv : bodyAjv, def.schema);
+  if (!validate(value)) throw ApiError.validation(toFieldErrors(validate.errors, source));
+  return value as Input;
+}
+
+function idempotencyScope(def: OperationDef, input: Input, ctx: { accountId: string; environment: OperationContext['environment'] }): IdemScope | null {
+  const key = def.idempotency?.by === 'reference_id' ? input.reference_id : input.idempotency_key;
+  return key === undefined ? null : { accountId: ctx.accountId, environment: ctx.environment, operation: def.slug, key };
+}
+
+const send = (reply: FastifyReply, status: number, body: string) =>
+  reply.code(status).type('application/json; charset=utf-8').send(body);
+
+async function handle(def: OperationDef, services: Services, req: FastifyRequest, reply: FastifyReply) {
+  const auth = req.auth!;
+  const input = parseInput(def, req);
+  req.auditInput = input;
+  const ctx: OperationContext = {
+    accountId: auth.accountId,
+    environment: auth.environment,
+    requestId: req.id,
+    txnId: newId('txn', 20),
+    services,
+    afterRecord: [],
+  };
+  const hydrate = (data: Record<string, unknown>) => (def.unstored ? def.unstored.hydrate(data, ctx.environment) : data);
+
+  const scope = idempotencyScope(def, input, ctx);
+  if (scope) {
+    const { idempotency_key: _, ...payload } = input;
+    const claim = await services.idempotency.claim(scope, requestHash(payload));
+    if (claim.kind === 'replay') {
+      reply.header('idempotent-replayed', 'true');
+      if (!def.unstored) return send(reply, claim.status, claim.body);
+      const env = JSON.parse(claim.body) as { data: Record<string, unknown> };
+      return send(reply, claim.status, JSON.stringify({ ...env, data: hydrate(env.data) }));
+    }
+  }
+
+  try {
+    const outcome = await def.execute(input, ctx);
+    const strip = def.unstored?.strip;
+    const row = await services.transactions.record(
+      {
+        id: ctx.txnId,
+        accountId: ctx.accountId,
+        environment: ctx.environment,
+        operation: def.slug,
+        referenceId: input.reference_id,
+        amountPaise: def.amountPaise?.(input) ?? null,
+        outcome,
+        strip,
+      },
+      async (trx, row) => {
+        for (const write of ctx.afterRecord) await write(trx);
+        if (scope) {
+          const stored = resultEnvelope(row.status, outcome.message, strip ? strip(row.result) : row.result, req.id);
+          await services.idempotency.complete(trx, scope, 200, JSON.stringify(stored));
+        }
+      },
+    );
+    if (outcome.settle) services.finalizer.wake(row.created_at.getTime() + outcome.settle.after_ms);
+    return send(reply, 200, JSON.stringify(resultEnvelope(row.status, outcome.message, row.result, req.id)));
+  } catch (err) {
+    if (scope) await services.idempotency.release(scope).catch((e: unknown) => req.log.error({ err: e }, 'idempotency release failed'));
+    throw err;
+  }
+}
+
+export function registerOperation(app: FastifyInstance, def: OperationDef, services: Services): void {
+  const methods = def.method === 'GET' ? (['GET', 'POST'] as const) : (['POST'] as const);
+  for (const method of methods) {
+    app.route({
+      method,
+      url: def.path,
+      bodyLimit: def.bodyLimit,
+      config: { operation: def.slug },
+      schema: {
+        operationId: method === def.method ? def.slug : `${def.slug}-post`,
+        summary: method === def.method ? def.summary : `${def.summary} (POST alias)`,
+        description: def.description,
+        tags: [def.tag],
+        ...(method === 'GET' ? { querystring: def.schema } : { body: def.schema }),
+      },
+      // The schema above documents the operation; parseInput validates it (aliases and query/body choice
+      // need the raw input), so Fastify's own validation is switched off for these routes.
+      validatorCompiler: () => () => true,
+      preValidation: method === 'GET' ? readJsonBody : undefined,
+      handler: (req, reply) => handle(def, services, req, reply),
+    });
+  }
+}

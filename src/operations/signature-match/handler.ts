@@ -1,0 +1,16 @@
+// Signature Match: reads the signature on a document and scores it against a name (0 to 100).
+import { defineOperation } from '../operation.js';
+import { SignatureMatchRequest } from './schema.js';
+
+export const signatureMatch = defineOperation({
+  slug: 'signature-match',
+  method: 'POST',
+  path: '/api/v1/document-ocr/signature-match',
+  tag: 'Document OCR',
+  summary: 'Signature Match',
+  description: 'Reads the signature on a document and returns name_match_score (0 to 100) against `name` when given.',
+  schema: SignatureMatchRequest,
+  bodyLimit: 5 * 1024 * 1024,
+  idempotency: { by: 'reference_id' },
+  execute: (input, ctx) => ctx.services.connector(ctx.environment, 'signature-match').signatureMatch(input),
+});

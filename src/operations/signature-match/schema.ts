@@ -1,0 +1,18 @@
+// Request schema of POST /api/v1/document-ocr/signature-match.
+import { Type, type Static } from '@sinclair/typebox';
+import { Consent, ReferenceId } from '../fields.js';
+
+export const SignatureMatchRequest = Type.Object({
+  reference_id: ReferenceId,
+  consent: Consent,
+  input: Type.String({
+    minLength: 1,
+    maxLength: 5_000_000,
+    description: 'The document OCR input: a base64 image of the signed document, or its URL',
+    errorMessage: 'input must be a non-empty string (a base64 image or its URL)',
+  }),
+  name: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Name to compare the signature against', errorMessage: 'name must be 1 to 200 characters' }),
+  ),
+});
+export type SignatureMatchRequest = Static<typeof SignatureMatchRequest>;

@@ -1,0 +1,20 @@
+// UPI Payment Status: pays a VPA once per idempotency key and reports txn_id and the bank's UTR.
+import { inrToPaise } from '../../money.js';
+import { defineOperation } from '../operation.js';
+import { UpiPaymentRequest } from './schema.js';
+
+export const upiPaymentStatus = defineOperation({
+  slug: 'upi-payment-status',
+  method: 'GET',
+  path: '/api/v1/upi-payment/upi-payment-status',
+  tag: 'Banking and payments',
+  summary: 'UPI Payment Status',
+  description:
+    'Pays `amount` INR to `vpa`. Fields travel in the query string or a JSON body; POST is accepted too. ' +
+    '`idempotency_key` (or the Idempotency-Key header) is required: the same key replays the first answer.',
+  schema: UpiPaymentRequest,
+  idempotency: { by: 'idempotency_key', required: true },
+  amountPaise: (input) => inrToPaise(input.amount),
+  execute: (input, ctx) =>
+    ctx.services.connector(ctx.environment, 'upi-payment-status').upiPay({ txnId: ctx.txnId, vpa: input.vpa, amountPaise: inrToPaise(input.amount) }),
+});

@@ -1,0 +1,18 @@
+// Request schema of GET (and POST) /api/v1/upi-payment-status: fields from the query string or a JSON body.
+import { Type, type Static } from '@sinclair/typebox';
+import { Amount, Consent, ReferenceId, Uuid, Vpa } from '../fields.js';
+
+export const UPI_MAX_INR = 100_000;
+
+export const UpiPaymentRequest = Type.Object({
+  reference_id: ReferenceId,
+  consent: Consent,
+  vpa: Vpa,
+  amount: Amount(UPI_MAX_INR),
+  idempotency_key: Uuid('idempotency_key'),
+  currency: Type.Optional(Type.Literal('INR', { description: 'Only INR', errorMessage: 'currency must be INR' })),
+  beneficiary_id: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', description: 'Client-side beneficiary id', errorMessage: 'beneficiary_id must be 1 to 64 characters of A-Z a-z 0-9 . _ : -' }),
+  ),
+});
+export type UpiPaymentRequest = Static<typeof UpiPaymentRequest>;

@@ -1,0 +1,65 @@
+// Owns the sandbox's made-up people, banks and addresses. Every value is derived from a seed, so the
+// same input always yields the same identity or account.
+import { SeededRandom } from './random.js';
+
+const FIRST_M = ['Aarav', 'Vihaan', 'Arjun', 'Rohan', 'Karthik', 'Siddharth', 'Imran', 'Gurpreet', 'Anil', 'Suresh'];
+const FIRST_F = ['Ananya', 'Priya', 'Diya', 'Kavya', 'Meera', 'Fatima', 'Lakshmi', 'Sneha', 'Harpreet', 'Neha'];
+const LAST = ['Sharma', 'Iyer', 'Reddy', 'Patel', 'Khan', 'Singh', 'Nair', 'Das', 'Joshi', 'Menon', 'Gupta', 'Banerjee'];
+const PLACES = [
+  { state: 'Karnataka', dist: 'Bengaluru Urban', pc: '560034', street: '17th Cross, Koramangala' },
+  { state: 'Maharashtra', dist: 'Pune', pc: '411004', street: 'Law College Road, Erandwane' },
+  { state: 'Tamil Nadu', dist: 'Chennai', pc: '600020', street: '2nd Avenue, Adyar' },
+  { state: 'Delhi', dist: 'South Delhi', pc: '110017', street: 'Block C, Malviya Nagar' },
+  { state: 'West Bengal', dist: 'Kolkata', pc: '700029', street: 'Rash Behari Avenue, Ballygunge' },
+  { state: 'Gujarat', dist: 'Ahmedabad', pc: '380009', street: 'C G Road, Navrangpura' },
+  { state: 'Kerala', dist: 'Ernakulam', pc: '682016', street: 'M G Road, Ravipuram' },
+  { state: 'Telangana', dist: 'Hyderabad', pc: '500034', street: 'Road No 12, Banjara Hills' },
+];
+export const BANKS = [
+  { name: 'HDFC Bank', ifsc: 'HDFC0' },
+  { name: 'ICICI Bank', ifsc: 'ICIC0' },
+  { name: 'State Bank of India', ifsc: 'SBIN0' },
+  { name: 'Axis Bank', ifsc: 'UTIB0' },
+  { name: 'Kotak Mahindra Bank', ifsc: 'KKBK0' },
+  { name: 'Punjab National Bank', ifsc: 'PUNB0' },
+  { name: 'Bank of Baroda', ifsc: 'BARB0' },
+  { name: 'Canara Bank', ifsc: 'CNRB0' },
+  { name: 'Union Bank of India', ifsc: 'UBIN0' },
+  { name: 'Indian Bank', ifsc: 'IDIB0' },
+];
+
+export interface Person {
+  name: string;
+  gender: 'M' | 'F';
+  careOf: string;
+  dob: string; // DD-MM-YYYY, as the Aadhaar XML writes it
+  address: { Country: string; State: string; Dist: string; Street: string; Pincode: string; House: string };
+}
+
+export function person(seed: string): Person {
+  const r = new SeededRandom(`person:${seed}`);
+  const gender = r.int(2) === 0 ? 'M' : 'F';
+  const last = r.pick(LAST);
+  const name = `${r.pick(gender === 'M' ? FIRST_M : FIRST_F)} ${last}`;
+  const careOf = `${gender === 'M' ? 'S/O' : 'D/O'} ${r.pick(FIRST_M)} ${last}`;
+  const dob = `${String(1 + r.int(28)).padStart(2, '0')}-${String(1 + r.int(12)).padStart(2, '0')}-${1960 + r.int(45)}`;
+  const p = r.pick(PLACES);
+  return {
+    name,
+    gender,
+    careOf,
+    dob,
+    address: { Country: 'India', State: p.state, Dist: p.dist, Street: p.street, Pincode: p.pc, House: `${1 + r.int(250)}` },
+  };
+}
+
+/** The account the sandbox says a mobile number is linked to: "91" + the mobile, at a bank picked by its last digit. */
+export function linkedAccount(mobile: string) {
+  const bank = BANKS[Number(mobile.at(-1))]!;
+  return {
+    account_holder_name: person(`mobile:${mobile}`).name,
+    account_number: `91${mobile}`,
+    ifsc: `${bank.ifsc}${mobile.slice(0, 6)}`,
+    bank_name: bank.name,
+  };
+}

@@ -1,0 +1,50 @@
+// Owns the wiring of the domain services one server process uses; built once at boot by app.ts.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Store } from './db/client.js';
+import type { Environment } from './db/schema.js';
+import { Authenticator } from './http/auth.js';
+import { IdempotencyStore } from './http/idempotency.js';
+import { loadSecret, UrlSigner } from './http/signed-url.js';
+import { AuditWriter } from './audit/writer.js';
+import { TransactionStore } from './transactions/store.js';
+import { Finalizer } from './transactions/finalizer.js';
+import { SandboxConnector } from './providers/sandbox/index.js';
+import type { Connector } from './providers/connector.js';
+import { ApiError } from './errors.js';
+
+export interface Services {
+  config: Config;
+  store: Store;
+  db: Store['db'];
+  auth: Authenticator;
+  audit: AuditWriter;
+  idempotency: IdempotencyStore;
+  transactions: TransactionStore;
+  finalizer: Finalizer;
+  urls: UrlSigner;
+  connector(environment: Environment, operation: string): Connector;
+}
+
+const IDEMPOTENCY_LOCK_MS = 60_000;
+
+export async function buildServices(config: Config, store: Store, log: FastifyBaseLogger): Promise<Services> {
+  const db = store.db;
+  const transactions = new TransactionStore(db);
+  const sandbox = new SandboxConnector(config.sandboxPendingMs);
+  return {
+    config,
+    store,
+    db,
+    auth: new Authenticator(db, config.authCacheMs),
+    audit: new AuditWriter(db),
+    idempotency: new IdempotencyStore(db, IDEMPOTENCY_LOCK_MS),
+    transactions,
+    finalizer: new Finalizer(transactions, config.finalizerPollMs, log),
+    urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
+    connector(environment, operation) {
+      if (environment === 'sandbox') return sandbox;
+      throw new ApiError('forbidden', `Live access is not configured for this account (operation ${operation})`);
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Owns GET /api/v1/transactions/{reference_id}: the latest state of the calling account's operation
+// with that reference, in the same envelope the operation itself would now answer.
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../errors.js';
+import { resultEnvelope } from '../http/envelope.js';
+import { operationBySlug } from '../operations/registry.js';
+import { ReferenceId } from '../operations/fields.js';
+import type { Services } from '../services.js';
+
+export function registerTransactionRoutes(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: { reference_id: string } }>(
+    '/api/v1/transactions/:reference_id',
+    {
+      schema: {
+        summary: 'Latest state of an operation, by reference_id (for polling)',
+        tags: ['Transactions'],
+        params: Type.Object({ reference_id: ReferenceId }),
+      },
+    },
+    async (req, reply) => {
+      const { accountId, environment } = req.auth!;
+      const tx = await services.transactions.latest(accountId, environment, req.params.reference_id);
+      if (!tx) throw new ApiError('not_found', `No transaction with reference_id ${req.params.reference_id}`);
+      const def = operationBySlug.get(tx.operation);
+      // jsonb does not keep key order: put the standard result fields first again.
+      const { status, reference_id, verified_at, message, ...rest } = def?.unstored ? def.unstored.hydrate(tx.result, tx.environment) : tx.result;
+      const data = { status, reference_id, verified_at, message, ...rest, operation: tx.operation, environment: tx.environment };
+      const body = resultEnvelope(tx.status, String(message ?? ''), data, req.id);
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+    },
+  );
+}

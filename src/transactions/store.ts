@@ -1,0 +1,154 @@
+// Owns the transactions table: recording an executed operation (with its idempotency record in the
+// same database transaction), reading the latest state by reference_id, and settling due pendings.
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { DB, Environment, TxStatus } from '../db/schema.js';
+import type { FinalOutcome, Outcome } from '../providers/connector.js';
+
+export interface TxRow {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  operation: string;
+  reference_id: string;
+  status: TxStatus;
+  result: Record<string, unknown>;
+  created_at: Date;
+}
+
+export interface NewTransaction {
+  id: string;
+  accountId: string;
+  environment: Environment;
+  operation: string;
+  referenceId: string;
+  amountPaise: number | null;
+  outcome: Outcome;
+  /** Removes what the client sees but the store must not keep (identity photos; regenerated on read). */
+  strip?: (data: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** The `data` an operation answers: the standard result fields, then the operation's own. */
+export function resultData(referenceId: string, o: { status: TxStatus; message: string; fields: Record<string, unknown> }, verifiedAt: Date | null) {
+  return {
+    status: o.status,
+    reference_id: referenceId,
+    verified_at: verifiedAt ? verifiedAt.toISOString() : null,
+    message: o.message,
+    ...o.fields,
+  };
+}
+
+export class TransactionStore {
+  constructor(private db: Db) {}
+
+  /**
+   * Inserts the transaction and runs `alsoInTx` (the idempotency record) in the same database
+   * transaction. Returns the stored row.
+   */
+  async record(t: NewTransaction, alsoInTx?: (trx: Transaction<DB>, row: TxRow) => Promise<void>): Promise<TxRow> {
+    const now = new Date();
+    const { outcome } = t;
+    const verifiedAt = outcome.status === 'pending' ? null : now;
+    const data = resultData(t.referenceId, outcome, verifiedAt);
+    const final = outcome.settle?.final;
+    const strip = t.strip ?? ((d) => d);
+    const row: TxRow = {
+      id: t.id,
+      account_id: t.accountId,
+      environment: t.environment,
+      operation: t.operation,
+      reference_id: t.referenceId,
+      status: outcome.status,
+      result: data,
+      created_at: now,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('transactions')
+        .values({
+          id: t.id,
+          account_id: t.accountId,
+          environment: t.environment,
+          operation: t.operation,
+          reference_id: t.referenceId,
+          status: outcome.status,
+          amount_paise: t.amountPaise,
+          result: JSON.stringify(strip(data)),
+          final_result: final ? JSON.stringify({ ...final, fields: strip(final.fields) }) : null,
+          due_at: outcome.settle ? new Date(now.getTime() + outcome.settle.after_ms) : null,
+          created_at: now,
+          updated_at: now,
+          verified_at: verifiedAt,
+        })
+        .execute();
+      if (alsoInTx) await alsoInTx(trx, row);
+    });
+    return row;
+  }
+
+  async latest(accountId: string, environment: Environment, referenceId: string): Promise<TxRow | undefined> {
+    return this.db
+      .selectFrom('transactions')
+      .select(['id', 'account_id', 'environment', 'operation', 'reference_id', 'status', 'result', 'created_at'])
+      .where('account_id', '=', accountId)
+      .where('environment', '=', environment)
+      .where('reference_id', '=', referenceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Moves a pending transaction to its final state, once: the row is locked and must still be pending.
+   * Returns false when it was already final (a final state never changes again).
+   */
+  async settle(trx: Transaction<DB>, id: string, final: FinalOutcome): Promise<boolean> {
+    const row = await trx
+      .selectFrom('transactions')
+      .select(['status', 'reference_id', 'result'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row || row.status !== 'pending') return false;
+    const now = new Date();
+    const data = { ...row.result, ...resultData(row.reference_id, final, now) };
+    await trx
+      .updateTable('transactions')
+      .set({ status: final.status, result: JSON.stringify(data), final_result: null, due_at: null, updated_at: now, verified_at: now })
+      .where('id', '=', id)
+      .execute();
+    return true;
+  }
+
+  /** Claims up to `limit` due pendings, skipping rows another process holds, and settles each. */
+  async settleDue(limit = 100): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const due = await trx
+        .selectFrom('transactions')
+        .select(['id', 'final_result'])
+        .where('status', '=', 'pending')
+        .where('due_at', '<=', sql<Date>`now()`)
+        .orderBy('due_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      let n = 0;
+      for (const d of due) {
+        if (d.final_result && (await this.settle(trx, d.id, d.final_result as unknown as FinalOutcome))) n++;
+      }
+      return n;
+    });
+  }
+
+  async nextDue(): Promise<Date | null> {
+    const row = await this.db
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.min('due_at').as('next'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return (row?.next as Date | null | undefined) ?? null;
+  }
+}
