@@ -52,6 +52,8 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
   });
   const services = await buildServices(config, store, app.log);
 
+  // Only JSON is spoken on /api/v1; Fastify's built-in text/plain parser would accept other bodies.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(({ schema, httpPart }) => compile(httpPart === 'body' ? bodyAjv : queryAjv, schema));
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -89,7 +91,7 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     registerCatalogRoutes(api);
   });
 
-  registerConsentPage(app, services);
+  await app.register(async (pages) => registerConsentPage(pages, services));
   registerXmlRoute(app, services);
 
   app.addHook('onReady', async () => services.finalizer.start());

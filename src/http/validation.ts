@@ -26,13 +26,12 @@ function makeAjv(coerceTypes: boolean): Ajv {
 export const bodyAjv = makeAjv(false);
 export const queryAjv = makeAjv(true);
 
-const cache = new WeakMap<object, ValidateFunction>();
+const caches = new WeakMap<Ajv, WeakMap<object, ValidateFunction>>();
 export function compile(ajv: Ajv, schema: object): ValidateFunction {
+  let cache = caches.get(ajv);
+  if (!cache) caches.set(ajv, (cache = new WeakMap()));
   let fn = cache.get(schema);
-  if (!fn) {
-    fn = ajv.compile(schema);
-    cache.set(schema, fn);
-  }
+  if (!fn) cache.set(schema, (fn = ajv.compile(schema)));
   return fn;
 }
 

@@ -18,6 +18,8 @@ button.allow{background:#1f6feb;color:#fff;border-color:#1f6feb}button:focus-vis
 }
 
 export function registerConsentPage(app: FastifyInstance, services: Services): void {
+  // The Allow / Deny buttons are HTML forms; their (empty) form bodies carry nothing we read.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
   const load = async (clientId: string) => {
     const s = await findSession(services.db, clientId);
     return s && s.environment === 'sandbox' ? s : undefined;

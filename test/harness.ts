@@ -1,0 +1,204 @@
+// Test harness: a real app on a real, fresh store per test file — embedded PGlite by default, or a
+// fresh database on the PostgreSQL server named by DATABASE_URL — with a seeded account and keys.
+// Requests go through the whole Fastify pipeline (app.inject); nothing is mocked.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/config.js';
+import { embeddedDir, openStore, type Store } from '../src/db/client.js';
+import { listMigrations, migrate } from '../src/db/migrate.js';
+import { buildApp, type App } from '../src/app.js';
+import { createAccount, createKey } from '../src/accounts/store.js';
+import { randomBase62 } from '../src/ids.js';
+
+export const STORE_KIND = process.env.DATABASE_URL ? 'postgres' : 'embedded';
+
+/** A store location that is fresh for this caller: a new PostgreSQL database or a new PGlite directory. */
+export interface StoreLocation {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+async function embeddedTemplate(): Promise<string> {
+  const hash = createHash('sha256').update(listMigrations().map((m) => m.checksum).join()).digest('hex').slice(0, 16);
+  const tpl = path.join(tmpdir(), `sangam-pglite-template-${hash}`);
+  const ready = path.join(tpl, 'READY');
+  if (existsSync(ready)) return tpl;
+  try {
+    mkdirSync(`${tpl}.lock`);
+  } catch {
+    for (let i = 0; i < 600 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 100));
+    if (existsSync(ready)) return tpl;
+    throw new Error(`timed out waiting for ${tpl}`);
+  }
+  try {
+    rmSync(tpl, { recursive: true, force: true });
+    const store = await openStore({ databaseUrl: undefined, dataDir: tpl });
+    await migrate(store.db);
+    await store.close();
+    writeFileSync(ready, '');
+  } finally {
+    rmSync(`${tpl}.lock`, { recursive: true, force: true });
+  }
+  return tpl;
+}
+
+export async function freshStoreLocation(): Promise<StoreLocation> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sangam-test-'));
+  const admin = process.env.DATABASE_URL;
+  if (!admin) {
+    cpSync(embeddedDir(await embeddedTemplate()), embeddedDir(dataDir), { recursive: true });
+    return { databaseUrl: undefined, dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `sangam_t_${randomBase62(12).toLowerCase()}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    dataDir,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  text: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  payload?: string | Buffer;
+  query?: Record<string, string>;
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp extends App {
+  config: Config;
+  store: Store;
+  location: StoreLocation;
+  accountId: string;
+  key: string;
+  keyId: string;
+  liveKey: string;
+  call(method: string, url: string, opts?: CallOptions): Promise<Response>;
+  /** Stops the app and its store, keeping the data (for restart tests). */
+  stop(): Promise<void>;
+  /** Stops the app and deletes the store. */
+  close(): Promise<void>;
+}
+
+export const TEST_ENV = {
+  LOG_LEVEL: 'silent',
+  SANGAM_SANDBOX_PENDING_MS: '300',
+  SANGAM_FINALIZER_POLL_MS: '50',
+  SANGAM_AUTH_CACHE_MS: '0',
+};
+
+/** Starts an app on `location` (a fresh one by default); seeds an account and keys unless `seed` is false. */
+export async function startApp(env: Record<string, string> = {}, location?: StoreLocation, seed = true): Promise<TestApp> {
+  const loc = location ?? (await freshStoreLocation());
+  const config = loadConfig({ ...TEST_ENV, ...env, DATABASE_URL: loc.databaseUrl, SANGAM_DATA_DIR: loc.dataDir, PORT: '8080' });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 5 });
+  await migrate(store.db);
+  const built = await buildApp(config, store);
+  await built.app.ready();
+  let accountId = '';
+  let key = { id: '', key: '' };
+  let live = { id: '', key: '' };
+  if (seed) {
+    accountId = (await createAccount(store.db, 'Test Fintech')).id;
+    key = await createKey(store.db, accountId, 'sandbox');
+    live = await createKey(store.db, accountId, 'live');
+  }
+  const stop = async () => {
+    await built.app.close();
+    await store.close();
+  };
+  return {
+    ...built,
+    config,
+    store,
+    location: loc,
+    accountId,
+    key: key.key,
+    keyId: key.id,
+    liveKey: live.key,
+    async call(method, url, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      const k = opts.key === undefined ? key.key : opts.key;
+      if (k !== null) headers.authorization ??= `Bearer ${k}`;
+      let payload = opts.payload;
+      if (opts.body !== undefined) {
+        payload = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await built.app.inject({ method: method as 'GET', url, query: opts.query, headers, payload });
+      let body: unknown;
+      try {
+        body = JSON.parse(res.body);
+      } catch {
+        body = undefined;
+      }
+      return { status: res.statusCode, headers: res.headers, body, text: res.body };
+    },
+    stop,
+    async close() {
+      await stop();
+      await loc.drop();
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `fn` until it returns a truthy value or `timeoutMs` passes. */
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 5000, everyMs = 25): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(everyMs);
+  }
+}
+
+export const PATHS = {
+  signature: '/api/v1/document-ocr/signature-match',
+  init: '/api/v1/aadhaar-identity-kyc/doclocker-initialize',
+  aadhaar: '/api/v1/aadhaar-identity-kyc/doclocker-download-aadhaar',
+  bank: '/api/v1/bank-account/mobile-to-bank-account',
+  upi: '/api/v1/upi-payment/upi-payment-status',
+  recharge: '/api/v1/mobile-recharge/recharge-commission',
+  dth: '/api/v1/dth/dth-recharge',
+} as const;
+
+let seq = 0;
+export const ref = (prefix = 'ref') => `${prefix}-${process.pid}-${++seq}-${randomBase62(6)}`;
+export const uuid = () => crypto.randomUUID();
+
+/** Valid bodies for each operation; override fields per test. */
+export const VALID = {
+  signature: () => ({ reference_id: ref('sig'), consent: true, input: 'https://example.com/cheque.png', name: 'Priya Sharma' }),
+  init: () => ({ reference_id: ref('init'), consent: true }),
+  aadhaar: () => ({ reference_id: ref('aad'), consent: true, doclocker__client__id: 'client-12345678', aadhaar_number: '234123412346' }),
+  bank: () => ({ reference_id: ref('bank'), consent: true, mobile: '9876543210' }),
+  upi: () => ({ reference_id: ref('upi'), consent: true, vpa: 'success@sandbox', amount: 100.5, idempotency_key: uuid() }),
+  recharge: () => ({ reference_id: ref('rc'), consent: true, mobile: '9876543210', operator: 'JIO', amount: 199 }),
+  dth: () => ({ reference_id: ref('dth'), consent: true, subscriber_id: '1234567890', operator: 'TS', amount: 350 }),
+};
