@@ -1,9 +1,9 @@
 // Owns what of a request or response may enter the audit store. Identity numbers (Aadhaar, VID, mobile,
-// account numbers: any run of 9 to 18 digits) keep only their last 4 digits, wherever they appear;
+// account numbers: any run of 9 or more digits) keep only their last 4 digits, wherever they appear;
 // photos and address lines are dropped; very long strings (images sent for OCR) are cut.
 const DROP_KEYS = new Set(['profile_image', 'photo', 'full_address', 'address', 'care_of', 'dob']);
 const LONG_STRING = 512;
-const DIGIT_RUN = /\d{9,18}/g;
+const DIGIT_RUN = /\d{9,}/g;
 const MAX_DEPTH = 8;
 
 export const maskDigits = (s: string) => s.replace(DIGIT_RUN, (d) => 'X'.repeat(d.length - 4) + d.slice(-4));

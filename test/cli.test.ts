@@ -1,0 +1,113 @@
+// The `sangam` command line as a user runs it: separate processes, one JSON object on stdout, on the
+// same store as a running server (through the admin socket when the store is embedded).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { freshStoreLocation, PATHS, sleep, VALID, type StoreLocation } from './harness.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function cli(loc: StoreLocation, args: string[]): Promise<{ code: number; out: any; err: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['bin/sangam.js', ...args],
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, LOG_LEVEL: 'silent' } },
+      (error, stdout, stderr) => {
+        let out: unknown;
+        try {
+          out = JSON.parse(stdout);
+        } catch {
+          out = stdout;
+        }
+        resolve({ code: error ? Number(error.code ?? 1) : 0, out, err: stderr });
+      },
+    );
+  });
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+describe('sangam CLI', () => {
+  let loc: StoreLocation;
+  before(async () => (loc = await freshStoreLocation()));
+  after(() => loc.drop());
+
+  it('creates an account, a key and tops up the wallet, printing JSON', async () => {
+    const acct = await cli(loc, ['accounts', 'create', '--name', 'Acme Pay']);
+    assert.equal(acct.code, 0, acct.err);
+    assert.match(acct.out.id, /^acct_/);
+    const key = await cli(loc, ['keys', 'create', '--account', acct.out.id, '--env', 'sandbox']);
+    assert.equal(key.code, 0, key.err);
+    assert.match(key.out.key, /^sk_test_[0-9A-Za-z]{32,}$/);
+    assert.match(key.out.id, /^key_/);
+    const live = await cli(loc, ['keys', 'create', '--account', acct.out.id, '--env', 'live']);
+    assert.match(live.out.key, /^sk_live_[0-9A-Za-z]{32,}$/);
+    const top = await cli(loc, ['wallet', 'topup', '--account', acct.out.id, '--amount', '1500.25']);
+    assert.equal(top.code, 0, top.err);
+    assert.equal(top.out.balance, 1500.25);
+  });
+
+  it('refuses bad usage with a non-zero exit and a JSON error', async () => {
+    const r = await cli(loc, ['keys', 'create', '--account', 'acct_x', '--env', 'prod']);
+    assert.equal(r.code, 2);
+    assert.match(JSON.parse(r.err).error, /--env/);
+    const missing = await cli(loc, ['keys', 'create', '--account', 'acct_nope', '--env', 'sandbox']);
+    assert.equal(missing.code, 1);
+    assert.match(JSON.parse(missing.err).error, /does not exist/);
+    const amount = await cli(loc, ['wallet', 'topup', '--account', 'acct_x', '--amount', '1.005']);
+    assert.equal(amount.code, 2);
+    assert.equal((await cli(loc, ['frobnicate'])).code, 2);
+  });
+
+  describe('with the server running on the same store', () => {
+    let server: ChildProcess;
+    let base: string;
+    before(async () => {
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      server = spawn(process.execPath, ['dist/src/server.js'], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      for (let i = 0; i < 200; i++) {
+        const up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+        if (up) return;
+        await sleep(50);
+      }
+      throw new Error('server did not start');
+    });
+    after(async () => {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    });
+
+    it('what the CLI creates works at once, and a revoked key is refused within 1 s', async () => {
+      const acct = await cli(loc, ['accounts', 'create', '--name', 'Live Together']);
+      assert.equal(acct.code, 0, acct.err);
+      const key = await cli(loc, ['keys', 'create', '--account', acct.out.id, '--env', 'sandbox']);
+      const call = () =>
+        fetch(`${base}${PATHS.signature}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key.out.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(VALID.signature()),
+        });
+      assert.equal((await call()).status, 200);
+      const revoked = await cli(loc, ['keys', 'revoke', key.out.id]);
+      assert.equal(revoked.code, 0, revoked.err);
+      await sleep(1000);
+      const r = await call();
+      assert.equal(r.status, 401);
+      assert.match(((await r.json()) as { message: string }).message, /revoked/);
+    });
+  });
+});

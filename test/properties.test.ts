@@ -1,0 +1,50 @@
+// Property-based checks (fast-check) of the pure rules money and identity data depend on.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { verhoeffValid, withVerhoeff } from '../src/operations/verhoeff.js';
+import { inrToPaise, paiseToInr } from '../src/money.js';
+import { redact } from '../src/audit/redact.js';
+import { commissionPaise, MOBILE_OPERATORS } from '../src/catalog/operators.js';
+
+describe('properties', () => {
+  it('Verhoeff: every number with its check digit is valid; any single-digit change is caught', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[2-9][0-9]{10}$/), fc.nat(11), fc.integer({ min: 1, max: 9 }), (body, pos, delta) => {
+        const n = withVerhoeff(body);
+        assert.ok(verhoeffValid(n));
+        const changed = n.slice(0, pos) + String((Number(n[pos]) + delta) % 10) + n.slice(pos + 1);
+        assert.ok(!verhoeffValid(changed));
+      }),
+    );
+  });
+
+  it('INR ↔ paise round-trips exactly for every 2-decimal amount', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), (paise) => {
+        assert.equal(inrToPaise(paiseToInr(paise)), paise);
+      }),
+    );
+  });
+
+  it('commission is never negative and never more than the amount', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...MOBILE_OPERATORS.map((o) => o.code)), fc.integer({ min: 1, max: 1_000_000 }), (op, amount) => {
+        const c = commissionPaise(MOBILE_OPERATORS, op, amount);
+        assert.ok(Number.isInteger(c) && c >= 0 && c <= amount);
+      }),
+    );
+  });
+
+  it('redaction leaves no run of 9 or more digits, wherever it hides', () => {
+    const leaf = fc.oneof(fc.stringMatching(/^[0-9]{9,18}$/), fc.string(), fc.stringMatching(/^[a-z ]{0,5}[0-9]{9,16}[a-z ]{0,5}$/));
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(tree, (v) => {
+        assert.ok(!/\d{9,}/.test(JSON.stringify(redact(v))));
+      }),
+    );
+  });
+});
