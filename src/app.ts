@@ -94,8 +94,17 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
   await app.register(async (pages) => registerConsentPage(pages, services));
   registerXmlRoute(app, services);
 
-  app.addHook('onReady', async () => services.finalizer.start());
+  // Housekeeping: idempotency keys past their retention are deleted hourly.
+  let purge: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    services.finalizer.start();
+    const retentionMs = config.idempotencyRetentionH * 3_600_000;
+    purge = setInterval(() => {
+      services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
+    }, 3_600_000).unref();
+  });
   app.addHook('onClose', async () => {
+    clearInterval(purge);
     await services.finalizer.stop();
     await services.audit.flush();
   });

@@ -23,6 +23,7 @@ export const EnvSchema = Type.Object({
   SANGAM_AUTH_CACHE_MS: Int(500, 0, 1000, 'How long a key lookup is cached in process (revocation latency)'),
   SANGAM_DOCLOCKER_SESSION_TTL_S: Int(600, 10, 86_400, 'Lifetime of a document-locker client id'),
   SANGAM_XML_URL_TTL_S: Int(900, 10, 86_400, 'Lifetime of a signed Xml_Url'),
+  SANGAM_IDEMPOTENCY_RETENTION_H: Int(24, 24, 24 * 90, 'How long idempotency keys are kept (at least 24 h)'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -44,6 +45,7 @@ export interface Config {
   doclockerSessionTtlS: number;
   xmlUrlTtlS: number;
   requestTimeoutMs: number;
+  idempotencyRetentionH: number;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -74,6 +76,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     doclockerSessionTtlS: e.SANGAM_DOCLOCKER_SESSION_TTL_S,
     xmlUrlTtlS: e.SANGAM_XML_URL_TTL_S,
     requestTimeoutMs: e.SANGAM_REQUEST_TIMEOUT_MS,
+    idempotencyRetentionH: e.SANGAM_IDEMPOTENCY_RETENTION_H,
     logLevel: e.LOG_LEVEL,
   };
 }

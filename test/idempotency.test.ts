@@ -125,3 +125,21 @@ describe('idempotency', () => {
     assert.equal(await count(body.reference_id), 1);
   });
 });
+
+describe('idempotency retention', () => {
+  it('purges completed keys older than the retention, and only those', async () => {
+    const t = await startApp();
+    try {
+      const old = VALID.upi();
+      const fresh = VALID.upi();
+      await t.call('POST', PATHS.upi, { body: old });
+      await t.call('POST', PATHS.upi, { body: fresh });
+      await t.store.db.updateTable('idempotency_keys').set({ created_at: new Date(Date.now() - 25 * 3_600_000) } as never).where('key', '=', old.idempotency_key).execute();
+      assert.equal(await t.services.idempotency.purge(24 * 3_600_000), 1);
+      const again = await t.call('POST', PATHS.upi, { body: fresh });
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,20 +1,15 @@
 // Owns the transactions table: recording an executed operation (with its idempotency record in the
 // same database transaction), reading the latest state by reference_id, and settling due pendings.
-import { sql, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
-import type { DB, Environment, TxStatus } from '../db/schema.js';
+import type { DB, Environment, TransactionsTable, TxStatus } from '../db/schema.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
 
-export interface TxRow {
-  id: string;
-  account_id: string;
-  environment: Environment;
-  operation: string;
-  reference_id: string;
-  status: TxStatus;
-  result: Record<string, unknown>;
-  created_at: Date;
-}
+export type TxRow = Pick<
+  Selectable<TransactionsTable>,
+  'id' | 'account_id' | 'environment' | 'operation' | 'reference_id' | 'status' | 'result' | 'created_at'
+>;
+const TX_COLUMNS = ['id', 'account_id', 'environment', 'operation', 'reference_id', 'status', 'result', 'created_at'] as const;
 
 export interface NewTransaction {
   id: string;
@@ -67,17 +62,11 @@ export class TransactionStore {
       await trx
         .insertInto('transactions')
         .values({
-          id: t.id,
-          account_id: t.accountId,
-          environment: t.environment,
-          operation: t.operation,
-          reference_id: t.referenceId,
-          status: outcome.status,
+          ...row,
           amount_paise: t.amountPaise,
           result: JSON.stringify(strip(data)),
           final_result: final ? JSON.stringify({ ...final, fields: strip(final.fields) }) : null,
           due_at: outcome.settle ? new Date(now.getTime() + outcome.settle.after_ms) : null,
-          created_at: now,
           updated_at: now,
           verified_at: verifiedAt,
         })
@@ -90,7 +79,7 @@ export class TransactionStore {
   async latest(accountId: string, environment: Environment, referenceId: string): Promise<TxRow | undefined> {
     return this.db
       .selectFrom('transactions')
-      .select(['id', 'account_id', 'environment', 'operation', 'reference_id', 'status', 'result', 'created_at'])
+      .select(TX_COLUMNS)
       .where('account_id', '=', accountId)
       .where('environment', '=', environment)
       .where('reference_id', '=', referenceId)
