@@ -8,6 +8,7 @@ import type { Store } from './db/client.js';
 import { buildServices, type Services } from './services.js';
 import type { AuthContext } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { accessGuard } from './http/guard.js';
 import { bodyAjv, compile, queryAjv } from './http/validation.js';
 import { randomBase62 } from './ids.js';
 import { registerAuditHook } from './audit/hook.js';
@@ -49,6 +50,9 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
+    // The client IP is the socket peer unless a trusted proxy is configured; then X-Forwarded-For is
+    // read from the right, skipping only the trusted hops (proxy-addr), so a client cannot spoof it.
+    trustProxy: config.trustProxy ?? false,
   });
   const services = await buildServices(config, store, app.log);
 
@@ -82,9 +86,7 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
 
   // Everything a key can call: authenticated in onRequest, before the body is read.
   await app.register(async (api) => {
-    api.addHook('onRequest', async (req) => {
-      req.auth = await services.auth.authenticate(req.headers.authorization);
-    });
+    api.addHook('onRequest', accessGuard(services));
     for (const def of OPERATIONS) registerOperation(api, { ...def }, services);
     registerTransactionRoutes(api, services);
     registerAccountRoutes(api, services);
@@ -94,17 +96,23 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
   await app.register(async (pages) => registerConsentPage(pages, services));
   registerXmlRoute(app, services);
 
-  // Housekeeping: idempotency keys past their retention are deleted hourly.
+  // Housekeeping: idempotency keys past their retention are deleted hourly; key usage is batched.
   let purge: NodeJS.Timeout | undefined;
+  let lastUsed: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     services.finalizer.start();
     const retentionMs = config.idempotencyRetentionH * 3_600_000;
     purge = setInterval(() => {
       services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
     }, 3_600_000).unref();
+    lastUsed = setInterval(() => {
+      services.auth.flushLastUsed().catch((err: unknown) => app.log.error({ err }, 'last_used_at flush failed'));
+    }, config.lastUsedFlushMs).unref();
   });
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    clearInterval(lastUsed);
+    await services.auth.flushLastUsed();
     await services.finalizer.stop();
     await services.audit.flush();
   });

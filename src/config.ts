@@ -24,6 +24,13 @@ export const EnvSchema = Type.Object({
   SANGAM_DOCLOCKER_SESSION_TTL_S: Int(600, 10, 86_400, 'Lifetime of a document-locker client id'),
   SANGAM_XML_URL_TTL_S: Int(900, 10, 86_400, 'Lifetime of a signed Xml_Url'),
   SANGAM_IDEMPOTENCY_RETENTION_H: Int(24, 24, 24 * 90, 'How long idempotency keys are kept (at least 24 h)'),
+  SANGAM_RATE_LIMIT_PER_SEC: Int(50, 1, 1_000_000, 'Default sustained requests a second per API key'),
+  SANGAM_RATE_LIMIT_BURST: Int(100, 1, 10_000_000, 'Default burst size (token bucket capacity) per API key'),
+  SANGAM_AUTH_FAILURES_PER_MIN: Int(20, 1, 100_000, 'Failed authentications allowed per client IP per minute'),
+  SANGAM_TRUST_PROXY: Type.Optional(
+    Type.String({ pattern: '^[0-9a-fA-F:.,/ a-z]+$', description: 'Proxies whose X-Forwarded-For is trusted: addresses, CIDRs, or loopback/linklocal/uniquelocal' }),
+  ),
+  SANGAM_LAST_USED_FLUSH_MS: Int(10_000, 10, 3_600_000, 'How often key last_used_at is written'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -46,6 +53,10 @@ export interface Config {
   xmlUrlTtlS: number;
   requestTimeoutMs: number;
   idempotencyRetentionH: number;
+  rateLimit: { perSec: number; burst: number };
+  authFailuresPerMin: number;
+  trustProxy: string | undefined;
+  lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -77,6 +88,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     xmlUrlTtlS: e.SANGAM_XML_URL_TTL_S,
     requestTimeoutMs: e.SANGAM_REQUEST_TIMEOUT_MS,
     idempotencyRetentionH: e.SANGAM_IDEMPOTENCY_RETENTION_H,
+    rateLimit: { perSec: e.SANGAM_RATE_LIMIT_PER_SEC, burst: e.SANGAM_RATE_LIMIT_BURST },
+    authFailuresPerMin: e.SANGAM_AUTH_FAILURES_PER_MIN,
+    trustProxy: e.SANGAM_TRUST_PROXY?.trim() || undefined,
+    lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -12,12 +12,19 @@ import { Finalizer } from './transactions/finalizer.js';
 import { SandboxConnector } from './providers/sandbox/index.js';
 import type { Connector } from './providers/connector.js';
 import { ApiError } from './errors.js';
+import { AllowlistGuard } from './access/allowlist.js';
+import { ApprovalGuard } from './access/approvals.js';
+import { AuthFailureThrottle, KeyRateLimiter } from './access/rate-limit.js';
 
 export interface Services {
   config: Config;
   store: Store;
   db: Store['db'];
   auth: Authenticator;
+  allowlist: AllowlistGuard;
+  approvals: ApprovalGuard;
+  rateLimiter: KeyRateLimiter;
+  authThrottle: AuthFailureThrottle;
   audit: AuditWriter;
   idempotency: IdempotencyStore;
   transactions: TransactionStore;
@@ -37,6 +44,10 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     store,
     db,
     auth: new Authenticator(db, config.authCacheMs),
+    allowlist: new AllowlistGuard(db, config.authCacheMs),
+    approvals: new ApprovalGuard(db, config.authCacheMs),
+    rateLimiter: new KeyRateLimiter(db, config.rateLimit, config.authCacheMs),
+    authThrottle: new AuthFailureThrottle(config.authFailuresPerMin),
     audit: new AuditWriter(db),
     idempotency: new IdempotencyStore(db, IDEMPOTENCY_LOCK_MS),
     transactions,
@@ -44,7 +55,7 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
     connector(environment, operation) {
       if (environment === 'sandbox') return sandbox;
-      throw new ApiError('forbidden', `Live access is not configured for this account (operation ${operation})`);
+      throw new ApiError('partner_failed', `No live partner network is configured on this server for ${operation}; nothing was executed or debited`);
     },
   };
 }

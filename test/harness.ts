@@ -86,6 +86,8 @@ export interface CallOptions {
   query?: Record<string, string>;
   key?: string | null;
   headers?: Record<string, string>;
+  /** The socket peer address the request comes from. */
+  ip?: string;
 }
 
 export interface TestApp extends App {
@@ -108,6 +110,9 @@ export const TEST_ENV = {
   SANGAM_SANDBOX_PENDING_MS: '300',
   SANGAM_FINALIZER_POLL_MS: '50',
   SANGAM_AUTH_CACHE_MS: '0',
+  SANGAM_RATE_LIMIT_PER_SEC: '100000',
+  SANGAM_RATE_LIMIT_BURST: '100000',
+  SANGAM_AUTH_FAILURES_PER_MIN: '100000',
 };
 
 /** Starts an app on `location` (a fresh one by default); seeds an account and keys unless `seed` is false. */
@@ -148,7 +153,7 @@ export async function startApp(env: Record<string, string> = {}, location?: Stor
         payload = JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await built.app.inject({ method: method as 'GET', url, query: opts.query, headers, payload });
+      const res = await built.app.inject({ method: method as 'GET', url, query: opts.query, headers, payload, remoteAddress: opts.ip });
       let body: unknown;
       try {
         body = JSON.parse(res.body);

@@ -66,11 +66,6 @@ describe('HTTP surface', () => {
     });
   });
 
-  it('a live key is refused with 403 until live access is configured', async () => {
-    const r = await t.call('POST', PATHS.signature, { body: VALID.signature(), key: t.liveKey });
-    assertError(r, 403, 102);
-    assert.match(r.body.message, /signature-match/);
-  });
 
   it('400 / 103 on invalid JSON', async () => {
     const r = await t.call('POST', PATHS.signature, { payload: '{"reference_id": "x",', headers: { 'content-type': 'application/json' } });

@@ -78,3 +78,81 @@ export async function topUp(db: Db, accountId: string, amountPaise: number, memo
     return row.balance_paise;
   });
 }
+
+export interface KeyView {
+  id: string;
+  environment: Environment;
+  /** e.g. "sk_test_…Ab3d": the prefix and the last 4 characters, never the secret. */
+  display: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  rolled_to: string | null;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export async function listKeys(db: Db, accountId: string): Promise<KeyView[]> {
+  await requireAccount(db, accountId);
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'environment', 'prefix', 'last4', 'created_at', 'expires_at', 'revoked_at', 'last_used_at', 'rolled_to'])
+    .where('account_id', '=', accountId)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    environment: r.environment,
+    display: `${r.prefix}…${r.last4}`,
+    created_at: r.created_at.toISOString(),
+    expires_at: iso(r.expires_at),
+    revoked_at: iso(r.revoked_at),
+    last_used_at: iso(r.last_used_at),
+    rolled_to: r.rolled_to,
+  }));
+}
+
+async function activeKey(db: Db, keyId: string) {
+  const row = await db.selectFrom('api_keys').select(['id', 'account_id', 'environment', 'expires_at', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+  const now = Date.now();
+  if (!row || (row.revoked_at && row.revoked_at.getTime() <= now) || (row.expires_at && row.expires_at.getTime() <= now)) {
+    throw new ApiError('not_found', `no active key ${keyId}`);
+  }
+  return row;
+}
+
+/**
+ * Issues a new key for the same account and environment; the old one keeps working for `graceS`
+ * seconds (0 = stops now). Returns the new key, shown once.
+ */
+export async function rollKey(db: Db, keyId: string, graceS: number): Promise<{ id: string; key: string; old_key_expires_at: string }> {
+  const old = await activeKey(db, keyId);
+  const fresh = await createKey(db, old.account_id, old.environment);
+  const until = new Date(Date.now() + graceS * 1000);
+  const expires = old.expires_at && old.expires_at < until ? old.expires_at : until;
+  await db.updateTable('api_keys').set({ expires_at: expires, rolled_to: fresh.id }).where('id', '=', keyId).execute();
+  return { ...fresh, old_key_expires_at: expires.toISOString() };
+}
+
+export async function revokeKey(db: Db, keyId: string): Promise<{ id: string; revoked_at: string }> {
+  await activeKey(db, keyId);
+  const row = await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', keyId).returning(['id', 'revoked_at']).executeTakeFirstOrThrow();
+  return { id: row.id, revoked_at: row.revoked_at!.toISOString() };
+}
+
+export async function keyAccount(db: Db, keyId: string): Promise<{ account_id: string; environment: Environment } | undefined> {
+  return db.selectFrom('api_keys').select(['account_id', 'environment']).where('id', '=', keyId).executeTakeFirst();
+}
+
+export async function setLimits(db: Db, accountId: string, perSec: number | null, burst: number | null): Promise<void> {
+  await requireAccount(db, accountId);
+  await db.updateTable('accounts').set({ rate_limit_per_sec: perSec, rate_limit_burst: burst }).where('id', '=', accountId).execute();
+}
+
+/** Batch-writes last_used_at: one UPDATE per key per flush instead of a write per request. */
+export async function touchKeys(db: Db, used: Map<string, Date>): Promise<void> {
+  for (const [id, at] of used) {
+    await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)])).execute();
+  }
+}

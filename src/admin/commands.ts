@@ -3,7 +3,10 @@
 // server's admin socket. Each command returns one JSON-serialisable object.
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/client.js';
-import { createAccount, createKey, topUp } from '../accounts/store.js';
+import { createAccount, createKey, keyAccount, listKeys, requireAccount, revokeKey, rollKey, setLimits, topUp } from '../accounts/store.js';
+import { addEntry, AllowlistEntryError, listEntries, removeEntry } from '../access/allowlist.js';
+import { approve, unapprove, UnknownOperationError } from '../access/approvals.js';
+import { recordAdminEvent } from '../audit/admin-events.js';
 import { inrToPaise, paiseToInr } from '../money.js';
 import { ApiError } from '../errors.js';
 import { migrate } from '../db/migrate.js';
@@ -50,19 +53,71 @@ export const COMMANDS: Record<string, Command> = {
     return createKey(db, values.account!, environment(values.env));
   },
 
+  async 'keys list'(db, args) {
+    const { values } = opts(args, { account: { type: 'string' } });
+    required(values, 'account');
+    return { keys: await listKeys(db, values.account!) };
+  },
+
+  async 'keys roll'(db, args) {
+    const { values, positionals } = opts(args, { grace: { type: 'string' } }, 1);
+    const id = positionals[0];
+    if (!id) throw new UsageError('usage: keys roll KEY_ID --grace SECONDS');
+    const grace = values.grace === undefined ? 86_400 : Number(values.grace);
+    if (!Number.isInteger(grace) || grace < 0) throw new UsageError('--grace must be a whole number of seconds, 0 or more');
+    const owner = await keyAccount(db, id);
+    const rolled = await rollKey(db, id, grace);
+    await recordAdminEvent(db, { accountId: owner!.account_id, environment: owner!.environment, action: 'keys roll', detail: { key_id: id, new_key_id: rolled.id, grace_s: grace } });
+    return rolled;
+  },
+
   async 'keys revoke'(db, args) {
     const { positionals } = opts(args, {}, 1);
     const id = positionals[0];
     if (!id) throw new UsageError('usage: keys revoke KEY_ID');
-    const row = await db
-      .updateTable('api_keys')
-      .set({ revoked_at: new Date() })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .returning(['id', 'revoked_at'])
-      .executeTakeFirst();
-    if (!row) throw new ApiError('not_found', `no active key ${id}`);
-    return { id: row.id, revoked_at: row.revoked_at!.toISOString() };
+    const owner = await keyAccount(db, id);
+    const revoked = await revokeKey(db, id);
+    await recordAdminEvent(db, { accountId: owner!.account_id, environment: owner!.environment, action: 'keys revoke', detail: { key_id: id } });
+    return revoked;
+  },
+
+  async 'allowlist add'(db, args) {
+    return changeAllowlist(db, args, 'add');
+  },
+
+  async 'allowlist remove'(db, args) {
+    return changeAllowlist(db, args, 'remove');
+  },
+
+  async 'allowlist list'(db, args) {
+    const { values } = opts(args, { account: { type: 'string' }, env: { type: 'string' } });
+    required(values, 'account', 'env');
+    await requireAccount(db, values.account!);
+    return { account: values.account!, environment: values.env!, entries: await listEntries(db, values.account!, environment(values.env)) };
+  },
+
+  async approve(db, args) {
+    return changeApproval(db, args, 'approve');
+  },
+
+  async unapprove(db, args) {
+    return changeApproval(db, args, 'unapprove');
+  },
+
+  async 'accounts limits'(db, args) {
+    const { values } = opts(args, { account: { type: 'string' }, 'per-sec': { type: 'string' }, burst: { type: 'string' } });
+    required(values, 'account');
+    const num = (v: string | undefined, name: string, min: number) => {
+      if (v === undefined || v === 'default') return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, or "default"`);
+      return n;
+    };
+    const perSec = num(values['per-sec'], 'per-sec', 1);
+    const burst = num(values.burst, 'burst', 1);
+    await setLimits(db, values.account!, perSec, burst);
+    await recordAdminEvent(db, { accountId: values.account!, action: 'accounts limits', detail: { per_sec: perSec, burst } });
+    return { account: values.account!, rate_limit_per_sec: perSec, rate_limit_burst: burst };
   },
 
   async 'wallet topup'(db, args) {
@@ -80,6 +135,38 @@ export const COMMANDS: Record<string, Command> = {
     return { account: values.account!, balance: paiseToInr(balance), currency: 'INR' };
   },
 };
+
+async function changeAllowlist(db: Db, args: string[], how: 'add' | 'remove') {
+  const { values, positionals } = opts(args, { account: { type: 'string' }, env: { type: 'string' } }, 1);
+  required(values, 'account', 'env');
+  const env = environment(values.env);
+  if (!positionals[0]) throw new UsageError(`usage: allowlist ${how} --account ID --env sandbox|live CIDR_OR_IP`);
+  await requireAccount(db, values.account!);
+  let entry: string;
+  try {
+    entry = how === 'add' ? await addEntry(db, values.account!, env, positionals[0]) : positionals[0];
+    if (how === 'remove' && !(await removeEntry(db, values.account!, env, positionals[0]))) throw new ApiError('not_found', `${positionals[0]} is not on the list`);
+  } catch (err) {
+    if (err instanceof AllowlistEntryError) throw new UsageError(err.message);
+    throw err;
+  }
+  await recordAdminEvent(db, { accountId: values.account!, environment: env, action: `allowlist ${how}`, detail: { entry } });
+  return { account: values.account!, environment: env, entries: await listEntries(db, values.account!, env) };
+}
+
+async function changeApproval(db: Db, args: string[], how: 'approve' | 'unapprove') {
+  const { values } = opts(args, { account: { type: 'string' }, operation: { type: 'string' } });
+  required(values, 'account', 'operation');
+  await requireAccount(db, values.account!);
+  try {
+    const approved = how === 'approve' ? await approve(db, values.account!, values.operation!) : await unapprove(db, values.account!, values.operation!);
+    await recordAdminEvent(db, { accountId: values.account!, environment: 'live', action: how, detail: { operation: values.operation! } });
+    return { account: values.account!, approved };
+  } catch (err) {
+    if (err instanceof UnknownOperationError) throw new UsageError(err.message);
+    throw err;
+  }
+}
 
 /** Splits argv into a known command and its arguments. */
 export function resolveCommand(argv: string[]): { name: string; args: string[] } | null {

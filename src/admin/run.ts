@@ -8,7 +8,13 @@ export const USAGE = `usage: sangam <command>
   migrate
   accounts create --name NAME
   keys create --account ID --env sandbox|live
+  keys list --account ID
+  keys roll KEY_ID --grace SECONDS          (default 86400; 0 = the old key stops now)
   keys revoke KEY_ID
+  allowlist add|remove --account ID --env sandbox|live CIDR_OR_IP
+  allowlist list --account ID --env sandbox|live
+  approve|unapprove --account ID --operation SLUG|all
+  accounts limits --account ID [--per-sec N|default] [--burst N|default]
   wallet topup --account ID --amount INR`;
 
 export async function runCommand(db: Db, argv: string[]): Promise<{ code: number; output: Record<string, unknown> }> {

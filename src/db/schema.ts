@@ -11,6 +11,21 @@ export interface AccountsTable {
   id: string;
   name: string;
   created_at: CreatedAt;
+  rate_limit_per_sec: number | null;
+  rate_limit_burst: number | null;
+}
+
+export interface IpAllowlistTable {
+  account_id: string;
+  environment: Environment;
+  cidr: string;
+  created_at: CreatedAt;
+}
+
+export interface ApprovalsTable {
+  account_id: string;
+  operation: string;
+  approved_at: CreatedAt;
 }
 
 export interface ApiKeysTable {
@@ -24,6 +39,7 @@ export interface ApiKeysTable {
   expires_at: Timestamp | null;
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
+  rolled_to: string | null;
 }
 
 export interface WalletsTable {
@@ -120,4 +136,6 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   audit_logs: AuditLogsTable;
   server_secrets: ServerSecretsTable;
+  ip_allowlist: IpAllowlistTable;
+  approvals: ApprovalsTable;
 }

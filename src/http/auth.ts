@@ -1,10 +1,12 @@
-// Owns API-key authentication: Bearer parsing, lookup by hash with a short in-process cache, and the
+// Owns API-key authentication: Bearer parsing, lookup by hash through a short in-process cache, and the
 // 401 messages that tell unknown, revoked and expired keys apart. The cache lifetime
-// (SANGAM_AUTH_CACHE_MS, at most 1 s) bounds how long a revoked key can still be used.
+// (SANGAM_AUTH_CACHE_MS, at most 1 s) bounds how long a revoked key can still be used. last_used_at is
+// collected in memory and written in batches (flushLastUsed), not on every request.
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import type { Environment } from '../db/schema.js';
-import { findKeyByHash, hashKey, KEY_PATTERN, type KeyRecord } from '../accounts/store.js';
+import { findKeyByHash, hashKey, KEY_PATTERN, touchKeys, type KeyRecord } from '../accounts/store.js';
+import { TtlCache } from '../access/ttl-cache.js';
 import { ApiError } from '../errors.js';
 
 export interface AuthContext {
@@ -13,15 +15,16 @@ export interface AuthContext {
   environment: Environment;
 }
 
-const MAX_CACHED = 10_000;
-
 export class Authenticator {
-  private cache = new Map<string, { rec: KeyRecord; at: number }>();
+  private cache: TtlCache<KeyRecord | undefined>;
+  private used = new Map<string, Date>();
 
   constructor(
     private db: Db,
-    private cacheMs: number,
-  ) {}
+    cacheMs: number,
+  ) {
+    this.cache = new TtlCache(cacheMs);
+  }
 
   /** Throws ApiError('unauthenticated') with a message saying what is wrong with the key. */
   async authenticate(header: string | undefined): Promise<AuthContext> {
@@ -31,25 +34,21 @@ export class Authenticator {
     const key = m[1]!;
     if (!KEY_PATTERN.test(key)) throw new ApiError('unauthenticated', 'Invalid API key: keys look like sk_test_… or sk_live_…');
     const hash = hashKey(key);
-    const rec = await this.lookup(hash);
+    const rec = await this.cache.get(hash, () => findKeyByHash(this.db, hash));
     if (!rec || !timingSafeEqual(Buffer.from(rec.key_hash), Buffer.from(hash))) {
       throw new ApiError('unauthenticated', 'Invalid API key: no such key');
     }
     const now = Date.now();
     if (rec.revoked_at && rec.revoked_at.getTime() <= now) throw new ApiError('unauthenticated', 'API key has been revoked');
     if (rec.expires_at && rec.expires_at.getTime() <= now) throw new ApiError('unauthenticated', 'API key has expired');
+    this.used.set(rec.id, new Date(now));
     return { accountId: rec.account_id, keyId: rec.id, environment: rec.environment };
   }
 
-  private async lookup(hash: string): Promise<KeyRecord | undefined> {
-    const now = Date.now();
-    const hit = this.cache.get(hash);
-    if (hit && now - hit.at < this.cacheMs) return hit.rec;
-    const rec = await findKeyByHash(this.db, hash);
-    if (rec && this.cacheMs > 0) {
-      if (this.cache.size >= MAX_CACHED) this.cache.clear();
-      this.cache.set(hash, { rec, at: now });
-    } else this.cache.delete(hash);
-    return rec;
+  async flushLastUsed(): Promise<void> {
+    if (this.used.size === 0) return;
+    const batch = this.used;
+    this.used = new Map();
+    await touchKeys(this.db, batch);
   }
 }

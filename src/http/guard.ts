@@ -1,0 +1,33 @@
+// Owns the access checks every authenticated route passes, in this order: failed-auth throttle per
+// IP (429), API key (401), IP allow-list of the key's account and environment (403), live compliance
+// approval of the operation (403), then the key's rate limit (429). Runs in onRequest, before the
+// body is read.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { Services } from '../services.js';
+
+export function accessGuard(services: Services) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    services.authThrottle.check(req.ip);
+    try {
+      req.auth = await services.auth.authenticate(req.headers.authorization);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'unauthenticated') services.authThrottle.fail(req.ip);
+      throw err;
+    }
+    const { accountId, keyId, environment } = req.auth;
+    if (!(await services.allowlist.allows(accountId, environment, req.ip))) {
+      throw new ApiError(
+        'forbidden',
+        environment === 'live'
+          ? `Client IP ${req.ip} is not on this account's live allow-list (an empty live list allows no address)`
+          : `Client IP ${req.ip} is not on this account's sandbox allow-list`,
+      );
+    }
+    const operation = req.routeOptions.config.operation;
+    if (environment === 'live' && operation && !(await services.approvals.approved(accountId, operation))) {
+      throw new ApiError('forbidden', `Live use of ${operation} is not approved for this account yet (compliance review)`);
+    }
+    reply.headers(await services.rateLimiter.take(accountId, keyId));
+  };
+}

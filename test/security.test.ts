@@ -1,0 +1,112 @@
+// The shared security suite (after Unkey's common route tests): every authenticated route refuses a
+// missing, garbage, revoked or expired key, and no route shows one account's or one environment's
+// data to another. New routes must be added to ROUTES; a test fails if one is missing.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAccount, createKey, revokeKey } from '../src/accounts/store.js';
+import { OPERATIONS } from '../src/operations/registry.js';
+import { PATHS, startApp, VALID, type TestApp } from './harness.js';
+
+const BODY: Record<string, () => unknown> = {
+  [PATHS.signature]: VALID.signature,
+  [PATHS.init]: VALID.init,
+  [PATHS.aadhaar]: VALID.aadhaar,
+  [PATHS.bank]: VALID.bank,
+  [PATHS.upi]: VALID.upi,
+  [PATHS.recharge]: VALID.recharge,
+  [PATHS.dth]: VALID.dth,
+};
+
+const ROUTES: Array<{ method: string; path: string; body?: () => unknown }> = [
+  ...OPERATIONS.flatMap((op) => (op.method === 'GET' ? ['GET', 'POST'] : ['POST']).map((method) => ({ method, path: op.path, body: BODY[op.path] }))),
+  { method: 'GET', path: '/api/v1/transactions/{reference_id}' },
+  { method: 'GET', path: '/api/v1/account/wallet' },
+  { method: 'GET', path: '/api/v1/mobile-recharge/operators' },
+  { method: 'GET', path: '/api/v1/dth/operators' },
+];
+
+describe('security: every authenticated route', () => {
+  let t: TestApp;
+  let revoked: string;
+  let expired: string;
+  before(async () => {
+    t = await startApp();
+    const r = await createKey(t.store.db, t.accountId, 'sandbox');
+    await revokeKey(t.store.db, r.id);
+    revoked = r.key;
+    const e = await createKey(t.store.db, t.accountId, 'sandbox');
+    await t.store.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1) }).where('id', '=', e.id).execute();
+    expired = e.key;
+  });
+  after(() => t.close());
+
+  it('the list covers every /api/v1 route the API documents', async () => {
+    const doc = (await t.call('GET', '/openapi.json', { key: null })).body;
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .filter(([p]) => p.startsWith('/api/v1/'))
+      .flatMap(([p, ms]) => Object.keys(ms).map((m) => `${m.toUpperCase()} ${p}`));
+    const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
+    for (const d of documented) assert.ok(covered.has(d), `not covered by the security suite: ${d}`);
+  });
+
+  for (const route of ROUTES) {
+    const url = route.path.replace('{reference_id}', 'some-ref');
+    for (const [name, key, pattern] of [
+      ['no key', null, /missing/i],
+      ['garbage key', 'definitely-not-a-key', /invalid/i],
+      ['unknown key', `sk_live_${'Z'.repeat(40)}`, /no such key/],
+      ['revoked key', 'REVOKED', /revoked/],
+      ['expired key', 'EXPIRED', /expired/],
+    ] as const) {
+      it(`${route.method} ${route.path}: ${name} → 401`, async () => {
+        const k = key === 'REVOKED' ? revoked : key === 'EXPIRED' ? expired : key;
+        const r = await t.call(route.method, url, { key: k, body: route.body?.() });
+        assert.equal(r.status, 401, r.text);
+        assert.equal(r.body.data.Errorcode, 101);
+        assert.match(r.body.message, pattern);
+      });
+    }
+  }
+});
+
+describe('security: isolation between accounts and environments', () => {
+  let t: TestApp;
+  before(async () => (t = await startApp()));
+  after(() => t.close());
+
+  it("another account's transaction is a 404, not a 403", async () => {
+    const body = VALID.upi();
+    assert.equal((await t.call('POST', PATHS.upi, { body })).status, 200);
+    const other = await createKey(t.store.db, (await createAccount(t.store.db, 'Other')).id, 'sandbox');
+    const r = await t.call('GET', `/api/v1/transactions/${body.reference_id}`, { key: other.key });
+    assert.equal(r.status, 404);
+    assert.equal(r.body.data.Errorcode, 109);
+  });
+
+  it('a sandbox transaction is invisible to the live key of the same account', async () => {
+    const body = VALID.signature();
+    await t.call('POST', PATHS.signature, { body });
+    const { addEntry } = await import('../src/access/allowlist.js');
+    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+    const r = await t.call('GET', `/api/v1/transactions/${body.reference_id}`, { key: t.liveKey });
+    assert.equal(r.status, 404);
+  });
+
+  it('idempotency keys do not cross accounts', async () => {
+    const body = VALID.upi();
+    await t.call('POST', PATHS.upi, { body });
+    const other = await createKey(t.store.db, (await createAccount(t.store.db, 'Third')).id, 'sandbox');
+    const r = await t.call('POST', PATHS.upi, { body, key: other.key });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['idempotent-replayed'], undefined);
+  });
+
+  it('the wallet read is the caller’s own', async () => {
+    const a = await createAccount(t.store.db, 'Rich');
+    const { topUp } = await import('../src/accounts/store.js');
+    await topUp(t.store.db, a.id, 12_345);
+    const k = await createKey(t.store.db, a.id, 'sandbox');
+    assert.equal((await t.call('GET', '/api/v1/account/wallet', { key: k.key })).body.data.balance, 123.45);
+    assert.equal((await t.call('GET', '/api/v1/account/wallet')).body.data.balance, 0);
+  });
+});
