@@ -115,6 +115,7 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     await services.auth.flushLastUsed();
     await services.finalizer.stop();
     await services.audit.flush();
+    await services.close();
   });
   return { app, services };
 }

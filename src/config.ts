@@ -30,6 +30,7 @@ export const EnvSchema = Type.Object({
   SANGAM_TRUST_PROXY: Type.Optional(
     Type.String({ pattern: '^[0-9a-fA-F:.,/ a-z]+$', description: 'Proxies whose X-Forwarded-For is trusted: addresses, CIDRs, or loopback/linklocal/uniquelocal' }),
   ),
+  SANGAM_REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'Redis for rate-limit buckets shared by every server process' })),
   SANGAM_LAST_USED_FLUSH_MS: Int(10_000, 10, 3_600_000, 'How often key last_used_at is written'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
   LOG_LEVEL: Type.Union(
@@ -56,6 +57,7 @@ export interface Config {
   rateLimit: { perSec: number; burst: number };
   authFailuresPerMin: number;
   trustProxy: string | undefined;
+  redisUrl: string | undefined;
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -91,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: { perSec: e.SANGAM_RATE_LIMIT_PER_SEC, burst: e.SANGAM_RATE_LIMIT_BURST },
     authFailuresPerMin: e.SANGAM_AUTH_FAILURES_PER_MIN,
     trustProxy: e.SANGAM_TRUST_PROXY?.trim() || undefined,
+    redisUrl: e.SANGAM_REDIS_URL,
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
     logLevel: e.LOG_LEVEL,
   };

@@ -14,7 +14,8 @@ import type { Connector } from './providers/connector.js';
 import { ApiError } from './errors.js';
 import { AllowlistGuard } from './access/allowlist.js';
 import { ApprovalGuard } from './access/approvals.js';
-import { AuthFailureThrottle, KeyRateLimiter } from './access/rate-limit.js';
+import { AuthFailureThrottle, KeyRateLimiter, MemoryBucketStore } from './access/rate-limit.js';
+import { RedisBucketStore } from './access/redis-bucket.js';
 
 export interface Services {
   config: Config;
@@ -31,6 +32,8 @@ export interface Services {
   finalizer: Finalizer;
   urls: UrlSigner;
   connector(environment: Environment, operation: string): Connector;
+  /** Releases what the services hold outside the store (Redis). */
+  close(): Promise<void>;
 }
 
 const IDEMPOTENCY_LOCK_MS = 60_000;
@@ -39,6 +42,7 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
   const db = store.db;
   const transactions = new TransactionStore(db);
   const sandbox = new SandboxConnector(config.sandboxPendingMs);
+  const buckets = config.redisUrl ? new RedisBucketStore(config.redisUrl) : new MemoryBucketStore();
   return {
     config,
     store,
@@ -46,13 +50,16 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     auth: new Authenticator(db, config.authCacheMs),
     allowlist: new AllowlistGuard(db, config.authCacheMs),
     approvals: new ApprovalGuard(db, config.authCacheMs),
-    rateLimiter: new KeyRateLimiter(db, config.rateLimit, config.authCacheMs),
+    rateLimiter: new KeyRateLimiter(db, config.rateLimit, config.authCacheMs, buckets, log),
     authThrottle: new AuthFailureThrottle(config.authFailuresPerMin),
     audit: new AuditWriter(db),
     idempotency: new IdempotencyStore(db, IDEMPOTENCY_LOCK_MS),
     transactions,
     finalizer: new Finalizer(transactions, config.finalizerPollMs, log),
     urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
+    async close() {
+      if (buckets instanceof RedisBucketStore) await buckets.close();
+    },
     connector(environment, operation) {
       if (environment === 'sandbox') return sandbox;
       throw new ApiError('partner_failed', `No live partner network is configured on this server for ${operation}; nothing was executed or debited`);

@@ -1,9 +1,10 @@
-// Owns rate limiting. Each API key has a token bucket (the `limiter` package): it holds up to `burst`
-// tokens and refills at `perSec` tokens a second, so a client can burst and then sustain the rate.
-// Limits come from the account (accounts.rate_limit_*) or the server defaults. Failed authentication
-// is limited per client IP with its own bucket, so key guessing is throttled.
-// Buckets live in this process: with several server processes each enforces its own share.
+// Owns rate limiting. Each API key has a token bucket: it holds up to `burst` tokens and refills at
+// `perSec` tokens a second, so a client can burst and then sustain the rate. Limits come from the
+// account (accounts.rate_limit_*) or the server defaults. Buckets live in this process (the `limiter`
+// package) or, with SANGAM_REDIS_URL, in Redis (redis-bucket.ts), shared by every server process.
+// Failed authentication is limited per client IP with its own in-process bucket.
 import { TokenBucket } from 'limiter';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { ApiError } from '../errors.js';
 import { TtlCache } from './ttl-cache.js';
@@ -11,6 +12,11 @@ import { TtlCache } from './ttl-cache.js';
 export interface Limits {
   perSec: number;
   burst: number;
+}
+
+/** Where buckets live: takes one token if there is one; answers the tokens left either way. */
+export interface BucketStore {
+  take(key: string, limits: Limits): Promise<{ ok: boolean; tokens: number }>;
 }
 
 const MAX_BUCKETS = 50_000;
@@ -34,9 +40,19 @@ class Buckets {
   }
 }
 
-function headers(limits: Limits, b: TokenBucket): Record<string, string> {
-  const remaining = Math.max(0, Math.floor(b.content));
-  const reset = Math.ceil((limits.burst - b.content) / limits.perSec);
+export class MemoryBucketStore implements BucketStore {
+  private buckets = new Buckets();
+
+  async take(key: string, limits: Limits) {
+    const b = this.buckets.get(key, limits);
+    const ok = b.tryRemoveTokens(1);
+    return { ok, tokens: b.content };
+  }
+}
+
+function headers(limits: Limits, tokens: number): Record<string, string> {
+  const remaining = Math.max(0, Math.floor(tokens));
+  const reset = Math.ceil((limits.burst - tokens) / limits.perSec);
   return {
     'ratelimit-limit': String(limits.burst),
     'ratelimit-remaining': String(remaining),
@@ -46,13 +62,14 @@ function headers(limits: Limits, b: TokenBucket): Record<string, string> {
 }
 
 export class KeyRateLimiter {
-  private buckets = new Buckets();
   private limits: TtlCache<Limits>;
 
   constructor(
     private db: Db,
     private defaults: Limits,
     ttlMs: number,
+    private store: BucketStore,
+    private log: FastifyBaseLogger,
   ) {
     this.limits = new TtlCache(ttlMs);
   }
@@ -68,11 +85,18 @@ export class KeyRateLimiter {
   /** Takes one token; returns the RateLimit headers, or throws 429 with Retry-After. */
   async take(accountId: string, keyId: string): Promise<Record<string, string>> {
     const limits = await this.limitsFor(accountId);
-    const b = this.buckets.get(`${keyId}:${limits.perSec}:${limits.burst}`, limits);
-    if (b.tryRemoveTokens(1)) return headers(limits, b);
-    const retryAfter = Math.max(1, Math.ceil((1 - b.content) / limits.perSec));
+    let res: { ok: boolean; tokens: number };
+    try {
+      res = await this.store.take(`${keyId}:${limits.perSec}:${limits.burst}`, limits);
+    } catch (err) {
+      // A limiter outage must not stop payments: let the request through, loudly.
+      this.log.error({ err }, 'rate limiter store unavailable; request allowed');
+      return {};
+    }
+    if (res.ok) return headers(limits, res.tokens);
+    const retryAfter = Math.max(1, Math.ceil((1 - res.tokens) / limits.perSec));
     throw new ApiError('rate_limited', `Rate limit exceeded: ${limits.perSec} requests a second, bursts of ${limits.burst}; retry after ${retryAfter} s`, {
-      headers: { ...headers(limits, b), 'retry-after': String(retryAfter) },
+      headers: { ...headers(limits, res.tokens), 'retry-after': String(retryAfter) },
     });
   }
 }

@@ -1,0 +1,56 @@
+// With SANGAM_REDIS_URL, a key's token bucket is shared by every server process: two apps together
+// let through one burst, not two. Runs against a real redis-server started here (skipped, with the
+// reason, where the redis-server binary is not installed; CI installs it).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { startApp, sleep, type TestApp } from './harness.js';
+
+const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+describe('rate limits shared through Redis', { skip: hasRedis ? false : 'redis-server is not installed' }, () => {
+  let redis: ChildProcess;
+  let a: TestApp;
+  let b: TestApp;
+  before(async () => {
+    const port = await freePort();
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await sleep(300);
+    const env = { SANGAM_REDIS_URL: `redis://127.0.0.1:${port}`, SANGAM_RATE_LIMIT_PER_SEC: '1', SANGAM_RATE_LIMIT_BURST: '10' };
+    a = await startApp(env);
+    b = await startApp(env, undefined, false);
+    // The same account and key in the second process's store.
+    const acct = await a.store.db.selectFrom('accounts').selectAll().where('id', '=', a.accountId).executeTakeFirstOrThrow();
+    await b.store.db.insertInto('accounts').values({ id: acct.id, name: acct.name }).execute();
+    const key = await a.store.db.selectFrom('api_keys').selectAll().where('id', '=', a.keyId).executeTakeFirstOrThrow();
+    await b.store.db.insertInto('api_keys').values({ id: key.id, account_id: key.account_id, environment: key.environment, key_hash: key.key_hash, prefix: key.prefix, last4: key.last4 }).execute();
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+    redis?.kill();
+  });
+
+  it('two processes share one bucket', async () => {
+    const call = (t: TestApp) => t.call('GET', '/api/v1/mobile-recharge/operators', { key: a.key });
+    const results = [];
+    for (let i = 0; i < 7; i++) results.push((await call(a)).status, (await call(b)).status);
+    assert.equal(results.filter((s) => s === 200).length, 10);
+    assert.equal(results.filter((s) => s === 429).length, 4);
+  });
+
+  it('a Redis outage lets requests through instead of failing them', async () => {
+    redis.kill('SIGKILL');
+    await sleep(200);
+    const r = await b.call('GET', '/api/v1/mobile-recharge/operators', { key: a.key });
+    assert.equal(r.status, 200);
+  });
+});
