@@ -19,6 +19,7 @@ import { registerXmlRoute } from './operations/doclocker-download-aadhaar/xml.js
 import { registerTransactionRoutes } from './transactions/routes.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
+import { registerPartnerCallbacks } from './providers/http-partner/callbacks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
 
   await app.register(async (pages) => registerConsentPage(pages, services));
   registerXmlRoute(app, services);
+  registerPartnerCallbacks(app, services);
 
   // Housekeeping: idempotency keys past their retention are deleted hourly; key usage is batched.
   let purge: NodeJS.Timeout | undefined;

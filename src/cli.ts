@@ -7,6 +7,7 @@ import { migrate } from './db/migrate.js';
 import { runCommand, USAGE } from './admin/run.js';
 import { resolveCommand } from './admin/commands.js';
 import { sendToServer } from './admin/socket.js';
+import { runPartnerSim } from './partner-sim/cli.js';
 
 function print(code: number, output: unknown): number {
   (code === 0 ? process.stdout : process.stderr).write(`${JSON.stringify(output)}\n`);
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
+  if (argv[0] === 'partner-sim') return runPartnerSim(argv.slice(1));
   let config;
   try {
     config = loadConfig();

@@ -31,6 +31,11 @@ export const EnvSchema = Type.Object({
     Type.String({ pattern: '^[0-9a-fA-F:.,/ a-z]+$', description: 'Proxies whose X-Forwarded-For is trusted: addresses, CIDRs, or loopback/linklocal/uniquelocal' }),
   ),
   SANGAM_REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'Redis for rate-limit buckets shared by every server process' })),
+  SANGAM_PARTNER_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'Partner network for live calls (the simulator locally)' })),
+  SANGAM_PARTNER_SECRET: Type.Optional(
+    Type.String({ pattern: '^whsec_[A-Za-z0-9+/=]{16,}$', description: 'whsec_ secret partner callbacks are signed with' }),
+  ),
+  SANGAM_PARTNER_TIMEOUT_MS: Int(10_000, 10, 120_000, 'Deadline for a partner answer (shorter than SANGAM_REQUEST_TIMEOUT_MS)'),
   SANGAM_LAST_USED_FLUSH_MS: Int(10_000, 10, 3_600_000, 'How often key last_used_at is written'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
   LOG_LEVEL: Type.Union(
@@ -58,6 +63,7 @@ export interface Config {
   authFailuresPerMin: number;
   trustProxy: string | undefined;
   redisUrl: string | undefined;
+  partner: { url: string | undefined; secret: string | undefined; timeoutMs: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -76,6 +82,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = withDefaults as Env;
+  if (e.SANGAM_PARTNER_TIMEOUT_MS >= e.SANGAM_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_TIMEOUT_MS must be shorter than SANGAM_REQUEST_TIMEOUT_MS');
+  }
+  if (e.SANGAM_PARTNER_URL && !e.SANGAM_PARTNER_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_SECRET is required with SANGAM_PARTNER_URL (partner callbacks are verified with it)');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -94,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authFailuresPerMin: e.SANGAM_AUTH_FAILURES_PER_MIN,
     trustProxy: e.SANGAM_TRUST_PROXY?.trim() || undefined,
     redisUrl: e.SANGAM_REDIS_URL,
+    partner: { url: e.SANGAM_PARTNER_URL?.replace(/\/+$/, ''), secret: e.SANGAM_PARTNER_SECRET, timeoutMs: e.SANGAM_PARTNER_TIMEOUT_MS },
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
     logLevel: e.LOG_LEVEL,
   };

@@ -11,6 +11,8 @@ import { TransactionStore } from './transactions/store.js';
 import { Finalizer } from './transactions/finalizer.js';
 import { SandboxConnector } from './providers/sandbox/index.js';
 import type { Connector } from './providers/connector.js';
+import { HttpPartnerConnector } from './providers/http-partner/index.js';
+import { Pricing } from './ledger/pricing.js';
 import { ApiError } from './errors.js';
 import { AllowlistGuard } from './access/allowlist.js';
 import { ApprovalGuard } from './access/approvals.js';
@@ -31,6 +33,9 @@ export interface Services {
   transactions: TransactionStore;
   finalizer: Finalizer;
   urls: UrlSigner;
+  pricing: Pricing;
+  /** The live partner connector, when SANGAM_PARTNER_URL is set. */
+  partner: HttpPartnerConnector | null;
   connector(environment: Environment, operation: string): Connector;
   /** Releases what the services hold outside the store (Redis). */
   close(): Promise<void>;
@@ -43,6 +48,9 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
   const transactions = new TransactionStore(db);
   const sandbox = new SandboxConnector(config.sandboxPendingMs);
   const buckets = config.redisUrl ? new RedisBucketStore(config.redisUrl) : new MemoryBucketStore();
+  const partner = config.partner.url
+    ? new HttpPartnerConnector({ baseUrl: config.partner.url, callbackUrl: `${config.publicUrl}/partner/v1/callbacks`, timeoutMs: config.partner.timeoutMs })
+    : null;
   return {
     config,
     store,
@@ -57,11 +65,15 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     transactions,
     finalizer: new Finalizer(transactions, config.finalizerPollMs, log),
     urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
+    pricing: new Pricing(db, config.authCacheMs),
+    partner,
     async close() {
       if (buckets instanceof RedisBucketStore) await buckets.close();
+      await partner?.close();
     },
     connector(environment, operation) {
       if (environment === 'sandbox') return sandbox;
+      if (partner) return partner;
       throw new ApiError('partner_failed', `No live partner network is configured on this server for ${operation}; nothing was executed or debited`);
     },
   };

@@ -21,6 +21,7 @@ const ROUTES: Array<{ method: string; path: string; body?: () => unknown }> = [
   ...OPERATIONS.flatMap((op) => (op.method === 'GET' ? ['GET', 'POST'] : ['POST']).map((method) => ({ method, path: op.path, body: BODY[op.path] }))),
   { method: 'GET', path: '/api/v1/transactions/{reference_id}' },
   { method: 'GET', path: '/api/v1/account/wallet' },
+  { method: 'GET', path: '/api/v1/account/statement' },
   { method: 'GET', path: '/api/v1/mobile-recharge/operators' },
   { method: 'GET', path: '/api/v1/dth/operators' },
 ];
@@ -103,8 +104,8 @@ describe('security: isolation between accounts and environments', () => {
 
   it('the wallet read is the caller’s own', async () => {
     const a = await createAccount(t.store.db, 'Rich');
-    const { topUp } = await import('../src/accounts/store.js');
-    await topUp(t.store.db, a.id, 12_345);
+    const { topUp } = await import('../src/ledger/ledger.js');
+    await topUp(t.store.db, a.id, 12_345, null);
     const k = await createKey(t.store.db, a.id, 'sandbox');
     assert.equal((await t.call('GET', '/api/v1/account/wallet', { key: k.key })).body.data.balance, 123.45);
     assert.equal((await t.call('GET', '/api/v1/account/wallet')).body.data.balance, 0);

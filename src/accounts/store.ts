@@ -2,7 +2,6 @@
 // Keys are stored only as SHA-256 hashes (they carry 238 bits of randomness, so a slow hash adds
 // nothing); the plaintext is returned once, at creation.
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { Environment } from '../db/schema.js';
 import { newId, randomBase62 } from '../ids.js';
@@ -58,25 +57,6 @@ export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyRecord 
 
 export async function getWallet(db: Db, accountId: string) {
   return db.selectFrom('wallets').select(['balance_paise', 'held_paise']).where('account_id', '=', accountId).executeTakeFirstOrThrow();
-}
-
-/** Credits the wallet and writes the entry in one transaction; returns the new balance in paise. */
-export async function topUp(db: Db, accountId: string, amountPaise: number, memo: string | null = null): Promise<number> {
-  if (!Number.isSafeInteger(amountPaise) || amountPaise <= 0) throw new ApiError('validation', 'amount must be greater than 0');
-  await requireAccount(db, accountId);
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('wallets')
-      .set({ balance_paise: sql`balance_paise + ${amountPaise}`, updated_at: sql`now()` })
-      .where('account_id', '=', accountId)
-      .returning('balance_paise')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('wallet_entries')
-      .values({ account_id: accountId, kind: 'topup', amount_paise: amountPaise, balance_after: row.balance_paise, memo })
-      .execute();
-    return row.balance_paise;
-  });
 }
 
 export interface KeyView {

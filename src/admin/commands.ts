@@ -3,15 +3,25 @@
 // server's admin socket. Each command returns one JSON-serialisable object.
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/client.js';
-import { createAccount, createKey, keyAccount, listKeys, requireAccount, revokeKey, rollKey, setLimits, topUp } from '../accounts/store.js';
+import { createAccount, createKey, keyAccount, listKeys, requireAccount, revokeKey, rollKey, setLimits } from '../accounts/store.js';
+import { topUp } from '../ledger/ledger.js';
+import { checkLedger } from '../ledger/check.js';
 import { addEntry, AllowlistEntryError, listEntries, removeEntry } from '../access/allowlist.js';
-import { approve, unapprove, UnknownOperationError } from '../access/approvals.js';
+import { approve, SLUGS, unapprove, UnknownOperationError } from '../access/approvals.js';
+import { listFees, setFee } from '../ledger/pricing.js';
 import { recordAdminEvent } from '../audit/admin-events.js';
 import { inrToPaise, paiseToInr } from '../money.js';
 import { ApiError } from '../errors.js';
 import { migrate } from '../db/migrate.js';
 
 export class UsageError extends Error {}
+
+/** `ledger check` found breaches: the output is the report, the exit code non-zero. */
+export class LedgerBreach extends Error {
+  constructor(readonly report: Record<string, unknown>) {
+    super('ledger check failed');
+  }
+}
 
 type Command = (db: Db, args: string[]) => Promise<Record<string, unknown>>;
 
@@ -120,6 +130,33 @@ export const COMMANDS: Record<string, Command> = {
     return { account: values.account!, rate_limit_per_sec: perSec, rate_limit_burst: burst };
   },
 
+  async 'ledger check'(db, args) {
+    opts(args, {});
+    const result = await checkLedger(db);
+    if (!result.ok) throw new LedgerBreach(result);
+    return result;
+  },
+
+  async 'pricing list'(db, args) {
+    opts(args, {});
+    return { fees: (await listFees(db)).map((f) => ({ operation: f.operation, fee: paiseToInr(f.fee_paise) })) };
+  },
+
+  async 'pricing set'(db, args) {
+    const { values } = opts(args, { operation: { type: 'string' }, fee: { type: 'string' } });
+    required(values, 'operation', 'fee');
+    if (!SLUGS.includes(values.operation!)) throw new UsageError(`unknown operation ${values.operation}; one of: ${SLUGS.join(', ')}`);
+    let paise: number;
+    try {
+      paise = inrToPaise(Number(values.fee));
+    } catch {
+      throw new UsageError('--fee must be an INR amount with at most 2 decimals');
+    }
+    if (paise < 0) throw new UsageError('--fee must not be negative');
+    await setFee(db, values.operation!, paise);
+    return { operation: values.operation!, fee: paiseToInr(paise) };
+  },
+
   async 'wallet topup'(db, args) {
     const { values } = opts(args, { account: { type: 'string' }, amount: { type: 'string' } });
     required(values, 'account', 'amount');
@@ -131,6 +168,7 @@ export const COMMANDS: Record<string, Command> = {
       throw new UsageError('--amount must be an INR amount with at most 2 decimals');
     }
     if (!(paise > 0)) throw new UsageError('--amount must be greater than 0');
+    await requireAccount(db, values.account!);
     const balance = await topUp(db, values.account!, paise, 'CLI top-up');
     return { account: values.account!, balance: paiseToInr(balance), currency: 'INR' };
   },

@@ -2,7 +2,7 @@
 // { code, output }: exit code 0 with the command's JSON, 2 for a usage error, 1 for anything else.
 import type { Db } from '../db/client.js';
 import { ApiError } from '../errors.js';
-import { COMMANDS, resolveCommand, UsageError } from './commands.js';
+import { COMMANDS, LedgerBreach, resolveCommand, UsageError } from './commands.js';
 
 export const USAGE = `usage: sangam <command>
   migrate
@@ -15,7 +15,11 @@ export const USAGE = `usage: sangam <command>
   allowlist list --account ID --env sandbox|live
   approve|unapprove --account ID --operation SLUG|all
   accounts limits --account ID [--per-sec N|default] [--burst N|default]
-  wallet topup --account ID --amount INR`;
+  wallet topup --account ID --amount INR
+  ledger check                              (exit 1 on any breach)
+  pricing list
+  pricing set --operation SLUG --fee INR
+  partner-sim --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]`;
 
 export async function runCommand(db: Db, argv: string[]): Promise<{ code: number; output: Record<string, unknown> }> {
   const cmd = resolveCommand(argv);
@@ -23,6 +27,7 @@ export async function runCommand(db: Db, argv: string[]): Promise<{ code: number
   try {
     return { code: 0, output: await COMMANDS[cmd.name]!(db, cmd.args) };
   } catch (err) {
+    if (err instanceof LedgerBreach) return { code: 1, output: err.report };
     if (err instanceof UsageError) return { code: 2, output: { error: err.message, usage: USAGE } };
     if (err instanceof ApiError) return { code: 1, output: { error: err.message } };
     return { code: 1, output: { error: (err as Error).message } };

@@ -49,14 +49,40 @@ export interface WalletsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export interface WalletEntriesTable {
+export interface LedgerEntriesTable {
   id: Generated<number>;
-  account_id: string;
-  kind: string;
+  posting_id: string;
+  ledger_account: string;
   amount_paise: number;
-  balance_after: number;
+  kind: string;
   memo: string | null;
   created_at: CreatedAt;
+}
+
+export interface HoldsTable {
+  txn_id: string;
+  account_id: string;
+  amount_paise: number;
+  principal_paise: number;
+  fee_paise: number;
+  commission_paise: number;
+  status: 'pending' | 'posted' | 'voided';
+  created_at: CreatedAt;
+  resolved_at: Timestamp | null;
+}
+
+export interface PricingTable {
+  operation: string;
+  fee_paise: number;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface PartnerCallbacksTable {
+  webhook_id: string;
+  txn_id: string | null;
+  status: string | null;
+  outcome: string;
+  received_at: CreatedAt;
 }
 
 export interface TransactionsTable {
@@ -73,6 +99,8 @@ export interface TransactionsTable {
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   verified_at: Timestamp | null;
+  partner_ref: string | null;
+  flagged: string | null;
 }
 
 export interface DoclockerSessionsTable {
@@ -99,6 +127,7 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: CreatedAt;
   locked_until: Timestamp;
+  txn_id: string | null;
 }
 
 export interface AuditLogsTable {
@@ -130,7 +159,10 @@ export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   wallets: WalletsTable;
-  wallet_entries: WalletEntriesTable;
+  ledger_entries: LedgerEntriesTable;
+  holds: HoldsTable;
+  pricing: PricingTable;
+  partner_callbacks: PartnerCallbacksTable;
   transactions: TransactionsTable;
   doclocker_sessions: DoclockerSessionsTable;
   idempotency_keys: IdempotencyKeysTable;

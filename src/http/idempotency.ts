@@ -16,7 +16,8 @@ export interface IdemScope {
   key: string;
 }
 
-export type Claim = { kind: 'claimed'; hash: string } | { kind: 'replay'; status: number; body: string };
+/** A claim; `txnId` is set when a crashed earlier attempt had already started a live transaction. */
+export type Claim = { kind: 'claimed'; txnId: string | null } | { kind: 'replay'; status: number; body: string };
 
 /** A stable hash of the request: keys sorted at every level. */
 export function requestHash(input: unknown): string {
@@ -44,9 +45,13 @@ export class IdempotencyStore {
       .onConflict((oc) => oc.doNothing())
       .returning('key')
       .executeTakeFirst();
-    if (inserted) return { kind: 'claimed', hash };
+    if (inserted) return { kind: 'claimed', txnId: null };
 
-    const row = await this.db.selectFrom('idempotency_keys').where((eb) => eb.and(keyOf(s))).select(['request_hash', 'status', 'response_status', 'response_body', 'locked_until']).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('idempotency_keys')
+      .where((eb) => eb.and(keyOf(s)))
+      .select(['request_hash', 'status', 'response_status', 'response_body', 'txn_id'])
+      .executeTakeFirst();
     if (!row) return this.claim(s, hash); // released between our insert and select
     if (row.request_hash !== hash) {
       throw new ApiError('idempotency_mismatch', 'This idempotency key was already used with a different request payload');
@@ -61,8 +66,13 @@ export class IdempotencyStore {
       .where('locked_until', '<', sql<Date>`now()`)
       .returning('key')
       .executeTakeFirst();
-    if (taken) return { kind: 'claimed', hash };
+    if (taken) return { kind: 'claimed', txnId: row.txn_id };
     throw new ApiError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly');
+  }
+
+  /** Binds the claim to the transaction it started (the recovery point of a live operation). */
+  async bind(trx: Transaction<DB>, s: IdemScope, txnId: string): Promise<void> {
+    await trx.updateTable('idempotency_keys').set({ txn_id: txnId }).where((eb) => eb.and(keyOf(s))).execute();
   }
 
   /** Stores the response; call inside the transaction that commits the operation's effect. */
@@ -75,8 +85,8 @@ export class IdempotencyStore {
   }
 
   /** Frees a claim whose request failed before any effect, so the client can retry with the same key. */
-  async release(s: IdemScope): Promise<void> {
-    await this.db
+  async release(s: IdemScope, trx: Transaction<DB> | Db = this.db): Promise<void> {
+    await trx
       .deleteFrom('idempotency_keys')
       .where((eb) => eb.and(keyOf(s)))
       .where('status', '=', 'in_flight')

@@ -42,6 +42,13 @@ export interface OperationDef<S extends TObject = TObject> {
   idempotency: IdempotencyScope | null;
   /** Amount in paise, for operations that move money. */
   amountPaise?(input: Static<S>): number;
+  /** Commission the operator pays on it, in paise (passed on to the client). */
+  commissionPaise?(input: Static<S>): number;
+  /**
+   * When a live call is paid for: 'completion' (verifications: the check was done, whatever it found)
+   * or 'success' (payments and recharges: a failed one costs nothing).
+   */
+  charge: 'completion' | 'success';
   execute(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
   unstored?: Unstored;
 }

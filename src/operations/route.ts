@@ -11,6 +11,7 @@ import { requestHash, type IdemScope } from '../http/idempotency.js';
 import { bodyAjv, compile, queryAjv, toFieldErrors } from '../http/validation.js';
 import type { Services } from '../services.js';
 import type { OperationContext, OperationDef } from './operation.js';
+import { runLive } from './live.js';
 
 type Input = Record<string, unknown> & { reference_id: string; idempotency_key?: string };
 
@@ -67,6 +68,7 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
   const hydrate = (data: Record<string, unknown>) => (def.unstored ? def.unstored.hydrate(data, ctx.environment) : data);
 
   const scope = idempotencyScope(def, input, ctx);
+  let resumed = false;
   if (scope) {
     const { idempotency_key: _, ...payload } = input;
     const claim = await services.idempotency.claim(scope, requestHash(payload));
@@ -76,9 +78,14 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
       const env = JSON.parse(claim.body) as { data: Record<string, unknown> };
       return send(reply, claim.status, JSON.stringify({ ...env, data: hydrate(env.data) }));
     }
+    if (claim.txnId) {
+      ctx.txnId = claim.txnId; // a crashed attempt's transaction: resume it, never start a second one
+      resumed = true;
+    }
   }
 
   try {
+    if (ctx.environment === 'live') return send(reply, 200, (await runLive(def, input, ctx, scope, resumed)).body);
     const outcome = await def.execute(input, ctx);
     const strip = def.unstored?.strip;
     const row = await services.transactions.record(
@@ -103,7 +110,11 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
     if (outcome.settle) services.finalizer.wake(row.created_at.getTime() + outcome.settle.after_ms);
     return send(reply, 200, JSON.stringify(resultEnvelope(row.status, outcome.message, row.result, req.id)));
   } catch (err) {
-    if (scope) await services.idempotency.release(scope).catch((e: unknown) => req.log.error({ err: e }, 'idempotency release failed'));
+    // Known failures happened before any effect: free the key for a retry. After an unknown failure a
+    // live transaction may be under way: the claim stays, and a retry after its lock resumes it.
+    if (scope && (err instanceof ApiError || ctx.environment === 'sandbox')) {
+      await services.idempotency.release(scope).catch((e: unknown) => req.log.error({ err: e }, 'idempotency release failed'));
+    }
     throw err;
   }
 }

@@ -19,9 +19,11 @@ export interface Outcome {
 }
 
 export interface Connector {
-  signatureMatch(r: { input: string; name?: string }): Promise<Outcome>;
-  aadhaarDownload(r: { clientId: string; aadhaarNumber?: string }): Promise<Outcome>;
-  mobileToBank(r: { mobile: string; accountNumber?: string; ifsc?: string }): Promise<Outcome>;
+  signatureMatch(r: { txnId: string; input: string; name?: string }): Promise<Outcome>;
+  /** Only partners that run their own consent screen; the sandbox keeps its sessions itself. */
+  aadhaarInitialize?(r: { txnId: string; redirectUrl?: string }): Promise<Outcome>;
+  aadhaarDownload(r: { txnId: string; clientId: string; aadhaarNumber?: string }): Promise<Outcome>;
+  mobileToBank(r: { txnId: string; mobile: string; accountNumber?: string; ifsc?: string }): Promise<Outcome>;
   upiPay(r: { txnId: string; vpa: string; amountPaise: number }): Promise<Outcome>;
   mobileRecharge(r: { txnId: string; mobile: string; operator: string; circle?: string; type: 'prepaid' | 'postpaid'; amountPaise: number }): Promise<Outcome>;
   dthRecharge(r: { txnId: string; subscriberId: string; operator: string; amountPaise: number }): Promise<Outcome>;

@@ -42,6 +42,15 @@ export class TransactionStore {
    * transaction. Returns the stored row.
    */
   async record(t: NewTransaction, alsoInTx?: (trx: Transaction<DB>, row: TxRow) => Promise<void>): Promise<TxRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.insert(trx, t);
+      if (alsoInTx) await alsoInTx(trx, row);
+      return row;
+    });
+  }
+
+  /** Inserts the transaction inside the caller's database transaction. */
+  async insert(trx: Transaction<DB>, t: NewTransaction): Promise<TxRow> {
     const now = new Date();
     const { outcome } = t;
     const verifiedAt = outcome.status === 'pending' ? null : now;
@@ -58,8 +67,7 @@ export class TransactionStore {
       result: data,
       created_at: now,
     };
-    await this.db.transaction().execute(async (trx) => {
-      await trx
+    await trx
         .insertInto('transactions')
         .values({
           ...row,
@@ -71,9 +79,19 @@ export class TransactionStore {
           verified_at: verifiedAt,
         })
         .execute();
-      if (alsoInTx) await alsoInTx(trx, row);
-    });
     return row;
+  }
+
+  async get(trx: Transaction<DB> | Db, id: string): Promise<TxRow | undefined> {
+    return trx.selectFrom('transactions').select(TX_COLUMNS).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Merges a non-final answer's fields into a transaction that is still pending. */
+  async updatePending(trx: Transaction<DB>, id: string, o: Outcome, strip: (d: Record<string, unknown>) => Record<string, unknown> = (d) => d): Promise<void> {
+    const row = await trx.selectFrom('transactions').select(['status', 'reference_id', 'result']).where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!row || row.status !== 'pending') return;
+    const data = { ...row.result, ...strip(resultData(row.reference_id, o, null)) };
+    await trx.updateTable('transactions').set({ result: JSON.stringify(data), updated_at: new Date() }).where('id', '=', id).execute();
   }
 
   async latest(accountId: string, environment: Environment, referenceId: string): Promise<TxRow | undefined> {
@@ -93,7 +111,7 @@ export class TransactionStore {
    * Moves a pending transaction to its final state, once: the row is locked and must still be pending.
    * Returns false when it was already final (a final state never changes again).
    */
-  async settle(trx: Transaction<DB>, id: string, final: FinalOutcome): Promise<boolean> {
+  async settle(trx: Transaction<DB>, id: string, final: FinalOutcome, strip: (d: Record<string, unknown>) => Record<string, unknown> = (d) => d): Promise<boolean> {
     const row = await trx
       .selectFrom('transactions')
       .select(['status', 'reference_id', 'result'])
@@ -102,7 +120,7 @@ export class TransactionStore {
       .executeTakeFirst();
     if (!row || row.status !== 'pending') return false;
     const now = new Date();
-    const data = { ...row.result, ...resultData(row.reference_id, final, now) };
+    const data = { ...row.result, ...strip(resultData(row.reference_id, final, now)) };
     await trx
       .updateTable('transactions')
       .set({ status: final.status, result: JSON.stringify(data), final_result: null, due_at: null, updated_at: now, verified_at: now })

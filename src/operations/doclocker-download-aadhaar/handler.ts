@@ -28,7 +28,9 @@ export const withPhoto = (data: Record_): Record_ => {
   return { ...data, Aadhaar_Xml_Data: { ...x, Profile_Image: sandboxPhoto(`${String(x.Full_Name)}|${String(x.Dob)}`) } };
 };
 
-const unstored: Unstored = { strip: photoless, hydrate: withPhoto };
+// The sandbox photo is regenerated from the stored identity. A live photo is returned once, in the first
+// answer, and never stored: replays and GET /transactions show the record without it.
+const unstored: Unstored = { strip: photoless, hydrate: (data, environment) => (environment === 'sandbox' ? withPhoto(data) : data) };
 
 export const doclockerDownloadAadhaar = defineOperation({
   slug: 'doclocker-download-aadhaar',
@@ -42,14 +44,16 @@ export const doclockerDownloadAadhaar = defineOperation({
   schema: DoclockerDownloadRequest,
   aliases: { input: 'doclocker__client__id' },
   idempotency: { by: 'reference_id' },
+  charge: 'completion',
   unstored,
   async execute(input, ctx): Promise<Outcome> {
     const connector = ctx.services.connector(ctx.environment, 'doclocker-download-aadhaar');
-    const state = await sessionState(ctx.services.db, ctx.accountId, ctx.environment, input.doclocker__client__id);
+    const state = ctx.environment === 'sandbox' ? await sessionState(ctx.services.db, ctx.accountId, ctx.environment, input.doclocker__client__id) : 'unknown';
     if (state === 'pending' || state === 'denied' || state === 'expired') {
       return { status: 'failed', message: REFUSALS[state], fields: { Errorcode: 120, Status: 'Failed', Message: REFUSALS[state] } };
     }
-    const outcome = await connector.aadhaarDownload({ clientId: input.doclocker__client__id, aadhaarNumber: input.aadhaar_number });
+    const outcome = await connector.aadhaarDownload({ txnId: ctx.txnId, clientId: input.doclocker__client__id, aadhaarNumber: input.aadhaar_number });
+    if (outcome.status !== 'success') return outcome;
     const { config, urls } = ctx.services;
     const xmlUrl = urls.sign(`${XML_PATH}${ctx.txnId}`, new Date(Date.now() + config.xmlUrlTtlS * 1000));
     return { ...outcome, fields: { ...outcome.fields, Xml_Url: xmlUrl } };

@@ -33,11 +33,11 @@ export function registerXmlRoute(app: FastifyInstance, services: Services): void
       if (verdict !== 'ok') throw new ApiError('not_found', 'No document at this URL');
       const tx = await services.db
         .selectFrom('transactions')
-        .select(['reference_id', 'result', 'operation', 'status'])
+        .select(['reference_id', 'result', 'operation', 'status', 'environment'])
         .where('id', '=', req.params.txn_id)
         .executeTakeFirst();
       if (!tx || tx.operation !== 'doclocker-download-aadhaar' || tx.status !== 'success') throw new ApiError('not_found', 'No document at this URL');
-      const data = withPhoto(tx.result);
+      const data = tx.environment === 'sandbox' ? withPhoto(tx.result) : tx.result;
       reply.type('application/xml; charset=utf-8').header('cache-control', 'private, no-store');
       return aadhaarXml(tx.reference_id, data.Aadhaar_Xml_Data as Record<string, unknown>);
     },

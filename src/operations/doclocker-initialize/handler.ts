@@ -18,9 +18,13 @@ export const doclockerInitialize = defineOperation({
     'Send the user to the URL; once they allow, call doclocker-download-aadhaar with the client id.',
   schema: DoclockerInitializeRequest,
   idempotency: { by: 'reference_id' },
+  charge: 'completion',
   async execute(input, ctx) {
-    ctx.services.connector(ctx.environment, 'doclocker-initialize');
-    const { config, db } = ctx.services;
+    const connector = ctx.services.connector(ctx.environment, 'doclocker-initialize');
+    if (ctx.environment === 'live' && connector.aadhaarInitialize) {
+      return connector.aadhaarInitialize({ txnId: ctx.txnId, redirectUrl: input.redirect_url });
+    }
+    const { config } = ctx.services;
     const clientId = newId('doclocker', 24);
     const expiresAt = new Date(Date.now() + config.doclockerSessionTtlS * 1000);
     const fields = {

@@ -1,5 +1,6 @@
 // DTH Recharge: recharges a DTH subscriber; the answer shows the commission earned.
 import { inrToPaise } from '../../money.js';
+import { commissionPaise, DTH_OPERATORS } from '../../catalog/operators.js';
 import { defineOperation } from '../operation.js';
 import { DthRechargeRequest } from './schema.js';
 
@@ -13,7 +14,9 @@ export const dthRecharge = defineOperation({
   schema: DthRechargeRequest,
   aliases: { mobile: 'subscriber_id' },
   idempotency: { by: 'idempotency_key', required: false },
+  charge: 'success',
   amountPaise: (input) => inrToPaise(input.amount),
+  commissionPaise: (input) => commissionPaise(DTH_OPERATORS, input.operator, inrToPaise(input.amount)),
   execute: (input, ctx) =>
     ctx.services.connector(ctx.environment, 'dth-recharge').dthRecharge({
       txnId: ctx.txnId,

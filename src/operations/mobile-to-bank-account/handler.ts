@@ -13,8 +13,10 @@ export const mobileToBankAccount = defineOperation({
   schema: MobileToBankRequest,
   aliases: { input: 'mobile' },
   idempotency: { by: 'reference_id' },
+  charge: 'completion',
   execute: (input, ctx) =>
     ctx.services.connector(ctx.environment, 'mobile-to-bank-account').mobileToBank({
+      txnId: ctx.txnId,
       mobile: input.mobile,
       accountNumber: input.account_number,
       ifsc: input.ifsc,

@@ -1,5 +1,6 @@
 // Recharge Commission: prepaid or postpaid mobile recharge; the answer shows the commission earned.
 import { inrToPaise } from '../../money.js';
+import { commissionPaise, MOBILE_OPERATORS } from '../../catalog/operators.js';
 import { defineOperation } from '../operation.js';
 import { RechargeRequest } from './schema.js';
 
@@ -12,7 +13,9 @@ export const rechargeCommission = defineOperation({
   description: 'Recharges a mobile number. `commission` is what the operator pays on this recharge, in INR.',
   schema: RechargeRequest,
   idempotency: { by: 'idempotency_key', required: false },
+  charge: 'success',
   amountPaise: (input) => inrToPaise(input.amount),
+  commissionPaise: (input) => commissionPaise(MOBILE_OPERATORS, input.operator, inrToPaise(input.amount)),
   execute: (input, ctx) =>
     ctx.services.connector(ctx.environment, 'recharge-commission').mobileRecharge({
       txnId: ctx.txnId,

@@ -12,5 +12,6 @@ export const signatureMatch = defineOperation({
   schema: SignatureMatchRequest,
   bodyLimit: 5 * 1024 * 1024,
   idempotency: { by: 'reference_id' },
-  execute: (input, ctx) => ctx.services.connector(ctx.environment, 'signature-match').signatureMatch(input),
+  charge: 'completion',
+  execute: (input, ctx) => ctx.services.connector(ctx.environment, 'signature-match').signatureMatch({ txnId: ctx.txnId, input: input.input, name: input.name }),
 });

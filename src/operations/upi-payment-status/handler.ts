@@ -14,6 +14,7 @@ export const upiPaymentStatus = defineOperation({
     '`idempotency_key` (or the Idempotency-Key header) is required: the same key replays the first answer.',
   schema: UpiPaymentRequest,
   idempotency: { by: 'idempotency_key', required: true },
+  charge: 'success',
   amountPaise: (input) => inrToPaise(input.amount),
   execute: (input, ctx) =>
     ctx.services.connector(ctx.environment, 'upi-payment-status').upiPay({ txnId: ctx.txnId, vpa: input.vpa, amountPaise: inrToPaise(input.amount) }),

@@ -1,0 +1,159 @@
+// Owns the money: integer paise, double-entry postings and two-phase holds (after TigerBeetle's
+// pending → post | void). A client's wallet row keeps `balance` (available) and `held` (reserved by
+// pending operations); a reservation is a conditional UPDATE that cannot take the balance below zero,
+// so concurrent debits on one wallet serialise on its row lock and never overdraw it. Entries sharing a
+// posting_id sum to zero. Ledger accounts: wallet:<account>, platform:fees, partner:settlement,
+// platform:commission (commission passed on to clients), funding:topups.
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { DB } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { newId } from '../ids.js';
+import { paiseToInr } from '../money.js';
+
+export const WALLET = (accountId: string) => `wallet:${accountId}`;
+export const FEES = 'platform:fees';
+export const SETTLEMENT = 'partner:settlement';
+export const COMMISSION = 'platform:commission';
+export const FUNDING = 'funding:topups';
+
+type Trx = Transaction<DB>;
+
+export interface HoldSpec {
+  txnId: string;
+  accountId: string;
+  principalPaise: number;
+  feePaise: number;
+  commissionPaise: number;
+}
+
+/** What the client pays for an operation: the principal less the commission, plus the fee. */
+export const debitOf = (h: Pick<HoldSpec, 'principalPaise' | 'feePaise' | 'commissionPaise'>) => h.principalPaise - h.commissionPaise + h.feePaise;
+
+async function writePosting(trx: Trx, postingId: string, kind: string, memo: string | null, legs: Array<[string, number]>): Promise<void> {
+  const entries = legs.filter(([, amount]) => amount !== 0);
+  if (entries.reduce((s, [, a]) => s + a, 0) !== 0) throw new Error(`posting ${postingId} does not balance`);
+  if (entries.length === 0) return;
+  await trx
+    .insertInto('ledger_entries')
+    .values(entries.map(([ledger_account, amount_paise]) => ({ posting_id: postingId, ledger_account, amount_paise, kind, memo })))
+    .execute();
+}
+
+/** Credits a wallet from outside (a top-up); returns the new available balance in paise. */
+export async function topUp(db: Db, accountId: string, amountPaise: number, memo: string | null): Promise<number> {
+  if (!Number.isSafeInteger(amountPaise) || amountPaise <= 0) throw new ApiError('validation', 'amount must be greater than 0');
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('wallets')
+      .set({ balance_paise: sql`balance_paise + ${amountPaise}`, updated_at: sql`now()` })
+      .where('account_id', '=', accountId)
+      .returning('balance_paise')
+      .executeTakeFirst();
+    if (!row) throw new ApiError('not_found', `account ${accountId} does not exist`);
+    await writePosting(trx, newId('topup', 20), 'topup', memo, [
+      [WALLET(accountId), amountPaise],
+      [FUNDING, -amountPaise],
+    ]);
+    return row.balance_paise;
+  });
+}
+
+/** Reserves the debit of one operation. Throws 402 when the available balance is too low. */
+export async function hold(trx: Trx, h: HoldSpec): Promise<void> {
+  const amount = debitOf(h);
+  if (amount < 0) throw new Error(`hold ${h.txnId} would credit the wallet`);
+  const row = await trx
+    .updateTable('wallets')
+    .set({ balance_paise: sql`balance_paise - ${amount}`, held_paise: sql`held_paise + ${amount}`, updated_at: sql`now()` })
+    .where('account_id', '=', h.accountId)
+    .where('balance_paise', '>=', amount)
+    .returning('balance_paise')
+    .executeTakeFirst();
+  if (!row) {
+    const w = await trx.selectFrom('wallets').select('balance_paise').where('account_id', '=', h.accountId).executeTakeFirst();
+    throw new ApiError(
+      'insufficient_funds',
+      `Insufficient wallet balance: ₹${paiseToInr(w?.balance_paise ?? 0).toFixed(2)} available, ₹${paiseToInr(amount).toFixed(2)} needed`,
+    );
+  }
+  await trx
+    .insertInto('holds')
+    .values({
+      txn_id: h.txnId,
+      account_id: h.accountId,
+      amount_paise: amount,
+      principal_paise: h.principalPaise,
+      fee_paise: h.feePaise,
+      commission_paise: h.commissionPaise,
+      status: 'pending',
+    })
+    .execute();
+}
+
+async function resolve(trx: Trx, txnId: string, to: 'posted' | 'voided') {
+  return trx
+    .updateTable('holds')
+    .set({ status: to, resolved_at: new Date() })
+    .where('txn_id', '=', txnId)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Posts a pending hold: the money moves. False when there is no pending hold (resolved already). */
+export async function post(trx: Trx, txnId: string): Promise<boolean> {
+  const h = await resolve(trx, txnId, 'posted');
+  if (!h) return false;
+  await trx.updateTable('wallets').set({ held_paise: sql`held_paise - ${h.amount_paise}`, updated_at: sql`now()` }).where('account_id', '=', h.account_id).execute();
+  await writePosting(trx, txnId, 'debit', null, [
+    [WALLET(h.account_id), -h.amount_paise],
+    [FEES, h.fee_paise],
+    [SETTLEMENT, h.principal_paise],
+    [COMMISSION, -h.commission_paise],
+  ]);
+  return true;
+}
+
+/** Voids a pending hold: the money returns to the balance. False when there is no pending hold. */
+export async function voidHold(trx: Trx, txnId: string): Promise<boolean> {
+  const h = await resolve(trx, txnId, 'voided');
+  if (!h) return false;
+  await trx
+    .updateTable('wallets')
+    .set({ held_paise: sql`held_paise - ${h.amount_paise}`, balance_paise: sql`balance_paise + ${h.amount_paise}`, updated_at: sql`now()` })
+    .where('account_id', '=', h.account_id)
+    .execute();
+  return true;
+}
+
+export interface StatementEntry {
+  id: number;
+  created_at: string;
+  kind: string;
+  txn_id: string | null;
+  amount: number;
+  balance_after: number;
+  memo: string | null;
+}
+
+/** The wallet's entries, newest first; balance_after is the wallet's total (available + held) after each. */
+export async function statement(db: Db, accountId: string, limit: number, before?: number): Promise<StatementEntry[]> {
+  const rows = await sql<{ id: number; created_at: Date; kind: string; posting_id: string; amount_paise: number; memo: string | null; balance_after: number }>`
+    SELECT * FROM (
+      SELECT id, created_at, kind, posting_id, amount_paise, memo,
+             SUM(amount_paise) OVER (ORDER BY id) AS balance_after
+      FROM ledger_entries WHERE ledger_account = ${WALLET(accountId)}
+    ) s
+    WHERE ${before === undefined ? sql`TRUE` : sql`id < ${before}`}
+    ORDER BY id DESC LIMIT ${limit}`.execute(db);
+  return rows.rows.map((r) => ({
+    id: r.id,
+    created_at: r.created_at.toISOString(),
+    kind: r.kind,
+    txn_id: r.kind === 'topup' ? null : r.posting_id,
+    amount: paiseToInr(r.amount_paise),
+    balance_after: paiseToInr(Number(r.balance_after)),
+    memo: r.memo,
+  }));
+}

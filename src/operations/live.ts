@@ -1,0 +1,90 @@
+// Owns a live operation's money path, in Stripe's "atomic phases":
+//   1. recovery point, one database transaction: the pending transaction row, the hold on the wallet
+//      (402 if the balance is short) and the idempotency key bound to the transaction;
+//   2. the partner call, alone, outside any database transaction;
+//   3. one database transaction: the outcome, its ledger effect (post or void the hold) and the stored
+//      response.
+// A crash between phases leaves a pending transaction with its hold; a retry with the same key resumes
+// at phase 2 with the same transaction id, which the partner treats as its idempotency key.
+// settleLive is the one place a pending live transaction becomes final (phase 3, partner callbacks,
+// status enquiries): the state change and the money move together, exactly once.
+import type { Transaction } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { resultEnvelope } from '../http/envelope.js';
+import type { IdemScope } from '../http/idempotency.js';
+import { hold, post, voidHold } from '../ledger/ledger.js';
+import type { FinalOutcome, Outcome } from '../providers/connector.js';
+import { PartnerError } from '../providers/http-partner/index.js';
+import type { Services } from '../services.js';
+import type { TxRow } from '../transactions/store.js';
+import type { OperationContext, OperationDef } from './operation.js';
+
+type Input = Record<string, unknown> & { reference_id: string };
+
+/**
+ * Moves a pending live transaction to `final` with its money effect. Returns false when it was
+ * already final (nothing changes; the caller decides whether the disagreement needs flagging).
+ */
+export async function settleLive(trx: Transaction<DB>, services: Services, def: OperationDef, txnId: string, final: FinalOutcome): Promise<boolean> {
+  if (!(await services.transactions.settle(trx, txnId, final, def.unstored?.strip))) return false;
+  const pays = final.status === 'success' || def.charge === 'completion';
+  await (pays ? post(trx, txnId) : voidHold(trx, txnId));
+  return true;
+}
+
+export async function runLive(
+  def: OperationDef,
+  input: Input,
+  ctx: OperationContext,
+  scope: IdemScope | null,
+  resumed: boolean,
+): Promise<{ row: TxRow; message: string; body: string }> {
+  const { services } = ctx;
+  const { db, transactions } = services;
+  if (!resumed) {
+    const principalPaise = def.amountPaise?.(input) ?? 0;
+    const commissionPaise = def.commissionPaise?.(input) ?? 0;
+    const feePaise = await services.pricing.fee(def.slug);
+    await db.transaction().execute(async (trx) => {
+      await transactions.insert(trx, {
+        id: ctx.txnId,
+        accountId: ctx.accountId,
+        environment: 'live',
+        operation: def.slug,
+        referenceId: input.reference_id,
+        amountPaise: principalPaise || null,
+        outcome: { status: 'pending', message: 'Submitted to the partner network', fields: {} },
+      });
+      await hold(trx, { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise });
+      if (scope) await services.idempotency.bind(trx, scope, ctx.txnId);
+    });
+  }
+
+  let outcome: Outcome;
+  try {
+    outcome = await def.execute(input, ctx);
+  } catch (err) {
+    if (!(err instanceof PartnerError) && !(err instanceof ApiError)) throw err; // unknown: stays pending, reconciled
+    // Nothing happened at the partner: the transaction fails and its hold is released.
+    await db.transaction().execute((trx) =>
+      settleLive(trx, services, { ...def, charge: 'success' }, ctx.txnId, { status: 'failed', message: err.message, fields: {} }),
+    );
+    if (err instanceof ApiError) throw err;
+    throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
+  }
+
+  return db.transaction().execute(async (trx) => {
+    if (outcome.status === 'pending') await transactions.updatePending(trx, ctx.txnId, outcome, def.unstored?.strip);
+    else await settleLive(trx, services, def, ctx.txnId, outcome as FinalOutcome);
+    const row = (await transactions.get(trx, ctx.txnId))!;
+    // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.
+    const shown = row.status === outcome.status ? { ...row.result, ...outcome.fields } : row.result;
+    const message = String(row.result.message ?? outcome.message);
+    if (scope) {
+      const stored = resultEnvelope(row.status, message, def.unstored ? def.unstored.strip(shown) : shown, ctx.requestId);
+      await services.idempotency.complete(trx, scope, 200, JSON.stringify(stored));
+    }
+    return { row: { ...row, result: shown }, message, body: JSON.stringify(resultEnvelope(row.status, message, shown, ctx.requestId)) };
+  });
+}

@@ -1,0 +1,223 @@
+// Owns the partner-network simulator (`sangam partner-sim`): a separate HTTP server that behaves like
+// the upstream networks (bank/NPCI, DigiLocker, recharge operators). It answers with the seed's
+// latencies (or --latency-ms), the same outcome table as the sandbox, and signed asynchronous
+// callbacks (Standard Webhooks) for what goes pending. It is idempotent by client_ref, answers status
+// enquiries, and misbehaves on demand (POST /_sim/faults): timeouts, 5xx, duplicate, late, dropped and
+// out-of-order callbacks, bad signatures.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Webhook } from 'standardwebhooks';
+import { randomUUID } from 'node:crypto';
+import { SandboxConnector } from '../providers/sandbox/index.js';
+import type { FinalOutcome, Outcome } from '../providers/connector.js';
+import { PARTNER_PATHS, type PartnerAnswer, type PartnerCallback } from '../providers/http-partner/protocol.js';
+import { randomBase62 } from '../ids.js';
+import { toPartnerData } from './translate.js';
+
+export interface SimOptions {
+  port: number;
+  host?: string;
+  secret: string;
+  /** Fixed latency for every call; default: the seed's §8 medians (150 ms verification, 600 ms payments). */
+  latencyMs?: number;
+  pendingMs?: number;
+}
+
+export interface Faults {
+  /** The next N operation calls hang for timeout_ms before answering. */
+  timeout_next: number;
+  timeout_ms: number;
+  /** The next N operation calls answer 503 before doing anything (safe to retry). */
+  error_next: number;
+  duplicate_callbacks: boolean;
+  callback_delay_ms: number;
+  drop_callbacks: boolean;
+  /** After a final callback, also send a stale PENDING one. */
+  out_of_order: boolean;
+  bad_signature: boolean;
+}
+
+const NO_FAULTS: Faults = {
+  timeout_next: 0,
+  timeout_ms: 30_000,
+  error_next: 0,
+  duplicate_callbacks: false,
+  callback_delay_ms: 0,
+  drop_callbacks: false,
+  out_of_order: false,
+  bad_signature: false,
+};
+
+interface Record_ {
+  op: keyof typeof PARTNER_PATHS;
+  answer: PartnerAnswer;
+  callbackUrl: string | null;
+  calls: number;
+}
+
+const VERIFICATION = new Set(['signatureMatch', 'aadhaarInitialize', 'aadhaarDownload', 'mobileToBank']);
+
+export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+  const app = Fastify({ logger: false, bodyLimit: 6 * 1024 * 1024, forceCloseConnections: true });
+  const sandbox = new SandboxConnector(opts.pendingMs ?? 5000);
+  const signer = new Webhook(opts.secret);
+  const forger = new Webhook(`whsec_${Buffer.from(randomBase62(32)).toString('base64')}`);
+  const records = new Map<string, Record_>();
+  const consents = new Map<string, { initRef: string; status: 'pending' | 'authorized' }>();
+  const timers = new Set<NodeJS.Timeout>();
+  let faults: Faults = { ...NO_FAULTS };
+  let publicUrl = '';
+
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
+  const sleep = (ms: number) => new Promise<void>((r) => later(ms, r));
+  const latency = (op: string) => opts.latencyMs ?? (VERIFICATION.has(op) ? 150 : 600);
+
+  async function deliver(url: string, answer: PartnerAnswer): Promise<void> {
+    const body = JSON.stringify({ type: 'transaction.update', data: answer } satisfies PartnerCallback);
+    const id = `msg_${randomUUID()}`;
+    const send = async () => {
+      const ts = new Date();
+      const signature = (faults.bad_signature ? forger : signer).sign(id, ts, body);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        try {
+          const res = await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': signature },
+            body,
+          });
+          if (res.status < 500) return;
+        } catch {
+          // receiver down: retry below
+        }
+        await sleep(200 * 2 ** attempt);
+      }
+    };
+    await send();
+    if (faults.duplicate_callbacks) await send();
+  }
+
+  function settleLater(ref: string, final: FinalOutcome, afterMs: number) {
+    later(afterMs, () => {
+      const rec = records.get(ref);
+      if (!rec) return;
+      rec.answer = { ...rec.answer, ...toPartnerAnswer(ref, rec.op, final, rec.answer.partner_ref) };
+      if (!rec.callbackUrl || faults.drop_callbacks) return;
+      const url = rec.callbackUrl;
+      const finalAnswer = rec.answer;
+      later(faults.callback_delay_ms, () => {
+        void deliver(url, finalAnswer).then(() => {
+          if (faults.out_of_order) void deliver(url, { ...finalAnswer, status: 'PENDING', message: 'stale: still processing' });
+        });
+      });
+    });
+  }
+
+  function toPartnerAnswer(ref: string, op: Record_['op'], o: Outcome | FinalOutcome, partnerRef: string): PartnerAnswer {
+    const fields = o.fields as Record<string, unknown>;
+    return {
+      client_ref: ref,
+      status: o.status === 'success' ? 'SUCCESS' : o.status === 'failed' ? 'FAILURE' : 'PENDING',
+      partner_ref: partnerRef,
+      message: o.message,
+      reference: (fields.utr as string | null | undefined) ?? null,
+      data: toPartnerData(op, fields),
+    };
+  }
+
+  async function execute(op: Record_['op'], b: Record<string, unknown>): Promise<Outcome> {
+    const txnId = String(b.client_ref);
+    switch (op) {
+      case 'signatureMatch':
+        return sandbox.signatureMatch({ input: String(b.input), name: b.name as string | undefined });
+      case 'aadhaarInitialize': {
+        const clientId = `dl_${randomBase62(24)}`;
+        consents.set(clientId, { initRef: txnId, status: 'pending' });
+        return { status: 'pending', message: 'Awaiting the user’s consent', fields: { client_id: clientId, authorization_url: `${publicUrl}/consent/${clientId}` } };
+      }
+      case 'aadhaarDownload': {
+        const c = consents.get(String(b.client_id));
+        if (c && c.status !== 'authorized') return { status: 'failed', message: 'Consent pending: the user has not yet authorized this request', fields: {} };
+        return sandbox.aadhaarDownload({ clientId: String(b.client_id), aadhaarNumber: b.aadhaar_number as string | undefined });
+      }
+      case 'mobileToBank':
+        return sandbox.mobileToBank({ mobile: String(b.mobile), accountNumber: b.account_number as string | undefined, ifsc: b.ifsc as string | undefined });
+      case 'upiPay':
+        return sandbox.upiPay({ txnId, vpa: String(b.vpa), amountPaise: Number(b.amount_paise) });
+      case 'mobileRecharge':
+        return sandbox.mobileRecharge({ txnId, mobile: String(b.mobile), operator: String(b.operator), amountPaise: Number(b.amount_paise) });
+      case 'dthRecharge':
+        return sandbox.dthRecharge({ txnId, subscriberId: String(b.subscriber_id), operator: String(b.operator), amountPaise: Number(b.amount_paise) });
+    }
+  }
+
+  for (const [op, path] of Object.entries(PARTNER_PATHS) as Array<[Record_['op'], string]>) {
+    app.post(path, async (req, reply) => {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      if (typeof b.client_ref !== 'string' || !b.client_ref) return reply.code(400).send({ error: 'client_ref is required' });
+      if (faults.error_next > 0) {
+        faults.error_next--;
+        return reply.code(503).send({ error: 'service unavailable', retryable: true });
+      }
+      const stall = faults.timeout_next > 0;
+      if (stall) faults.timeout_next--;
+      await sleep(stall ? faults.timeout_ms : latency(op));
+      const known = records.get(b.client_ref);
+      if (known) {
+        known.calls++;
+        return known.answer; // idempotent by client_ref
+      }
+      const outcome = await execute(op, b);
+      const rec: Record_ = {
+        op,
+        answer: toPartnerAnswer(b.client_ref, op, outcome, `P${randomBase62(14).toUpperCase()}`),
+        callbackUrl: typeof b.callback_url === 'string' ? b.callback_url : null,
+        calls: 1,
+      };
+      records.set(b.client_ref, rec);
+      if (outcome.settle) settleLater(b.client_ref, outcome.settle.final, outcome.settle.after_ms);
+      return rec.answer;
+    });
+  }
+
+  app.get<{ Params: { ref: string } }>('/v1/transactions/:ref', async (req, reply) => {
+    const rec = records.get(req.params.ref);
+    if (!rec) return reply.code(404).send({ error: 'unknown client_ref' });
+    return rec.answer;
+  });
+
+  app.get<{ Params: { id: string } }>('/consent/:id', async (req, reply) => {
+    reply.type('text/html; charset=utf-8');
+    if (!consents.has(req.params.id)) return reply.code(404).send('<h1>Unknown request</h1>');
+    return `<!doctype html><html lang="en"><body><h1>DigiLocker (simulated): share your Aadhaar?</h1>
+<form method="post" action="/consent/${encodeURIComponent(req.params.id)}/allow"><button type="submit">Allow</button></form></body></html>`;
+  });
+  app.post<{ Params: { id: string } }>('/consent/:id/allow', async (req, reply) => {
+    const c = consents.get(req.params.id);
+    if (!c || c.status !== 'pending') return reply.code(409).send({ error: 'not pending' });
+    c.status = 'authorized';
+    settleLater(c.initRef, { status: 'success', message: 'The user authorized the document-locker request', fields: {} }, 0);
+    return { ok: true };
+  });
+
+  app.post('/_sim/faults', async (req) => {
+    faults = { ...NO_FAULTS, ...(req.body as Partial<Faults>) };
+    return faults;
+  });
+  app.get('/_sim/calls', async () => Object.fromEntries([...records].map(([ref, r]) => [ref, r.calls])));
+
+  const address = await app.listen({ port: opts.port, host: opts.host ?? '127.0.0.1' });
+  publicUrl = address;
+  return {
+    app,
+    url: address,
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Owns the wire format between Sangam and a partner network (what the partner simulator speaks, and
+// what a real partner adapter would translate to). Requests carry our transaction id as `client_ref`,
+// which the partner treats as its idempotency key; answers carry a partner status string.
+export const PARTNER_PATHS = {
+  signatureMatch: '/v1/ocr/signature-match',
+  aadhaarInitialize: '/v1/digilocker/initialize',
+  aadhaarDownload: '/v1/digilocker/download',
+  mobileToBank: '/v1/bank/mobile-lookup',
+  upiPay: '/v1/upi/pay',
+  mobileRecharge: '/v1/recharge/mobile',
+  dthRecharge: '/v1/recharge/dth',
+} as const;
+
+export const partnerStatusPath = (clientRef: string) => `/v1/transactions/${encodeURIComponent(clientRef)}`;
+
+/** SUCCESS and FAILURE are final; PENDING is not; anything else is unknown (and treated as pending). */
+export type PartnerStatus = 'SUCCESS' | 'FAILURE' | 'PENDING' | (string & {});
+
+export interface PartnerAnswer {
+  client_ref: string;
+  status: PartnerStatus;
+  partner_ref: string;
+  message: string;
+  /** Bank / operator reference when the network gave one. */
+  reference?: string | null;
+  /** Operation-specific result, in the partner's field names. */
+  data?: Record<string, unknown>;
+}
+
+/** Body of a partner's signed callback (Standard Webhooks headers). */
+export interface PartnerCallback {
+  type: 'transaction.update';
+  data: PartnerAnswer;
+}
