@@ -12,6 +12,7 @@ import { openStore } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { freshStoreLocation, type StoreLocation } from '../test/harness.js';
+import { hotWallet, type HotWalletResult } from './hot-wallet.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -65,6 +66,9 @@ async function sangamTarget(label: string, loc: StoreLocation): Promise<Result> 
     DATABASE_URL: loc.databaseUrl ?? '',
     SANGAM_DATA_DIR: loc.dataDir,
     LOG_LEVEL: 'warn',
+    // Load tests raise the per-key limits rather than switching the limiter off.
+    SANGAM_RATE_LIMIT_PER_SEC: '1000000',
+    SANGAM_RATE_LIMIT_BURST: '1000000',
   });
   try {
     await load('warm-up', `http://127.0.0.1:${port}/api/v1/document-ocr/signature-match`, { authorization: `Bearer ${key}` });
@@ -91,12 +95,28 @@ async function main() {
     await loc.drop();
   }
 
+  const hot: HotWalletResult[] = [];
+  const hotDir = mkdtempSync(path.join(tmpdir(), 'sangam-bench-hot-'));
+  hot.push(await hotWallet('embedded', { databaseUrl: undefined, dataDir: hotDir, drop: async () => {} }, SECONDS, CONNECTIONS));
+  rmSync(hotDir, { recursive: true, force: true });
+  if (process.env.DATABASE_URL) {
+    const loc = await freshStoreLocation();
+    hot.push(await hotWallet('PostgreSQL', loc, SECONDS, CONNECTIONS));
+    await loc.drop();
+  }
+
   const base = results[0]!;
   console.log(`\n${SECONDS}s per target, ${CONNECTIONS} connections, loopback\n`);
   console.log('| target | req/s | p50 ms | p99 ms | non-2xx | req/s ratio | p99 ratio |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${(r.rps / base.rps).toFixed(2)} | ${(r.p99 / Math.max(base.p99, 1)).toFixed(2)} |`);
+  }
+  console.log('\nHot wallet: live UPI debits on one wallet (simulator at 0 ms) vs a naive one-transaction-per-debit loop\n');
+  console.log('| store | naive loop debits/s | service debits/s | p50 ms | p99 ms | non-2xx | ratio |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const h of hot) {
+    console.log(`| ${h.store} | ${h.naivePerSec.toFixed(0)} | ${h.servicePerSec.toFixed(0)} | ${h.p50} | ${h.p99} | ${h.non2xx} | ${(h.servicePerSec / h.naivePerSec).toFixed(2)} |`);
   }
 }
 

@@ -346,3 +346,27 @@ describe('live: partner failures before any outcome', () => {
     assert.ok(failed.every((f) => f.status === 'failed'));
   });
 });
+
+describe('ledger check', () => {
+  it('passes on a consistent store and reports each breach, exiting non-zero', async () => {
+    const t = await startLive({}, 500);
+    try {
+      await t.call('POST', PATHS.upi, { key: t.liveKey, body: { ...VALID.upi(), amount: 10 } });
+      const { runCommand } = await import('../src/admin/run.js');
+      const ok = await runCommand(t.store.db, ['ledger', 'check']);
+      assert.equal(ok.code, 0, JSON.stringify(ok.output));
+      assert.equal(ok.output.ok, true);
+      // Money appears from nowhere: the wallet no longer matches its entries.
+      await t.store.db.updateTable('wallets').set({ balance_paise: 999_999 }).where('account_id', '=', t.accountId).execute();
+      // A posting that does not balance.
+      await t.store.db.insertInto('ledger_entries').values({ posting_id: 'forged', ledger_account: 'platform:fees', amount_paise: 100, kind: 'debit', memo: null }).execute();
+      const bad = await runCommand(t.store.db, ['ledger', 'check']);
+      assert.equal(bad.code, 1);
+      const breaches = (bad.output.breaches as string[]).join('\n');
+      assert.match(breaches, /posting forged sums to 100/);
+      assert.match(breaches, new RegExp(`wallet ${t.accountId}: balance 999999`));
+    } finally {
+      await t.close();
+    }
+  });
+});
