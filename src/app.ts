@@ -20,6 +20,7 @@ import { registerTransactionRoutes } from './transactions/routes.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import { registerPartnerCallbacks } from './providers/http-partner/callbacks.js';
+import { Reconciler } from './providers/reconciler.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,6 +38,7 @@ const DEFAULT_BODY_LIMIT = 64 * 1024;
 export interface App {
   app: FastifyInstance;
   services: Services;
+  reconciler: Reconciler;
 }
 
 export async function buildApp(config: Config, store: Store): Promise<App> {
@@ -83,7 +85,11 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/health', { schema: { hide: true } }, async () => ({ ok: true, store: store.kind }));
+  app.get('/health', { schema: { hide: true } }, async () => ({ ok: true, store: store.kind, partners: services.partners?.health() ?? {} }));
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+    await services.metrics.collectPending();
+    return reply.type(services.metrics.registry.contentType).send(await services.metrics.registry.metrics());
+  });
 
   // Everything a key can call: authenticated in onRequest, before the body is read.
   await app.register(async (api) => {
@@ -101,8 +107,10 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
   // Housekeeping: idempotency keys past their retention are deleted hourly; key usage is batched.
   let purge: NodeJS.Timeout | undefined;
   let lastUsed: NodeJS.Timeout | undefined;
+  const reconciler = new Reconciler(services, app.log);
   app.addHook('onReady', async () => {
     services.finalizer.start();
+    reconciler.start();
     const retentionMs = config.idempotencyRetentionH * 3_600_000;
     purge = setInterval(() => {
       services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
@@ -116,8 +124,9 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     clearInterval(lastUsed);
     await services.auth.flushLastUsed();
     await services.finalizer.stop();
+    await reconciler.stop();
     await services.audit.flush();
     await services.close();
   });
-  return { app, services };
+  return { app, services, reconciler };
 }

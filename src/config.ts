@@ -23,6 +23,7 @@ export const EnvSchema = Type.Object({
   SANGAM_AUTH_CACHE_MS: Int(500, 0, 1000, 'How long a key lookup is cached in process (revocation latency)'),
   SANGAM_DOCLOCKER_SESSION_TTL_S: Int(600, 10, 86_400, 'Lifetime of a document-locker client id'),
   SANGAM_XML_URL_TTL_S: Int(900, 10, 86_400, 'Lifetime of a signed Xml_Url'),
+  SANGAM_IDEMPOTENCY_LOCK_MS: Int(60_000, 100, 3_600_000, 'How long a request holds its idempotency key before a retry may take it over (a crashed holder)'),
   SANGAM_IDEMPOTENCY_RETENTION_H: Int(24, 24, 24 * 90, 'How long idempotency keys are kept (at least 24 h)'),
   SANGAM_RATE_LIMIT_PER_SEC: Int(50, 1, 1_000_000, 'Default sustained requests a second per API key'),
   SANGAM_RATE_LIMIT_BURST: Int(100, 1, 10_000_000, 'Default burst size (token bucket capacity) per API key'),
@@ -36,6 +37,15 @@ export const EnvSchema = Type.Object({
     Type.String({ pattern: '^whsec_[A-Za-z0-9+/=]{16,}$', description: 'whsec_ secret partner callbacks are signed with' }),
   ),
   SANGAM_PARTNER_TIMEOUT_MS: Int(10_000, 10, 120_000, 'Deadline for a partner answer (shorter than SANGAM_REQUEST_TIMEOUT_MS)'),
+  SANGAM_PARTNERS: Type.Optional(Type.String({ description: 'More partner endpoints: name=url,name=url (SANGAM_PARTNER_URL is "primary")' })),
+  SANGAM_PARTNER_ROUTES: Type.Optional(Type.String({ description: 'Per-operation partner order: slug=a>b;slug=b (default: every partner, in order)' })),
+  SANGAM_PARTNER_TIMEOUTS: Type.Optional(Type.String({ description: 'Per partner and operation deadlines: partner/slug=ms, * for any' })),
+  SANGAM_BREAKER_ERROR_PCT: Int(50, 1, 100, 'Partner failure percentage that opens its circuit breaker'),
+  SANGAM_BREAKER_MIN_CALLS: Int(5, 1, 10_000, 'Calls in the window before the breaker may open'),
+  SANGAM_BREAKER_RESET_MS: Int(10_000, 10, 3_600_000, 'How long an open breaker waits before a trial call'),
+  SANGAM_RECONCILE_SCHEDULE: Type.String({ default: '90,90,180,300,600,1800,3600', pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$', description: 'Seconds between status enquiries of a live pending (the last repeats)' }),
+  SANGAM_RECONCILE_CUTOFF_S: Int(86_400, 1, 30 * 86_400, 'After this long without a final status, a pending goes to manual review'),
+  SANGAM_RECONCILE_POLL_MS: Int(1000, 10, 60_000, 'How often the reconciler looks for due enquiries'),
   SANGAM_LAST_USED_FLUSH_MS: Int(10_000, 10, 3_600_000, 'How often key last_used_at is written'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
   LOG_LEVEL: Type.Union(
@@ -59,16 +69,47 @@ export interface Config {
   xmlUrlTtlS: number;
   requestTimeoutMs: number;
   idempotencyRetentionH: number;
+  idempotencyLockMs: number;
   rateLimit: { perSec: number; burst: number };
   authFailuresPerMin: number;
   trustProxy: string | undefined;
   redisUrl: string | undefined;
-  partner: { url: string | undefined; secret: string | undefined; timeoutMs: number };
+  partner: {
+    secret: string | undefined;
+    timeoutMs: number;
+    endpoints: Array<{ name: string; url: string }>;
+    routes: Record<string, string[]>;
+    timeouts: Record<string, number>;
+    breaker: { errorPct: number; minCalls: number; resetMs: number };
+  };
+  reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
 
 export class ConfigError extends Error {}
+
+/** "k=v<sep>k=v" → { k: parse(v) }; empty → {}. */
+function pairs<T>(text: string | undefined, sep: string, name: string, parse: (v: string) => T): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const part of (text ?? '').split(sep).map((p) => p.trim()).filter(Boolean)) {
+    const i = part.indexOf('=');
+    if (i <= 0) throw new ConfigError(`Invalid configuration:\n  ${name}: "${part}" is not key=value`);
+    out[part.slice(0, i).trim()] = parse(part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+function partnerEndpoints(primary: string | undefined, more: string | undefined): Array<{ name: string; url: string }> {
+  const list = Object.entries(
+    pairs(more, ',', 'SANGAM_PARTNERS', (url) => {
+      if (!/^https?:\/\/\S+$/.test(url)) throw new ConfigError(`Invalid configuration:\n  SANGAM_PARTNERS: ${url} is not an http(s) URL`);
+      return url.replace(/\/+$/, '');
+    }),
+  ).map(([name, url]) => ({ name, url }));
+  if (primary) list.unshift({ name: 'primary', url: primary.replace(/\/+$/, '') });
+  return list;
+}
 
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -85,8 +126,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SANGAM_PARTNER_TIMEOUT_MS >= e.SANGAM_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_TIMEOUT_MS must be shorter than SANGAM_REQUEST_TIMEOUT_MS');
   }
-  if (e.SANGAM_PARTNER_URL && !e.SANGAM_PARTNER_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_SECRET is required with SANGAM_PARTNER_URL (partner callbacks are verified with it)');
+  if ((e.SANGAM_PARTNER_URL || e.SANGAM_PARTNERS) && !e.SANGAM_PARTNER_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_SECRET is required with partner endpoints (partner callbacks are verified with it)');
   }
   return {
     port: e.PORT,
@@ -102,11 +143,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     xmlUrlTtlS: e.SANGAM_XML_URL_TTL_S,
     requestTimeoutMs: e.SANGAM_REQUEST_TIMEOUT_MS,
     idempotencyRetentionH: e.SANGAM_IDEMPOTENCY_RETENTION_H,
+    idempotencyLockMs: e.SANGAM_IDEMPOTENCY_LOCK_MS,
     rateLimit: { perSec: e.SANGAM_RATE_LIMIT_PER_SEC, burst: e.SANGAM_RATE_LIMIT_BURST },
     authFailuresPerMin: e.SANGAM_AUTH_FAILURES_PER_MIN,
     trustProxy: e.SANGAM_TRUST_PROXY?.trim() || undefined,
     redisUrl: e.SANGAM_REDIS_URL,
-    partner: { url: e.SANGAM_PARTNER_URL?.replace(/\/+$/, ''), secret: e.SANGAM_PARTNER_SECRET, timeoutMs: e.SANGAM_PARTNER_TIMEOUT_MS },
+    partner: {
+      secret: e.SANGAM_PARTNER_SECRET,
+      timeoutMs: e.SANGAM_PARTNER_TIMEOUT_MS,
+      endpoints: partnerEndpoints(e.SANGAM_PARTNER_URL, e.SANGAM_PARTNERS),
+      routes: pairs(e.SANGAM_PARTNER_ROUTES, ';', 'SANGAM_PARTNER_ROUTES', (v) => v.split('>').map((x) => x.trim()).filter(Boolean)),
+      timeouts: pairs(e.SANGAM_PARTNER_TIMEOUTS, ',', 'SANGAM_PARTNER_TIMEOUTS', (v) => {
+        const ms = Number(v);
+        if (!Number.isInteger(ms) || ms < 10 || ms >= e.SANGAM_REQUEST_TIMEOUT_MS) throw new ConfigError(`Invalid configuration:\n  SANGAM_PARTNER_TIMEOUTS: ${v} must be whole milliseconds, ≥ 10 and below SANGAM_REQUEST_TIMEOUT_MS`);
+        return ms;
+      }),
+      breaker: { errorPct: e.SANGAM_BREAKER_ERROR_PCT, minCalls: e.SANGAM_BREAKER_MIN_CALLS, resetMs: e.SANGAM_BREAKER_RESET_MS },
+    },
+    reconcile: { scheduleS: e.SANGAM_RECONCILE_SCHEDULE.split(',').map(Number), cutoffS: e.SANGAM_RECONCILE_CUTOFF_S, pollMs: e.SANGAM_RECONCILE_POLL_MS },
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
     logLevel: e.LOG_LEVEL,
   };

@@ -11,7 +11,8 @@ import { TransactionStore } from './transactions/store.js';
 import { Finalizer } from './transactions/finalizer.js';
 import { SandboxConnector } from './providers/sandbox/index.js';
 import type { Connector } from './providers/connector.js';
-import { HttpPartnerConnector } from './providers/http-partner/index.js';
+import { PartnerRouter } from './providers/router.js';
+import { Metrics } from './metrics.js';
 import { Pricing } from './ledger/pricing.js';
 import { ApiError } from './errors.js';
 import { AllowlistGuard } from './access/allowlist.js';
@@ -34,23 +35,21 @@ export interface Services {
   finalizer: Finalizer;
   urls: UrlSigner;
   pricing: Pricing;
-  /** The live partner connector, when SANGAM_PARTNER_URL is set. */
-  partner: HttpPartnerConnector | null;
+  /** Live partner routing, when partner endpoints are configured. */
+  partners: PartnerRouter | null;
+  metrics: Metrics;
   connector(environment: Environment, operation: string): Connector;
   /** Releases what the services hold outside the store (Redis). */
   close(): Promise<void>;
 }
-
-const IDEMPOTENCY_LOCK_MS = 60_000;
 
 export async function buildServices(config: Config, store: Store, log: FastifyBaseLogger): Promise<Services> {
   const db = store.db;
   const transactions = new TransactionStore(db);
   const sandbox = new SandboxConnector(config.sandboxPendingMs);
   const buckets = config.redisUrl ? new RedisBucketStore(config.redisUrl) : new MemoryBucketStore();
-  const partner = config.partner.url
-    ? new HttpPartnerConnector({ baseUrl: config.partner.url, callbackUrl: `${config.publicUrl}/partner/v1/callbacks`, timeoutMs: config.partner.timeoutMs })
-    : null;
+  const metrics = new Metrics(db);
+  const partners = config.partner.endpoints.length ? new PartnerRouter(config.partner, `${config.publicUrl}/partner/v1/callbacks`, metrics) : null;
   return {
     config,
     store,
@@ -61,19 +60,20 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     rateLimiter: new KeyRateLimiter(db, config.rateLimit, config.authCacheMs, buckets, log),
     authThrottle: new AuthFailureThrottle(config.authFailuresPerMin),
     audit: new AuditWriter(db),
-    idempotency: new IdempotencyStore(db, IDEMPOTENCY_LOCK_MS),
+    idempotency: new IdempotencyStore(db, config.idempotencyLockMs),
     transactions,
     finalizer: new Finalizer(transactions, config.finalizerPollMs, log),
     urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
     pricing: new Pricing(db, config.authCacheMs),
-    partner,
+    partners,
+    metrics,
     async close() {
       if (buckets instanceof RedisBucketStore) await buckets.close();
-      await partner?.close();
+      await partners?.close();
     },
     connector(environment, operation) {
       if (environment === 'sandbox') return sandbox;
-      if (partner) return partner;
+      if (partners) return partners;
       throw new ApiError('partner_failed', `No live partner network is configured on this server for ${operation}; nothing was executed or debited`);
     },
   };

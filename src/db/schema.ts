@@ -101,6 +101,10 @@ export interface TransactionsTable {
   verified_at: Timestamp | null;
   partner_ref: string | null;
   flagged: string | null;
+  partner: string | null;
+  next_check_at: Timestamp | null;
+  checks: ColumnType<number, number | undefined, number>;
+  review_reason: string | null;
 }
 
 export interface DoclockerSessionsTable {

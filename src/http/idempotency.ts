@@ -84,6 +84,19 @@ export class IdempotencyStore {
       .execute();
   }
 
+  /**
+   * Completes the claims bound to a live transaction that became final elsewhere (callback, status
+   * enquiry) while its request was interrupted, so a retry replays the final answer instead of resuming.
+   */
+  async completeBound(trx: Transaction<DB>, txnId: string, status: number, body: string): Promise<void> {
+    await trx
+      .updateTable('idempotency_keys')
+      .set({ status: 'done', response_status: status, response_body: body })
+      .where('txn_id', '=', txnId)
+      .where('status', '=', 'in_flight')
+      .execute();
+  }
+
   /** Frees a claim whose request failed before any effect, so the client can retry with the same key. */
   async release(s: IdemScope, trx: Transaction<DB> | Db = this.db): Promise<void> {
     await trx

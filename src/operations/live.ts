@@ -4,8 +4,9 @@
 //   2. the partner call, alone, outside any database transaction;
 //   3. one database transaction: the outcome, its ledger effect (post or void the hold) and the stored
 //      response.
-// A crash between phases leaves a pending transaction with its hold; a retry with the same key resumes
-// at phase 2 with the same transaction id, which the partner treats as its idempotency key.
+// A crash between phases leaves a pending transaction with its hold, bound to the idempotency key. A
+// retry with that key never sends it again (a different partner might execute it twice): it answers
+// the transaction as it stands, and reconciliation asks the partners what became of it.
 // settleLive is the one place a pending live transaction becomes final (phase 3, partner callbacks,
 // status enquiries): the state change and the money move together, exactly once.
 import type { Transaction } from 'kysely';
@@ -19,6 +20,7 @@ import { PartnerError } from '../providers/http-partner/index.js';
 import type { Services } from '../services.js';
 import type { TxRow } from '../transactions/store.js';
 import type { OperationContext, OperationDef } from './operation.js';
+import type { RoutedOutcome } from '../providers/router.js';
 
 type Input = Record<string, unknown> & { reference_id: string };
 
@@ -30,7 +32,15 @@ export async function settleLive(trx: Transaction<DB>, services: Services, def: 
   if (!(await services.transactions.settle(trx, txnId, final, def.unstored?.strip))) return false;
   const pays = final.status === 'success' || def.charge === 'completion';
   await (pays ? post(trx, txnId) : voidHold(trx, txnId));
+  const row = (await services.transactions.get(trx, txnId))!;
+  await services.idempotency.completeBound(trx, txnId, 200, JSON.stringify(resultEnvelope(row.status, final.message, row.result, txnId)));
   return true;
+}
+
+/** The answer a client gets for a live transaction as it now stands. */
+function currentAnswer(row: TxRow, requestId: string) {
+  const message = String(row.result.message ?? '');
+  return { row, message, body: JSON.stringify(resultEnvelope(row.status, message, row.result, requestId)) };
 }
 
 export async function runLive(
@@ -42,39 +52,49 @@ export async function runLive(
 ): Promise<{ row: TxRow; message: string; body: string }> {
   const { services } = ctx;
   const { db, transactions } = services;
-  if (!resumed) {
-    const principalPaise = def.amountPaise?.(input) ?? 0;
-    const commissionPaise = def.commissionPaise?.(input) ?? 0;
-    const feePaise = await services.pricing.fee(def.slug);
-    await db.transaction().execute(async (trx) => {
-      await transactions.insert(trx, {
-        id: ctx.txnId,
-        accountId: ctx.accountId,
-        environment: 'live',
-        operation: def.slug,
-        referenceId: input.reference_id,
-        amountPaise: principalPaise || null,
-        outcome: { status: 'pending', message: 'Submitted to the partner network', fields: {} },
-      });
-      await hold(trx, { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise });
-      if (scope) await services.idempotency.bind(trx, scope, ctx.txnId);
-    });
+  if (resumed) {
+    const row = (await transactions.get(db, ctx.txnId))!;
+    const answer = currentAnswer(row, ctx.requestId);
+    if (scope && row.status !== 'pending') await db.transaction().execute((trx) => services.idempotency.complete(trx, scope, 200, answer.body));
+    return answer;
   }
+
+  const principalPaise = def.amountPaise?.(input) ?? 0;
+  const commissionPaise = def.commissionPaise?.(input) ?? 0;
+  const feePaise = await services.pricing.fee(def.slug);
+  await db.transaction().execute(async (trx) => {
+    await transactions.insert(trx, {
+      id: ctx.txnId,
+      accountId: ctx.accountId,
+      environment: 'live',
+      operation: def.slug,
+      referenceId: input.reference_id,
+      amountPaise: principalPaise || null,
+      outcome: { status: 'pending', message: 'Submitted to the partner network', fields: {} },
+      nextCheckAt: new Date(Date.now() + services.config.reconcile.scheduleS[0]! * 1000),
+    });
+    await hold(trx, { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise });
+    if (scope) await services.idempotency.bind(trx, scope, ctx.txnId);
+  });
 
   let outcome: Outcome;
   try {
     outcome = await def.execute(input, ctx);
   } catch (err) {
     if (!(err instanceof PartnerError) && !(err instanceof ApiError)) throw err; // unknown: stays pending, reconciled
-    // Nothing happened at the partner: the transaction fails and its hold is released.
-    await db.transaction().execute((trx) =>
-      settleLive(trx, services, { ...def, charge: 'success' }, ctx.txnId, { status: 'failed', message: err.message, fields: {} }),
-    );
+    // Nothing happened at the partner: the transaction fails, its hold is released, and the key is
+    // freed so that the client may retry it.
+    await db.transaction().execute(async (trx) => {
+      if (scope) await services.idempotency.release(scope, trx);
+      await settleLive(trx, services, { ...def, charge: 'success' }, ctx.txnId, { status: 'failed', message: err.message, fields: {} });
+    });
     if (err instanceof ApiError) throw err;
     throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
   }
 
   return db.transaction().execute(async (trx) => {
+    const partner = (outcome as RoutedOutcome).partner;
+    if (partner) await transactions.setPartner(trx, ctx.txnId, partner);
     if (outcome.status === 'pending') await transactions.updatePending(trx, ctx.txnId, outcome, def.unstored?.strip);
     else await settleLive(trx, services, def, ctx.txnId, outcome as FinalOutcome);
     const row = (await transactions.get(trx, ctx.txnId))!;

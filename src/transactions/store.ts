@@ -21,6 +21,8 @@ export interface NewTransaction {
   outcome: Outcome;
   /** Removes what the client sees but the store must not keep (identity photos; regenerated on read). */
   strip?: (data: Record<string, unknown>) => Record<string, unknown>;
+  /** For live pendings: when reconciliation first asks the partner. */
+  nextCheckAt?: Date;
 }
 
 /** The `data` an operation answers: the standard result fields, then the operation's own. */
@@ -77,6 +79,7 @@ export class TransactionStore {
           due_at: outcome.settle ? new Date(now.getTime() + outcome.settle.after_ms) : null,
           updated_at: now,
           verified_at: verifiedAt,
+          next_check_at: t.nextCheckAt ?? null,
         })
         .execute();
     return row;
@@ -92,6 +95,11 @@ export class TransactionStore {
     if (!row || row.status !== 'pending') return;
     const data = { ...row.result, ...strip(resultData(row.reference_id, o, null)) };
     await trx.updateTable('transactions').set({ result: JSON.stringify(data), updated_at: new Date() }).where('id', '=', id).execute();
+  }
+
+  /** Records which partner holds a live transaction (reconciliation asks that one). */
+  async setPartner(trx: Transaction<DB>, id: string, partner: string): Promise<void> {
+    await trx.updateTable('transactions').set({ partner }).where('id', '=', id).execute();
   }
 
   async latest(accountId: string, environment: Environment, referenceId: string): Promise<TxRow | undefined> {

@@ -1,9 +1,10 @@
-// Owns the HTTP connector to a partner network at SANGAM_PARTNER_URL: an undici Pool with keep-alive
-// and per-call deadlines, translating our requests to the partner protocol and its answers back to
-// Outcomes. A status it does not recognise maps to pending. Failures are classified by what the
-// partner may have done: not reached, or refused before doing anything → PartnerError('unavailable')
-// (502, nothing debited); connect timeout → PartnerError('timeout') (504, nothing debited); no answer
-// after the request was sent → a pending Outcome (the money may have moved: reconciliation decides).
+// Owns the HTTP connector to one partner endpoint: an undici Pool with keep-alive and per-operation
+// deadlines, translating our requests to the partner protocol and its answers back to Outcomes. A
+// status it does not recognise maps to pending. Failures are classified by what the partner may have
+// done: not reached, refused (4xx), or "unavailable, retry" (503/429) → PartnerError('unavailable')
+// (nothing happened; safe to fail over); connect timeout → PartnerError('timeout') (likewise); no
+// answer after the request was sent, or any other 5xx → NoAnswer carrying a pending Outcome (the money
+// may have moved: the operation stays pending and reconciliation asks the partner).
 import { Pool, errors } from 'undici';
 import { commissionPaise, DTH_OPERATORS, MOBILE_OPERATORS } from '../../catalog/operators.js';
 import { paiseToInr } from '../../money.js';
@@ -19,6 +20,13 @@ export class PartnerError extends Error {
   }
 }
 
+/** The partner took the request and gave no usable answer; `outcome` is the pending state to keep. */
+export class NoAnswer extends Error {
+  constructor(readonly outcome: Outcome) {
+    super(outcome.message);
+  }
+}
+
 type Op = keyof typeof PARTNER_PATHS;
 type Obj = Record<string, unknown>;
 
@@ -26,6 +34,8 @@ export interface HttpPartnerOptions {
   baseUrl: string;
   callbackUrl: string;
   timeoutMs: number;
+  /** Deadline for one operation; defaults to timeoutMs. */
+  timeoutFor?: (slug: string) => number;
   connections?: number;
 }
 
@@ -101,6 +111,8 @@ export const OP_OF_SLUG: Record<string, Op> = {
   'dth-recharge': 'dthRecharge',
 };
 
+const SLUG_OF = Object.fromEntries(Object.entries(OP_OF_SLUG).map(([slug, op]) => [op, slug])) as Record<Op, string>;
+
 export class HttpPartnerConnector implements Connector {
   private pool: Pool;
 
@@ -110,28 +122,33 @@ export class HttpPartnerConnector implements Connector {
 
   private async call(op: Op, body: Obj, ctx: { txnId: string; amountPaise?: number; commissionPaise?: number }): Promise<Outcome> {
     let answer: PartnerAnswer;
+    const timeout = this.opts.timeoutFor?.(SLUG_OF[op]) ?? this.opts.timeoutMs;
+    const noAnswer = (why: string) =>
+      new NoAnswer({ status: 'pending', message: why, fields: fieldsFrom(op, { client_ref: ctx.txnId, status: 'PENDING', partner_ref: '', message: '' }, ctx) });
     try {
       const res = await this.pool.request({
         method: 'POST',
         path: PARTNER_PATHS[op],
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ client_ref: ctx.txnId, callback_url: this.opts.callbackUrl, ...body }),
-        headersTimeout: this.opts.timeoutMs,
-        bodyTimeout: this.opts.timeoutMs,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
       });
       if (res.statusCode >= 400) {
         await res.body.dump();
+        const safe = res.statusCode < 500 || res.statusCode === 503;
+        if (!safe) throw noAnswer(`The partner network failed while handling the request (HTTP ${res.statusCode}); the outcome will follow`);
         throw new PartnerError('unavailable', `The partner network refused the request (HTTP ${res.statusCode}); nothing was executed or debited`);
       }
       answer = (await res.body.json()) as PartnerAnswer;
     } catch (err) {
-      if (err instanceof PartnerError) throw err;
+      if (err instanceof PartnerError || err instanceof NoAnswer) throw err;
       if (err instanceof errors.ConnectTimeoutError) throw new PartnerError('timeout', 'The partner network could not be reached in time; nothing was executed or debited');
       if (UNSENT.has((err as { code?: string }).code ?? '')) {
         throw new PartnerError('unavailable', 'The partner network is unreachable; nothing was executed or debited');
       }
       // Sent, but no answer: the partner may have acted. Pending; the status enquiry settles it.
-      return { status: 'pending', message: 'The partner network has not answered yet; the outcome will follow', fields: fieldsFrom(op, { client_ref: ctx.txnId, status: 'PENDING', partner_ref: '', message: '' }, ctx) };
+      throw noAnswer('The partner network has not answered yet; the outcome will follow');
     }
     return outcomeFrom(op, answer, ctx);
   }
@@ -154,7 +171,7 @@ export class HttpPartnerConnector implements Connector {
     return this.call('signatureMatch', { input: r.input, name: r.name }, r);
   }
 
-  aadhaarInitialize(r: { txnId: string; redirectUrl?: string }) {
+  aadhaarInitialize(r: { txnId: string; redirectUrl?: string }): Promise<Outcome> {
     return this.call('aadhaarInitialize', { redirect_url: r.redirectUrl }, r);
   }
 

@@ -1,0 +1,64 @@
+// Owns the Prometheus metrics at /metrics (prom-client): partner latency and results, circuit breaker
+// states, and live pendings (count and age, read from the store at scrape time).
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { sql } from 'kysely';
+import type { Db } from './db/client.js';
+
+const BREAKER = { close: 0, halfOpen: 1, open: 2 } as const;
+
+export class Metrics {
+  readonly registry = new Registry();
+  private latency = new Histogram({
+    name: 'sangam_partner_request_duration_seconds',
+    help: 'Partner call latency by partner, operation and result',
+    labelNames: ['partner', 'operation', 'result'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private errors = new Counter({
+    name: 'sangam_partner_errors_total',
+    help: 'Partner calls that failed, by partner, operation and kind (unavailable, timeout, no_answer, breaker_open)',
+    labelNames: ['partner', 'operation', 'kind'],
+    registers: [this.registry],
+  });
+  private breaker = new Gauge({
+    name: 'sangam_partner_breaker_state',
+    help: 'Circuit breaker state per partner: 0 closed, 1 half-open, 2 open',
+    labelNames: ['partner'],
+    registers: [this.registry],
+  });
+
+  constructor(db: Db) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'sangam_' });
+    const pending = new Gauge({ name: 'sangam_pending_transactions', help: 'Pending transactions by environment', labelNames: ['environment'], registers: [this.registry] });
+    const age = new Gauge({ name: 'sangam_pending_oldest_age_seconds', help: 'Age of the oldest pending transaction', labelNames: ['environment'], registers: [this.registry] });
+    const review = new Gauge({ name: 'sangam_manual_review_transactions', help: 'Live pendings waiting for a person', registers: [this.registry] });
+    const collect = async () => {
+      const rows = await sql<{ environment: string; n: number; oldest: number | null; review: number }>`
+        SELECT environment, COUNT(*)::int AS n, EXTRACT(EPOCH FROM now() - MIN(created_at))::float8 AS oldest,
+               COUNT(*) FILTER (WHERE review_reason IS NOT NULL)::int AS review
+        FROM transactions WHERE status = 'pending' GROUP BY environment`.execute(db);
+      pending.reset();
+      age.reset();
+      review.set(0);
+      for (const r of rows.rows) {
+        pending.set({ environment: r.environment }, r.n);
+        age.set({ environment: r.environment }, r.oldest ?? 0);
+        if (r.environment === 'live') review.set(r.review);
+      }
+    };
+    this.collectPending = collect;
+  }
+
+  /** Refreshes the store-backed gauges; called before each scrape. */
+  collectPending: () => Promise<void>;
+
+  partnerCall(partner: string, operation: string, result: string, ms: number): void {
+    this.latency.observe({ partner, operation, result }, ms / 1000);
+    if (!['success', 'failed', 'pending'].includes(result)) this.errors.inc({ partner, operation, kind: result });
+  }
+
+  breakerState(partner: string, state: keyof typeof BREAKER): void {
+    this.breaker.set({ partner }, BREAKER[state]);
+  }
+}

@@ -1,0 +1,136 @@
+// Owns reconciliation of live pendings that no callback has settled: at each due time (after NPCI's
+// norm: first after 90 s, then spaced out, SANGAM_RECONCILE_SCHEDULE) it sends a status enquiry to the
+// partner that holds the transaction (or to every partner on the route when none is recorded) and
+// applies a final answer with its ledger effect. A transaction no partner has ever heard of, once
+// older than any request could still be in flight, failed before reaching the network: it is failed
+// and its hold released. Past SANGAM_RECONCILE_CUTOFF_S it goes to manual review, hold intact.
+// Due rows are leased with FOR UPDATE SKIP LOCKED, so with several server processes each transaction
+// gets one enquiry per due time.
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { Services } from '../services.js';
+import { applyPartnerAnswer } from './http-partner/callbacks.js';
+import { settleLive } from '../operations/live.js';
+import { operationBySlug } from '../operations/registry.js';
+import type { PartnerAnswer } from './http-partner/protocol.js';
+
+const BATCH = 20;
+const LEASE_S = 60;
+
+export class Reconciler {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(
+    private services: Services,
+    private log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    if (!this.services.partners) return;
+    this.stopped = false;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .then(() => undefined)
+        .catch((err: unknown) => this.log.error({ err }, 'reconciler tick failed'))
+        .finally(() => {
+          this.running = null;
+          if (!this.stopped) this.schedule();
+        });
+    }, this.services.config.reconcile.pollMs);
+    this.timer.unref();
+  }
+
+  /** Leases due pendings and asks about each; returns how many were asked about. */
+  async tick(): Promise<number> {
+    const { db } = this.services;
+    const due = await db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('transactions')
+        .select(['id', 'operation', 'partner', 'checks', 'created_at'])
+        .where('status', '=', 'pending')
+        .where('environment', '=', 'live')
+        .where('review_reason', 'is', null)
+        .where('next_check_at', '<=', sql<Date>`now()`)
+        .orderBy('next_check_at')
+        .limit(BATCH)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      if (rows.length) {
+        await trx
+          .updateTable('transactions')
+          .set({ next_check_at: sql`now() + make_interval(secs => ${LEASE_S})` })
+          .where('id', 'in', rows.map((r) => r.id))
+          .execute();
+      }
+      return rows;
+    });
+    for (const row of due) await this.check(row);
+    return due.length;
+  }
+
+  private async check(row: { id: string; operation: string; partner: string | null; checks: number; created_at: Date }): Promise<void> {
+    const { partners, config, db } = this.services;
+    const asked = row.partner ? [row.partner] : partners!.route(row.operation);
+    let answer: PartnerAnswer | null = null;
+    let unreachable = false;
+    for (const p of asked) {
+      try {
+        answer = await partners!.status(p, row.id);
+      } catch (err) {
+        unreachable = true;
+        this.log.warn({ err, txn_id: row.id, partner: p }, 'status enquiry failed');
+      }
+      if (answer) break;
+    }
+    if (answer && (answer.status === 'SUCCESS' || answer.status === 'FAILURE')) {
+      const result = await applyPartnerAnswer(this.services, answer, null);
+      this.log.info({ txn_id: row.id, result }, 'reconciled by status enquiry');
+      return;
+    }
+    const ageMs = Date.now() - row.created_at.getTime();
+    // The longest a request can still be on its way: every partner of the route tried in turn, each up
+    // to its deadline (timers fire up to a second late), doubled for safety.
+    const maxTimeout = Math.max(config.partner.timeoutMs, ...Object.values(config.partner.timeouts));
+    const inFlightBoundMs = 2 * asked.length * (maxTimeout + 1000);
+    if (!answer && !unreachable && !row.partner && ageMs > inFlightBoundMs) {
+      // No partner on the route has heard of it, and no request for it can still be in flight.
+      const def = operationBySlug.get(row.operation)!;
+      await db.transaction().execute((trx) =>
+        settleLive(trx, this.services, { ...def, charge: 'success' }, row.id, {
+          status: 'failed',
+          message: 'The request never reached the partner network; nothing was debited',
+          fields: {},
+        }),
+      );
+      return;
+    }
+    const checks = row.checks + 1;
+    const schedule = config.reconcile.scheduleS;
+    const nextS = schedule[Math.min(checks, schedule.length - 1)]!;
+    const overdue = ageMs / 1000 + nextS > config.reconcile.cutoffS;
+    await db
+      .updateTable('transactions')
+      .set({
+        checks,
+        next_check_at: overdue ? null : new Date(Date.now() + nextS * 1000),
+        review_reason: overdue ? `No final status from the partner after ${checks} status enquiries over ${Math.round(ageMs / 1000)} s` : null,
+      })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .execute();
+    if (overdue) this.log.warn({ txn_id: row.id, checks }, 'pending sent to manual review; hold kept');
+  }
+}
