@@ -21,6 +21,8 @@ import { registerAccountRoutes } from './accounts/routes.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import { registerPartnerCallbacks } from './providers/http-partner/callbacks.js';
 import { Reconciler } from './providers/reconciler.js';
+import { registerWebhookRoutes } from './webhooks/routes.js';
+import { WebhookWorker } from './webhooks/worker.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,6 +41,7 @@ export interface App {
   app: FastifyInstance;
   services: Services;
   reconciler: Reconciler;
+  webhooks: WebhookWorker;
 }
 
 export async function buildApp(config: Config, store: Store): Promise<App> {
@@ -98,6 +101,7 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     registerTransactionRoutes(api, services);
     registerAccountRoutes(api, services);
     registerCatalogRoutes(api);
+    registerWebhookRoutes(api, services);
   });
 
   await app.register(async (pages) => registerConsentPage(pages, services));
@@ -108,9 +112,11 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
   let purge: NodeJS.Timeout | undefined;
   let lastUsed: NodeJS.Timeout | undefined;
   const reconciler = new Reconciler(services, app.log);
+  const webhooks = new WebhookWorker(services.db, config.webhooks, app.log);
   app.addHook('onReady', async () => {
     services.finalizer.start();
     reconciler.start();
+    webhooks.start();
     const retentionMs = config.idempotencyRetentionH * 3_600_000;
     purge = setInterval(() => {
       services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
@@ -125,8 +131,9 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     await services.auth.flushLastUsed();
     await services.finalizer.stop();
     await reconciler.stop();
+    await webhooks.stop();
     await services.audit.flush();
     await services.close();
   });
-  return { app, services, reconciler };
+  return { app, services, reconciler, webhooks };
 }

@@ -46,6 +46,15 @@ export const EnvSchema = Type.Object({
   SANGAM_RECONCILE_SCHEDULE: Type.String({ default: '90,90,180,300,600,1800,3600', pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$', description: 'Seconds between status enquiries of a live pending (the last repeats)' }),
   SANGAM_RECONCILE_CUTOFF_S: Int(86_400, 1, 30 * 86_400, 'After this long without a final status, a pending goes to manual review'),
   SANGAM_RECONCILE_POLL_MS: Int(1000, 10, 60_000, 'How often the reconciler looks for due enquiries'),
+  SANGAM_WEBHOOK_RETRY_SCHEDULE: Type.String({
+    default: '0,5,300,1800,7200,18000,36000,36000',
+    pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
+    description: 'Seconds before each delivery attempt (the first counts from the event)',
+  }),
+  SANGAM_WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '0', description: '1 = webhooks may go to loopback and private addresses' }),
+  SANGAM_WEBHOOK_TIMEOUT_MS: Int(15_000, 100, 120_000, 'Timeout of one delivery attempt'),
+  SANGAM_WEBHOOK_DISABLE_AFTER_DAYS: Int(5, 1, 90, 'An endpoint failing this long is disabled'),
+  SANGAM_WEBHOOK_POLL_MS: Int(500, 10, 60_000, 'How often the delivery worker looks for due attempts'),
   SANGAM_LAST_USED_FLUSH_MS: Int(10_000, 10, 3_600_000, 'How often key last_used_at is written'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
   LOG_LEVEL: Type.Union(
@@ -83,6 +92,7 @@ export interface Config {
     breaker: { errorPct: number; minCalls: number; resetMs: number };
   };
   reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number };
+  webhooks: { retryScheduleS: number[]; allowPrivate: boolean; timeoutMs: number; disableAfterDays: number; pollMs: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -159,6 +169,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         return ms;
       }),
       breaker: { errorPct: e.SANGAM_BREAKER_ERROR_PCT, minCalls: e.SANGAM_BREAKER_MIN_CALLS, resetMs: e.SANGAM_BREAKER_RESET_MS },
+    },
+    webhooks: {
+      retryScheduleS: e.SANGAM_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
+      allowPrivate: e.SANGAM_WEBHOOK_ALLOW_PRIVATE === '1',
+      timeoutMs: e.SANGAM_WEBHOOK_TIMEOUT_MS,
+      disableAfterDays: e.SANGAM_WEBHOOK_DISABLE_AFTER_DAYS,
+      pollMs: e.SANGAM_WEBHOOK_POLL_MS,
     },
     reconcile: { scheduleS: e.SANGAM_RECONCILE_SCHEDULE.split(',').map(Number), cutoffS: e.SANGAM_RECONCILE_CUTOFF_S, pollMs: e.SANGAM_RECONCILE_POLL_MS },
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,

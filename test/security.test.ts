@@ -24,6 +24,12 @@ const ROUTES: Array<{ method: string; path: string; body?: () => unknown }> = [
   { method: 'GET', path: '/api/v1/account/statement' },
   { method: 'GET', path: '/api/v1/mobile-recharge/operators' },
   { method: 'GET', path: '/api/v1/dth/operators' },
+  { method: 'POST', path: '/api/v1/webhook-endpoints', body: () => ({ url: 'https://example.com/hooks' }) },
+  { method: 'GET', path: '/api/v1/webhook-endpoints' },
+  { method: 'DELETE', path: '/api/v1/webhook-endpoints/{id}' },
+  { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/rotate-secret', body: () => ({}) },
+  { method: 'GET', path: '/api/v1/webhook-endpoints/{id}/deliveries' },
+  { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/replay', body: () => ({ since: '2026-01-01T00:00:00Z' }) },
 ];
 
 describe('security: every authenticated route', () => {
@@ -51,7 +57,7 @@ describe('security: every authenticated route', () => {
   });
 
   for (const route of ROUTES) {
-    const url = route.path.replace('{reference_id}', 'some-ref');
+    const url = route.path.replace('{reference_id}', 'some-ref').replace('{id}', 'we_AAAAAAAAAAAAAAAAAAAA');
     for (const [name, key, pattern] of [
       ['no key', null, /missing/i],
       ['garbage key', 'definitely-not-a-key', /invalid/i],
@@ -100,6 +106,22 @@ describe('security: isolation between accounts and environments', () => {
     const r = await t.call('POST', PATHS.upi, { body, key: other.key });
     assert.equal(r.status, 200);
     assert.equal(r.headers['idempotent-replayed'], undefined);
+  });
+
+  it("another account's webhook endpoint is a 404 on every verb", async () => {
+    const mine = await t.call('POST', '/api/v1/webhook-endpoints', { body: { url: 'https://example.com/hooks' } });
+    assert.equal(mine.status, 200, mine.text);
+    const other = await createKey(t.store.db, (await createAccount(t.store.db, 'Snoop')).id, 'sandbox');
+    const id = mine.body.data.id;
+    for (const [m, p, body] of [
+      ['DELETE', `/api/v1/webhook-endpoints/${id}`, undefined],
+      ['POST', `/api/v1/webhook-endpoints/${id}/rotate-secret`, {}],
+      ['GET', `/api/v1/webhook-endpoints/${id}/deliveries`, undefined],
+      ['POST', `/api/v1/webhook-endpoints/${id}/replay`, { since: '2026-01-01T00:00:00Z' }],
+    ] as const) {
+      assert.equal((await t.call(m, p, { key: other.key, body })).status, 404, `${m} ${p}`);
+    }
+    assert.equal((await t.call('GET', '/api/v1/webhook-endpoints', { key: other.key })).body.data.items.length, 0);
   });
 
   it('the wallet read is the caller’s own', async () => {

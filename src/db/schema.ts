@@ -159,6 +159,55 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Timestamp | null;
+  event_types: ColumnType<string[] | null, string | null, string | null>;
+  created_at: CreatedAt;
+  deleted_at: Timestamp | null;
+  disabled_at: Timestamp | null;
+  disabled_reason: string | null;
+  failing_since: Timestamp | null;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  type: string;
+  txn_id: string | null;
+  payload: string;
+  created_at: CreatedAt;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: string;
+  endpoint_id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: CreatedAt;
+  http_status: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -174,4 +223,8 @@ export interface DB {
   server_secrets: ServerSecretsTable;
   ip_allowlist: IpAllowlistTable;
   approvals: ApprovalsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

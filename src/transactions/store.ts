@@ -4,6 +4,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB, Environment, TransactionsTable, TxStatus } from '../db/schema.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
+import { enqueueEvent } from '../webhooks/store.js';
 
 export type TxRow = Pick<
   Selectable<TransactionsTable>,
@@ -122,7 +123,7 @@ export class TransactionStore {
   async settle(trx: Transaction<DB>, id: string, final: FinalOutcome, strip: (d: Record<string, unknown>) => Record<string, unknown> = (d) => d): Promise<boolean> {
     const row = await trx
       .selectFrom('transactions')
-      .select(['status', 'reference_id', 'result'])
+      .select(['status', 'reference_id', 'result', 'account_id', 'environment', 'operation'])
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
@@ -131,9 +132,17 @@ export class TransactionStore {
     const data = { ...row.result, ...strip(resultData(row.reference_id, final, now)) };
     await trx
       .updateTable('transactions')
-      .set({ status: final.status, result: JSON.stringify(data), final_result: null, due_at: null, updated_at: now, verified_at: now })
+      .set({ status: final.status, result: JSON.stringify(data), final_result: null, due_at: null, next_check_at: null, updated_at: now, verified_at: now })
       .where('id', '=', id)
       .execute();
+    // The client's webhook goes into the outbox in this same transaction: committed together or not at all.
+    await enqueueEvent(trx, { accountId: row.account_id, environment: row.environment }, `transaction.${final.status}`, id, {
+      ...data,
+      txn_id: (data.txn_id as string | undefined) ?? id,
+      utr: (data.utr as string | null | undefined) ?? null,
+      operation: row.operation,
+      environment: row.environment,
+    });
     return true;
   }
 

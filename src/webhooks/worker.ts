@@ -1,0 +1,188 @@
+// Owns webhook delivery. Due deliveries are leased with FOR UPDATE SKIP LOCKED (so with several server
+// processes each due attempt is made by exactly one), sent signed (signing.ts) through a connection
+// whose DNS answers pass the SSRF guard (ssrf.ts), with a per-attempt timeout and no redirects followed.
+// 2xx: delivered. 410: the endpoint is disabled. Anything else: retried on SANGAM_WEBHOOK_RETRY_SCHEDULE
+// with ±10 % jitter, never sooner than the receiver's Retry-After; after the last step the delivery
+// fails (replayable by hand). An endpoint failing for SANGAM_WEBHOOK_DISABLE_AFTER_DAYS is disabled.
+// Every attempt is logged with its status, latency and a response excerpt.
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import { Agent, request } from 'undici';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { guardedLookup } from './ssrf.js';
+import { signatureHeader } from './signing.js';
+
+const BATCH = 50;
+const EXCERPT = 500;
+
+interface Due {
+  id: number;
+  attempts: number;
+  event_id: string;
+  payload: string;
+  endpoint_id: string;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
+  environment: string;
+  failing_since: Date | null;
+}
+
+function retryAfterMs(header: string | string[] | undefined): number {
+  const v = Array.isArray(header) ? header[0] : header;
+  if (!v) return 0;
+  const s = Number(v);
+  if (Number.isFinite(s)) return Math.max(0, s * 1000);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? 0 : Math.max(0, at - Date.now());
+}
+
+export class WebhookWorker {
+  private agent: Agent;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = true;
+
+  constructor(
+    private db: Db,
+    private config: Config['webhooks'],
+    private log: FastifyBaseLogger,
+  ) {
+    this.agent = new Agent({ connect: { lookup: guardedLookup(config.allowPrivate), timeout: config.timeoutMs }, keepAliveTimeout: 10_000 });
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    await this.agent.close();
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .catch((err: unknown) => this.log.error({ err }, 'webhook worker tick failed'))
+        .finally(() => {
+          this.running = null;
+          if (!this.stopped) this.schedule(this.config.pollMs);
+        });
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** Leases and sends what is due now; returns how many attempts were made. */
+  async tick(): Promise<number> {
+    const leaseS = Math.ceil(this.config.timeoutMs / 1000) + 30;
+    const ids = await this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', sql<Date>`now()`)
+        .orderBy('next_attempt_at')
+        .limit(BATCH)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      if (rows.length) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ next_attempt_at: sql`now() + make_interval(secs => ${leaseS})` })
+          .where('id', 'in', rows.map((r) => r.id))
+          .execute();
+      }
+      return rows.map((r) => r.id);
+    });
+    if (ids.length === 0) return 0;
+    const due = (await this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+      .select(['d.id', 'd.attempts', 'd.event_id', 'e.payload', 'd.endpoint_id', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_until', 'w.environment', 'w.failing_since'])
+      .where('d.id', 'in', ids)
+      .execute()) as Due[];
+    await Promise.all(due.map((d) => this.attempt(d)));
+    return due.length;
+  }
+
+  private async attempt(d: Due): Promise<void> {
+    const started = performance.now();
+    let status: number | null = null;
+    let excerpt: string | null = null;
+    let error: string | null = null;
+    let retryAfter = 0;
+    try {
+      if (d.environment === 'live' && !d.url.startsWith('https://')) throw new Error('live webhook endpoints must use https');
+      const at = new Date();
+      const secrets = [d.secret, ...(d.previous_secret && d.previous_secret_until && d.previous_secret_until > at ? [d.previous_secret] : [])];
+      const res = await request(d.url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Sangam-Webhooks/1',
+          'webhook-id': d.event_id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signatureHeader(secrets, d.event_id, at, d.payload),
+        },
+        body: d.payload,
+        headersTimeout: this.config.timeoutMs,
+        bodyTimeout: this.config.timeoutMs,
+      });
+      status = res.statusCode;
+      excerpt = (await res.body.text()).slice(0, EXCERPT);
+      retryAfter = retryAfterMs(res.headers['retry-after']);
+    } catch (err) {
+      error = (err as Error).message || String(err);
+    }
+    const latency = performance.now() - started;
+    const delivered = status !== null && status >= 200 && status < 300;
+    const gone = status === 410;
+    const attempts = d.attempts + 1;
+    const schedule = this.config.retryScheduleS;
+    const exhausted = attempts >= schedule.length;
+    const jitter = 0.9 + Math.random() * 0.2;
+    const nextMs = exhausted ? 0 : Math.max(schedule[attempts]! * 1000 * jitter, retryAfter);
+    const now = new Date();
+    const failingSince = delivered ? null : (d.failing_since ?? now);
+    const tooLong = !delivered && now.getTime() - failingSince!.getTime() > this.config.disableAfterDays * 86_400_000;
+
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('webhook_attempts').values({ delivery_id: d.id, http_status: status, latency_ms: latency, response_excerpt: excerpt, error }).execute();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: delivered ? 'delivered' : gone || exhausted || tooLong ? 'failed' : 'pending',
+          attempts,
+          next_attempt_at: delivered || gone || exhausted || tooLong ? null : new Date(now.getTime() + nextMs),
+          last_status: status,
+          last_error: error ?? (delivered ? null : `receiver answered ${status}`),
+          updated_at: now,
+        })
+        .where('id', '=', d.id)
+        .execute();
+      const disable = gone ? 'the receiver answered 410 Gone' : tooLong ? `failing for more than ${this.config.disableAfterDays} days` : null;
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: failingSince, ...(disable ? { disabled_at: now, disabled_reason: disable } : {}) })
+        .where('id', '=', d.endpoint_id)
+        .execute();
+      if (disable) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'failed', next_attempt_at: null, last_error: `endpoint disabled: ${disable}`, updated_at: now })
+          .where('endpoint_id', '=', d.endpoint_id)
+          .where('status', '=', 'pending')
+          .execute();
+      }
+    });
+    if (!delivered) this.log.info({ delivery: d.id, event: d.event_id, status, error }, 'webhook attempt failed');
+  }
+}
