@@ -13,6 +13,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { freshStoreLocation, type StoreLocation } from '../test/harness.js';
 import { hotWallet, type HotWalletResult } from './hot-wallet.js';
+import { webhookBench } from './webhooks.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -105,6 +106,8 @@ async function main() {
     await loc.drop();
   }
 
+  const hooks = await webhookBench(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000));
+
   const base = results[0]!;
   console.log(`\n${SECONDS}s per target, ${CONNECTIONS} connections, loopback\n`);
   console.log('| target | req/s | p50 ms | p99 ms | non-2xx | req/s ratio | p99 ratio |');
@@ -118,6 +121,10 @@ async function main() {
   for (const h of hot) {
     console.log(`| ${h.store} | ${h.naivePerSec.toFixed(0)} | ${h.servicePerSec.toFixed(0)} | ${h.p50} | ${h.p99} | ${h.non2xx} | ${(h.servicePerSec / h.naivePerSec).toFixed(2)} |`);
   }
+  console.log(`\nWebhooks (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded'} store): ${hooks.events} events to a local receiver\n`);
+  console.log('| events/s | state change → delivery p50 ms | p99 ms |');
+  console.log('|---:|---:|---:|');
+  console.log(`| ${hooks.perSec.toFixed(0)} | ${hooks.p50} | ${hooks.p99} |`);
 }
 
 await main();
