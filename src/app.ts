@@ -22,6 +22,8 @@ import { registerCatalogRoutes } from './catalog/routes.js';
 import { registerPartnerCallbacks } from './providers/http-partner/callbacks.js';
 import { Reconciler } from './providers/reconciler.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
+import { registerAuditRoutes } from './audit/routes.js';
+import { purgeBefore } from './audit/chain.js';
 import { WebhookWorker } from './webhooks/worker.js';
 
 declare module 'fastify' {
@@ -102,13 +104,15 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     registerAccountRoutes(api, services);
     registerCatalogRoutes(api);
     registerWebhookRoutes(api, services);
+    registerAuditRoutes(api, services);
   });
 
   await app.register(async (pages) => registerConsentPage(pages, services));
   registerXmlRoute(app, services);
   registerPartnerCallbacks(app, services);
 
-  // Housekeeping: idempotency keys past their retention are deleted hourly; key usage is batched.
+  // Housekeeping: idempotency keys past their retention are deleted hourly, audit rows past theirs
+  // nightly (02:00 UTC); key usage is batched.
   let purge: NodeJS.Timeout | undefined;
   let lastUsed: NodeJS.Timeout | undefined;
   const reconciler = new Reconciler(services, app.log);
@@ -120,6 +124,9 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     const retentionMs = config.idempotencyRetentionH * 3_600_000;
     purge = setInterval(() => {
       services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
+      if (new Date().getUTCHours() === 2) {
+        purgeBefore(services.db, new Date(Date.now() - config.auditRetentionDays * 86_400_000)).catch((err: unknown) => app.log.error({ err }, 'audit purge failed'));
+      }
     }, 3_600_000).unref();
     lastUsed = setInterval(() => {
       services.auth.flushLastUsed().catch((err: unknown) => app.log.error({ err }, 'last_used_at flush failed'));

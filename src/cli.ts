@@ -1,17 +1,40 @@
 // The `sangam` command line. Every verb prints one JSON object on stdout. With the embedded store and
 // a server running, commands go through the server's admin socket (the store has one owner);
 // otherwise the CLI opens the store itself, applying migrations first.
-import { loadConfig, ConfigError } from './config.js';
+import { loadConfig, ConfigError, type Config } from './config.js';
+import { exportFromStore, parseExportArgs, writeExport } from './admin/audit-export.js';
 import { openStore } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { runCommand, USAGE } from './admin/run.js';
 import { resolveCommand } from './admin/commands.js';
-import { sendToServer } from './admin/socket.js';
+import { exportFromServer, sendToServer } from './admin/socket.js';
 import { runPartnerSim } from './partner-sim/cli.js';
 
 function print(code: number, output: unknown): number {
   (code === 0 ? process.stdout : process.stderr).write(`${JSON.stringify(output)}\n`);
   return code;
+}
+
+async function auditExport(config: Config, args: string[]): Promise<number> {
+  let r;
+  try {
+    r = parseExportArgs(args);
+  } catch (err) {
+    return print(2, { error: (err as Error).message, usage: USAGE });
+  }
+  const viaServer = config.databaseUrl ? undefined : await exportFromServer(config.dataDir, r);
+  if (viaServer) {
+    const rows = await writeExport(viaServer, r.out, r.format);
+    return r.out ? print(0, { rows, out: r.out }) : 0;
+  }
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+  try {
+    await migrate(store.db);
+    const rows = await writeExport(exportFromStore(store.db, r), r.out, r.format);
+    return r.out ? print(0, { rows, out: r.out }) : 0;
+  } finally {
+    await store.close();
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -26,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     return print(2, { error: err instanceof ConfigError ? err.message : String(err) });
   }
+  if (argv[0] === 'audit' && argv[1] === 'export') return auditExport(config, argv.slice(2));
   if (!resolveCommand(argv)) return print(2, { error: `unknown command: ${argv.join(' ')}`, usage: USAGE });
 
   if (!config.databaseUrl) {

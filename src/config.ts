@@ -24,6 +24,7 @@ export const EnvSchema = Type.Object({
   SANGAM_DOCLOCKER_SESSION_TTL_S: Int(600, 10, 86_400, 'Lifetime of a document-locker client id'),
   SANGAM_XML_URL_TTL_S: Int(900, 10, 86_400, 'Lifetime of a signed Xml_Url'),
   SANGAM_IDEMPOTENCY_LOCK_MS: Int(60_000, 100, 3_600_000, 'How long a request holds its idempotency key before a retry may take it over (a crashed holder)'),
+  SANGAM_AUDIT_RETENTION_DAYS: Int(365, 1, 3650, 'Audit rows older than this are purged daily (a checkpoint keeps the chain verifiable)'),
   SANGAM_IDEMPOTENCY_RETENTION_H: Int(24, 24, 24 * 90, 'How long idempotency keys are kept (at least 24 h)'),
   SANGAM_RATE_LIMIT_PER_SEC: Int(50, 1, 1_000_000, 'Default sustained requests a second per API key'),
   SANGAM_RATE_LIMIT_BURST: Int(100, 1, 10_000_000, 'Default burst size (token bucket capacity) per API key'),
@@ -78,6 +79,7 @@ export interface Config {
   xmlUrlTtlS: number;
   requestTimeoutMs: number;
   idempotencyRetentionH: number;
+  auditRetentionDays: number;
   idempotencyLockMs: number;
   rateLimit: { perSec: number; burst: number };
   authFailuresPerMin: number;
@@ -153,6 +155,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     xmlUrlTtlS: e.SANGAM_XML_URL_TTL_S,
     requestTimeoutMs: e.SANGAM_REQUEST_TIMEOUT_MS,
     idempotencyRetentionH: e.SANGAM_IDEMPOTENCY_RETENTION_H,
+    auditRetentionDays: e.SANGAM_AUDIT_RETENTION_DAYS,
     idempotencyLockMs: e.SANGAM_IDEMPOTENCY_LOCK_MS,
     rateLimit: { perSec: e.SANGAM_RATE_LIMIT_PER_SEC, burst: e.SANGAM_RATE_LIMIT_BURST },
     authFailuresPerMin: e.SANGAM_AUTH_FAILURES_PER_MIN,

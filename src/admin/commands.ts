@@ -9,6 +9,7 @@ import { checkLedger } from '../ledger/check.js';
 import { addEntry, AllowlistEntryError, listEntries, removeEntry } from '../access/allowlist.js';
 import { approve, SLUGS, unapprove, UnknownOperationError } from '../access/approvals.js';
 import { listFees, setFee } from '../ledger/pricing.js';
+import { purgeBefore, verifyChain } from '../audit/chain.js';
 import { recordAdminEvent } from '../audit/admin-events.js';
 import { inrToPaise, paiseToInr } from '../money.js';
 import { ApiError } from '../errors.js';
@@ -16,7 +17,7 @@ import { migrate } from '../db/migrate.js';
 
 export class UsageError extends Error {}
 
-/** `ledger check` found breaches: the output is the report, the exit code non-zero. */
+/** A check (`ledger check`, `audit verify`) found breaches: the output is the report, the exit code non-zero. */
 export class LedgerBreach extends Error {
   constructor(readonly report: Record<string, unknown>) {
     super('ledger check failed');
@@ -135,6 +136,24 @@ export const COMMANDS: Record<string, Command> = {
     const result = await checkLedger(db);
     if (!result.ok) throw new LedgerBreach(result);
     return result;
+  },
+
+  async 'audit verify'(db, args) {
+    opts(args, {});
+    const result = await verifyChain(db);
+    if (!result.ok) throw new LedgerBreach(result as unknown as Record<string, unknown>);
+    return result as unknown as Record<string, unknown>;
+  },
+
+  async 'audit purge'(db, args) {
+    const { values } = opts(args, { before: { type: 'string' }, days: { type: 'string' } });
+    let before: Date;
+    if (values.before !== undefined) before = new Date(values.before);
+    else if (values.days !== undefined && /^\d+$/.test(values.days)) before = new Date(Date.now() - Number(values.days) * 86_400_000);
+    else throw new UsageError('give --before ISO_DATE or --days N (rows older than N days)');
+    if (Number.isNaN(before.getTime())) throw new UsageError('--before must be an ISO 8601 date');
+    const result = await purgeBefore(db, before);
+    return { before: before.toISOString(), ...result };
   },
 
   async 'pricing list'(db, args) {

@@ -17,6 +17,9 @@ export const USAGE = `usage: sangam <command>
   accounts limits --account ID [--per-sec N|default] [--burst N|default]
   wallet topup --account ID --amount INR
   ledger check                              (exit 1 on any breach)
+  audit verify                              (exit 1 at the first broken link of the hash chain)
+  audit export --account ID [--format csv|ndjson] [--out FILE] [--from ISO] [--to ISO] [--operation SLUG] [--reference-id R]
+  audit purge --days N | --before ISO       (keeps the chain verifiable with a checkpoint)
   pricing list
   pricing set --operation SLUG --fee INR
   partner-sim --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]`;

@@ -6,6 +6,7 @@ import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/client.js';
 import { runCommand } from './run.js';
+import { exportFromStore, type ExportRequest } from './audit-export.js';
 
 export const socketPath = (dataDir: string) => path.join(dataDir, 'admin.sock');
 
@@ -16,6 +17,17 @@ export async function startAdminSocket(dataDir: string, db: Db): Promise<() => P
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
+      if (req.url === '/export') {
+        // Streams an audit export back to the CLI.
+        try {
+          const r = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequest;
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          exportFromStore(db, r).on('error', () => res.destroy()).pipe(res);
+        } catch {
+          res.writeHead(400).end();
+        }
+        return;
+      }
       let argv: unknown;
       try {
         argv = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { argv?: unknown }).argv;
@@ -33,6 +45,17 @@ export async function startAdminSocket(dataDir: string, db: Db): Promise<() => P
       server.close(() => resolve());
       server.closeAllConnections();
     });
+}
+
+/** Asks a running server for an audit export stream; undefined when no server is listening. */
+export async function exportFromServer(dataDir: string, r: ExportRequest): Promise<http.IncomingMessage | undefined> {
+  const file = socketPath(dataDir);
+  if (!existsSync(file)) return undefined;
+  return new Promise((resolve, reject) => {
+    const req = http.request({ socketPath: file, method: 'POST', path: '/export', headers: { 'content-type': 'application/json' } }, resolve);
+    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNREFUSED' || err.code === 'ENOENT' ? resolve(undefined) : reject(err)));
+    req.end(JSON.stringify(r));
+  });
 }
 
 /** Sends a command to a running server; undefined when no server is listening. */

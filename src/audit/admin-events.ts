@@ -3,14 +3,14 @@
 import type { Db } from '../db/client.js';
 import type { Environment } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { insertChained } from './chain.js';
 
 export async function recordAdminEvent(
   db: Db,
   e: { accountId: string; environment?: Environment | null; action: string; detail: Record<string, unknown> },
 ): Promise<void> {
-  await db
-    .insertInto('audit_logs')
-    .values({
+  await db.transaction().execute((trx) =>
+    insertChained(trx, [{
       request_id: newId('adm', 20),
       created_at: new Date(),
       account_id: e.accountId,
@@ -27,6 +27,6 @@ export async function recordAdminEvent(
       latency_ms: 0,
       request_body: JSON.stringify(e.detail),
       response_body: null,
-    })
-    .execute();
+    }]),
+  );
 }

@@ -7,8 +7,12 @@ import { redact } from './redact.js';
 
 const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** The reference an operation call (or a transaction lookup) was about; other routes have none. */
 function referenceOf(req: FastifyRequest): string | null {
-  const candidates = [req.auditInput?.reference_id, (req.body as Record<string, unknown> | undefined)?.reference_id, (req.query as Record<string, unknown>)?.reference_id];
+  const params = req.params as Record<string, unknown> | undefined;
+  const candidates = req.routeOptions.config.operation
+    ? [req.auditInput?.reference_id, (req.body as Record<string, unknown> | undefined)?.reference_id, (req.query as Record<string, unknown>)?.reference_id]
+    : [params?.reference_id];
   for (const c of candidates) if (typeof c === 'string' && REFERENCE.test(c)) return c;
   return null;
 }

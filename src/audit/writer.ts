@@ -1,12 +1,11 @@
 // Owns writing audit rows. Rows are group-committed: while one INSERT is in flight, the rows that
-// arrive queue up and go in the next multi-row INSERT. Every caller's promise resolves only once its
+// arrive queue up and go in the next multi-row INSERT, at the end of the hash chain (chain.ts). Every caller's promise resolves only once its
 // row is durable, so a response is never sent before its audit row is stored, yet a burst of requests
 // costs one round trip per batch instead of one per request.
-import type { Insertable } from 'kysely';
 import type { Db } from '../db/client.js';
-import type { AuditLogsTable } from '../db/schema.js';
+import { insertChained, type AuditRow } from './chain.js';
 
-export type AuditRow = Insertable<AuditLogsTable>;
+export type { AuditRow };
 const MAX_BATCH = 500;
 
 export class AuditWriter {
@@ -31,7 +30,7 @@ export class AuditWriter {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
       try {
-        await this.db.insertInto('audit_logs').values(batch.map((b) => b.row)).execute();
+        await this.db.transaction().execute((trx) => insertChained(trx, batch.map((b) => b.row)));
         for (const b of batch) b.done();
       } catch (err) {
         for (const b of batch) b.done(err);

@@ -152,6 +152,16 @@ export interface AuditLogsTable {
   latency_ms: number;
   request_body: Json | null;
   response_body: Json | null;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+export interface AuditCheckpointsTable {
+  id: Generated<number>;
+  upto_id: number;
+  hash: string;
+  reason: string;
+  created_at: CreatedAt;
 }
 
 export interface ServerSecretsTable {
@@ -224,6 +234,7 @@ export interface DB {
   ip_allowlist: IpAllowlistTable;
   approvals: ApprovalsTable;
   webhook_endpoints: WebhookEndpointsTable;
+  audit_checkpoints: AuditCheckpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

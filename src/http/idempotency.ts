@@ -8,6 +8,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB, Environment } from '../db/schema.js';
 import { ApiError } from '../errors.js';
+import { canonicalJson } from '../canonical.js';
 
 export interface IdemScope {
   accountId: string;
@@ -20,13 +21,7 @@ export interface IdemScope {
 export type Claim = { kind: 'claimed'; txnId: string | null } | { kind: 'replay'; status: number; body: string };
 
 /** A stable hash of the request: keys sorted at every level. */
-export function requestHash(input: unknown): string {
-  const canon = (v: unknown): unknown =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]))
-      : v;
-  return createHash('sha256').update(JSON.stringify(canon(input))).digest('hex');
-}
+export const requestHash = (input: unknown): string => createHash('sha256').update(canonicalJson(input)).digest('hex');
 
 const keyOf = (s: IdemScope) => ({ account_id: s.accountId, environment: s.environment, operation: s.operation, key: s.key });
 

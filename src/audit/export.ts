@@ -1,0 +1,27 @@
+// Owns audit exports: CSV (csv-stringify) or NDJSON, streamed page by page with constant memory.
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { Db } from '../db/client.js';
+import { iterateAudit, type AuditFilters } from './search.js';
+
+export const EXPORT_COLUMNS = [
+  'request_id', 'created_at', 'operation', 'environment', 'method', 'path', 'http_status', 'ok',
+  'statuscode', 'reference_id', 'latency_ms', 'key_id', 'client_ip', 'message',
+] as const;
+
+export type ExportFormat = 'csv' | 'ndjson';
+
+export function exportStream(db: Db, accountId: string, filters: AuditFilters, format: ExportFormat, onRow?: (n: number) => void): Readable {
+  let n = 0;
+  const rows = Readable.from(
+    (async function* () {
+      for await (const item of iterateAudit(db, accountId, filters)) {
+        onRow?.(++n);
+        const { id: _, ...row } = item;
+        yield format === 'csv' ? row : `${JSON.stringify(row)}\n`;
+      }
+    })(),
+  );
+  if (format === 'ndjson') return rows;
+  return rows.pipe(stringify({ header: true, columns: [...EXPORT_COLUMNS], cast: { boolean: (b) => (b ? 'true' : 'false') } }));
+}

@@ -1,0 +1,61 @@
+// Owns the audit log API (CONTRACT §8): search with filters and cursor pagination, one row with its
+// redacted bodies, and streamed CSV / NDJSON export — always the calling account's rows only.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { okEnvelope } from '../http/envelope.js';
+import type { Services } from '../services.js';
+import { exportStream } from './export.js';
+import { auditRow, searchAudit } from './search.js';
+
+export const AuditFilterSchema = {
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601, inclusive', errorMessage: 'from must be an ISO 8601 date-time' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601, exclusive', errorMessage: 'to must be an ISO 8601 date-time' })),
+  operation: Type.Optional(Type.String({ maxLength: 64, description: 'Operation slug' })),
+  environment: Type.Optional(Type.Union([Type.Literal('sandbox'), Type.Literal('live')], { errorMessage: 'environment must be sandbox or live' })),
+  http_status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, errorMessage: 'http_status must be an HTTP status code' })),
+  ok: Type.Optional(Type.Boolean({ errorMessage: 'ok must be true or false' })),
+  reference_id: Type.Optional(Type.String({ maxLength: 64 })),
+  key_id: Type.Optional(Type.String({ maxLength: 64 })),
+  request_id: Type.Optional(Type.String({ maxLength: 64 })),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Free text in the response message' })),
+};
+const SearchQuery = Type.Object({
+  ...AuditFilterSchema,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, errorMessage: 'limit must be 1 to 500' })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
+});
+const ExportQuery = Type.Object({
+  ...AuditFilterSchema,
+  format: Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { default: 'csv', errorMessage: 'format must be csv or ndjson' }),
+});
+const TAGS = ['Audit logs'];
+
+export function registerAuditRoutes(app: FastifyInstance, services: Services): void {
+  app.get<{ Querystring: Static<typeof SearchQuery> }>(
+    '/api/v1/audit-logs',
+    { schema: { summary: 'Search the audit log (newest first)', tags: TAGS, querystring: SearchQuery } },
+    async (req) => {
+      const { limit, cursor, ...filters } = req.query;
+      return okEnvelope('Audit logs', await searchAudit(services.db, req.auth!.accountId, filters, limit ?? 50, cursor));
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof ExportQuery> }>(
+    '/api/v1/audit-logs/export',
+    { schema: { summary: 'Export the audit log as CSV or NDJSON (streamed)', tags: TAGS, querystring: ExportQuery } },
+    async (req, reply) => {
+      const { format, ...filters } = req.query;
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="sangam-audit-${stamp}.${format}"`);
+      return reply.send(exportStream(services.db, req.auth!.accountId, filters, format));
+    },
+  );
+
+  app.get<{ Params: { request_id: string } }>(
+    '/api/v1/audit-logs/:request_id',
+    { schema: { summary: 'One audit log row with its redacted request and response bodies', tags: TAGS, params: Type.Object({ request_id: Type.String({ maxLength: 64 }) }) } },
+    async (req) => okEnvelope('Audit log', await auditRow(services.db, req.auth!.accountId, req.params.request_id)),
+  );
+}
