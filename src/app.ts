@@ -24,6 +24,8 @@ import { Reconciler } from './providers/reconciler.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { purgeBefore } from './audit/chain.js';
+import { registerConsoleApi } from './console/routes.js';
+import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
 
 declare module 'fastify' {
@@ -110,6 +112,8 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
   await app.register(async (pages) => registerConsentPage(pages, services));
   registerXmlRoute(app, services);
   registerPartnerCallbacks(app, services);
+  registerConsoleApi(app, services);
+  await registerConsolePages(app);
 
   // Housekeeping: idempotency keys past their retention are deleted hourly, audit rows past theirs
   // nightly (02:00 UTC); key usage is batched.

@@ -30,6 +30,9 @@ const ROUTES: Array<{ method: string; path: string; body?: () => unknown }> = [
   { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/rotate-secret', body: () => ({}) },
   { method: 'GET', path: '/api/v1/webhook-endpoints/{id}/deliveries' },
   { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/replay', body: () => ({ since: '2026-01-01T00:00:00Z' }) },
+  { method: 'GET', path: '/api/v1/audit-logs' },
+  { method: 'GET', path: '/api/v1/audit-logs/export' },
+  { method: 'GET', path: '/api/v1/audit-logs/{request_id}' },
 ];
 
 describe('security: every authenticated route', () => {
@@ -57,7 +60,7 @@ describe('security: every authenticated route', () => {
   });
 
   for (const route of ROUTES) {
-    const url = route.path.replace('{reference_id}', 'some-ref').replace('{id}', 'we_AAAAAAAAAAAAAAAAAAAA');
+    const url = route.path.replace('{reference_id}', 'some-ref').replace('{id}', 'we_AAAAAAAAAAAAAAAAAAAA').replace('{request_id}', 'req_AAAAAAAAAAAAAAAAAAAA');
     for (const [name, key, pattern] of [
       ['no key', null, /missing/i],
       ['garbage key', 'definitely-not-a-key', /invalid/i],

@@ -10,6 +10,7 @@ import { addEntry, AllowlistEntryError, listEntries, removeEntry } from '../acce
 import { approve, SLUGS, unapprove, UnknownOperationError } from '../access/approvals.js';
 import { listFees, setFee } from '../ledger/pricing.js';
 import { purgeBefore, verifyChain } from '../audit/chain.js';
+import { createUser } from '../console/users.js';
 import { recordAdminEvent } from '../audit/admin-events.js';
 import { inrToPaise, paiseToInr } from '../money.js';
 import { ApiError } from '../errors.js';
@@ -129,6 +130,19 @@ export const COMMANDS: Record<string, Command> = {
     await setLimits(db, values.account!, perSec, burst);
     await recordAdminEvent(db, { accountId: values.account!, action: 'accounts limits', detail: { per_sec: perSec, burst } });
     return { account: values.account!, rate_limit_per_sec: perSec, rate_limit_burst: burst };
+  },
+
+  async 'users create'(db, args) {
+    const { values } = opts(args, { email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean' }, account: { type: 'string' } });
+    required(values, 'email', 'password');
+    if (!/^[^@\s]+@[^@\s]+$/.test(values.email!)) throw new UsageError('--email must be an email address');
+    if (!values.password) throw new UsageError('--password must not be empty');
+    try {
+      return await createUser(db, values.email!, values.password!, values.admin === true, values.account ?? null);
+    } catch (err) {
+      if (/unique|duplicate/i.test((err as Error).message)) throw new UsageError(`a console user with email ${values.email} already exists`);
+      throw err;
+    }
   },
 
   async 'ledger check'(db, args) {

@@ -16,6 +16,7 @@ export const USAGE = `usage: sangam <command>
   approve|unapprove --account ID --operation SLUG|all
   accounts limits --account ID [--per-sec N|default] [--burst N|default]
   wallet topup --account ID --amount INR
+  users create --email E --password P [--admin] [--account ID]   (a console user)
   ledger check                              (exit 1 on any breach)
   audit verify                              (exit 1 at the first broken link of the hash chain)
   audit export --account ID [--format csv|ndjson] [--out FILE] [--from ISO] [--to ISO] [--operation SLUG] [--reference-id R]

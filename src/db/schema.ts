@@ -218,6 +218,23 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+export interface ConsoleUsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  is_admin: boolean;
+  account_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -235,6 +252,8 @@ export interface DB {
   approvals: ApprovalsTable;
   webhook_endpoints: WebhookEndpointsTable;
   audit_checkpoints: AuditCheckpointsTable;
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -1,0 +1,40 @@
+// The console's client for /console/api: JSON envelopes, the session's CSRF token on every change.
+export interface Envelope<T> {
+  statuscode: string;
+  ok: boolean;
+  message: string;
+  data: T;
+}
+
+let csrf = '';
+export const setCsrf = (token: string) => (csrf = token);
+
+export class ApiFailure extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export async function api<T = Record<string, unknown>>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const res = await fetch(`/console/api${path}`, {
+    method: init.method ?? 'GET',
+    credentials: 'same-origin',
+    headers: {
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(init.method && init.method !== 'GET' ? { 'x-csrf-token': csrf } : {}),
+    },
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+  });
+  const env = (await res.json().catch(() => null)) as Envelope<T & { errors?: Array<{ message: string }> }> | null;
+  if (!res.ok || !env) throw new ApiFailure(env?.data?.errors?.map((e) => e.message).join('; ') || env?.message || `HTTP ${res.status}`, res.status);
+  return env.data;
+}
+
+export const qs = (params: Record<string, string | undefined>) =>
+  new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => !!e[1])).toString();
+
+export const inr = (n: number) => `₹${n.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');

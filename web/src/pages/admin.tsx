@@ -1,0 +1,146 @@
+// Admin: accounts (create, top up, live approvals per operation) and the manual-review queue.
+import { api, inr, when } from '../api';
+import { Empty, Failure, useData } from '../ui';
+
+interface Account {
+  id: string;
+  name: string;
+  balance: number;
+  held: number;
+  approvals: string[];
+}
+interface Review {
+  id: string;
+  account_id: string;
+  operation: string;
+  reference_id: string;
+  amount: number | null;
+  partner: string | null;
+  checks: number;
+  review_reason: string | null;
+  flagged: string | null;
+  created_at: string;
+}
+
+export function Admin() {
+  const accounts = useData(() => api<{ items: Account[]; operations: string[] }>('/admin/accounts'), []);
+  const review = useData(() => api<{ items: Review[] }>('/admin/review'), []);
+  const run = async (fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+      accounts.reload();
+    } catch (e) {
+      accounts.setError((e as Error).message);
+    }
+  };
+  return (
+    <section>
+      <h1>Accounts</h1>
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const name = (e.currentTarget.elements.namedItem('name') as HTMLInputElement).value;
+          void run(() => api('/admin/accounts', { method: 'POST', body: { name } }));
+        }}
+      >
+        <label className="inline">
+          New account name
+          <input name="name" required />
+        </label>
+        <button type="submit">Create account</button>
+      </form>
+      <Failure error={accounts.error} />
+      {accounts.data && accounts.data.items.length === 0 && <Empty>No accounts.</Empty>}
+      {accounts.data && accounts.data.items.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Account</th>
+                <th className="num">Balance</th>
+                <th>Top up (INR)</th>
+                <th>Live approvals</th>
+              </tr>
+            </thead>
+            <tbody>
+              {accounts.data.items.map((a) => (
+                <tr key={a.id}>
+                  <td>
+                    {a.name}
+                    <br />
+                    <code>{a.id}</code>
+                  </td>
+                  <td className="num">
+                    {inr(a.balance)}
+                    {a.held > 0 && <div className="hint">held {inr(a.held)}</div>}
+                  </td>
+                  <td>
+                    <form
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        const amount = Number((e.currentTarget.elements.namedItem('amount') as HTMLInputElement).value);
+                        void run(() => api(`/admin/accounts/${a.id}/topup`, { method: 'POST', body: { amount } }));
+                      }}
+                    >
+                      <input name="amount" type="number" min="0.01" step="0.01" aria-label={`Top-up for ${a.name}`} required />
+                      <button type="submit">Top up</button>
+                    </form>
+                  </td>
+                  <td>
+                    {accounts.data!.operations.map((op) => (
+                      <label key={op} className="check">
+                        <input
+                          type="checkbox"
+                          checked={a.approvals.includes(op)}
+                          onChange={(e) => run(() => api(`/admin/accounts/${a.id}/approvals`, { method: 'POST', body: { operation: op, approved: e.target.checked } }))}
+                        />{' '}
+                        {op}
+                      </label>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>Manual review</h2>
+      <p className="hint">Live pendings no partner settled before the cut-off, and transactions a partner contradicted. Holds stay in place.</p>
+      <Failure error={review.error} />
+      {review.data && review.data.items.length === 0 && <Empty>Nothing waits for review.</Empty>}
+      {review.data && review.data.items.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Transaction</th>
+                <th>Operation</th>
+                <th className="num">Amount</th>
+                <th>Partner</th>
+                <th>Why</th>
+                <th>Since</th>
+              </tr>
+            </thead>
+            <tbody>
+              {review.data.items.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    <code>{r.id}</code>
+                    <br />
+                    {r.reference_id}
+                  </td>
+                  <td>{r.operation}</td>
+                  <td className="num">{r.amount === null ? '—' : inr(r.amount)}</td>
+                  <td>{r.partner ?? '—'}</td>
+                  <td>{r.review_reason ?? r.flagged}</td>
+                  <td>{when(r.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
