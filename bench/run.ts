@@ -14,6 +14,7 @@ import { createAccount, createKey } from '../src/accounts/store.js';
 import { freshStoreLocation, type StoreLocation } from '../test/harness.js';
 import { hotWallet, type HotWalletResult } from './hot-wallet.js';
 import { webhookBench } from './webhooks.js';
+import { auditBench } from './audit.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -107,6 +108,12 @@ async function main() {
   }
 
   const hooks = await webhookBench(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000));
+  let audit: Awaited<ReturnType<typeof auditBench>> | null = null;
+  if (process.env.DATABASE_URL) {
+    const loc = await freshStoreLocation();
+    audit = await auditBench(loc, Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000));
+    await loc.drop();
+  }
 
   const base = results[0]!;
   console.log(`\n${SECONDS}s per target, ${CONNECTIONS} connections, loopback\n`);
@@ -125,6 +132,13 @@ async function main() {
   console.log('| events/s | state change → delivery p50 ms | p99 ms |');
   console.log('|---:|---:|---:|');
   console.log(`| ${hooks.perSec.toFixed(0)} | ${hooks.p50} | ${hooks.p99} |`);
+  if (audit) {
+    console.log(`\nAudit search over ${audit.rows} rows on PostgreSQL (loaded in ${audit.loadS.toFixed(1)} s; median of 5)\n`);
+    console.log('| search | p50 ms |');
+    console.log('|---|---:|');
+    for (const x of audit.searches) console.log(`| ${x.name} | ${x.p50.toFixed(1)} |`);
+    console.log(`\nExport: ${audit.exportRowsPerSec.toFixed(0)} rows/s as CSV (${audit.exportMB.toFixed(0)} MB), bench process RSS ${audit.rssMB.toFixed(0)} MB`);
+  }
 }
 
 await main();
