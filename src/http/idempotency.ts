@@ -65,6 +65,21 @@ export class IdempotencyStore {
     throw new ApiError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly');
   }
 
+  /**
+   * For operations with no partner call between claim and effect (the sandbox): records the key as
+   * done, with its response, inside the effect's own transaction. False when the key exists already
+   * (a concurrent duplicate waits here for the first to commit); the caller rolls back and asks claim().
+   */
+  async insertDone(trx: Transaction<DB>, s: IdemScope, hash: string, status: number, body: string): Promise<boolean> {
+    const inserted = await trx
+      .insertInto('idempotency_keys')
+      .values({ ...keyOf(s), request_hash: hash, status: 'done', response_status: status, response_body: body, locked_until: new Date() })
+      .onConflict((oc) => oc.doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
   /** Binds the claim to the transaction it started (the recovery point of a live operation). */
   async bind(trx: Transaction<DB>, s: IdemScope, txnId: string): Promise<void> {
     await trx.updateTable('idempotency_keys').set({ txn_id: txnId }).where((eb) => eb.and(keyOf(s))).execute();

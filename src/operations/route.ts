@@ -7,7 +7,8 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { resultEnvelope } from '../http/envelope.js';
 import { readJsonBody } from '../http/get-body.js';
-import { requestHash, type IdemScope } from '../http/idempotency.js';
+import { requestHash, type Claim, type IdemScope } from '../http/idempotency.js';
+import type { TxRow } from '../transactions/store.js';
 import { bodyAjv, compile, queryAjv, toFieldErrors } from '../http/validation.js';
 import type { Services } from '../services.js';
 import type { OperationContext, OperationDef } from './operation.js';
@@ -68,27 +69,43 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
   const hydrate = (data: Record<string, unknown>) => (def.unstored ? def.unstored.hydrate(data, ctx.environment) : data);
 
   const scope = idempotencyScope(def, input, ctx);
-  let resumed = false;
-  if (scope) {
-    const { idempotency_key: _, ...payload } = input;
-    const claim = await services.idempotency.claim(scope, requestHash(payload));
-    if (claim.kind === 'replay') {
-      reply.header('idempotent-replayed', 'true');
-      if (!def.unstored) return send(reply, claim.status, claim.body);
-      const env = JSON.parse(claim.body) as { data: Record<string, unknown> };
-      return send(reply, claim.status, JSON.stringify({ ...env, data: hydrate(env.data) }));
+  const hash = scope ? requestHash(omitKey(input)) : '';
+  const replay = (claim: Extract<Claim, { kind: 'replay' }>) => {
+    reply.header('idempotent-replayed', 'true');
+    if (!def.unstored) return send(reply, claim.status, claim.body);
+    const env = JSON.parse(claim.body) as { data: Record<string, unknown> };
+    return send(reply, claim.status, JSON.stringify({ ...env, data: hydrate(env.data) }));
+  };
+
+  if (ctx.environment === 'live') {
+    let resumed = false;
+    if (scope) {
+      const claim = await services.idempotency.claim(scope, hash);
+      if (claim.kind === 'replay') return replay(claim);
+      if (claim.txnId) {
+        ctx.txnId = claim.txnId; // a crashed attempt's transaction: answer it, never start a second one
+        resumed = true;
+      }
     }
-    if (claim.txnId) {
-      ctx.txnId = claim.txnId; // a crashed attempt's transaction: resume it, never start a second one
-      resumed = true;
+    try {
+      return send(reply, 200, (await runLive(def, input, ctx, scope, resumed)).body);
+    } catch (err) {
+      // Known failures happened before any effect: free the key for a retry. After an unknown failure
+      // the transaction may be under way: the claim stays, and a retry after its lock answers it.
+      if (scope && err instanceof ApiError) {
+        await services.idempotency.release(scope).catch((e: unknown) => req.log.error({ err: e }, 'idempotency release failed'));
+      }
+      throw err;
     }
   }
 
-  try {
-    if (ctx.environment === 'live') return send(reply, 200, (await runLive(def, input, ctx, scope, resumed)).body);
-    const outcome = await def.execute(input, ctx);
-    const strip = def.unstored?.strip;
-    const row = await services.transactions.record(
+  // Sandbox: no partner call sits between the claim and the effect, so one database transaction holds
+  // the transaction row and the key with its stored response. A concurrent duplicate waits on the key
+  // and then replays the first answer.
+  const outcome = await def.execute(input, ctx);
+  const strip = def.unstored?.strip;
+  const record = () =>
+    services.transactions.record(
       {
         id: ctx.txnId,
         accountId: ctx.accountId,
@@ -99,25 +116,31 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
         outcome,
         strip,
       },
-      async (trx, row) => {
+      async (trx, r) => {
         for (const write of ctx.afterRecord) await write(trx);
-        if (scope) {
-          const stored = resultEnvelope(row.status, outcome.message, strip ? strip(row.result) : row.result, req.id);
-          await services.idempotency.complete(trx, scope, 200, JSON.stringify(stored));
-        }
+        if (!scope) return;
+        const stored = JSON.stringify(resultEnvelope(r.status, outcome.message, strip ? strip(r.result) : r.result, req.id));
+        if (!(await services.idempotency.insertDone(trx, scope, hash, 200, stored))) throw new KeyTaken();
       },
     );
-    if (outcome.settle) services.finalizer.wake(row.created_at.getTime() + outcome.settle.after_ms);
-    return send(reply, 200, JSON.stringify(resultEnvelope(row.status, outcome.message, row.result, req.id)));
+  let row: TxRow;
+  try {
+    row = await record();
   } catch (err) {
-    // Known failures happened before any effect: free the key for a retry. After an unknown failure a
-    // live transaction may be under way: the claim stays, and a retry after its lock resumes it.
-    if (scope && (err instanceof ApiError || ctx.environment === 'sandbox')) {
-      await services.idempotency.release(scope).catch((e: unknown) => req.log.error({ err: e }, 'idempotency release failed'));
-    }
-    throw err;
+    if (!(err instanceof KeyTaken) || !scope) throw err;
+    // Replays, mismatches (422/107) and keys still in flight (409/106) are decided by claim().
+    const claim = await services.idempotency.claim(scope, hash);
+    if (claim.kind === 'replay') return replay(claim);
+    await services.idempotency.release(scope); // we took over a crashed holder's claim: record afresh
+    row = await record();
   }
+  if (outcome.settle) services.finalizer.wake(row.created_at.getTime() + outcome.settle.after_ms);
+  return send(reply, 200, JSON.stringify(resultEnvelope(row.status, outcome.message, row.result, req.id)));
 }
+
+class KeyTaken extends Error {}
+
+const omitKey = ({ idempotency_key: _, ...payload }: Input) => payload;
 
 export function registerOperation(app: FastifyInstance, def: OperationDef, services: Services): void {
   const methods = def.method === 'GET' ? (['GET', 'POST'] as const) : (['POST'] as const);
