@@ -45,9 +45,10 @@ export const linkHash = (prev: string, row: AuditRow | Selectable<AuditLogsTable
 /** Inserts rows at the end of the chain, in order. */
 export async function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await sql`SELECT pg_advisory_xact_lock(${LOCK_ID})`.execute(trx);
-  const last = await trx.selectFrom('audit_logs').select('hash').orderBy('id', 'desc').limit(1).executeTakeFirst();
-  let prev = last?.hash ?? (await latestCheckpoint(trx)).hash;
+  // One round trip takes the lock and reads the head of the chain.
+  const head = await sql<{ hash: string | null }>`
+    SELECT (SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1) AS hash FROM (SELECT pg_advisory_xact_lock(${LOCK_ID})) AS locked`.execute(trx);
+  let prev = head.rows[0]?.hash ?? (await latestCheckpoint(trx)).hash;
   const values = rows.map((r) => {
     const hash = linkHash(prev, r);
     const v = { ...r, prev_hash: prev, hash };
