@@ -13,43 +13,27 @@ import { applyPartnerAnswer } from './http-partner/callbacks.js';
 import { settleLive } from '../operations/live.js';
 import { operationBySlug } from '../operations/registry.js';
 import type { PartnerAnswer } from './http-partner/protocol.js';
+import { PollingLoop } from '../polling-loop.js';
 
 const BATCH = 20;
 const LEASE_S = 60;
 
 export class Reconciler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
+  private loop: PollingLoop;
 
   constructor(
     private services: Services,
     private log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.loop = new PollingLoop(services.config.reconcile.pollMs, () => this.tick(), (err) => log.error({ err }, 'reconciler tick failed'));
+  }
 
   start(): void {
-    if (!this.services.partners) return;
-    this.stopped = false;
-    this.schedule();
+    if (this.services.partners) this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(): void {
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .then(() => undefined)
-        .catch((err: unknown) => this.log.error({ err }, 'reconciler tick failed'))
-        .finally(() => {
-          this.running = null;
-          if (!this.stopped) this.schedule();
-        });
-    }, this.services.config.reconcile.pollMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Leases due pendings and asks about each; returns how many were asked about. */

@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { guardedLookup } from './ssrf.js';
 import { signatureHeader } from './signing.js';
+import { PollingLoop } from '../polling-loop.js';
 
 const BATCH = 50;
 const EXCERPT = 500;
@@ -41,9 +42,7 @@ function retryAfterMs(header: string | string[] | undefined): number {
 
 export class WebhookWorker {
   private agent: Agent;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopped = true;
+  private loop: PollingLoop;
 
   constructor(
     private db: Db,
@@ -51,30 +50,16 @@ export class WebhookWorker {
     private log: FastifyBaseLogger,
   ) {
     this.agent = new Agent({ connect: { lookup: guardedLookup(config.allowPrivate), timeout: config.timeoutMs }, keepAliveTimeout: 10_000 });
+    this.loop = new PollingLoop(config.pollMs, () => this.tick(), (err) => log.error({ err }, 'webhook worker tick failed'));
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start(0);
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
     await this.agent.close();
-  }
-
-  private schedule(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((err: unknown) => this.log.error({ err }, 'webhook worker tick failed'))
-        .finally(() => {
-          this.running = null;
-          if (!this.stopped) this.schedule(this.config.pollMs);
-        });
-    }, ms);
-    this.timer.unref();
   }
 
   /** Leases and sends what is due now; returns how many attempts were made. */
