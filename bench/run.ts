@@ -15,6 +15,7 @@ import { freshStoreLocation, type StoreLocation } from '../test/harness.js';
 import { hotWallet, type HotWalletResult } from './hot-wallet.js';
 import { webhookBench } from './webhooks.js';
 import { auditBench } from './audit.js';
+import { footprint } from './footprint.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -107,6 +108,7 @@ async function main() {
     await loc.drop();
   }
 
+  const foot = await footprint();
   const hooks = await webhookBench(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000));
   let audit: Awaited<ReturnType<typeof auditBench>> | null = null;
   if (process.env.DATABASE_URL) {
@@ -132,6 +134,7 @@ async function main() {
   console.log('| events/s | state change → delivery p50 ms | p99 ms |');
   console.log('|---:|---:|---:|');
   console.log(`| ${hooks.perSec.toFixed(0)} | ${hooks.p50} | ${hooks.p99} |`);
+  console.log(`\nEmbedded store footprint: first boot ${foot.firstBootMs.toFixed(0)} ms (initdb + migrations), cold start ${foot.coldStartMs.toFixed(0)} ms, idle RSS ${foot.idleRssMB.toFixed(0)} MB (targets: < 2000 ms, < 300 MB)`);
   if (audit) {
     console.log(`\nAudit search over ${audit.rows} rows on PostgreSQL (loaded in ${audit.loadS.toFixed(1)} s; median of 5)\n`);
     console.log('| search | p50 ms |');

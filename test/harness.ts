@@ -13,8 +13,6 @@ import { buildApp, type App } from '../src/app.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { randomBase62 } from '../src/ids.js';
 
-export const STORE_KIND = process.env.DATABASE_URL ? 'postgres' : 'embedded';
-
 /** A store location that is fresh for this caller: a new PostgreSQL database or a new PGlite directory. */
 export interface StoreLocation {
   databaseUrl: string | undefined;

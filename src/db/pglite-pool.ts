@@ -16,6 +16,8 @@ export class PGlitePool implements PostgresPool {
   static async open(dataDir: string): Promise<PGlitePool> {
     const pg = await PGlite.create(dataDir, {
       parsers: { [types.INT8]: INT8_PARSER },
+      // The embedded store is the zero-install default: keep its memory small (idle RSS target < 300 MB).
+      postgresqlconf: ['shared_buffers = 16MB', 'wal_buffers = 1MB', 'work_mem = 4MB', 'maintenance_work_mem = 16MB'],
     });
     return new PGlitePool(pg);
   }

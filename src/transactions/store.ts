@@ -166,13 +166,4 @@ export class TransactionStore {
       return n;
     });
   }
-
-  async nextDue(): Promise<Date | null> {
-    const row = await this.db
-      .selectFrom('transactions')
-      .select((eb) => eb.fn.min('due_at').as('next'))
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    return (row?.next as Date | null | undefined) ?? null;
-  }
 }
