@@ -14,6 +14,7 @@ import { settleLive } from '../operations/live.js';
 import { operationBySlug } from '../operations/registry.js';
 import type { PartnerAnswer } from './http-partner/protocol.js';
 import { PollingLoop } from '../polling-loop.js';
+import { leaseDue } from '../db/lease.js';
 
 const BATCH = 20;
 const LEASE_S = 60;
@@ -39,28 +40,15 @@ export class Reconciler {
   /** Leases due pendings and asks about each; returns how many were asked about. */
   async tick(): Promise<number> {
     const { db } = this.services;
-    const due = await db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('transactions')
-        .select(['id', 'operation', 'partner', 'checks', 'created_at'])
-        .where('status', '=', 'pending')
-        .where('environment', '=', 'live')
-        .where('review_reason', 'is', null)
-        .where('next_check_at', '<=', sql<Date>`now()`)
-        .orderBy('next_check_at')
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      if (rows.length) {
-        await trx
-          .updateTable('transactions')
-          .set({ next_check_at: sql`now() + make_interval(secs => ${LEASE_S})` })
-          .where('id', 'in', rows.map((r) => r.id))
-          .execute();
-      }
-      return rows;
+    const ids = await leaseDue<string>(db, {
+      table: 'transactions',
+      dueColumn: 'next_check_at',
+      where: sql`status = 'pending' AND environment = 'live' AND review_reason IS NULL`,
+      limit: BATCH,
+      seconds: LEASE_S,
     });
+    if (ids.length === 0) return 0;
+    const due = await db.selectFrom('transactions').select(['id', 'operation', 'partner', 'checks', 'created_at']).where('id', 'in', ids).execute();
     for (const row of due) await this.check(row);
     return due.length;
   }

@@ -13,6 +13,7 @@ import type { Db } from '../db/client.js';
 import { guardedLookup } from './ssrf.js';
 import { signatureHeader } from './signing.js';
 import { PollingLoop } from '../polling-loop.js';
+import { leaseDue } from '../db/lease.js';
 
 const BATCH = 50;
 const EXCERPT = 500;
@@ -65,26 +66,7 @@ export class WebhookWorker {
   /** Leases and sends what is due now; returns how many attempts were made. */
   async tick(): Promise<number> {
     const leaseS = Math.ceil(this.config.timeoutMs / 1000) + 30;
-    const ids = await this.db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', sql<Date>`now()`)
-        .orderBy('next_attempt_at')
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      if (rows.length) {
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({ next_attempt_at: sql`now() + make_interval(secs => ${leaseS})` })
-          .where('id', 'in', rows.map((r) => r.id))
-          .execute();
-      }
-      return rows.map((r) => r.id);
-    });
+    const ids = await leaseDue<number>(this.db, { table: 'webhook_deliveries', dueColumn: 'next_attempt_at', where: sql`status = 'pending'`, limit: BATCH, seconds: leaseS });
     if (ids.length === 0) return 0;
     const due = (await this.db
       .selectFrom('webhook_deliveries as d')
