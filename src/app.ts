@@ -143,6 +143,7 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     await services.finalizer.stop();
     await reconciler.stop();
     await webhooks.stop();
+    await services.recorder.flush();
     await services.audit.flush();
     await services.close();
   });

@@ -8,6 +8,7 @@ import { IdempotencyStore } from './http/idempotency.js';
 import { loadSecret, UrlSigner } from './http/signed-url.js';
 import { AuditWriter } from './audit/writer.js';
 import { TransactionStore } from './transactions/store.js';
+import { Recorder } from './operations/recorder.js';
 import { Finalizer } from './transactions/finalizer.js';
 import { SandboxConnector } from './providers/sandbox/index.js';
 import type { Connector } from './providers/connector.js';
@@ -32,6 +33,8 @@ export interface Services {
   audit: AuditWriter;
   idempotency: IdempotencyStore;
   transactions: TransactionStore;
+  /** Group commit of sandbox operation records. */
+  recorder: Recorder;
   finalizer: Finalizer;
   urls: UrlSigner;
   pricing: Pricing;
@@ -46,6 +49,7 @@ export interface Services {
 export async function buildServices(config: Config, store: Store, log: FastifyBaseLogger): Promise<Services> {
   const db = store.db;
   const transactions = new TransactionStore(db);
+  const idempotency = new IdempotencyStore(db, config.idempotencyLockMs);
   const sandbox = new SandboxConnector(config.sandboxPendingMs);
   const buckets = config.redisUrl ? new RedisBucketStore(config.redisUrl) : new MemoryBucketStore();
   const metrics = new Metrics(db);
@@ -60,8 +64,9 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     rateLimiter: new KeyRateLimiter(db, config.rateLimit, config.authCacheMs, buckets, log),
     authThrottle: new AuthFailureThrottle(config.authFailuresPerMin),
     audit: new AuditWriter(db),
-    idempotency: new IdempotencyStore(db, config.idempotencyLockMs),
+    idempotency,
     transactions,
+    recorder: new Recorder(db, transactions, idempotency),
     finalizer: new Finalizer(transactions, config.finalizerPollMs, log),
     urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
     pricing: new Pricing(db, config.authCacheMs),

@@ -23,6 +23,9 @@ export type Claim = { kind: 'claimed'; txnId: string | null } | { kind: 'replay'
 /** A stable hash of the request: keys sorted at every level. */
 export const requestHash = (input: unknown): string => createHash('sha256').update(canonicalJson(input)).digest('hex');
 
+/** One string per scope, for telling scopes apart in memory. */
+export const scopeId = (s: IdemScope) => JSON.stringify([s.accountId, s.environment, s.operation, s.key]);
+
 const keyOf = (s: IdemScope) => ({ account_id: s.accountId, environment: s.environment, operation: s.operation, key: s.key });
 
 export class IdempotencyStore {
@@ -66,18 +69,23 @@ export class IdempotencyStore {
   }
 
   /**
-   * For operations with no partner call between claim and effect (the sandbox): records the key as
-   * done, with its response, inside the effect's own transaction. False when the key exists already
-   * (a concurrent duplicate waits here for the first to commit); the caller rolls back and asks claim().
+   * For operations with no partner call between claim and effect (the sandbox): records keys as done,
+   * with their responses, inside the effects' own transaction, in one statement. Answers which were
+   * inserted (by scopeId); a key that exists already is left alone (a concurrent duplicate waits here
+   * for the first to commit), and its caller asks claim() once this transaction is over.
    */
-  async insertDone(trx: Transaction<DB>, s: IdemScope, hash: string, status: number, body: string): Promise<boolean> {
+  async insertDone(trx: Transaction<DB>, done: Array<{ scope: IdemScope; hash: string; status: number; body: string }>): Promise<Set<string>> {
+    if (done.length === 0) return new Set();
+    // A fixed order, so that two batches taking overlapping keys cannot deadlock.
+    const sorted = [...done].sort((x, y) => (scopeId(x.scope) < scopeId(y.scope) ? -1 : 1));
+    const now = new Date();
     const inserted = await trx
       .insertInto('idempotency_keys')
-      .values({ ...keyOf(s), request_hash: hash, status: 'done', response_status: status, response_body: body, locked_until: new Date() })
+      .values(sorted.map((d) => ({ ...keyOf(d.scope), request_hash: d.hash, status: 'done' as const, response_status: d.status, response_body: d.body, locked_until: now })))
       .onConflict((oc) => oc.doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    return inserted !== undefined;
+      .returning(['account_id', 'environment', 'operation', 'key'])
+      .execute();
+    return new Set(inserted.map((r) => scopeId({ accountId: r.account_id, environment: r.environment, operation: r.operation, key: r.key })));
   }
 
   /** Binds the claim to the transaction it started (the recovery point of a live operation). */

@@ -1,14 +1,13 @@
 // Owns the path every operation request takes: pick the input (JSON body, or query string for the
 // GET operation), resolve aliases, validate against the operation's one schema, claim the idempotency
 // key, execute through the environment's connector, then record the transaction and the stored
-// response in one database transaction, and answer with the envelope.
+// response together (group-committed in the sandbox, atomic phases in live), and answer with the envelope.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { resultEnvelope } from '../http/envelope.js';
 import { readJsonBody } from '../http/get-body.js';
 import { requestHash, type Claim, type IdemScope } from '../http/idempotency.js';
-import type { TxRow } from '../transactions/store.js';
 import { bodyAjv, compile, queryAjv, toFieldErrors } from '../http/validation.js';
 import type { Services } from '../services.js';
 import type { OperationContext, OperationDef } from './operation.js';
@@ -99,14 +98,14 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
     }
   }
 
-  // Sandbox: no partner call sits between the claim and the effect, so one database transaction holds
-  // the transaction row and the key with its stored response. A concurrent duplicate waits on the key
-  // and then replays the first answer.
+  // Sandbox: no partner call sits between the claim and the effect, so the transaction row and the key
+  // with its stored response are recorded together, group-committed with concurrent requests
+  // (recorder.ts). A concurrent duplicate finds the key taken and replays the first answer.
   const outcome = await def.execute(input, ctx);
   const strip = def.unstored?.strip;
   const record = () =>
-    services.transactions.record(
-      {
+    services.recorder.record({
+      tx: {
         id: ctx.txnId,
         accountId: ctx.accountId,
         environment: ctx.environment,
@@ -116,29 +115,23 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
         outcome,
         strip,
       },
-      async (trx, r) => {
-        for (const write of ctx.afterRecord) await write(trx);
-        if (!scope) return;
-        const stored = JSON.stringify(resultEnvelope(r.status, outcome.message, strip ? strip(r.result) : r.result, req.id));
-        if (!(await services.idempotency.insertDone(trx, scope, hash, 200, stored))) throw new KeyTaken();
-      },
-    );
-  let row: TxRow;
-  try {
-    row = await record();
-  } catch (err) {
-    if (!(err instanceof KeyTaken) || !scope) throw err;
+      key: scope && { scope, hash, response: (r) => JSON.stringify(resultEnvelope(r.status, outcome.message, strip ? strip(r.result) : r.result, req.id)) },
+      afterRecord: ctx.afterRecord,
+    });
+  let recorded = await record();
+  if (recorded.kind === 'key_taken' && scope) {
     // Replays, mismatches (422/107) and keys still in flight (409/106) are decided by claim().
     const claim = await services.idempotency.claim(scope, hash);
     if (claim.kind === 'replay') return replay(claim);
     await services.idempotency.release(scope); // we took over a crashed holder's claim: record afresh
-    row = await record();
+    recorded = await record();
   }
+  if (recorded.kind === 'key_taken') throw new ApiError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly');
+  const row = recorded.row;
   if (outcome.settle) services.finalizer.wake(row.created_at.getTime() + outcome.settle.after_ms);
   return send(reply, 200, JSON.stringify(resultEnvelope(row.status, outcome.message, row.result, req.id)));
 }
 
-class KeyTaken extends Error {}
 
 const omitKey = ({ idempotency_key: _, ...payload }: Input) => payload;
 

@@ -1,6 +1,6 @@
-// Owns the transactions table: recording an executed operation (with its idempotency record in the
-// same database transaction), reading the latest state by reference_id, and settling due pendings.
-import { sql, type Selectable, type Transaction } from 'kysely';
+// Owns the transactions table: inserting an executed operation (alone or many at once, inside the
+// caller's database transaction), reading the latest state by reference_id, and settling due pendings.
+import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB, Environment, TransactionsTable, TxStatus } from '../db/schema.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
@@ -40,20 +40,20 @@ export function resultData(referenceId: string, o: { status: TxStatus; message: 
 export class TransactionStore {
   constructor(private db: Db) {}
 
-  /**
-   * Inserts the transaction and runs `alsoInTx` (the idempotency record) in the same database
-   * transaction. Returns the stored row.
-   */
-  async record(t: NewTransaction, alsoInTx?: (trx: Transaction<DB>, row: TxRow) => Promise<void>): Promise<TxRow> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await this.insert(trx, t);
-      if (alsoInTx) await alsoInTx(trx, row);
-      return row;
-    });
-  }
-
   /** Inserts the transaction inside the caller's database transaction. */
   async insert(trx: Transaction<DB>, t: NewTransaction): Promise<TxRow> {
+    const { row, values } = this.build(t);
+    await trx.insertInto('transactions').values(values).execute();
+    return row;
+  }
+
+  /** Inserts many prepared transactions in one statement (group commit). */
+  async insertMany(trx: Transaction<DB>, values: Array<Insertable<TransactionsTable>>): Promise<void> {
+    if (values.length > 0) await trx.insertInto('transactions').values(values).execute();
+  }
+
+  /** The row an operation will be answered from, and the values that store it. */
+  build(t: NewTransaction): { row: TxRow; values: Insertable<TransactionsTable> } {
     const now = new Date();
     const { outcome } = t;
     const verifiedAt = outcome.status === 'pending' ? null : now;
@@ -70,20 +70,17 @@ export class TransactionStore {
       result: data,
       created_at: now,
     };
-    await trx
-        .insertInto('transactions')
-        .values({
-          ...row,
-          amount_paise: t.amountPaise,
-          result: JSON.stringify(strip(data)),
-          final_result: final ? JSON.stringify({ ...final, fields: strip(final.fields) }) : null,
-          due_at: outcome.settle ? new Date(now.getTime() + outcome.settle.after_ms) : null,
-          updated_at: now,
-          verified_at: verifiedAt,
-          next_check_at: t.nextCheckAt ?? null,
-        })
-        .execute();
-    return row;
+    const values = {
+      ...row,
+      amount_paise: t.amountPaise,
+      result: JSON.stringify(strip(data)),
+      final_result: final ? JSON.stringify({ ...final, fields: strip(final.fields) }) : null,
+      due_at: outcome.settle ? new Date(now.getTime() + outcome.settle.after_ms) : null,
+      updated_at: now,
+      verified_at: verifiedAt,
+      next_check_at: t.nextCheckAt ?? null,
+    };
+    return { row, values };
   }
 
   async get(trx: Transaction<DB> | Db, id: string): Promise<TxRow | undefined> {

@@ -1,0 +1,45 @@
+// Owns group commit: callers submit items one at a time; while one batch is being written, the items
+// that arrive queue up and are written together in the next batch, in one database transaction. Each
+// caller's promise settles when its own batch has committed, so nothing is acknowledged before it is
+// durable, yet a burst of N concurrent requests costs one transaction instead of N. A batch that fails
+// is retried one item at a time, so one bad item fails only its own caller.
+export class GroupCommit<T, R> {
+  private queue: Array<{ item: T; resolve: (r: R) => void; reject: (err: unknown) => void }> = [];
+  private running: Promise<void> | null = null;
+
+  /** `write` stores a batch and answers one result per item, in order. */
+  constructor(
+    private write: (items: T[]) => Promise<R[]>,
+    private maxBatch = 500,
+  ) {}
+
+  submit(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.running ??= this.drain().finally(() => (this.running = null));
+    });
+  }
+
+  /** Resolves when everything submitted so far is written (used at shutdown). */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        const results = await this.write(batch.map((b) => b.item));
+        batch.forEach((b, i) => b.resolve(results[i]!));
+      } catch (err) {
+        if (batch.length === 1) {
+          batch[0]!.reject(err);
+          continue;
+        }
+        for (const b of batch) {
+          await this.write([b.item]).then(([r]) => b.resolve(r!), b.reject);
+        }
+      }
+    }
+  }
+}

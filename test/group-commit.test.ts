@@ -1,0 +1,67 @@
+// Group commit (db/group-commit.ts, operations/recorder.ts): concurrent requests share transactions,
+// each is answered only once its own rows are stored, duplicates inside one batch execute once, and
+// one failing item does not fail the others of its batch.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { GroupCommit } from '../src/db/group-commit.js';
+import { PATHS, startApp, VALID, type TestApp } from './harness.js';
+
+describe('GroupCommit', () => {
+  it('writes concurrent submissions in fewer batches, answering each caller its own result', async () => {
+    const batches: number[][] = [];
+    const gc = new GroupCommit<number, number>(async (items) => {
+      batches.push(items);
+      await new Promise((r) => setTimeout(r, 5));
+      return items.map((i) => i * 10);
+    });
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => gc.submit(i)));
+    assert.deepEqual(results, Array.from({ length: 50 }, (_, i) => i * 10));
+    assert.ok(batches.length < 50, `expected batching, got ${batches.length} batches`);
+    assert.deepEqual(batches.flat().sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i));
+  });
+
+  it('a failing item fails only its own caller: the batch is retried one item at a time', async () => {
+    const gc = new GroupCommit<number, number>(async (items) => {
+      await new Promise((r) => setTimeout(r, 1));
+      if (items.includes(7)) throw new Error('item 7 is bad');
+      return items;
+    });
+    const settled = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => gc.submit(i)));
+    settled.forEach((s, i) => {
+      if (i === 7) assert.equal(s.status, 'rejected');
+      else assert.deepEqual(s, { status: 'fulfilled', value: i });
+    });
+  });
+});
+
+describe('sandbox records under group commit', () => {
+  let t: TestApp;
+  before(async () => (t = await startApp()));
+  after(() => t.close());
+
+  it('a burst of distinct and duplicate requests: every distinct one recorded once, duplicates replay it, every call audited', async () => {
+    const distinct = Array.from({ length: 30 }, () => VALID.upi());
+    const dup = VALID.upi();
+    const calls = [...distinct.map((body) => t.call('POST', PATHS.upi, { body })), ...Array.from({ length: 10 }, () => t.call('POST', PATHS.upi, { body: dup }))];
+    const all = await Promise.all(calls);
+    for (const r of all.slice(0, 30)) {
+      assert.equal(r.status, 200);
+      assert.equal(r.headers['idempotent-replayed'], undefined);
+    }
+    const dups = all.slice(30);
+    const txnIds = new Set(dups.filter((r) => r.status === 200).map((r) => r.body.data.txn_id));
+    assert.equal(txnIds.size, 1, 'every duplicate answered from one execution');
+    assert.equal(dups.filter((r) => r.status === 200 && r.headers['idempotent-replayed'] === undefined).length, 1);
+    for (const r of dups.filter((r) => r.status !== 200)) assert.equal(r.body.data.Errorcode, 106);
+
+    const refs = [...distinct, dup].map((b) => b.reference_id);
+    const rows = await t.store.db.selectFrom('transactions').select('reference_id').where('reference_id', 'in', refs).execute();
+    assert.equal(rows.length, 31);
+    const keys = await t.store.db.selectFrom('idempotency_keys').select(['key', 'status']).where('key', 'in', [...distinct, dup].map((b) => b.idempotency_key)).execute();
+    assert.equal(keys.length, 31);
+    assert.ok(keys.every((k) => k.status === 'done'));
+    const ids = all.map((r) => String(r.headers['x-request-id']));
+    const audited = await t.store.db.selectFrom('audit_logs').select('request_id').where('request_id', 'in', ids).execute();
+    assert.equal(audited.length, 40);
+  });
+});
