@@ -73,6 +73,7 @@ export async function hotWallet(label: string, loc: StoreLocation, seconds: numb
   const sim = await startSim(secret);
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = fork(path.join(ROOT, 'dist/src/server.js'), [], {
+    execArgv: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [],
     env: {
       ...process.env,
       DATABASE_URL: loc.databaseUrl ?? '',

@@ -4,7 +4,6 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { hold } from '../src/ledger/ledger.js';
 import { eventually, PATHS, VALID } from './harness.js';
 import { startLive, startSim, type LiveApp, type Sim } from './live-harness.js';
 
@@ -108,8 +107,9 @@ describe('reconciliation', () => {
   it('a transaction the partners never received (crash before sending) is failed and its hold released', async () => {
     const before = await t.wallet();
     const txnId = `txn_crashed${randomBytes(6).toString('hex')}`;
-    await t.store.db.transaction().execute(async (trx) => {
-      await t.services.transactions.insert(trx, {
+    // The recovery point of a request that crashed before its partner call.
+    await t.services.reserver.reserve({
+      tx: {
         id: txnId,
         accountId: t.accountId,
         environment: 'live',
@@ -118,8 +118,9 @@ describe('reconciliation', () => {
         amountPaise: 5000,
         outcome: { status: 'pending', message: 'Submitted to the partner network', fields: {} },
         nextCheckAt: new Date(),
-      });
-      await hold(trx, { txnId, accountId: t.accountId, principalPaise: 5000, feePaise: 100, commissionPaise: 0 });
+      },
+      hold: { txnId, accountId: t.accountId, principalPaise: 5000, feePaise: 100, commissionPaise: 0 },
+      scope: null,
     });
     await trxAge(t, txnId, 60);
     assert.equal((await t.wallet()).held, before.held + 51);

@@ -56,7 +56,7 @@ export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyRecord 
 }
 
 export async function getWallet(db: Db, accountId: string) {
-  return db.selectFrom('wallets').select(['balance_paise', 'held_paise']).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return db.selectFrom('wallet_balances').select(['balance_paise', 'held_paise']).where('account_id', '=', accountId).executeTakeFirstOrThrow();
 }
 
 export interface KeyView {

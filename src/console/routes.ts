@@ -200,7 +200,7 @@ export function registerConsoleApi(app: FastifyInstance, services: Services): vo
       admin(req);
       const rows = await db
         .selectFrom('accounts as a')
-        .innerJoin('wallets as w', 'w.account_id', 'a.id')
+        .innerJoin('wallet_balances as w', 'w.account_id', 'a.id')
         .select(['a.id', 'a.name', 'a.created_at', 'w.balance_paise', 'w.held_paise'])
         .orderBy('a.created_at', 'desc')
         .limit(500)

@@ -45,8 +45,14 @@ export interface ApiKeysTable {
 export interface WalletsTable {
   account_id: string;
   balance_paise: ColumnType<number, number | undefined, number>;
-  held_paise: ColumnType<number, number | undefined, number>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A view: the wallet's available balance and what its pending holds reserve. */
+export interface WalletBalancesView {
+  account_id: string;
+  balance_paise: number;
+  held_paise: number;
 }
 
 export interface LedgerEntriesTable {
@@ -239,6 +245,7 @@ export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   wallets: WalletsTable;
+  wallet_balances: WalletBalancesView;
   ledger_entries: LedgerEntriesTable;
   holds: HoldsTable;
   pricing: PricingTable;

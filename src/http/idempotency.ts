@@ -88,9 +88,14 @@ export class IdempotencyStore {
     return new Set(inserted.map((r) => scopeId({ accountId: r.account_id, environment: r.environment, operation: r.operation, key: r.key })));
   }
 
-  /** Binds the claim to the transaction it started (the recovery point of a live operation). */
-  async bind(trx: Transaction<DB>, s: IdemScope, txnId: string): Promise<void> {
-    await trx.updateTable('idempotency_keys').set({ txn_id: txnId }).where((eb) => eb.and(keyOf(s))).execute();
+  /** Binds claims to the transactions they started (the recovery point of a live operation), in one statement. */
+  async bind(trx: Transaction<DB>, binds: Array<{ scope: IdemScope; txnId: string }>): Promise<void> {
+    if (binds.length === 0) return;
+    const rows = binds.map(({ scope: s, txnId }) => sql`(${s.accountId}, ${s.environment}, ${s.operation}, ${s.key}, ${txnId})`);
+    await sql`
+      UPDATE idempotency_keys k SET txn_id = v.txn_id
+      FROM (VALUES ${sql.join(rows)}) AS v (account_id, environment, operation, key, txn_id)
+      WHERE k.account_id = v.account_id AND k.environment = v.environment AND k.operation = v.operation AND k.key = v.key`.execute(trx);
   }
 
   /** Stores the response; call inside the transaction that commits the operation's effect. */

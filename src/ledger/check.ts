@@ -1,9 +1,8 @@
 // Owns `sangam ledger check`: the invariants of the money, verified from the store.
 //  1. every posting sums to zero;
-//  2. each wallet's available + held equals the sum of its ledger entries;
+//  2. each wallet's available + held (the sum of its pending holds) equals the sum of its ledger entries;
 //  3. no balance or held amount is negative;
-//  4. each wallet's held equals the sum of its pending holds;
-//  5. every hold is resolved, or pending with its transaction still pending; a resolved hold's
+//  4. every hold is resolved, or pending with its transaction still pending; a resolved hold's
 //     transaction is final: posted ↔ success (or a failed verification, which still pays its fee and
 //     moves no principal), voided ↔ failed.
 import { sql } from 'kysely';
@@ -15,17 +14,15 @@ export async function checkLedger(db: Db): Promise<{ ok: boolean; breaches: stri
     SELECT posting_id, SUM(amount_paise)::bigint AS total FROM ledger_entries GROUP BY posting_id HAVING SUM(amount_paise) <> 0`.execute(db);
   for (const r of unbalanced.rows) breaches.push(`posting ${r.posting_id} sums to ${r.total}, not 0`);
 
-  const wallets = await sql<{ account_id: string; balance_paise: number; held_paise: number; entries: number; holds: number }>`
+  const wallets = await sql<{ account_id: string; balance_paise: number; held_paise: number; entries: number }>`
     SELECT w.account_id, w.balance_paise, w.held_paise,
-      COALESCE((SELECT SUM(amount_paise) FROM ledger_entries e WHERE e.ledger_account = 'wallet:' || w.account_id), 0)::bigint AS entries,
-      COALESCE((SELECT SUM(amount_paise) FROM holds h WHERE h.account_id = w.account_id AND h.status = 'pending'), 0)::bigint AS holds
-    FROM wallets w`.execute(db);
+      COALESCE((SELECT SUM(amount_paise) FROM ledger_entries e WHERE e.ledger_account = 'wallet:' || w.account_id), 0)::bigint AS entries
+    FROM wallet_balances w`.execute(db);
   for (const w of wallets.rows) {
     if (w.balance_paise < 0 || w.held_paise < 0) breaches.push(`wallet ${w.account_id} is negative: balance ${w.balance_paise}, held ${w.held_paise}`);
     if (w.balance_paise + w.held_paise !== Number(w.entries)) {
       breaches.push(`wallet ${w.account_id}: balance ${w.balance_paise} + held ${w.held_paise} ≠ entries ${w.entries}`);
     }
-    if (w.held_paise !== Number(w.holds)) breaches.push(`wallet ${w.account_id}: held ${w.held_paise} ≠ pending holds ${w.holds}`);
   }
 
   const holds = await sql<{ txn_id: string; hold: string; tx: string | null }>`

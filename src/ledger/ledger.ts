@@ -1,7 +1,8 @@
 // Owns the money: integer paise, double-entry postings and two-phase holds (after TigerBeetle's
-// pending → post | void). A client's wallet row keeps `balance` (available) and `held` (reserved by
-// pending operations); a reservation is a conditional UPDATE that cannot take the balance below zero,
-// so concurrent debits on one wallet serialise on its row lock and never overdraw it. Entries sharing a
+// pending → post | void). A client's wallet row keeps `balance` (available); `held` is the sum of its
+// pending holds (the wallet_balances view). A reservation is a conditional UPDATE that cannot take the
+// balance below zero, so concurrent debits on one wallet serialise on its row lock and never overdraw
+// it; it is the last statement of its transaction, so the lock is held only until the commit. Entries sharing a
 // posting_id sum to zero. Ledger accounts: wallet:<account>, platform:fees, partner:settlement,
 // platform:commission (commission passed on to clients), funding:topups.
 import { sql, type Transaction } from 'kysely';
@@ -59,36 +60,50 @@ export async function topUp(db: Db, accountId: string, amountPaise: number, memo
   });
 }
 
-/** Reserves the debit of one operation. Throws 402 when the available balance is too low. */
-export async function hold(trx: Trx, h: HoldSpec): Promise<void> {
-  const amount = debitOf(h);
-  if (amount < 0) throw new Error(`hold ${h.txnId} would credit the wallet`);
-  const row = await trx
-    .updateTable('wallets')
-    .set({ balance_paise: sql`balance_paise - ${amount}`, held_paise: sql`held_paise + ${amount}`, updated_at: sql`now()` })
-    .where('account_id', '=', h.accountId)
-    .where('balance_paise', '>=', amount)
-    .returning('balance_paise')
-    .executeTakeFirst();
-  if (!row) {
-    const w = await trx.selectFrom('wallets').select('balance_paise').where('account_id', '=', h.accountId).executeTakeFirst();
-    throw new ApiError(
-      'insufficient_funds',
-      `Insufficient wallet balance: ₹${paiseToInr(w?.balance_paise ?? 0).toFixed(2)} available, ₹${paiseToInr(amount).toFixed(2)} needed`,
-    );
+/**
+ * Reserves the debits of several operations in one database transaction: the hold rows, then one
+ * conditional UPDATE per wallet for the sum of its holds, last, so the wallet row is locked only
+ * until the commit. Throws 402 when a wallet cannot cover the whole sum (the group commit then tries
+ * each operation alone, so the first ones in order still go through).
+ */
+export async function holdMany(trx: Trx, holds: HoldSpec[]): Promise<void> {
+  const perWallet = new Map<string, number>();
+  for (const h of holds) {
+    const amount = debitOf(h);
+    if (amount < 0) throw new Error(`hold ${h.txnId} would credit the wallet`);
+    perWallet.set(h.accountId, (perWallet.get(h.accountId) ?? 0) + amount);
   }
   await trx
     .insertInto('holds')
-    .values({
-      txn_id: h.txnId,
-      account_id: h.accountId,
-      amount_paise: amount,
-      principal_paise: h.principalPaise,
-      fee_paise: h.feePaise,
-      commission_paise: h.commissionPaise,
-      status: 'pending',
-    })
+    .values(
+      holds.map((h) => ({
+        txn_id: h.txnId,
+        account_id: h.accountId,
+        amount_paise: debitOf(h),
+        principal_paise: h.principalPaise,
+        fee_paise: h.feePaise,
+        commission_paise: h.commissionPaise,
+        status: 'pending' as const,
+      })),
+    )
     .execute();
+  // Wallets in a fixed order, so that two batches reserving on the same wallets cannot deadlock.
+  for (const [accountId, amount] of [...perWallet].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const row = await trx
+      .updateTable('wallets')
+      .set({ balance_paise: sql`balance_paise - ${amount}`, updated_at: sql`now()` })
+      .where('account_id', '=', accountId)
+      .where('balance_paise', '>=', amount)
+      .returning('balance_paise')
+      .executeTakeFirst();
+    if (!row) {
+      const w = await trx.selectFrom('wallets').select('balance_paise').where('account_id', '=', accountId).executeTakeFirst();
+      throw new ApiError(
+        'insufficient_funds',
+        `Insufficient wallet balance: ₹${paiseToInr(w?.balance_paise ?? 0).toFixed(2)} available, ₹${paiseToInr(amount).toFixed(2)} needed`,
+      );
+    }
+  }
 }
 
 async function resolve(trx: Trx, txnId: string, to: 'posted' | 'voided') {
@@ -101,11 +116,13 @@ async function resolve(trx: Trx, txnId: string, to: 'posted' | 'voided') {
     .executeTakeFirst();
 }
 
-/** Posts a pending hold: the money moves. False when there is no pending hold (resolved already). */
+/**
+ * Posts a pending hold: the money moves. The wallet row is not touched (the reserved amount already
+ * left its balance, and held is derived from pending holds). False when there is no pending hold.
+ */
 export async function post(trx: Trx, txnId: string): Promise<boolean> {
   const h = await resolve(trx, txnId, 'posted');
   if (!h) return false;
-  await trx.updateTable('wallets').set({ held_paise: sql`held_paise - ${h.amount_paise}`, updated_at: sql`now()` }).where('account_id', '=', h.account_id).execute();
   await writePosting(trx, txnId, 'debit', null, [
     [WALLET(h.account_id), -h.amount_paise],
     [FEES, h.fee_paise],
@@ -121,7 +138,7 @@ export async function voidHold(trx: Trx, txnId: string): Promise<boolean> {
   if (!h) return false;
   await trx
     .updateTable('wallets')
-    .set({ held_paise: sql`held_paise - ${h.amount_paise}`, balance_paise: sql`balance_paise + ${h.amount_paise}`, updated_at: sql`now()` })
+    .set({ balance_paise: sql`balance_paise + ${h.amount_paise}`, updated_at: sql`now()` })
     .where('account_id', '=', h.account_id)
     .execute();
   return true;

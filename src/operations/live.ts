@@ -1,6 +1,7 @@
 // Owns a live operation's money path, in Stripe's "atomic phases":
 //   1. recovery point, one database transaction: the pending transaction row, the hold on the wallet
-//      (402 if the balance is short) and the idempotency key bound to the transaction;
+//      (402 if the balance is short) and the idempotency key bound to the transaction, group-committed
+//      with concurrent requests (reserver.ts);
 //   2. the partner call, alone, outside any database transaction;
 //   3. one database transaction: the outcome, its ledger effect (post or void the hold) and the stored
 //      response.
@@ -14,7 +15,7 @@ import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
 import type { IdemScope } from '../http/idempotency.js';
-import { hold, post, voidHold } from '../ledger/ledger.js';
+import { post, voidHold } from '../ledger/ledger.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
 import { PartnerError } from '../providers/http-partner/index.js';
 import type { Services } from '../services.js';
@@ -25,16 +26,27 @@ import type { RoutedOutcome } from '../providers/router.js';
 type Input = Record<string, unknown> & { reference_id: string };
 
 /**
- * Moves a pending live transaction to `final` with its money effect. Returns false when it was
- * already final (nothing changes; the caller decides whether the disagreement needs flagging).
+ * Moves a pending live transaction to `final` with its money effect. Returns the settled row, or
+ * undefined when it was already final (nothing changes; the caller decides whether the disagreement
+ * needs flagging). Idempotency keys bound to the transaction are completed with the final answer,
+ * unless the caller stores that answer itself (`completeKeys: false`).
  */
-export async function settleLive(trx: Transaction<DB>, services: Services, def: OperationDef, txnId: string, final: FinalOutcome): Promise<boolean> {
-  if (!(await services.transactions.settle(trx, txnId, final, def.unstored?.strip))) return false;
+export async function settleLive(
+  trx: Transaction<DB>,
+  services: Services,
+  def: OperationDef,
+  txnId: string,
+  final: FinalOutcome,
+  opts: { partner?: string; completeKeys?: boolean } = {},
+): Promise<TxRow | undefined> {
+  const row = await services.transactions.settle(trx, txnId, final, def.unstored?.strip, opts.partner);
+  if (!row) return undefined;
   const pays = final.status === 'success' || def.charge === 'completion';
   await (pays ? post(trx, txnId) : voidHold(trx, txnId));
-  const row = (await services.transactions.get(trx, txnId))!;
-  await services.idempotency.completeBound(trx, txnId, 200, JSON.stringify(resultEnvelope(row.status, final.message, row.result, txnId)));
-  return true;
+  if (opts.completeKeys !== false) {
+    await services.idempotency.completeBound(trx, txnId, 200, JSON.stringify(resultEnvelope(row.status, final.message, row.result, txnId)));
+  }
+  return row;
 }
 
 /** The answer a client gets for a live transaction as it now stands. */
@@ -62,8 +74,8 @@ export async function runLive(
   const principalPaise = def.amountPaise?.(input) ?? 0;
   const commissionPaise = def.commissionPaise?.(input) ?? 0;
   const feePaise = await services.pricing.fee(def.slug);
-  await db.transaction().execute(async (trx) => {
-    await transactions.insert(trx, {
+  await services.reserver.reserve({
+    tx: {
       id: ctx.txnId,
       accountId: ctx.accountId,
       environment: 'live',
@@ -72,9 +84,9 @@ export async function runLive(
       amountPaise: principalPaise || null,
       outcome: { status: 'pending', message: 'Submitted to the partner network', fields: {} },
       nextCheckAt: new Date(Date.now() + services.config.reconcile.scheduleS[0]! * 1000),
-    });
-    await hold(trx, { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise });
-    if (scope) await services.idempotency.bind(trx, scope, ctx.txnId);
+    },
+    hold: { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise },
+    scope,
   });
 
   let outcome: Outcome;
@@ -94,10 +106,12 @@ export async function runLive(
 
   return db.transaction().execute(async (trx) => {
     const partner = (outcome as RoutedOutcome).partner;
-    if (partner) await transactions.setPartner(trx, ctx.txnId, partner);
-    if (outcome.status === 'pending') await transactions.updatePending(trx, ctx.txnId, outcome, def.unstored?.strip);
-    else await settleLive(trx, services, def, ctx.txnId, outcome as FinalOutcome);
-    const row = (await transactions.get(trx, ctx.txnId))!;
+    const changed =
+      outcome.status === 'pending'
+        ? await transactions.updatePending(trx, ctx.txnId, outcome, def.unstored?.strip, partner)
+        : await settleLive(trx, services, def, ctx.txnId, outcome as FinalOutcome, { partner, completeKeys: !scope });
+    // Unchanged: a callback or status enquiry made it final while the partner call was out.
+    const row = changed ?? (await transactions.get(trx, ctx.txnId))!;
     // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.
     const shown = row.status === outcome.status ? { ...row.result, ...outcome.fields } : row.result;
     const message = String(row.result.message ?? outcome.message);

@@ -21,10 +21,21 @@ export interface NewTransaction {
   amountPaise: number | null;
   outcome: Outcome;
   /** Removes what the client sees but the store must not keep (identity photos; regenerated on read). */
-  strip?: (data: Record<string, unknown>) => Record<string, unknown>;
+  strip?: Strip;
   /** For live pendings: when reconciliation first asks the partner. */
   nextCheckAt?: Date;
 }
+
+type Strip = (data: Record<string, unknown>) => Record<string, unknown>;
+
+/** What a new answer changes in a stored result: every standard field but reference_id, and its own. */
+const resultPatch = (o: { status: TxStatus; message: string; fields: Record<string, unknown> }, verifiedAt: Date | null) => {
+  const { reference_id: _, ...patch } = resultData('', o, verifiedAt);
+  return patch;
+};
+
+/** A top-level merge of `patch` into the stored result, done by the store (jsonb ||). */
+const merge = (patch: Record<string, unknown>) => sql<string>`result || ${JSON.stringify(patch)}::jsonb`;
 
 /** The `data` an operation answers: the standard result fields, then the operation's own. */
 export function resultData(referenceId: string, o: { status: TxStatus; message: string; fields: Record<string, unknown> }, verifiedAt: Date | null) {
@@ -40,14 +51,7 @@ export function resultData(referenceId: string, o: { status: TxStatus; message: 
 export class TransactionStore {
   constructor(private db: Db) {}
 
-  /** Inserts the transaction inside the caller's database transaction. */
-  async insert(trx: Transaction<DB>, t: NewTransaction): Promise<TxRow> {
-    const { row, values } = this.build(t);
-    await trx.insertInto('transactions').values(values).execute();
-    return row;
-  }
-
-  /** Inserts many prepared transactions in one statement (group commit). */
+  /** Inserts prepared transactions (build()) in one statement, inside the caller's database transaction. */
   async insertMany(trx: Transaction<DB>, values: Array<Insertable<TransactionsTable>>): Promise<void> {
     if (values.length > 0) await trx.insertInto('transactions').values(values).execute();
   }
@@ -87,17 +91,18 @@ export class TransactionStore {
     return trx.selectFrom('transactions').select(TX_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
-  /** Merges a non-final answer's fields into a transaction that is still pending. */
-  async updatePending(trx: Transaction<DB>, id: string, o: Outcome, strip: (d: Record<string, unknown>) => Record<string, unknown> = (d) => d): Promise<void> {
-    const row = await trx.selectFrom('transactions').select(['status', 'reference_id', 'result']).where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!row || row.status !== 'pending') return;
-    const data = { ...row.result, ...strip(resultData(row.reference_id, o, null)) };
-    await trx.updateTable('transactions').set({ result: JSON.stringify(data), updated_at: new Date() }).where('id', '=', id).execute();
-  }
-
-  /** Records which partner holds a live transaction (reconciliation asks that one). */
-  async setPartner(trx: Transaction<DB>, id: string, partner: string): Promise<void> {
-    await trx.updateTable('transactions').set({ partner }).where('id', '=', id).execute();
+  /**
+   * Merges a non-final answer's fields into a transaction that is still pending, in one statement.
+   * Returns the row, or undefined when it is no longer pending.
+   */
+  async updatePending(trx: Transaction<DB>, id: string, o: Outcome, strip: Strip = (d) => d, partner?: string): Promise<TxRow | undefined> {
+    return trx
+      .updateTable('transactions')
+      .set({ result: merge(strip(resultPatch(o, null))), updated_at: new Date(), ...(partner ? { partner } : {}) })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .returning(TX_COLUMNS)
+      .executeTakeFirst();
   }
 
   async latest(accountId: string, environment: Environment, referenceId: string): Promise<TxRow | undefined> {
@@ -114,24 +119,30 @@ export class TransactionStore {
   }
 
   /**
-   * Moves a pending transaction to its final state, once: the row is locked and must still be pending.
-   * Returns false when it was already final (a final state never changes again).
+   * Moves a pending transaction to its final state, once: one conditional UPDATE that only a pending
+   * row passes, so a final state never changes again. Returns the settled row, or undefined when it
+   * was already final. `partner` records which partner answered (live).
    */
-  async settle(trx: Transaction<DB>, id: string, final: FinalOutcome, strip: (d: Record<string, unknown>) => Record<string, unknown> = (d) => d): Promise<boolean> {
-    const row = await trx
-      .selectFrom('transactions')
-      .select(['status', 'reference_id', 'result', 'account_id', 'environment', 'operation'])
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row || row.status !== 'pending') return false;
+  async settle(trx: Transaction<DB>, id: string, final: FinalOutcome, strip: Strip = (d) => d, partner?: string): Promise<TxRow | undefined> {
     const now = new Date();
-    const data = { ...row.result, ...strip(resultData(row.reference_id, final, now)) };
-    await trx
+    const row = await trx
       .updateTable('transactions')
-      .set({ status: final.status, result: JSON.stringify(data), final_result: null, due_at: null, next_check_at: null, updated_at: now, verified_at: now })
+      .set({
+        status: final.status,
+        result: merge(strip(resultPatch(final, now))),
+        final_result: null,
+        due_at: null,
+        next_check_at: null,
+        updated_at: now,
+        verified_at: now,
+        ...(partner ? { partner } : {}),
+      })
       .where('id', '=', id)
-      .execute();
+      .where('status', '=', 'pending')
+      .returning(TX_COLUMNS)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const data = row.result;
     // The client's webhook goes into the outbox in this same transaction: committed together or not at all.
     await enqueueEvent(trx, { accountId: row.account_id, environment: row.environment }, `transaction.${final.status}`, id, {
       ...data,
@@ -140,7 +151,7 @@ export class TransactionStore {
       operation: row.operation,
       environment: row.environment,
     });
-    return true;
+    return row;
   }
 
   /** Claims up to `limit` due pendings, skipping rows another process holds, and settles each. */
