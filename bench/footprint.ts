@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './lib.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 
@@ -23,7 +24,7 @@ async function boot(dataDir: string, port: number): Promise<{ ms: number; rssMB:
 
 export async function footprint() {
   const dir = mkdtempSync(path.join(tmpdir(), 'sangam-footprint-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   try {
     const first = await boot(dir, port);
     const cold = await boot(dir, port);

@@ -1,23 +1,14 @@
 // Hot-wallet benchmark: live UPI debits per second on ONE wallet through the whole service (partner
 // simulator at 0 ms latency), against a naive loop that debits the same kind of wallet one database
 // transaction at a time (lock row, check, update, two ledger entries, commit), measured in the same run.
-import autocannon from 'autocannon';
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createInterface } from 'node:readline';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { openStore, type Db } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { createAccount, createKey } from '../src/accounts/store.js';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
+import { createAccount } from '../src/accounts/store.js';
 import { topUp } from '../src/ledger/ledger.js';
 import type { StoreLocation } from '../test/harness.js';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.join(HERE, '../..');
+import { seedAccount, startServer, warmLoad, type Proc } from './lib.js';
 
 export interface HotWalletResult {
   store: string;
@@ -50,59 +41,29 @@ async function naiveLoop(db: Db, accountId: string, seconds: number): Promise<nu
   return n / seconds;
 }
 
-async function startSim(secret: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--port', '0', '--secret', secret, '--latency-ms', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
-  return { child, url: (JSON.parse(line) as { url: string }).url };
-}
-
-export async function hotWallet(label: string, loc: StoreLocation, seconds: number, connections: number): Promise<HotWalletResult> {
+export async function hotWallet(label: string, loc: StoreLocation, sim: Proc & { secret: string }, seconds: number): Promise<HotWalletResult> {
   const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-  await migrate(store.db);
-  const naiveAcct = (await createAccount(store.db, 'naive')).id;
-  await topUp(store.db, naiveAcct, 1_000_000_000, null);
-  const naivePerSec = await naiveLoop(store.db, naiveAcct, seconds);
-  const acct = (await createAccount(store.db, 'hot')).id;
-  const { key } = await createKey(store.db, acct, 'live');
-  await addEntry(store.db, acct, 'live', '127.0.0.1');
-  await approve(store.db, acct, 'all');
-  await topUp(store.db, acct, 1_000_000_000, null);
-  await store.close();
-
-  const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const sim = await startSim(secret);
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = fork(path.join(ROOT, 'dist/src/server.js'), [], {
-    execArgv: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [],
-    env: {
-      ...process.env,
-      DATABASE_URL: loc.databaseUrl ?? '',
-      SANGAM_DATA_DIR: loc.dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SANGAM_PARTNER_URL: sim.url,
-      SANGAM_PARTNER_SECRET: secret,
-      SANGAM_RATE_LIMIT_PER_SEC: '1000000',
-      SANGAM_RATE_LIMIT_BURST: '1000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  let naivePerSec: number;
   try {
-    for (let i = 0; i < 400 && !(await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
-    const body = () => JSON.stringify({ reference_id: `hot-${randomUUID()}`, consent: true, vpa: 'shop@okbank', amount: 1, idempotency_key: randomUUID() });
-    const r = await autocannon({
-      url: `http://127.0.0.1:${port}/api/v1/upi-payment/upi-payment-status`,
-      method: 'POST',
-      connections,
-      duration: seconds,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
-    });
-    return { store: label, naivePerSec, servicePerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+    await migrate(store.db);
+    const naiveAcct = (await createAccount(store.db, 'naive')).id;
+    await topUp(store.db, naiveAcct, 1_000_000_000, null);
+    naivePerSec = await naiveLoop(store.db, naiveAcct, seconds);
   } finally {
-    server.kill('SIGTERM');
-    sim.child.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await store.close();
+  }
+  const { key } = await seedAccount(loc, 'live');
+  const server = await startServer(loc, { SANGAM_PARTNER_URL: sim.url, SANGAM_PARTNER_SECRET: sim.secret });
+  try {
+    const r = await warmLoad({
+      name: 'hot wallet',
+      url: `${server.url}/api/v1/upi-payment/upi-payment-status`,
+      body: () => JSON.stringify({ reference_id: `hot-${randomUUID()}`, consent: true, vpa: 'shop@okbank', amount: 1, idempotency_key: randomUUID() }),
+      headers: { authorization: `Bearer ${key}` },
+      seconds,
+    });
+    return { store: label, naivePerSec, servicePerSec: r.rps, p50: r.p50, p99: r.p99, non2xx: r.errors };
+  } finally {
+    await server.stop();
   }
 }

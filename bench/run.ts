@@ -1,146 +1,168 @@
-// `npm run bench`: load on loopback with autocannon, every target measured in the same run on the
-// same machine, and ratios printed against the baseline (a bare Fastify route that validates and
-// echoes the same body). Runs against the embedded store, and against PostgreSQL when DATABASE_URL is
-// set. Bounded: BENCH_SECONDS per target (default 10), BENCH_CONNECTIONS (default 20).
-import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
+// `npm run bench`: every target measured in one run, on the machine it is given, on loopback, with
+// ratios against baselines measured in the same run:
+//   - sandbox calls against a bare Fastify route that validates and echoes the same body;
+//   - live calls (partner simulator at 0 ms) against the simulator called directly: our overhead;
+//   - hot-wallet debits against a naive one-transaction-per-debit loop;
+//   - two server processes against one (scale-out), with idempotency and shared rate limits checked;
+//   - the embedded store's footprint, webhook delivery, audit search and export.
+// Runs on the embedded store, and on PostgreSQL too when DATABASE_URL is set (scale-out and audit need
+// it). Bounded: BENCH_SECONDS per load (default 10, plus half as much warm-up), BENCH_CONNECTIONS (20).
+// BENCH_ONLY=sandbox,live,hot,scale,footprint,webhooks,audit runs a subset (the baseline always runs).
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openStore } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { createAccount, createKey } from '../src/accounts/store.js';
 import { freshStoreLocation, type StoreLocation } from '../test/harness.js';
+import { CONNECTIONS, freePort, SECONDS, seedAccount, startServer, startSim, warmLoad, type Result } from './lib.js';
+import { liveBench, simulatorBench, type LiveRow } from './live.js';
 import { hotWallet, type HotWalletResult } from './hot-wallet.js';
+import { scaleOut, type ScaleOutResult } from './scale-out.js';
 import { webhookBench } from './webhooks.js';
 import { auditBench } from './audit.js';
 import { footprint } from './footprint.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const want = (section: string) => ONLY.size === 0 || ONLY.has(section);
 
-interface Result {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
+interface StoreKind {
+  label: string;
+  open(): Promise<StoreLocation>;
 }
+const STORES: StoreKind[] = [
+  {
+    label: 'embedded',
+    async open() {
+      const dir = mkdtempSync(path.join(tmpdir(), 'sangam-bench-'));
+      return { databaseUrl: undefined, dataDir: dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  ...(process.env.DATABASE_URL ? [{ label: 'PostgreSQL', open: freshStoreLocation }] : []),
+];
 
-function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = fork(script, [], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.once('message', (m) => resolve({ child, port: (m as { port: number }).port }));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    // the Sangam server does not send a message: poll its health endpoint
-    const poll = async () => {
-      for (let i = 0; i < 400; i++) {
-        if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)) return resolve({ child, port });
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-    if (!script.includes('baseline')) void poll();
-  });
-}
-
-async function load(name: string, url: string, headers: Record<string, string>): Promise<Result> {
-  let n = 0;
-  const body = () => JSON.stringify({ reference_id: `bench-${process.pid}-${++n}`, consent: true, input: 'https://example.com/cheque.png', name: 'Priya Sharma' });
-  const r = await autocannon({
-    url,
-    method: 'POST',
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    headers: { 'content-type': 'application/json', ...headers },
-    requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
-  });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
-}
-
-async function sangamTarget(label: string, loc: StoreLocation): Promise<Result> {
-  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-  await migrate(store.db);
-  const { key } = await createKey(store.db, (await createAccount(store.db, 'bench')).id, 'sandbox');
-  await store.close();
-  const { child, port } = await startChild(path.join(HERE, '../src/server.js'), {
-    DATABASE_URL: loc.databaseUrl ?? '',
-    SANGAM_DATA_DIR: loc.dataDir,
-    LOG_LEVEL: 'warn',
-    // Load tests raise the per-key limits rather than switching the limiter off.
-    SANGAM_RATE_LIMIT_PER_SEC: '1000000',
-    SANGAM_RATE_LIMIT_BURST: '1000000',
-  });
+async function withStore<T>(kind: StoreKind, fn: (loc: StoreLocation) => Promise<T>): Promise<T> {
+  const loc = await kind.open();
   try {
-    await load('warm-up', `http://127.0.0.1:${port}/api/v1/document-ocr/signature-match`, { authorization: `Bearer ${key}` });
-    return await load(label, `http://127.0.0.1:${port}/api/v1/document-ocr/signature-match`, { authorization: `Bearer ${key}` });
+    return await fn(loc);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await loc.drop();
   }
 }
+
+const SIGNATURE = { path: '/api/v1/document-ocr/signature-match', body: () => JSON.stringify({ reference_id: `bench-${randomUUID()}`, consent: true, input: 'https://example.com/cheque.png', name: 'Priya Sharma' }) };
+const UPI = { path: '/api/v1/upi-payment/upi-payment-status', body: () => JSON.stringify({ reference_id: `bench-${randomUUID()}`, consent: true, vpa: 'shop@okbank', amount: 1, idempotency_key: randomUUID() }) };
+
+async function baseline(): Promise<Result> {
+  const port = await freePort();
+  const child = fork(path.join(HERE, 'baseline-server.js'), [], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  await new Promise((r) => child.once('message', r));
+  try {
+    return await warmLoad({ name: 'baseline: bare Fastify validate + echo', url: `http://127.0.0.1:${port}/echo`, body: SIGNATURE.body });
+  } finally {
+    child.kill();
+  }
+}
+
+async function sandbox(kind: StoreKind): Promise<Result[]> {
+  return withStore(kind, async (loc) => {
+    const { key } = await seedAccount(loc, 'sandbox');
+    const server = await startServer(loc);
+    try {
+      const headers = { authorization: `Bearer ${key}` };
+      return [
+        await warmLoad({ name: `sandbox signature-match, ${kind.label}`, url: `${server.url}${SIGNATURE.path}`, body: SIGNATURE.body, headers }),
+        await warmLoad({ name: `sandbox UPI, ${kind.label}`, url: `${server.url}${UPI.path}`, body: UPI.body, headers }),
+      ];
+    } finally {
+      await server.stop();
+    }
+  });
+}
+
+const f0 = (n: number) => n.toFixed(0);
+const f2 = (n: number) => n.toFixed(2);
+const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
 async function main() {
-  const results: Result[] = [];
-  const { child, port } = await startChild(path.join(HERE, 'baseline-server.js'), {});
-  await load('warm-up', `http://127.0.0.1:${port}/echo`, {});
-  results.push(await load('baseline: bare Fastify validate + echo', `http://127.0.0.1:${port}/echo`, {}));
-  child.kill();
-
-  const dir = mkdtempSync(path.join(tmpdir(), 'sangam-bench-'));
-  results.push(await sangamTarget('sandbox signature-match, embedded store', { databaseUrl: undefined, dataDir: dir, drop: async () => {} }));
-  rmSync(dir, { recursive: true, force: true });
-  if (process.env.DATABASE_URL) {
-    const loc = await freshStoreLocation();
-    results.push(await sangamTarget('sandbox signature-match, PostgreSQL', loc));
-    await loc.drop();
-  }
-
+  const base = await baseline();
+  const sandboxRows: Result[] = [];
+  const live: Array<{ store: string; rows: LiveRow[] }> = [];
+  let simRows: LiveRow[] = [];
   const hot: HotWalletResult[] = [];
-  const hotDir = mkdtempSync(path.join(tmpdir(), 'sangam-bench-hot-'));
-  hot.push(await hotWallet('embedded', { databaseUrl: undefined, dataDir: hotDir, drop: async () => {} }, SECONDS, CONNECTIONS));
-  rmSync(hotDir, { recursive: true, force: true });
-  if (process.env.DATABASE_URL) {
-    const loc = await freshStoreLocation();
-    hot.push(await hotWallet('PostgreSQL', loc, SECONDS, CONNECTIONS));
-    await loc.drop();
-  }
+  let scale: ScaleOutResult | null = null;
 
-  const foot = await footprint();
-  const hooks = await webhookBench(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000));
-  let audit: Awaited<ReturnType<typeof auditBench>> | null = null;
-  if (process.env.DATABASE_URL) {
-    const loc = await freshStoreLocation();
-    audit = await auditBench(loc, Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000));
-    await loc.drop();
+  if (want('sandbox')) for (const kind of STORES) sandboxRows.push(...(await sandbox(kind)));
+  if (want('live') || want('hot')) {
+    const sim = await startSim();
+    try {
+      if (want('live')) {
+        simRows = await simulatorBench(sim);
+        for (const kind of STORES) live.push({ store: kind.label, rows: await withStore(kind, (loc) => liveBench(kind.label, loc, sim)) });
+      }
+      if (want('hot')) for (const kind of STORES) hot.push(await withStore(kind, (loc) => hotWallet(kind.label, loc, sim, SECONDS)));
+    } finally {
+      await sim.stop();
+    }
   }
+  if (want('scale') && process.env.DATABASE_URL) scale = await withStore(STORES[1]!, scaleOut);
+  const foot = want('footprint') ? await footprint() : null;
+  const hooks = want('webhooks') ? await webhookBench(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000)) : null;
+  const audit = want('audit') && process.env.DATABASE_URL ? await withStore(STORES[1]!, (loc) => auditBench(loc, Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000))) : null;
 
-  const base = results[0]!;
-  console.log(`\n${SECONDS}s per target, ${CONNECTIONS} connections, loopback\n`);
+  console.log(`\n${SECONDS} s per load after a warm-up, ${CONNECTIONS} connections, loopback, ${new Date().toISOString()}\n`);
+  console.log('Sandbox calls against the baseline (target on PostgreSQL: req/s ratio ≥ 0.5, p99 ratio ≤ 3)\n');
   console.log('| target | req/s | p50 ms | p99 ms | non-2xx | req/s ratio | p99 ratio |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
-  for (const r of results) {
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${(r.rps / base.rps).toFixed(2)} | ${(r.p99 / Math.max(base.p99, 1)).toFixed(2)} |`);
+  for (const r of [base, ...sandboxRows]) {
+    console.log(`| ${r.name} | ${f0(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${f2(r.rps / base.rps)} | ${f2(r.p99 / Math.max(base.p99, 1))} |`);
   }
-  console.log('\nHot wallet: live UPI debits on one wallet (simulator at 0 ms) vs a naive one-transaction-per-debit loop\n');
-  console.log('| store | naive loop debits/s | service debits/s | p50 ms | p99 ms | non-2xx | ratio |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
-  for (const h of hot) {
-    console.log(`| ${h.store} | ${h.naivePerSec.toFixed(0)} | ${h.servicePerSec.toFixed(0)} | ${h.p50} | ${h.p99} | ${h.non2xx} | ${(h.servicePerSec / h.naivePerSec).toFixed(2)} |`);
+
+  if (simRows.length) {
+    console.log('\nLive calls through the partner simulator at 0 ms, against the simulator called directly');
+    console.log('(overhead = sequential p50 through Sangam − the simulator\'s own sequential p50; target ≤ 2 ms)\n');
+    console.log('| target | req/s | p50 ms | p99 ms | non-2xx | sequential p50 ms | sequential p99 ms | overhead ms |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const s of simRows) console.log(`| ${s.name} | ${f0(s.rps)} | ${s.p50} | ${s.p99} | ${s.errors} | ${f2(s.probeP50)} | ${f2(s.probeP99)} | |`);
+    for (const { rows } of live) {
+      rows.forEach((r, i) => {
+        console.log(`| ${r.name} | ${f0(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${f2(r.probeP50)} | ${f2(r.probeP99)} | ${f2(r.probeP50 - simRows[i]!.probeP50)} |`);
+      });
+    }
   }
-  console.log(`\nWebhooks (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded'} store): ${hooks.events} events to a local receiver\n`);
-  console.log('| events/s | state change → delivery p50 ms | p99 ms |');
-  console.log('|---:|---:|---:|');
-  console.log(`| ${hooks.perSec.toFixed(0)} | ${hooks.p50} | ${hooks.p99} |`);
-  console.log(`\nEmbedded store footprint: first boot ${foot.firstBootMs.toFixed(0)} ms (initdb + migrations), cold start ${foot.coldStartMs.toFixed(0)} ms, idle RSS ${foot.idleRssMB.toFixed(0)} MB (targets: < 2000 ms, < 300 MB)`);
+
+  if (hot.length) {
+    console.log('\nHot wallet: live UPI debits on one wallet (simulator at 0 ms) against a naive one-transaction-per-debit loop (target ≥ 3)\n');
+    console.log('| store | naive loop debits/s | service debits/s | p50 ms | p99 ms | non-2xx | ratio |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const h of hot) console.log(`| ${h.store} | ${f0(h.naivePerSec)} | ${f0(h.servicePerSec)} | ${h.p50} | ${h.p99} | ${h.non2xx} | ${f2(h.servicePerSec / h.naivePerSec)} |`);
+  }
+
+  if (scale) {
+    const { one, two, idempotency: i, rateLimit: rl } = scale;
+    console.log('\nScale-out on PostgreSQL: sandbox signature-match, client round-robin over two server processes\n');
+    console.log('| nodes | req/s | p50 ms | p99 ms | non-2xx | ratio |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log(`| 1 | ${f0(one.rps)} | ${one.p50} | ${one.p99} | ${one.errors} | 1.00 |`);
+    console.log(`| 2 | ${f0(two.rps)} | ${two.p50} | ${two.p99} | ${two.errors} | ${f2(two.rps / one.rps)} |`);
+    console.log(`\nIdempotency across nodes: ${i.keys} keys × 6 concurrent requests alternating nodes → ${i.executions} executions, ${i.replays} replays, ${i.inFlight409} × 409, ${i.violations} violations`);
+    if (rl) console.log(`Shared rate limit (Redis, ${rl.perSec}/s, burst ${rl.burst}) over ${rl.seconds} s on two nodes: ${rl.allowed} allowed (bound ${rl.bound}), ${rl.limited} × 429 — ${mark(rl.allowed <= rl.bound)}`);
+    else console.log('Shared rate limit: skipped (no redis-server on this machine)');
+  }
+
+  if (foot) {
+    console.log(`\nEmbedded store footprint: first boot ${f0(foot.firstBootMs)} ms (initdb + migrations), cold start ${f0(foot.coldStartMs)} ms (target < 2000: ${mark(foot.coldStartMs < 2000)}), idle RSS ${f0(foot.idleRssMB)} MB (target < 300: ${mark(foot.idleRssMB < 300)})`);
+  }
+  if (hooks) {
+    console.log(`\nWebhooks (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded'} store): ${hooks.events} events to a local receiver: ${f0(hooks.perSec)} events/s, state change → delivery p50 ${hooks.p50} ms, p99 ${hooks.p99} ms`);
+  }
   if (audit) {
     console.log(`\nAudit search over ${audit.rows} rows on PostgreSQL (loaded in ${audit.loadS.toFixed(1)} s; median of 5)\n`);
     console.log('| search | p50 ms |');
     console.log('|---|---:|');
     for (const x of audit.searches) console.log(`| ${x.name} | ${x.p50.toFixed(1)} |`);
-    console.log(`\nExport: ${audit.exportRowsPerSec.toFixed(0)} rows/s as CSV (${audit.exportMB.toFixed(0)} MB), bench process RSS ${audit.rssMB.toFixed(0)} MB`);
+    console.log(`\nExport: ${f0(audit.exportRowsPerSec)} rows/s as CSV (${f0(audit.exportMB)} MB), bench process RSS ${f0(audit.rssMB)} MB`);
   }
 }
 

@@ -144,7 +144,6 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     await reconciler.stop();
     await webhooks.stop();
     await services.recorder.flush();
-    await services.reserver.flush();
     await services.audit.flush();
     await services.close();
   });

@@ -9,7 +9,6 @@ import { loadSecret, UrlSigner } from './http/signed-url.js';
 import { AuditWriter } from './audit/writer.js';
 import { TransactionStore } from './transactions/store.js';
 import { Recorder } from './operations/recorder.js';
-import { Reserver } from './operations/reserver.js';
 import { Finalizer } from './transactions/finalizer.js';
 import { SandboxConnector } from './providers/sandbox/index.js';
 import type { Connector } from './providers/connector.js';
@@ -34,10 +33,8 @@ export interface Services {
   audit: AuditWriter;
   idempotency: IdempotencyStore;
   transactions: TransactionStore;
-  /** Group commit of sandbox operation records. */
+  /** Group commit of operation records: sandbox results, live recovery points. */
   recorder: Recorder;
-  /** Group commit of live recovery points (transaction, key binding, wallet hold). */
-  reserver: Reserver;
   finalizer: Finalizer;
   urls: UrlSigner;
   pricing: Pricing;
@@ -70,7 +67,6 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     idempotency,
     transactions,
     recorder: new Recorder(db, transactions, idempotency),
-    reserver: new Reserver(db, transactions, idempotency),
     finalizer: new Finalizer(transactions, config.finalizerPollMs, log),
     urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
     pricing: new Pricing(db, config.authCacheMs),

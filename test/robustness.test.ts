@@ -108,7 +108,7 @@ describe('reconciliation', () => {
     const before = await t.wallet();
     const txnId = `txn_crashed${randomBytes(6).toString('hex')}`;
     // The recovery point of a request that crashed before its partner call.
-    await t.services.reserver.reserve({
+    await t.services.recorder.record({
       tx: {
         id: txnId,
         accountId: t.accountId,
@@ -120,7 +120,8 @@ describe('reconciliation', () => {
         nextCheckAt: new Date(),
       },
       hold: { txnId, accountId: t.accountId, principalPaise: 5000, feePaise: 100, commissionPaise: 0 },
-      scope: null,
+      key: null,
+      afterRecord: [],
     });
     await trxAge(t, txnId, 60);
     assert.equal((await t.wallet()).held, before.held + 51);

@@ -69,33 +69,33 @@ export class IdempotencyStore {
   }
 
   /**
-   * For operations with no partner call between claim and effect (the sandbox): records keys as done,
-   * with their responses, inside the effects' own transaction, in one statement. Answers which were
-   * inserted (by scopeId); a key that exists already is left alone (a concurrent duplicate waits here
-   * for the first to commit), and its caller asks claim() once this transaction is over.
+   * Claims keys inside the transaction that records their operations, in one statement: a key with a
+   * response is stored as done (the sandbox: no partner call between claim and effect); a key without
+   * one is in flight, bound to its transaction (a live recovery point). Answers which were inserted (by
+   * scopeId); a key that exists already is left alone (a concurrent duplicate waits here for the first
+   * to commit), and its caller asks claim() once this transaction is over.
    */
-  async insertDone(trx: Transaction<DB>, done: Array<{ scope: IdemScope; hash: string; status: number; body: string }>): Promise<Set<string>> {
-    if (done.length === 0) return new Set();
+  async insertClaims(trx: Transaction<DB>, claims: Array<{ scope: IdemScope; hash: string; txnId: string; response: string | null }>): Promise<Set<string>> {
+    if (claims.length === 0) return new Set();
     // A fixed order, so that two batches taking overlapping keys cannot deadlock.
-    const sorted = [...done].sort((x, y) => (scopeId(x.scope) < scopeId(y.scope) ? -1 : 1));
-    const now = new Date();
+    const sorted = [...claims].sort((x, y) => (scopeId(x.scope) < scopeId(y.scope) ? -1 : 1));
+    const now = Date.now();
     const inserted = await trx
       .insertInto('idempotency_keys')
-      .values(sorted.map((d) => ({ ...keyOf(d.scope), request_hash: d.hash, status: 'done' as const, response_status: d.status, response_body: d.body, locked_until: now })))
+      .values(
+        sorted.map((c) => ({
+          ...keyOf(c.scope),
+          request_hash: c.hash,
+          txn_id: c.txnId,
+          ...(c.response === null
+            ? { status: 'in_flight' as const, locked_until: new Date(now + this.lockMs) }
+            : { status: 'done' as const, response_status: 200, response_body: c.response, locked_until: new Date(now) }),
+        })),
+      )
       .onConflict((oc) => oc.doNothing())
       .returning(['account_id', 'environment', 'operation', 'key'])
       .execute();
     return new Set(inserted.map((r) => scopeId({ accountId: r.account_id, environment: r.environment, operation: r.operation, key: r.key })));
-  }
-
-  /** Binds claims to the transactions they started (the recovery point of a live operation), in one statement. */
-  async bind(trx: Transaction<DB>, binds: Array<{ scope: IdemScope; txnId: string }>): Promise<void> {
-    if (binds.length === 0) return;
-    const rows = binds.map(({ scope: s, txnId }) => sql`(${s.accountId}, ${s.environment}, ${s.operation}, ${s.key}, ${txnId})`);
-    await sql`
-      UPDATE idempotency_keys k SET txn_id = v.txn_id
-      FROM (VALUES ${sql.join(rows)}) AS v (account_id, environment, operation, key, txn_id)
-      WHERE k.account_id = v.account_id AND k.environment = v.environment AND k.operation = v.operation AND k.key = v.key`.execute(trx);
   }
 
   /** Stores the response; call inside the transaction that commits the operation's effect. */

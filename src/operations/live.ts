@@ -1,7 +1,7 @@
 // Owns a live operation's money path, in Stripe's "atomic phases":
 //   1. recovery point, one database transaction: the pending transaction row, the hold on the wallet
-//      (402 if the balance is short) and the idempotency key bound to the transaction, group-committed
-//      with concurrent requests (reserver.ts);
+//      (402 if the balance is short) and the idempotency key claimed and bound to the transaction,
+//      group-committed with concurrent requests (recorder.ts);
 //   2. the partner call, alone, outside any database transaction;
 //   3. one database transaction: the outcome, its ledger effect (post or void the hold) and the stored
 //      response.
@@ -22,6 +22,7 @@ import type { Services } from '../services.js';
 import type { TxRow } from '../transactions/store.js';
 import type { OperationContext, OperationDef } from './operation.js';
 import type { RoutedOutcome } from '../providers/router.js';
+import type { Recording } from './recorder.js';
 
 type Input = Record<string, unknown> & { reference_id: string };
 
@@ -55,26 +56,17 @@ function currentAnswer(row: TxRow, requestId: string) {
   return { row, message, body: JSON.stringify(resultEnvelope(row.status, message, row.result, requestId)) };
 }
 
-export async function runLive(
-  def: OperationDef,
-  input: Input,
-  ctx: OperationContext,
-  scope: IdemScope | null,
-  resumed: boolean,
-): Promise<{ row: TxRow; message: string; body: string }> {
+/**
+ * Phase 1, the recovery point, as a Recording for the group commit (recorder.ts): the pending
+ * transaction, its hold on the wallet (402 if the balance is short) and the idempotency key in flight,
+ * bound to the transaction.
+ */
+export async function liveRecording(def: OperationDef, input: Input, ctx: OperationContext, key: { scope: IdemScope; hash: string } | null): Promise<Recording> {
   const { services } = ctx;
-  const { db, transactions } = services;
-  if (resumed) {
-    const row = (await transactions.get(db, ctx.txnId))!;
-    const answer = currentAnswer(row, ctx.requestId);
-    if (scope && row.status !== 'pending') await db.transaction().execute((trx) => services.idempotency.complete(trx, scope, 200, answer.body));
-    return answer;
-  }
-
   const principalPaise = def.amountPaise?.(input) ?? 0;
   const commissionPaise = def.commissionPaise?.(input) ?? 0;
   const feePaise = await services.pricing.fee(def.slug);
-  await services.reserver.reserve({
+  return {
     tx: {
       id: ctx.txnId,
       accountId: ctx.accountId,
@@ -85,10 +77,28 @@ export async function runLive(
       outcome: { status: 'pending', message: 'Submitted to the partner network', fields: {} },
       nextCheckAt: new Date(Date.now() + services.config.reconcile.scheduleS[0]! * 1000),
     },
+    key,
     hold: { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise },
-    scope,
-  });
+    afterRecord: [],
+  };
+}
 
+/**
+ * A retry of a request whose first attempt was interrupted after its recovery point: the transaction
+ * is answered as it stands, never sent again.
+ */
+export async function resumeLive(ctx: OperationContext, scope: IdemScope): Promise<{ body: string }> {
+  const { db, transactions, idempotency } = ctx.services;
+  const row = (await transactions.get(db, ctx.txnId))!;
+  const answer = currentAnswer(row, ctx.requestId);
+  if (row.status !== 'pending') await db.transaction().execute((trx) => idempotency.complete(trx, scope, 200, answer.body));
+  return answer;
+}
+
+/** Phases 2 and 3, once the recovery point is recorded. */
+export async function runLive(def: OperationDef, input: Input, ctx: OperationContext, scope: IdemScope | null): Promise<{ row: TxRow; message: string; body: string }> {
+  const { services } = ctx;
+  const { db, transactions } = services;
   let outcome: Outcome;
   try {
     outcome = await def.execute(input, ctx);

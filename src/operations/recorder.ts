@@ -1,20 +1,31 @@
-// Owns recording sandbox operations with group commit: each request's transaction row, its idempotency
-// key with the stored response and its extra writes (afterRecord) are queued, and concurrent requests
-// are written together in one database transaction: one multi-row INSERT of keys, one of transaction
-// rows. A request is answered only once its batch has committed. A request whose key is already taken
-// (by a concurrent duplicate in the same batch or elsewhere) records nothing and is told so; its caller
-// then replays the first answer through IdempotencyStore.claim().
+// Owns recording operations with group commit. What one request records (its transaction row, its
+// idempotency key, a live operation's hold on the wallet, and any extra writes) is queued, and the
+// records of concurrent requests are written together in one database transaction: one multi-row
+// INSERT of keys, one of transaction rows, one of holds, and last one conditional UPDATE per wallet
+// for the sum of its holds, so a hot wallet's row is locked once per batch, only until the commit.
+// A request is answered only once its batch has committed.
+//   - Sandbox: the key is stored as done with the response (no partner call sits between claim and
+//     effect).
+//   - Live: this is the recovery point (live.ts phase 1): the pending transaction, its hold, and the key
+//     in flight, bound to the transaction.
+// A request whose key is already taken (a concurrent duplicate in the same batch or elsewhere)
+// records nothing and is told so; its caller then asks IdempotencyStore.claim(). A batch a wallet
+// cannot cover as a whole fails, and GroupCommit then records each request alone, in order: the ones
+// that fit go through, the rest get 402.
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { scopeId, type IdempotencyStore, type IdemScope } from '../http/idempotency.js';
+import { holdMany, type HoldSpec } from '../ledger/ledger.js';
 import type { NewTransaction, TransactionStore, TxRow } from '../transactions/store.js';
 
 export interface Recording {
   tx: NewTransaction;
-  /** The idempotency key, and the response to store with it, made from the row as recorded. */
-  key: { scope: IdemScope; hash: string; response: (row: TxRow) => string } | null;
+  /** The idempotency key; with `response`, stored as done with the response made from the recorded row. */
+  key: { scope: IdemScope; hash: string; response?: (row: TxRow) => string } | null;
+  /** A live operation's reservation on the wallet. */
+  hold?: HoldSpec;
   afterRecord: Array<(trx: Transaction<DB>) => Promise<void>>;
 }
 
@@ -44,14 +55,16 @@ export class Recorder {
     // The first of several requests with one key in a batch goes ahead; the others are duplicates.
     const seen = new Set<string>();
     const keyed = built.filter(({ item }) => item.key && !seen.has(scopeId(item.key.scope)) && seen.add(scopeId(item.key.scope)));
-    const inserted = await this.idempotency.insertDone(
+    const inserted = await this.idempotency.insertClaims(
       trx,
-      keyed.map(({ item, row }) => ({ scope: item.key!.scope, hash: item.key!.hash, status: 200, body: item.key!.response(row) })),
+      keyed.map(({ item, row }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response: item.key!.response?.(row) ?? null })),
     );
     const first = new Set(keyed);
     const recorded = built.filter((b) => !b.item.key || (first.has(b) && inserted.has(scopeId(b.item.key.scope))));
     await this.transactions.insertMany(trx, recorded.map((b) => b.values));
     for (const { item } of recorded) for (const write of item.afterRecord) await write(trx);
+    const holds = recorded.flatMap((b) => (b.item.hold ? [b.item.hold] : []));
+    if (holds.length > 0) await holdMany(trx, holds); // last: it locks the wallet rows until the commit
     const ok = new Set(recorded);
     return built.map((b) => (ok.has(b) ? { kind: 'recorded', row: b.row } : { kind: 'key_taken' }));
   }

@@ -11,7 +11,8 @@ import { requestHash, type Claim, type IdemScope } from '../http/idempotency.js'
 import { bodyAjv, compile, queryAjv, toFieldErrors } from '../http/validation.js';
 import type { Services } from '../services.js';
 import type { OperationContext, OperationDef } from './operation.js';
-import { runLive } from './live.js';
+import { liveRecording, resumeLive, runLive } from './live.js';
+import type { Recorded, Recording } from './recorder.js';
 
 type Input = Record<string, unknown> & { reference_id: string; idempotency_key?: string };
 
@@ -76,18 +77,33 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
     return send(reply, claim.status, JSON.stringify({ ...env, data: hydrate(env.data) }));
   };
 
+  /**
+   * Records through the group commit. A key already taken is settled by claim(): a replay, a 422/107
+   * or 409/106 (thrown), or the take-over of a crashed holder's claim (with the live transaction it
+   * had started, if any).
+   */
+  const record = async (recording: Recording): Promise<Extract<Recorded, { kind: 'recorded' }> | Claim> => {
+    const first = await services.recorder.record(recording);
+    if (first.kind === 'recorded') return first;
+    if (!scope) throw new Error('only a keyed recording can find its key taken');
+    const claim = await services.idempotency.claim(scope, hash);
+    if (claim.kind === 'replay' || claim.txnId) return claim;
+    await services.idempotency.release(scope); // a crashed holder's claim with nothing started: record afresh
+    const again = await services.recorder.record(recording);
+    if (again.kind === 'recorded') return again;
+    throw inFlight();
+  };
+  const key = scope && { scope, hash };
+
   if (ctx.environment === 'live') {
-    let resumed = false;
-    if (scope) {
-      const claim = await services.idempotency.claim(scope, hash);
-      if (claim.kind === 'replay') return replay(claim);
-      if (claim.txnId) {
-        ctx.txnId = claim.txnId; // a crashed attempt's transaction: answer it, never start a second one
-        resumed = true;
-      }
+    const recorded = await record(await liveRecording(def, input, ctx, key));
+    if (recorded.kind === 'replay') return replay(recorded);
+    if (recorded.kind === 'claimed') {
+      ctx.txnId = recorded.txnId!; // a crashed attempt's transaction: answer it, never start a second one
+      return send(reply, 200, (await resumeLive(ctx, scope!)).body);
     }
     try {
-      return send(reply, 200, (await runLive(def, input, ctx, scope, resumed)).body);
+      return send(reply, 200, (await runLive(def, input, ctx, scope)).body);
     } catch (err) {
       // Known failures happened before any effect: free the key for a retry. After an unknown failure
       // the transaction may be under way: the claim stays, and a retry after its lock answers it.
@@ -98,40 +114,33 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
     }
   }
 
-  // Sandbox: no partner call sits between the claim and the effect, so the transaction row and the key
-  // with its stored response are recorded together, group-committed with concurrent requests
-  // (recorder.ts). A concurrent duplicate finds the key taken and replays the first answer.
+  // Sandbox: no partner call sits between the claim and the effect, so the key is recorded as done,
+  // with its response, together with the transaction row. A concurrent duplicate finds the key taken
+  // and replays the first answer.
   const outcome = await def.execute(input, ctx);
   const strip = def.unstored?.strip;
-  const record = () =>
-    services.recorder.record({
-      tx: {
-        id: ctx.txnId,
-        accountId: ctx.accountId,
-        environment: ctx.environment,
-        operation: def.slug,
-        referenceId: input.reference_id,
-        amountPaise: def.amountPaise?.(input) ?? null,
-        outcome,
-        strip,
-      },
-      key: scope && { scope, hash, response: (r) => JSON.stringify(resultEnvelope(r.status, outcome.message, strip ? strip(r.result) : r.result, req.id)) },
-      afterRecord: ctx.afterRecord,
-    });
-  let recorded = await record();
-  if (recorded.kind === 'key_taken' && scope) {
-    // Replays, mismatches (422/107) and keys still in flight (409/106) are decided by claim().
-    const claim = await services.idempotency.claim(scope, hash);
-    if (claim.kind === 'replay') return replay(claim);
-    await services.idempotency.release(scope); // we took over a crashed holder's claim: record afresh
-    recorded = await record();
-  }
-  if (recorded.kind === 'key_taken') throw new ApiError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly');
+  const recorded = await record({
+    tx: {
+      id: ctx.txnId,
+      accountId: ctx.accountId,
+      environment: ctx.environment,
+      operation: def.slug,
+      referenceId: input.reference_id,
+      amountPaise: def.amountPaise?.(input) ?? null,
+      outcome,
+      strip,
+    },
+    key: key && { ...key, response: (r) => JSON.stringify(resultEnvelope(r.status, outcome.message, strip ? strip(r.result) : r.result, req.id)) },
+    afterRecord: ctx.afterRecord,
+  });
+  if (recorded.kind === 'replay') return replay(recorded);
+  if (recorded.kind === 'claimed') throw inFlight(); // sandbox keys are never left in flight
   const row = recorded.row;
   if (outcome.settle) services.finalizer.wake(row.created_at.getTime() + outcome.settle.after_ms);
   return send(reply, 200, JSON.stringify(resultEnvelope(row.status, outcome.message, row.result, req.id)));
 }
 
+const inFlight = () => new ApiError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly');
 
 const omitKey = ({ idempotency_key: _, ...payload }: Input) => payload;
 

@@ -1,0 +1,167 @@
+// Shared pieces of the benchmarks: server and simulator processes on loopback, seeded accounts and
+// keys, load with autocannon (throughput under concurrency) and a sequential latency probe with
+// sub-millisecond resolution (our own share of one call).
+import autocannon from 'autocannon';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { openStore } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { createAccount, createKey } from '../src/accounts/store.js';
+import { addEntry } from '../src/access/allowlist.js';
+import { approve } from '../src/access/approvals.js';
+import { topUp } from '../src/ledger/ledger.js';
+import type { StoreLocation } from '../test/harness.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.join(HERE, '../..');
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+export interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not become healthy`);
+}
+
+export interface Proc {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const stopper = (child: ChildProcess) => async () => {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+};
+
+/** A Sangam server process on `loc`, rate limits raised (not switched off) for load. */
+export async function startServer(loc: StoreLocation, env: Record<string, string> = {}): Promise<Proc> {
+  const port = await freePort();
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  const child = fork(path.join(ROOT, 'dist/src/server.js'), [], {
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    env: {
+      ...process.env,
+      DATABASE_URL: loc.databaseUrl ?? '',
+      SANGAM_DATA_DIR: loc.dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SANGAM_RATE_LIMIT_PER_SEC: '1000000',
+      SANGAM_RATE_LIMIT_BURST: '1000000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(url, child);
+  return { url, child, stop: stopper(child) };
+}
+
+/** The partner-network simulator as its own process, answering at 0 ms. */
+export async function startSim(): Promise<Proc & { secret: string }> {
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--port', '0', '--secret', secret, '--latency-ms', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+  return { url: (JSON.parse(line) as { url: string }).url, child, secret, stop: stopper(child) };
+}
+
+/** Migrates the store and creates an account with a key; live accounts are allow-listed, approved and funded. */
+export async function seedAccount(loc: StoreLocation, environment: 'sandbox' | 'live'): Promise<{ accountId: string; key: string }> {
+  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
+  try {
+    await migrate(store.db);
+    const accountId = (await createAccount(store.db, `bench-${environment}`)).id;
+    const { key } = await createKey(store.db, accountId, environment);
+    if (environment === 'live') {
+      await addEntry(store.db, accountId, 'live', '127.0.0.1');
+      await approve(store.db, accountId, 'all');
+      await topUp(store.db, accountId, 1_000_000_000_000, null);
+    }
+    return { accountId, key };
+  } finally {
+    await store.close();
+  }
+}
+
+export interface LoadSpec {
+  name: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  body: () => string;
+  headers?: Record<string, string>;
+  connections?: number;
+  seconds?: number;
+}
+
+/** Throughput under concurrency: autocannon on loopback for a bounded duration. */
+export async function load(spec: LoadSpec): Promise<Result> {
+  const r = await autocannon({
+    url: spec.url,
+    method: spec.method ?? 'POST',
+    connections: spec.connections ?? CONNECTIONS,
+    duration: spec.seconds ?? SECONDS,
+    headers: { 'content-type': 'application/json', ...spec.headers },
+    requests: [{ setupRequest: (req) => ({ ...req, body: spec.body() }) }],
+  });
+  return { name: spec.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+}
+
+/** Warm-up (half the duration, discarded), then the measured run. */
+export async function warmLoad(spec: LoadSpec): Promise<Result> {
+  await load({ ...spec, seconds: Math.max(1, Math.round((spec.seconds ?? SECONDS) / 2)) });
+  return load(spec);
+}
+
+/**
+ * One call at a time, `n` calls, timed with performance.now(): the latency of a call with no queueing,
+ * at sub-millisecond resolution. Returns p50 and p99 in ms.
+ */
+export async function probe(url: string, body: () => string, headers: Record<string, string>, n: number): Promise<{ p50: number; p99: number; failures: number }> {
+  const u = new URL(url);
+  const pool = new Pool(u.origin, { connections: 1 });
+  const times: number[] = [];
+  let failures = 0;
+  try {
+    for (let i = 0; i < n + 50; i++) {
+      const t0 = performance.now();
+      const res = await pool.request({ method: 'POST', path: u.pathname, headers: { 'content-type': 'application/json', ...headers }, body: body() });
+      await res.body.dump();
+      if (res.statusCode !== 200) failures++;
+      if (i >= 50) times.push(performance.now() - t0); // the first 50 warm up
+    }
+  } finally {
+    await pool.close();
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(n * 0.5)]!, p99: times[Math.floor(n * 0.99)]!, failures };
+}
