@@ -156,4 +156,37 @@ describe('audit hash chain', () => {
       await t.close();
     }
   });
+
+  it('stays one unbroken chain when several writers (server processes) commit batches at once', async () => {
+    const t = await startApp();
+    try {
+      const { AuditWriter } = await import('../src/audit/writer.js');
+      // Each writer batches on its own connection, as separate server processes do on PostgreSQL.
+      const writers = Array.from({ length: 4 }, () => new AuditWriter(t.store.db));
+      const row = (w: number, i: number) => ({
+        request_id: `req_w${w}_${i}_${process.pid}`,
+        created_at: new Date(),
+        account_id: t.accountId,
+        key_id: null,
+        environment: 'sandbox' as const,
+        client_ip: '127.0.0.1',
+        method: 'POST',
+        path: '/api/v1/test',
+        operation: null,
+        http_status: 200,
+        ok: true,
+        statuscode: 'TXN',
+        reference_id: null,
+        latency_ms: 1,
+        request_body: '{}',
+        response_body: '{}',
+      });
+      await Promise.all(writers.map((w, n) => Promise.all(Array.from({ length: 60 }, (_, i) => w.write(row(n, i))))));
+      const result = await verifyChain(t.store.db);
+      assert.equal(result.ok, true, JSON.stringify(result.first_broken));
+      assert.ok(result.checked >= 240);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -45,9 +45,11 @@ export const linkHash = (prev: string, row: AuditRow | Selectable<AuditLogsTable
 /** Inserts rows at the end of the chain, in order. */
 export async function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
-  // One round trip takes the lock and reads the head of the chain.
-  const head = await sql<{ hash: string | null }>`
-    SELECT (SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1) AS hash FROM (SELECT pg_advisory_xact_lock(${LOCK_ID})) AS locked`.execute(trx);
+  // The lock first, in a statement of its own: the head must be read with a snapshot taken after the
+  // lock is held, or a batch another writer committed while we waited would be invisible and the
+  // chain would fork (READ COMMITTED takes one snapshot per statement, at its start).
+  await sql`SELECT pg_advisory_xact_lock(${LOCK_ID})`.execute(trx);
+  const head = await sql<{ hash: string | null }>`SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1`.execute(trx);
   let prev = head.rows[0]?.hash ?? (await latestCheckpoint(trx)).hash;
   const values = rows.map((r) => {
     const hash = linkHash(prev, r);

@@ -5,24 +5,31 @@
 // is retried one item at a time, so one bad item fails only its own caller.
 export class GroupCommit<T, R> {
   private queue: Array<{ item: T; resolve: (r: R) => void; reject: (err: unknown) => void }> = [];
-  private running: Promise<void> | null = null;
+  private running = new Set<Promise<void>>();
 
-  /** `write` stores a batch and answers one result per item, in order. */
+  /**
+   * `write` stores a batch and answers one result per item, in order. Up to `inFlight` batches are
+   * written at once (on separate connections); 1 keeps batches strictly one after another.
+   */
   constructor(
     private write: (items: T[]) => Promise<R[]>,
+    private inFlight = 1,
     private maxBatch = 500,
   ) {}
 
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.running ??= this.drain().finally(() => (this.running = null));
+      if (this.running.size < this.inFlight) {
+        const run: Promise<void> = this.drain().finally(() => this.running.delete(run));
+        this.running.add(run);
+      }
     });
   }
 
   /** Resolves when everything submitted so far is written (used at shutdown). */
   async flush(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running.size > 0) await Promise.all(this.running);
   }
 
   private async drain(): Promise<void> {

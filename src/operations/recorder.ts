@@ -39,7 +39,7 @@ export class Recorder {
     private transactions: TransactionStore,
     private idempotency: IdempotencyStore,
   ) {
-    this.batches = new GroupCommit((items) => db.transaction().execute((trx) => this.writeBatch(trx, items)));
+    this.batches = new GroupCommit((items) => db.transaction().execute((trx) => this.writeBatch(trx, items)), Number(process.env.GC_INFLIGHT ?? 1));
   }
 
   record(r: Recording): Promise<Recorded> {
