@@ -33,6 +33,8 @@ declare module 'fastify' {
     auth?: AuthContext;
     /** The validated, normalised input of an operation, for the audit row. */
     auditInput?: Record<string, unknown>;
+    /** Set when the audit row was stored with the operation's record; the onSend hook skips it. */
+    audited?: boolean;
   }
   interface FastifyContextConfig {
     operation?: string;

@@ -1,8 +1,9 @@
 // Owns the audit row of every /api/v1 request: who, what, the outcome and the latency, with redacted
 // bodies. It is written (group-committed) before the response leaves, so what a client was told is
-// always on record.
+// always on record: by the onSend hook here, or, for a sandbox operation's answer, in the same
+// database transaction as the operation's record (operations/recorder.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditWriter } from './writer.js';
+import type { AuditRow, AuditWriter } from './writer.js';
 import { redact } from './redact.js';
 
 const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -26,30 +27,35 @@ function parsePayload(payload: unknown): Record<string, unknown> | null {
   }
 }
 
+/** The audit row of a request answered with `status` and the JSON text `payload`. */
+export function auditRowOf(req: FastifyRequest, status: number, latencyMs: number, payload: unknown): AuditRow {
+  const body = parsePayload(payload);
+  return {
+    request_id: req.id,
+    created_at: new Date(),
+    account_id: req.auth?.accountId ?? null,
+    key_id: req.auth?.keyId ?? null,
+    environment: req.auth?.environment ?? null,
+    client_ip: req.ip,
+    method: req.method,
+    path: req.url.split('?')[0]!,
+    operation: req.routeOptions.config.operation ?? null,
+    http_status: status,
+    ok: body?.ok === true,
+    statuscode: typeof body?.statuscode === 'string' ? body.statuscode : null,
+    reference_id: referenceOf(req),
+    latency_ms: latencyMs,
+    request_body: JSON.stringify(redact(req.auditInput ?? req.body ?? (Object.keys(req.query as object).length ? req.query : null))),
+    response_body: JSON.stringify(redact(body)),
+  };
+}
+
 export function registerAuditHook(app: FastifyInstance, writer: AuditWriter): void {
   app.addHook('onSend', async (req, reply, payload) => {
-    if (!req.url.startsWith('/api/v1/')) return payload;
-    const body = parsePayload(payload);
-    const path = req.url.split('?')[0]!;
+    // Rows recorded with the operation itself (recorder.ts) are not written twice.
+    if (!req.url.startsWith('/api/v1/') || req.audited) return payload;
     try {
-      await writer.write({
-        request_id: req.id,
-        created_at: new Date(),
-        account_id: req.auth?.accountId ?? null,
-        key_id: req.auth?.keyId ?? null,
-        environment: req.auth?.environment ?? null,
-        client_ip: req.ip,
-        method: req.method,
-        path,
-        operation: (req.routeOptions.config as { operation?: string }).operation ?? null,
-        http_status: reply.statusCode,
-        ok: body?.ok === true,
-        statuscode: typeof body?.statuscode === 'string' ? body.statuscode : null,
-        reference_id: referenceOf(req),
-        latency_ms: reply.elapsedTime,
-        request_body: JSON.stringify(redact(req.auditInput ?? req.body ?? (Object.keys(req.query as object).length ? req.query : null))),
-        response_body: JSON.stringify(redact(body)),
-      });
+      await writer.write(auditRowOf(req, reply.statusCode, reply.elapsedTime, payload));
     } catch (err) {
       // The operation already happened; failing the response would hide its outcome from the client.
       req.log.error({ err, request_id: req.id }, 'audit write failed');

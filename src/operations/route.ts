@@ -13,6 +13,8 @@ import type { Services } from '../services.js';
 import type { OperationContext, OperationDef } from './operation.js';
 import { liveRecording, resumeLive, runLive } from './live.js';
 import type { Recorded, Recording } from './recorder.js';
+import type { TxRow } from '../transactions/store.js';
+import { auditRowOf } from '../audit/hook.js';
 
 type Input = Record<string, unknown> & { reference_id: string; idempotency_key?: string };
 
@@ -119,6 +121,7 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
   // and replays the first answer.
   const outcome = await def.execute(input, ctx);
   const strip = def.unstored?.strip;
+  const answer = (r: TxRow) => JSON.stringify(resultEnvelope(r.status, outcome.message, r.result, req.id));
   const recorded = await record({
     tx: {
       id: ctx.txnId,
@@ -131,13 +134,16 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
       strip,
     },
     key: key && { ...key, response: (r) => JSON.stringify(resultEnvelope(r.status, outcome.message, strip ? strip(r.result) : r.result, req.id)) },
+    // The answer is decided here, so its audit row is stored with the record, in the same transaction.
+    audit: (r) => auditRowOf(req, 200, reply.elapsedTime, answer(r)),
     afterRecord: ctx.afterRecord,
   });
   if (recorded.kind === 'replay') return replay(recorded);
   if (recorded.kind === 'claimed') throw inFlight(); // sandbox keys are never left in flight
   const row = recorded.row;
+  req.audited = true;
   if (outcome.settle) services.finalizer.wake(row.created_at.getTime() + outcome.settle.after_ms);
-  return send(reply, 200, JSON.stringify(resultEnvelope(row.status, outcome.message, row.result, req.id)));
+  return send(reply, 200, answer(row));
 }
 
 const inFlight = () => new ApiError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly');
