@@ -6,8 +6,18 @@ import { verhoeffValid, withVerhoeff } from '../src/operations/verhoeff.js';
 import { inrToPaise, paiseToInr } from '../src/money.js';
 import { redact } from '../src/audit/redact.js';
 import { commissionPaise, MOBILE_OPERATORS } from '../src/catalog/operators.js';
+import { randomBase62, randomDigits } from '../src/ids.js';
 
 describe('properties', () => {
+  it('ids: exactly the requested length from the alphabet, every character about equally likely, across pool refills', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 64 }), (n) => /^[0-9A-Za-z]+$/.test(randomBase62(n)) && randomBase62(n).length === n && /^[0-9]+$/.test(randomDigits(n))));
+    const counts = new Map<string, number>();
+    const text = Array.from({ length: 2000 }, () => randomBase62(31)).join(''); // 62 000 characters: many 4 KiB refills
+    for (const c of text) counts.set(c, (counts.get(c) ?? 0) + 1);
+    assert.equal(counts.size, 62);
+    for (const n of counts.values()) assert.ok(n > 700 && n < 1300, `a character appeared ${n} times, expected about 1000`);
+  });
+
   it('Verhoeff: every number with its check digit is valid; any single-digit change is caught', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[2-9][0-9]{10}$/), fc.nat(11), fc.integer({ min: 1, max: 9 }), (body, pos, delta) => {
