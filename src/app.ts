@@ -146,6 +146,7 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     await reconciler.stop();
     await webhooks.stop();
     await services.recorder.flush();
+    await services.outcomes.flush();
     await services.audit.flush();
     await services.close();
   });

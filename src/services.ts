@@ -9,6 +9,8 @@ import { loadSecret, UrlSigner } from './http/signed-url.js';
 import { AuditWriter } from './audit/writer.js';
 import { TransactionStore } from './transactions/store.js';
 import { Recorder } from './operations/recorder.js';
+import { liveOutcomes, type LiveAnswer, type LiveOutcome } from './operations/live.js';
+import type { GroupCommit } from './db/group-commit.js';
 import { Finalizer } from './transactions/finalizer.js';
 import { SandboxConnector } from './providers/sandbox/index.js';
 import type { Connector } from './providers/connector.js';
@@ -35,6 +37,8 @@ export interface Services {
   transactions: TransactionStore;
   /** Group commit of operation records: sandbox results, live recovery points. */
   recorder: Recorder;
+  /** Group commit of live outcomes (phase 3) with their audit rows. */
+  outcomes: GroupCommit<LiveOutcome, LiveAnswer>;
   finalizer: Finalizer;
   urls: UrlSigner;
   pricing: Pricing;
@@ -67,6 +71,7 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     idempotency,
     transactions,
     recorder: new Recorder(db, transactions, idempotency),
+    outcomes: liveOutcomes(db),
     finalizer: new Finalizer(transactions, config.finalizerPollMs, log),
     urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
     pricing: new Pricing(db, config.authCacheMs),

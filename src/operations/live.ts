@@ -3,14 +3,17 @@
 //      (402 if the balance is short) and the idempotency key claimed and bound to the transaction,
 //      group-committed with concurrent requests (recorder.ts);
 //   2. the partner call, alone, outside any database transaction;
-//   3. one database transaction: the outcome, its ledger effect (post or void the hold) and the stored
-//      response.
+//   3. one database transaction: the outcome, its ledger effect (post or void the hold), the stored
+//      response and the audit row, group-committed with concurrent requests (liveOutcomes).
 // A crash between phases leaves a pending transaction with its hold, bound to the idempotency key. A
 // retry with that key never sends it again (a different partner might execute it twice): it answers
 // the transaction as it stands, and reconciliation asks the partners what became of it.
 // settleLive is the one place a pending live transaction becomes final (phase 3, partner callbacks,
 // status enquiries): the state change and the money move together, exactly once.
 import type { Transaction } from 'kysely';
+import type { Db } from '../db/client.js';
+import { GroupCommit } from '../db/group-commit.js';
+import { insertChained, type AuditRow } from '../audit/chain.js';
 import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
@@ -96,9 +99,15 @@ export async function resumeLive(ctx: OperationContext, scope: IdemScope): Promi
 }
 
 /** Phases 2 and 3, once the recovery point is recorded. */
-export async function runLive(def: OperationDef, input: Input, ctx: OperationContext, scope: IdemScope | null): Promise<{ row: TxRow; message: string; body: string }> {
+export async function runLive(
+  def: OperationDef,
+  input: Input,
+  ctx: OperationContext,
+  scope: IdemScope | null,
+  audit: (body: string) => AuditRow,
+): Promise<LiveAnswer> {
   const { services } = ctx;
-  const { db, transactions } = services;
+  const { db } = services;
   let outcome: Outcome;
   try {
     outcome = await def.execute(input, ctx);
@@ -114,21 +123,55 @@ export async function runLive(def: OperationDef, input: Input, ctx: OperationCon
     throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
   }
 
-  return db.transaction().execute(async (trx) => {
-    const partner = (outcome as RoutedOutcome).partner;
-    const changed =
-      outcome.status === 'pending'
-        ? await transactions.updatePending(trx, ctx.txnId, outcome, def.unstored?.strip, partner)
-        : await settleLive(trx, services, def, ctx.txnId, outcome as FinalOutcome, { partner, completeKeys: !scope });
-    // Unchanged: a callback or status enquiry made it final while the partner call was out.
-    const row = changed ?? (await transactions.get(trx, ctx.txnId))!;
-    // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.
-    const shown = row.status === outcome.status ? { ...row.result, ...outcome.fields } : row.result;
-    const message = String(row.result.message ?? outcome.message);
-    if (scope) {
-      const stored = resultEnvelope(row.status, message, def.unstored ? def.unstored.strip(shown) : shown, ctx.requestId);
-      await services.idempotency.complete(trx, scope, 200, JSON.stringify(stored));
-    }
-    return { row: { ...row, result: shown }, message, body: JSON.stringify(resultEnvelope(row.status, message, shown, ctx.requestId)) };
-  });
+  return services.outcomes.submit({ def, ctx, scope, outcome, audit });
+}
+
+export interface LiveOutcome {
+  def: OperationDef;
+  ctx: OperationContext;
+  scope: IdemScope | null;
+  outcome: Outcome;
+  /** The request's audit row, made from the answer, stored in the same transaction. */
+  audit: (body: string) => AuditRow;
+}
+export interface LiveAnswer {
+  row: TxRow;
+  message: string;
+  body: string;
+}
+
+/**
+ * Phase 3, group-committed: the outcomes of concurrent live requests (state change, money effect,
+ * stored response) and their audit rows, in one database transaction. Items go wallet by wallet
+ * (sorted) and the audit chain comes last, so locks are taken in the recorder's order: keys, wallets,
+ * the audit chain.
+ */
+export const liveOutcomes = (db: Db) =>
+  new GroupCommit<LiveOutcome, LiveAnswer>((items) =>
+    db.transaction().execute(async (trx) => {
+      const ordered = items.map((item, i) => ({ item, i })).sort((a, b) => (a.item.ctx.accountId < b.item.ctx.accountId ? -1 : a.item.ctx.accountId > b.item.ctx.accountId ? 1 : 0));
+      const answers: LiveAnswer[] = new Array(items.length);
+      for (const { item, i } of ordered) answers[i] = await applyOutcome(trx, item);
+      await insertChained(trx, items.map((item, i) => item.audit(answers[i]!.body)));
+      return answers;
+    }),
+  );
+
+async function applyOutcome(trx: Transaction<DB>, { def, ctx, scope, outcome }: LiveOutcome): Promise<LiveAnswer> {
+  const { services } = ctx;
+  const partner = (outcome as RoutedOutcome).partner;
+  const changed =
+    outcome.status === 'pending'
+      ? await services.transactions.updatePending(trx, ctx.txnId, outcome, def.unstored?.strip, partner)
+      : await settleLive(trx, services, def, ctx.txnId, outcome as FinalOutcome, { partner, completeKeys: !scope });
+  // Unchanged: a callback or status enquiry made it final while the partner call was out.
+  const row = changed ?? (await services.transactions.get(trx, ctx.txnId))!;
+  // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.
+  const shown = row.status === outcome.status ? { ...row.result, ...outcome.fields } : row.result;
+  const message = String(row.result.message ?? outcome.message);
+  if (scope) {
+    const stored = resultEnvelope(row.status, message, def.unstored ? def.unstored.strip(shown) : shown, ctx.requestId);
+    await services.idempotency.complete(trx, scope, 200, JSON.stringify(stored));
+  }
+  return { row: { ...row, result: shown }, message, body: JSON.stringify(resultEnvelope(row.status, message, shown, ctx.requestId)) };
 }

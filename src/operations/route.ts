@@ -105,7 +105,9 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
       return send(reply, 200, (await resumeLive(ctx, scope!)).body);
     }
     try {
-      return send(reply, 200, (await runLive(def, input, ctx, scope)).body);
+      const { body } = await runLive(def, input, ctx, scope, (answer) => auditRowOf(req, 200, reply.elapsedTime, answer));
+      req.audited = true;
+      return send(reply, 200, body);
     } catch (err) {
       // Known failures happened before any effect: free the key for a retry. After an unknown failure
       // the transaction may be under way: the claim stays, and a retry after its lock answers it.
