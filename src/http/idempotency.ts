@@ -108,16 +108,19 @@ export class IdempotencyStore {
   }
 
   /**
-   * Completes the claims bound to a live transaction that became final elsewhere (callback, status
-   * enquiry) while its request was interrupted, so a retry replays the final answer instead of resuming.
+   * Completes the claims bound to live transactions (by txn_id), in one statement. `force` stores the
+   * answer whatever the key's state (the request's own answer, which its replays must repeat); without
+   * it only a key still in flight is completed: a transaction that became final elsewhere (callback,
+   * status enquiry) while its request was interrupted, so a retry replays the final answer instead of
+   * resuming.
    */
-  async completeBound(trx: Transaction<DB>, txnId: string, status: number, body: string): Promise<void> {
-    await trx
-      .updateTable('idempotency_keys')
-      .set({ status: 'done', response_status: status, response_body: body })
-      .where('txn_id', '=', txnId)
-      .where('status', '=', 'in_flight')
-      .execute();
+  async completeBound(trx: Transaction<DB>, answers: Array<{ txnId: string; body: string; force: boolean }>): Promise<void> {
+    if (answers.length === 0) return;
+    const values = answers.map((a) => sql`(${a.txnId}, ${a.body}, ${a.force})`);
+    await sql`
+      UPDATE idempotency_keys k SET status = 'done', response_status = 200, response_body = v.body
+      FROM (VALUES ${sql.join(values)}) AS v (txn_id, body, force)
+      WHERE k.txn_id = v.txn_id AND (v.force::boolean OR k.status = 'in_flight')`.execute(trx);
   }
 
   /** Frees a claim whose request failed before any effect, so the client can retry with the same key. */

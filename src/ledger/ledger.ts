@@ -31,9 +31,15 @@ export interface HoldSpec {
 /** What the client pays for an operation: the principal less the commission, plus the fee. */
 export const debitOf = (h: Pick<HoldSpec, 'principalPaise' | 'feePaise' | 'commissionPaise'>) => h.principalPaise - h.commissionPaise + h.feePaise;
 
-async function writePosting(trx: Trx, postingId: string, kind: string, memo: string | null, legs: Array<[string, number]>): Promise<void> {
+/** The non-zero legs of a posting; throws unless they sum to zero. */
+function balanced(postingId: string, legs: Array<[string, number]>): Array<[string, number]> {
   const entries = legs.filter(([, amount]) => amount !== 0);
   if (entries.reduce((s, [, a]) => s + a, 0) !== 0) throw new Error(`posting ${postingId} does not balance`);
+  return entries;
+}
+
+async function writePosting(trx: Trx, postingId: string, kind: string, memo: string | null, legs: Array<[string, number]>): Promise<void> {
+  const entries = balanced(postingId, legs);
   if (entries.length === 0) return;
   await trx
     .insertInto('ledger_entries')
@@ -106,42 +112,46 @@ export async function holdMany(trx: Trx, holds: HoldSpec[]): Promise<void> {
   }
 }
 
-async function resolve(trx: Trx, txnId: string, to: 'posted' | 'voided') {
+/** Resolves pending holds in one UPDATE; answers the holds that were pending. */
+async function resolve(trx: Trx, txnIds: string[], to: 'posted' | 'voided') {
+  if (txnIds.length === 0) return [];
   return trx
     .updateTable('holds')
     .set({ status: to, resolved_at: new Date() })
-    .where('txn_id', '=', txnId)
+    .where('txn_id', 'in', txnIds)
     .where('status', '=', 'pending')
     .returningAll()
-    .executeTakeFirst();
+    .execute();
 }
 
 /**
- * Posts a pending hold: the money moves. The wallet row is not touched (the reserved amount already
- * left its balance, and held is derived from pending holds). False when there is no pending hold.
+ * Posts pending holds: the money moves, every posting in one multi-row INSERT. The wallet rows are not
+ * touched (the reserved amounts already left their balances, and held is derived from pending holds).
+ * Holds that are not pending (resolved already) are skipped.
  */
-export async function post(trx: Trx, txnId: string): Promise<boolean> {
-  const h = await resolve(trx, txnId, 'posted');
-  if (!h) return false;
-  await writePosting(trx, txnId, 'debit', null, [
-    [WALLET(h.account_id), -h.amount_paise],
-    [FEES, h.fee_paise],
-    [SETTLEMENT, h.principal_paise],
-    [COMMISSION, -h.commission_paise],
-  ]);
-  return true;
+export async function post(trx: Trx, ...txnIds: string[]): Promise<void> {
+  const legs = (await resolve(trx, txnIds, 'posted')).flatMap((h) =>
+    balanced(h.txn_id, [
+      [WALLET(h.account_id), -h.amount_paise],
+      [FEES, h.fee_paise],
+      [SETTLEMENT, h.principal_paise],
+      [COMMISSION, -h.commission_paise],
+    ]).map(([ledger_account, amount_paise]) => ({ posting_id: h.txn_id, ledger_account, amount_paise, kind: 'debit', memo: null })),
+  );
+  if (legs.length > 0) await trx.insertInto('ledger_entries').values(legs).execute();
 }
 
-/** Voids a pending hold: the money returns to the balance. False when there is no pending hold. */
-export async function voidHold(trx: Trx, txnId: string): Promise<boolean> {
-  const h = await resolve(trx, txnId, 'voided');
-  if (!h) return false;
-  await trx
-    .updateTable('wallets')
-    .set({ balance_paise: sql`balance_paise + ${h.amount_paise}`, updated_at: sql`now()` })
-    .where('account_id', '=', h.account_id)
-    .execute();
-  return true;
+/** Voids pending holds: the money returns to the balances, one UPDATE per wallet, in a fixed order. */
+export async function voidHold(trx: Trx, ...txnIds: string[]): Promise<void> {
+  const back = new Map<string, number>();
+  for (const h of await resolve(trx, txnIds, 'voided')) back.set(h.account_id, (back.get(h.account_id) ?? 0) + h.amount_paise);
+  for (const [accountId, amount] of [...back].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    await trx
+      .updateTable('wallets')
+      .set({ balance_paise: sql`balance_paise + ${amount}`, updated_at: sql`now()` })
+      .where('account_id', '=', accountId)
+      .execute();
+  }
 }
 
 export interface StatementEntry {

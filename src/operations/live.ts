@@ -29,27 +29,38 @@ import type { Recording } from './recorder.js';
 
 type Input = Record<string, unknown> & { reference_id: string };
 
+interface Settlement {
+  def: OperationDef;
+  txnId: string;
+  final: FinalOutcome;
+  partner?: string;
+}
+
 /**
- * Moves a pending live transaction to `final` with its money effect. Returns the settled row, or
- * undefined when it was already final (nothing changes; the caller decides whether the disagreement
- * needs flagging). Idempotency keys bound to the transaction are completed with the final answer,
- * unless the caller stores that answer itself (`completeKeys: false`).
+ * Moves pending live transactions to their final states with their money effects (post or void the
+ * holds), in a fixed number of statements however many there are. Answers the settled rows by id; a
+ * transaction that was already final is absent (nothing about it changes).
  */
-export async function settleLive(
-  trx: Transaction<DB>,
-  services: Services,
-  def: OperationDef,
-  txnId: string,
-  final: FinalOutcome,
-  opts: { partner?: string; completeKeys?: boolean } = {},
-): Promise<TxRow | undefined> {
-  const row = await services.transactions.settle(trx, txnId, final, def.unstored?.strip, opts.partner);
-  if (!row) return undefined;
-  const pays = final.status === 'success' || def.charge === 'completion';
-  await (pays ? post(trx, txnId) : voidHold(trx, txnId));
-  if (opts.completeKeys !== false) {
-    await services.idempotency.completeBound(trx, txnId, 200, JSON.stringify(resultEnvelope(row.status, final.message, row.result, txnId)));
-  }
+async function settleLiveMany(trx: Transaction<DB>, services: Services, items: Settlement[]): Promise<Map<string, TxRow>> {
+  const rows = await services.transactions.settleMany(
+    trx,
+    items.map((s) => ({ id: s.txnId, final: s.final, strip: s.def.unstored?.strip, partner: s.partner })),
+  );
+  const settled = items.filter((s) => rows.has(s.txnId));
+  const pays = (s: Settlement) => s.final.status === 'success' || s.def.charge === 'completion';
+  await post(trx, ...settled.filter(pays).map((s) => s.txnId));
+  await voidHold(trx, ...settled.filter((s) => !pays(s)).map((s) => s.txnId));
+  return rows;
+}
+
+/**
+ * Moves a pending live transaction to `final` with its money effect, and completes the idempotency
+ * key bound to it with the final answer. Returns the settled row, or undefined when it was already
+ * final (nothing changes; the caller decides whether the disagreement needs flagging).
+ */
+export async function settleLive(trx: Transaction<DB>, services: Services, def: OperationDef, txnId: string, final: FinalOutcome): Promise<TxRow | undefined> {
+  const row = (await settleLiveMany(trx, services, [{ def, txnId, final }])).get(txnId);
+  if (row) await services.idempotency.completeBound(trx, [{ txnId, body: JSON.stringify(resultEnvelope(row.status, final.message, row.result, txnId)), force: false }]);
   return row;
 }
 
@@ -141,37 +152,42 @@ export interface LiveAnswer {
 }
 
 /**
- * Phase 3, group-committed: the outcomes of concurrent live requests (state change, money effect,
- * stored response) and their audit rows, in one database transaction. Items go wallet by wallet
- * (sorted) and the audit chain comes last, so locks are taken in the recorder's order: keys, wallets,
+ * Phase 3, group-committed: the outcomes of concurrent live requests (state changes, money effects,
+ * stored responses) and their audit rows, in one database transaction and a fixed number of
+ * statements. The audit chain comes last, so locks are taken in the recorder's order: keys, wallets,
  * the audit chain.
  */
 export const liveOutcomes = (db: Db) =>
   new GroupCommit<LiveOutcome, LiveAnswer>((items) =>
     db.transaction().execute(async (trx) => {
-      const ordered = items.map((item, i) => ({ item, i })).sort((a, b) => (a.item.ctx.accountId < b.item.ctx.accountId ? -1 : a.item.ctx.accountId > b.item.ctx.accountId ? 1 : 0));
-      const answers: LiveAnswer[] = new Array(items.length);
-      for (const { item, i } of ordered) answers[i] = await applyOutcome(trx, item);
+      const answers = await applyOutcomes(trx, items);
       await insertChained(trx, items.map((item, i) => item.audit(answers[i]!.body)));
       return answers;
     }),
   );
 
-async function applyOutcome(trx: Transaction<DB>, { def, ctx, scope, outcome }: LiveOutcome): Promise<LiveAnswer> {
-  const { services } = ctx;
-  const partner = (outcome as RoutedOutcome).partner;
-  const changed =
-    outcome.status === 'pending'
-      ? await services.transactions.updatePending(trx, ctx.txnId, outcome, def.unstored?.strip, partner)
-      : await settleLive(trx, services, def, ctx.txnId, outcome as FinalOutcome, { partner, completeKeys: !scope });
-  // Unchanged: a callback or status enquiry made it final while the partner call was out.
-  const row = changed ?? (await services.transactions.get(trx, ctx.txnId))!;
-  // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.
-  const shown = row.status === outcome.status ? { ...row.result, ...outcome.fields } : row.result;
-  const message = String(row.result.message ?? outcome.message);
-  if (scope) {
-    const stored = resultEnvelope(row.status, message, def.unstored ? def.unstored.strip(shown) : shown, ctx.requestId);
-    await services.idempotency.complete(trx, scope, 200, JSON.stringify(stored));
+async function applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promise<LiveAnswer[]> {
+  const { services } = items[0]!.ctx;
+  const finals = items.filter((i) => i.outcome.status !== 'pending');
+  const settled = await settleLiveMany(
+    trx,
+    services,
+    finals.map((i) => ({ def: i.def, txnId: i.ctx.txnId, final: i.outcome as FinalOutcome, partner: (i.outcome as RoutedOutcome).partner })),
+  );
+  const answers: LiveAnswer[] = [];
+  const keys: Array<{ txnId: string; body: string; force: boolean }> = [];
+  for (const { def, ctx, scope, outcome } of items) {
+    const strip = def.unstored?.strip;
+    let row = settled.get(ctx.txnId);
+    if (!row && outcome.status === 'pending') row = await services.transactions.updatePending(trx, ctx.txnId, outcome, strip, (outcome as RoutedOutcome).partner);
+    // Unchanged: a callback or status enquiry made it final while the partner call was out.
+    row ??= (await services.transactions.get(trx, ctx.txnId))!;
+    // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.
+    const shown = row.status === outcome.status ? { ...row.result, ...outcome.fields } : row.result;
+    const message = String(row.result.message ?? outcome.message);
+    if (scope) keys.push({ txnId: ctx.txnId, body: JSON.stringify(resultEnvelope(row.status, message, strip ? strip(shown) : shown, ctx.requestId)), force: true });
+    answers.push({ row: { ...row, result: shown }, message, body: JSON.stringify(resultEnvelope(row.status, message, shown, ctx.requestId)) });
   }
-  return { row: { ...row, result: shown }, message, body: JSON.stringify(resultEnvelope(row.status, message, shown, ctx.requestId)) };
+  await services.idempotency.completeBound(trx, keys);
+  return answers;
 }

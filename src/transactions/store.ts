@@ -4,7 +4,7 @@ import { sql, type Insertable, type Selectable, type Transaction } from 'kysely'
 import type { Db } from '../db/client.js';
 import type { DB, Environment, TransactionsTable, TxStatus } from '../db/schema.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
-import { enqueueEvent } from '../webhooks/store.js';
+import { enqueueEvents } from '../webhooks/store.js';
 
 export type TxRow = Pick<
   Selectable<TransactionsTable>,
@@ -119,39 +119,46 @@ export class TransactionStore {
   }
 
   /**
-   * Moves a pending transaction to its final state, once: one conditional UPDATE that only a pending
+   * Moves a pending transaction to its final state, once: a conditional UPDATE that only a pending
    * row passes, so a final state never changes again. Returns the settled row, or undefined when it
    * was already final. `partner` records which partner answered (live).
    */
   async settle(trx: Transaction<DB>, id: string, final: FinalOutcome, strip: Strip = (d) => d, partner?: string): Promise<TxRow | undefined> {
+    return (await this.settleMany(trx, [{ id, final, strip, partner }])).get(id);
+  }
+
+  /**
+   * settle() for several transactions in one UPDATE, with their webhook events in the outbox of the
+   * same database transaction (committed together or not at all). Answers the rows that were still
+   * pending and are now final, by id.
+   */
+  async settleMany(trx: Transaction<DB>, items: Array<{ id: string; final: FinalOutcome; strip?: Strip; partner?: string }>): Promise<Map<string, TxRow>> {
+    if (items.length === 0) return new Map();
     const now = new Date();
-    const row = await trx
-      .updateTable('transactions')
-      .set({
-        status: final.status,
-        result: merge(strip(resultPatch(final, now))),
-        final_result: null,
-        due_at: null,
-        next_check_at: null,
-        updated_at: now,
-        verified_at: now,
-        ...(partner ? { partner } : {}),
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .returning(TX_COLUMNS)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const data = row.result;
-    // The client's webhook goes into the outbox in this same transaction: committed together or not at all.
-    await enqueueEvent(trx, { accountId: row.account_id, environment: row.environment }, `transaction.${final.status}`, id, {
-      ...data,
-      txn_id: (data.txn_id as string | undefined) ?? id,
-      utr: (data.utr as string | null | undefined) ?? null,
-      operation: row.operation,
-      environment: row.environment,
-    });
-    return row;
+    const values = items.map(({ id, final, strip = (d) => d, partner }) => sql`(${id}, ${final.status}, ${JSON.stringify(strip(resultPatch(final, now)))}, ${partner ?? null})`);
+    const { rows } = await sql<TxRow>`
+      UPDATE transactions t
+      SET status = v.status, result = t.result || v.patch::jsonb, final_result = NULL, due_at = NULL, next_check_at = NULL,
+          updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner)
+      FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner)
+      WHERE t.id = v.id AND t.status = 'pending'
+      RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}`.execute(trx);
+    await enqueueEvents(
+      trx,
+      rows.map((row) => ({
+        scope: { accountId: row.account_id, environment: row.environment },
+        type: `transaction.${row.status as FinalOutcome['status']}` as const,
+        txnId: row.id,
+        data: {
+          ...row.result,
+          txn_id: (row.result.txn_id as string | undefined) ?? row.id,
+          utr: (row.result.utr as string | null | undefined) ?? null,
+          operation: row.operation,
+          environment: row.environment,
+        },
+      })),
+    );
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** Claims up to `limit` due pendings, skipping rows another process holds, and settles each. */

@@ -102,26 +102,60 @@ export async function rotateSecret(db: Db, s: Scope, id: string, overlapS: numbe
   return { id, secret, previous_secret_until: until.toISOString() };
 }
 
+export interface NewEvent {
+  scope: Scope;
+  type: EventType;
+  txnId: string;
+  data: Record<string, unknown>;
+}
+
 /** Writes the event and its deliveries; call in the transaction that makes the state change. */
 export async function enqueueEvent(trx: Transaction<DB>, s: Scope, type: EventType, txnId: string, data: Record<string, unknown>): Promise<string | null> {
+  return (await enqueueEvents(trx, [{ scope: s, type, txnId, data }]))[0]!;
+}
+
+/**
+ * Writes several events and their deliveries in three statements whatever their number (the
+ * subscribed endpoints of every account involved, the events, the deliveries). Answers each event's
+ * id, or null when no endpoint wants it.
+ */
+export async function enqueueEvents(trx: Transaction<DB>, events: NewEvent[]): Promise<Array<string | null>> {
+  if (events.length === 0) return [];
   const endpoints = await trx
     .selectFrom('webhook_endpoints')
-    .select(['id', 'event_types'])
-    .where('account_id', '=', s.accountId)
-    .where('environment', '=', s.environment)
+    .select(['id', 'account_id', 'environment', 'event_types'])
+    .where('account_id', 'in', [...new Set(events.map((e) => e.scope.accountId))])
     .where('deleted_at', 'is', null)
     .where('disabled_at', 'is', null)
     .execute();
-  const wanted = endpoints.filter((e) => !e.event_types || e.event_types.includes(type));
-  if (wanted.length === 0) return null;
-  const id = newId('msg', 24);
-  const payload = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
-  await trx.insertInto('webhook_events').values({ id, account_id: s.accountId, environment: s.environment, type, txn_id: txnId, payload }).execute();
-  await trx
-    .insertInto('webhook_deliveries')
-    .values(wanted.map((e) => ({ event_id: id, endpoint_id: e.id, status: 'pending' as const, next_attempt_at: sql<Date>`now()` })))
-    .execute();
-  return id;
+  const timestamp = new Date().toISOString();
+  const rows = events.map((e) => {
+    const wanted = endpoints.filter(
+      (ep) => ep.account_id === e.scope.accountId && ep.environment === e.scope.environment && (!ep.event_types || ep.event_types.includes(e.type)),
+    );
+    return { e, wanted, id: wanted.length > 0 ? newId('msg', 24) : null };
+  });
+  const written = rows.filter((r) => r.id !== null);
+  if (written.length > 0) {
+    await trx
+      .insertInto('webhook_events')
+      .values(
+        written.map(({ e, id }) => ({
+          id: id!,
+          account_id: e.scope.accountId,
+          environment: e.scope.environment,
+          type: e.type,
+          txn_id: e.txnId,
+          payload: JSON.stringify({ type: e.type, timestamp, data: e.data }),
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(written.flatMap(({ wanted, id }) => wanted.map((ep) => ({ event_id: id!, endpoint_id: ep.id, status: 'pending' as const, next_attempt_at: sql<Date>`now()` }))))
+      .execute();
+  }
+  return rows.map((r) => r.id);
 }
 
 /** Sends an event again (a new delivery), or every event that failed to reach the endpoint since a time. */
