@@ -20,7 +20,7 @@ import type { StoreLocation } from '../test/harness.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.join(HERE, '../..');
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 export interface Result {
   name: string;
