@@ -133,7 +133,10 @@ export async function load(spec: LoadSpec): Promise<Result> {
     headers: { 'content-type': 'application/json', ...spec.headers },
     requests: [{ setupRequest: (req) => ({ ...req, body: spec.body() }) }],
   });
-  return { name: spec.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+  const result = { name: spec.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+  // Progress on stderr as each load ends; the tables go to stdout at the end.
+  process.stderr.write(`  ${spec.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.errors} non-2xx\n`);
+  return result;
 }
 
 /** Warm-up (half the duration, discarded), then the measured run. */

@@ -6,7 +6,7 @@
 //   - two server processes against one (scale-out), with idempotency and shared rate limits checked;
 //   - the embedded store's footprint, webhook delivery, audit search and export.
 // Runs on the embedded store, and on PostgreSQL too when DATABASE_URL is set (scale-out and audit need
-// it). Bounded: BENCH_SECONDS per load (default 10, plus half as much warm-up), BENCH_CONNECTIONS (20).
+// it). Bounded: BENCH_SECONDS per load (default 10, plus half as much warm-up), BENCH_CONNECTIONS (50).
 // BENCH_ONLY=sandbox,live,hot,scale,footprint,webhooks,audit runs a subset (the baseline always runs).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -162,7 +162,7 @@ async function main() {
     console.log('| search | p50 ms |');
     console.log('|---|---:|');
     for (const x of audit.searches) console.log(`| ${x.name} | ${x.p50.toFixed(1)} |`);
-    console.log(`\nExport: ${f0(audit.exportRowsPerSec)} rows/s as CSV (${f0(audit.exportMB)} MB), bench process RSS ${f0(audit.rssMB)} MB`);
+    console.log(`\nExport: ${f0(audit.exportRowsPerSec)} rows/s as CSV (${f0(audit.exportMB)} MB); RSS grew by ${f0(audit.rssGrowthMB)} MB while exporting`);
   }
 }
 
