@@ -8,8 +8,9 @@
 // A crash between phases leaves a pending transaction with its hold, bound to the idempotency key. A
 // retry with that key never sends it again (a different partner might execute it twice): it answers
 // the transaction as it stands, and reconciliation asks the partners what became of it.
-// settleLive is the one place a pending live transaction becomes final (phase 3, partner callbacks,
-// status enquiries): the state change and the money move together, exactly once.
+// settleLiveMany is the one place a pending live transaction becomes final (phase 3 for a batch;
+// settleLive for one, from partner callbacks and status enquiries): the state change and the money
+// move together, exactly once.
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';

@@ -1,7 +1,8 @@
 // Owns the path every operation request takes: pick the input (JSON body, or query string for the
-// GET operation), resolve aliases, validate against the operation's one schema, claim the idempotency
-// key, execute through the environment's connector, then record the transaction and the stored
-// response together (group-committed in the sandbox, atomic phases in live), and answer with the envelope.
+// GET operation), resolve aliases, validate against the operation's one schema, then record and
+// execute: in the sandbox, execute and record the transaction with its idempotency key, stored
+// response and audit row in one group-committed transaction (recorder.ts); in live, the atomic phases
+// of live.ts. A key already taken is settled by IdempotencyStore.claim(). Answers with the envelope.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
