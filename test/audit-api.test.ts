@@ -145,6 +145,21 @@ describe('audit hash chain', () => {
       const after = await verifyChain(t.store.db);
       assert.equal(after.ok, true, JSON.stringify(after));
 
+      // Removing the newest rows leaves the chain short of its recorded head.
+      await t.call('POST', PATHS.signature, { body: VALID.signature() });
+      const newest = await t.store.db.selectFrom('audit_logs').select(['id', 'request_id']).orderBy('id', 'desc').limit(2).execute();
+      const saved = await t.store.db.selectFrom('audit_logs').selectAll().where('id', '=', newest[0]!.id).executeTakeFirstOrThrow();
+      await t.store.db.deleteFrom('audit_logs').where('id', '=', newest[0]!.id).execute();
+      const truncated = await verifyChain(t.store.db);
+      assert.equal(truncated.ok, false);
+      assert.equal(truncated.first_broken!.id, newest[1]!.id);
+      assert.match(truncated.first_broken!.reason, /newest rows were removed/);
+      await t.store.db
+        .insertInto('audit_logs')
+        .values({ ...saved, request_body: JSON.stringify(saved.request_body), response_body: JSON.stringify(saved.response_body) })
+        .execute();
+      assert.equal((await verifyChain(t.store.db)).ok, true);
+
       const { runCommand } = await import('../src/admin/run.js');
       assert.equal((await runCommand(t.store.db, ['audit', 'verify'])).code, 0);
       const last = await t.store.db.selectFrom('audit_logs').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();

@@ -1,17 +1,17 @@
 // Owns the audit trail's tamper evidence. One hash chain runs over every audit row in id order:
-// hash = SHA-256(prev_hash + canonical JSON of the row's content). Rows are inserted under a
-// transaction-scoped advisory lock, so ids and the chain advance together even with several server
-// processes writing. A row edited or deleted in the store breaks the chain at that row;
-// `sangam audit verify` reports the first broken link. Retention purges old rows and records a
+// hash = SHA-256(prev_hash + canonical JSON of the row's content). Writers lock the chain's head row
+// (audit_head) while they append, so ids and the chain advance together even with several server
+// processes writing. A row edited or deleted in the store breaks the chain at that row, and removing
+// the newest rows leaves the chain short of its recorded head; `sangam audit verify` reports the first
+// broken link. Retention purges old rows and records a
 // checkpoint (the last purged row's hash), from which verification starts.
 import { createHash } from 'node:crypto';
-import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
+import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { AuditLogsTable, DB } from '../db/schema.js';
 import { canonicalJson } from '../canonical.js';
 
 export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash'>;
-const LOCK_ID = 7_126_020_002;
 const GENESIS = 'genesis';
 
 const parse = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : (v ?? null));
@@ -45,20 +45,24 @@ export const linkHash = (prev: string, row: AuditRow | Selectable<AuditLogsTable
 /** Inserts rows at the end of the chain, in order. */
 export async function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
-  // The lock first, in a statement of its own: the head must be read with a snapshot taken after the
-  // lock is held, or a batch another writer committed while we waited would be invisible and the
-  // chain would fork (READ COMMITTED takes one snapshot per statement, at its start).
-  await sql`SELECT pg_advisory_xact_lock(${LOCK_ID})`.execute(trx);
-  const head = await sql<{ hash: string | null }>`SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1`.execute(trx);
-  let prev = head.rows[0]?.hash ?? (await latestCheckpoint(trx)).hash;
+  // Locks the head row; once granted, FOR UPDATE reads its latest committed version, so a batch another
+  // writer committed while we waited is seen and the chain never forks.
+  let prev = (await lockHead(trx)).hash;
   const values = rows.map((r) => {
     const hash = linkHash(prev, r);
     const v = { ...r, prev_hash: prev, hash };
     prev = hash;
     return v;
   });
-  await trx.insertInto('audit_logs').values(values).execute();
+  // The batch and the new head in one statement.
+  await trx
+    .with('inserted', (db) => db.insertInto('audit_logs').values(values))
+    .updateTable('audit_head')
+    .set({ hash: prev })
+    .execute();
 }
+
+const lockHead = (trx: Transaction<DB>) => trx.selectFrom('audit_head').select('hash').forUpdate().executeTakeFirstOrThrow();
 
 async function latestCheckpoint(db: Db | Transaction<DB>): Promise<{ upto_id: number; hash: string }> {
   return (
@@ -75,13 +79,21 @@ export interface VerifyResult {
 
 /** Walks the chain from the latest checkpoint, in pages, with constant memory. */
 export async function verifyChain(db: Db, onProgress?: (checked: number) => void): Promise<VerifyResult> {
+  // The head as it is now: the walk must reach it (rows appended meanwhile are walked too), or the
+  // newest rows were removed.
+  const head = (await db.selectFrom('audit_head').select('hash').executeTakeFirstOrThrow()).hash;
   const start = await latestCheckpoint(db);
   let prev = start.hash;
   let after = start.upto_id;
   let checked = 0;
+  let reachedHead = head === start.hash;
+  let last: { id: number; request_id: string } = { id: start.upto_id, request_id: '' };
   for (;;) {
     const page = await db.selectFrom('audit_logs').selectAll().where('id', '>', after).orderBy('id').limit(1000).execute();
-    if (page.length === 0) return { ok: true, checked, from_id: start.upto_id };
+    if (page.length === 0) {
+      if (reachedHead) return { ok: true, checked, from_id: start.upto_id };
+      return { ok: false, checked, from_id: start.upto_id, first_broken: { ...last, reason: 'the chain ends before its recorded head (the newest rows were removed)' } };
+    }
     for (const row of page) {
       if (row.prev_hash !== prev) {
         return { ok: false, checked, from_id: start.upto_id, first_broken: { id: row.id, request_id: row.request_id, reason: 'prev_hash does not match the previous row (a row was removed or reordered)' } };
@@ -90,6 +102,8 @@ export async function verifyChain(db: Db, onProgress?: (checked: number) => void
         return { ok: false, checked, from_id: start.upto_id, first_broken: { id: row.id, request_id: row.request_id, reason: 'hash does not match the row content (the row was edited)' } };
       }
       prev = row.hash!;
+      reachedHead ||= prev === head;
+      last = { id: row.id, request_id: row.request_id };
       checked++;
     }
     after = page.at(-1)!.id;
@@ -100,7 +114,7 @@ export async function verifyChain(db: Db, onProgress?: (checked: number) => void
 /** Deletes rows created before `before` and records a checkpoint so the rest still verifies. */
 export async function purgeBefore(db: Db, before: Date): Promise<{ deleted: number; checkpoint_upto_id: number | null }> {
   return db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(${LOCK_ID})`.execute(trx);
+    await lockHead(trx); // no batch is appended while the purge picks its checkpoint
     const last = await trx
       .selectFrom('audit_logs')
       .select(['id', 'hash'])

@@ -162,6 +162,12 @@ export interface AuditLogsTable {
   hash: string | null;
 }
 
+/** The hash of the newest audit row: one row, locked by writers while they append. */
+export interface AuditHeadTable {
+  singleton: ColumnType<boolean, boolean | undefined, never>;
+  hash: string;
+}
+
 export interface AuditCheckpointsTable {
   id: Generated<number>;
   upto_id: number;
@@ -259,6 +265,7 @@ export interface DB {
   approvals: ApprovalsTable;
   webhook_endpoints: WebhookEndpointsTable;
   audit_checkpoints: AuditCheckpointsTable;
+  audit_head: AuditHeadTable;
   console_users: ConsoleUsersTable;
   console_sessions: ConsoleSessionsTable;
   webhook_events: WebhookEventsTable;
