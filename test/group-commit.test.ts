@@ -64,4 +64,22 @@ describe('sandbox records under group commit', () => {
     const audited = await t.store.db.selectFrom('audit_logs').select('request_id').where('request_id', 'in', ids).execute();
     assert.equal(audited.length, 40);
   });
+
+  it('settling several transactions of one account at once writes one event each, delivered once to each endpoint', async () => {
+    const { createEndpoint } = await import('../src/webhooks/store.js');
+    const scope = { accountId: t.accountId, environment: 'sandbox' as const };
+    await createEndpoint(t.store.db, scope, 'https://hooks.example.com/a', null);
+    await createEndpoint(t.store.db, scope, 'https://hooks.example.com/b', ['transaction.success']);
+    const bodies = Array.from({ length: 3 }, () => ({ ...VALID.upi(), vpa: 'pending@sandbox' }));
+    for (const body of bodies) assert.equal((await t.call('POST', PATHS.upi, { body })).status, 200);
+    const rows = await t.store.db.selectFrom('transactions').select('id').where('reference_id', 'in', bodies.map((b) => b.reference_id)).execute();
+    const final = { status: 'success' as const, message: 'done', fields: {} };
+    const settled = await t.store.db.transaction().execute((trx) => t.services.transactions.settleMany(trx, rows.map((r) => ({ id: r.id, final }))));
+    assert.equal(settled.size, 3);
+    const events = await t.store.db.selectFrom('webhook_events').select('id').where('txn_id', 'in', rows.map((r) => r.id)).execute();
+    assert.equal(events.length, 3);
+    const deliveries = await t.store.db.selectFrom('webhook_deliveries').select(['event_id', 'endpoint_id']).where('event_id', 'in', events.map((e) => e.id)).execute();
+    assert.equal(deliveries.length, 6, 'two endpoints × three events, none twice');
+    assert.equal(new Set(deliveries.map((d) => `${d.event_id}/${d.endpoint_id}`)).size, 6);
+  });
 });

@@ -125,20 +125,30 @@ async function resolve(trx: Trx, txnIds: string[], to: 'posted' | 'voided') {
 }
 
 /**
- * Posts pending holds: the money moves, every posting in one multi-row INSERT. The wallet rows are not
- * touched (the reserved amounts already left their balances, and held is derived from pending holds).
- * Holds that are not pending (resolved already) are skipped.
+ * Posts pending holds: the money moves. One statement resolves the holds and writes every posting:
+ * per hold, the wallet gives what was reserved (principal − commission + fee), the fee goes to the
+ * platform, the principal to partner settlement, and the commission is passed on from the platform's
+ * commission account; the four legs sum to zero by construction (`sangam ledger check` verifies it).
+ * The wallet rows are not touched (the reserved amounts already left their balances, and held is
+ * derived from pending holds). Holds that are not pending (resolved already) are skipped.
  */
 export async function post(trx: Trx, ...txnIds: string[]): Promise<void> {
-  const legs = (await resolve(trx, txnIds, 'posted')).flatMap((h) =>
-    balanced(h.txn_id, [
-      [WALLET(h.account_id), -h.amount_paise],
-      [FEES, h.fee_paise],
-      [SETTLEMENT, h.principal_paise],
-      [COMMISSION, -h.commission_paise],
-    ]).map(([ledger_account, amount_paise]) => ({ posting_id: h.txn_id, ledger_account, amount_paise, kind: 'debit', memo: null })),
-  );
-  if (legs.length > 0) await trx.insertInto('ledger_entries').values(legs).execute();
+  if (txnIds.length === 0) return;
+  await sql`
+    WITH h AS (
+      UPDATE holds SET status = 'posted', resolved_at = now()
+      WHERE txn_id IN (${sql.join(txnIds)}) AND status = 'pending'
+      RETURNING txn_id, account_id, amount_paise, fee_paise, principal_paise, commission_paise
+    )
+    INSERT INTO ledger_entries (posting_id, ledger_account, amount_paise, kind, memo)
+    SELECT h.txn_id, leg.account, leg.amount, 'debit', NULL
+    FROM h CROSS JOIN LATERAL (VALUES
+      (${WALLET('')} || h.account_id, -h.amount_paise),
+      (${FEES}, h.fee_paise),
+      (${SETTLEMENT}, h.principal_paise),
+      (${COMMISSION}, -h.commission_paise)
+    ) AS leg (account, amount)
+    WHERE leg.amount <> 0`.execute(trx);
 }
 
 /** Voids pending holds: the money returns to the balances, one UPDATE per wallet, in a fixed order. */

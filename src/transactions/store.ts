@@ -4,7 +4,7 @@ import { sql, type Insertable, type Selectable, type Transaction } from 'kysely'
 import type { Db } from '../db/client.js';
 import type { DB, Environment, TransactionsTable, TxStatus } from '../db/schema.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
-import { enqueueEvents } from '../webhooks/store.js';
+import { subscribersOf, writeEvents, type Subscriber } from '../webhooks/store.js';
 
 export type TxRow = Pick<
   Selectable<TransactionsTable>,
@@ -136,14 +136,18 @@ export class TransactionStore {
     if (items.length === 0) return new Map();
     const now = new Date();
     const values = items.map(({ id, final, strip = (d) => d, partner }) => sql`(${id}, ${final.status}, ${JSON.stringify(strip(resultPatch(final, now)))}, ${partner ?? null})`);
-    const { rows } = await sql<TxRow>`
-      UPDATE transactions t
-      SET status = v.status, result = t.result || v.patch::jsonb, final_result = NULL, due_at = NULL, next_check_at = NULL,
-          updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner)
-      FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner)
-      WHERE t.id = v.id AND t.status = 'pending'
-      RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}`.execute(trx);
-    await enqueueEvents(
+    // One statement settles them and says which webhook endpoints must hear of each.
+    const { rows } = await sql<TxRow & { subscribers: Subscriber[] }>`
+      WITH settled AS (
+        UPDATE transactions t
+        SET status = v.status, result = t.result || v.patch::jsonb, final_result = NULL, due_at = NULL, next_check_at = NULL,
+            updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner)
+        FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner)
+        WHERE t.id = v.id AND t.status = 'pending'
+        RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}
+      )
+      SELECT settled.*, ${subscribersOf('settled.account_id', 'settled.environment')} AS subscribers FROM settled`.execute(trx);
+    await writeEvents(
       trx,
       rows.map((row) => ({
         scope: { accountId: row.account_id, environment: row.environment },
@@ -157,8 +161,9 @@ export class TransactionStore {
           environment: row.environment,
         },
       })),
+      [...new Map(rows.flatMap((r) => r.subscribers).map((e) => [e.id, e])).values()], // each endpoint once
     );
-    return new Map(rows.map((r) => [r.id, r]));
+    return new Map(rows.map(({ subscribers: _, ...r }) => [r.id, r]));
   }
 
   /** Claims up to `limit` due pendings, skipping rows another process holds, and settles each. */

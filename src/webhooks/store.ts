@@ -128,6 +128,29 @@ export async function enqueueEvents(trx: Transaction<DB>, events: NewEvent[]): P
     .where('deleted_at', 'is', null)
     .where('disabled_at', 'is', null)
     .execute();
+  return writeEvents(trx, events, endpoints);
+}
+
+/** An endpoint that receives events: live (not deleted, not disabled). */
+export interface Subscriber {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  event_types: string[] | null;
+}
+
+/**
+ * The live endpoints of the account and environment in columns `account` and `environment` of the
+ * enclosing query, as a JSON array of Subscribers: lets a statement that changes transactions return
+ * who must hear of it, without a round trip of its own.
+ */
+export const subscribersOf = (account: string, environment: string) => sql<Subscriber[]>`COALESCE((
+  SELECT json_agg(json_build_object('id', e.id, 'account_id', e.account_id, 'environment', e.environment, 'event_types', e.event_types))
+  FROM webhook_endpoints e
+  WHERE e.account_id = ${sql.ref(account)} AND e.environment = ${sql.ref(environment)} AND e.deleted_at IS NULL AND e.disabled_at IS NULL), '[]')`;
+
+/** Writes events and their deliveries to the given subscribers (those of each event's account that want its type). */
+export async function writeEvents(trx: Transaction<DB>, events: NewEvent[], endpoints: Subscriber[]): Promise<Array<string | null>> {
   const timestamp = new Date().toISOString();
   const rows = events.map((e) => {
     const wanted = endpoints.filter(
