@@ -141,7 +141,7 @@ export async function load(spec: LoadSpec): Promise<Result> {
 
 /** Warm-up (half the duration, discarded), then the measured run. */
 export async function warmLoad(spec: LoadSpec): Promise<Result> {
-  await load({ ...spec, seconds: Math.max(1, Math.round((spec.seconds ?? SECONDS) / 2)) });
+  await load({ ...spec, name: `${spec.name} (warm-up)`, seconds: Math.max(1, Math.round((spec.seconds ?? SECONDS) / 2)) });
   return load(spec);
 }
 
