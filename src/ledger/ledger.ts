@@ -2,7 +2,7 @@
 // pending → post | void). A client's wallet row keeps `balance` (available); `held` is the sum of its
 // pending holds (the wallet_balances view). A reservation is a conditional UPDATE that cannot take the
 // balance below zero, so concurrent debits on one wallet serialise on its row lock and never overdraw
-// it; it is the last statement of its transaction, so the lock is held only until the commit. Entries sharing a
+// it; it comes after the rows it reserves for, so the lock is held briefly, until the commit. Entries sharing a
 // posting_id sum to zero. Ledger accounts: wallet:<account>, platform:fees, partner:settlement,
 // platform:commission (commission passed on to clients), funding:topups.
 import { sql, type Transaction } from 'kysely';
@@ -68,8 +68,7 @@ export async function topUp(db: Db, accountId: string, amountPaise: number, memo
 
 /**
  * Reserves the debits of several operations in one database transaction: the hold rows, then one
- * conditional UPDATE per wallet for the sum of its holds, last, so the wallet row is locked only
- * until the commit. Throws 402 when a wallet cannot cover the whole sum (the group commit then tries
+ * conditional UPDATE per wallet for the sum of its holds, in a fixed order. Throws 402 when a wallet cannot cover the whole sum (the group commit then tries
  * each operation alone, so the first ones in order still go through).
  */
 export async function holdMany(trx: Trx, holds: HoldSpec[]): Promise<void> {

@@ -121,16 +121,16 @@ export class TransactionStore {
   /**
    * Moves a pending transaction to its final state, once: a conditional UPDATE that only a pending
    * row passes, so a final state never changes again. Returns the settled row, or undefined when it
-   * was already final. `partner` records which partner answered (live).
+   * was already final.
    */
-  async settle(trx: Transaction<DB>, id: string, final: FinalOutcome, strip: Strip = (d) => d, partner?: string): Promise<TxRow | undefined> {
-    return (await this.settleMany(trx, [{ id, final, strip, partner }])).get(id);
+  async settle(trx: Transaction<DB>, id: string, final: FinalOutcome, strip?: Strip): Promise<TxRow | undefined> {
+    return (await this.settleMany(trx, [{ id, final, strip }])).get(id);
   }
 
   /**
    * settle() for several transactions in one UPDATE, with their webhook events in the outbox of the
-   * same database transaction (committed together or not at all). Answers the rows that were still
-   * pending and are now final, by id.
+   * same database transaction (committed together or not at all). `partner` records which partner
+   * answered (live). Answers the rows that were still pending and are now final, by id.
    */
   async settleMany(trx: Transaction<DB>, items: Array<{ id: string; final: FinalOutcome; strip?: Strip; partner?: string }>): Promise<Map<string, TxRow>> {
     if (items.length === 0) return new Map();
@@ -166,7 +166,7 @@ export class TransactionStore {
     return new Map(rows.map(({ subscribers: _, ...r }) => [r.id, r]));
   }
 
-  /** Claims up to `limit` due pendings, skipping rows another process holds, and settles each. */
+  /** Claims up to `limit` due pendings, skipping rows another process holds, and settles them together. */
   async settleDue(limit = 100): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const due = await trx
@@ -179,11 +179,11 @@ export class TransactionStore {
         .forUpdate()
         .skipLocked()
         .execute();
-      let n = 0;
-      for (const d of due) {
-        if (d.final_result && (await this.settle(trx, d.id, d.final_result as unknown as FinalOutcome))) n++;
-      }
-      return n;
+      const settled = await this.settleMany(
+        trx,
+        due.flatMap((d) => (d.final_result ? [{ id: d.id, final: d.final_result as unknown as FinalOutcome }] : [])),
+      );
+      return settled.size;
     });
   }
 }
