@@ -2,7 +2,7 @@
 // local receiver; prints events per second and the latency from the state change to the delivery.
 import http from 'node:http';
 import { createAccount } from '../src/accounts/store.js';
-import { createEndpoint, enqueueEvent } from '../src/webhooks/store.js';
+import { createEndpoint, enqueueEvents } from '../src/webhooks/store.js';
 import { startApp } from '../test/harness.js';
 
 export interface WebhookBench {
@@ -33,9 +33,13 @@ export async function webhookBench(n: number): Promise<WebhookBench> {
     await createEndpoint(t.store.db, scope, url, null);
     const started = Date.now();
     for (let i = 0; i < n; i += 100) {
-      await t.store.db.transaction().execute(async (trx) => {
-        for (let j = i; j < Math.min(n, i + 100); j++) await enqueueEvent(trx, scope, 'transaction.success', `txn_bench_${j}`, { status: 'success', n: j });
-      });
+      const batch = Array.from({ length: Math.min(n, i + 100) - i }, (_, k) => ({
+        scope,
+        type: 'transaction.success' as const,
+        txnId: `txn_bench_${i + k}`,
+        data: { status: 'success', n: i + k },
+      }));
+      await t.store.db.transaction().execute((trx) => enqueueEvents(trx, batch));
     }
     await all;
     const seconds = (Date.now() - started) / 1000;

@@ -109,15 +109,10 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
-/** Writes the event and its deliveries; call in the transaction that makes the state change. */
-export async function enqueueEvent(trx: Transaction<DB>, s: Scope, type: EventType, txnId: string, data: Record<string, unknown>): Promise<string | null> {
-  return (await enqueueEvents(trx, [{ scope: s, type, txnId, data }]))[0]!;
-}
-
 /**
- * Writes several events and their deliveries in three statements whatever their number (the
- * subscribed endpoints of every account involved, the events, the deliveries). Answers each event's
- * id, or null when no endpoint wants it.
+ * Writes events and their deliveries, in the database transaction that makes the state change, in
+ * three statements whatever their number (the subscribed endpoints of every account involved, the
+ * events, the deliveries). Answers each event's id, or null when no endpoint wants it.
  */
 export async function enqueueEvents(trx: Transaction<DB>, events: NewEvent[]): Promise<Array<string | null>> {
   if (events.length === 0) return [];
