@@ -7,11 +7,14 @@ import type { Config } from './config.js';
 import type { Store } from './db/client.js';
 import { buildServices, type Services } from './services.js';
 import type { AuthContext } from './http/auth.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { accessGuard } from './http/guard.js';
-import { bodyAjv, compile, queryAjv } from './http/validation.js';
+import { compile, compileText } from './http/validation.js';
+import { inputGuard } from './http/input-guard.js';
+import { registerJsonParser } from './http/json-body.js';
 import { randomBase62 } from './ids.js';
 import { registerAuditHook } from './audit/hook.js';
+import { redactUrl } from './audit/redact.js';
 import { OPERATIONS } from './operations/registry.js';
 import { registerOperation } from './operations/route.js';
 import { registerConsentPage } from './operations/doclocker-initialize/consent-page.js';
@@ -38,6 +41,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     operation?: string;
+    /** Every body field is optional: an empty or missing body is an empty object (json-body.ts). */
+    bodyOptional?: boolean;
   }
 }
 
@@ -50,11 +55,17 @@ export interface App {
   webhooks: WebhookWorker;
 }
 
-export async function buildApp(config: Config, store: Store): Promise<App> {
+/** `logStream`: where the log lines go (stdout by default; tests capture them). */
+export async function buildApp(config: Config, store: Store, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<App> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      // URLs are logged with identity numbers masked, as the audit store keeps them.
+      serializers: {
+        req: (req) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+      },
     },
     bodyLimit: DEFAULT_BODY_LIMIT,
     requestTimeout: config.requestTimeoutMs,
@@ -62,6 +73,8 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
+    clientErrorHandler,
     // The client IP is the socket peer unless a trusted proxy is configured; then X-Forwarded-For is
     // read from the right, skipping only the trusted hops (proxy-addr), so a client cannot spoof it.
     trustProxy: config.trustProxy ?? false,
@@ -70,10 +83,12 @@ export async function buildApp(config: Config, store: Store): Promise<App> {
 
   // Only JSON is spoken on /api/v1; Fastify's built-in text/plain parser would accept other bodies.
   app.removeContentTypeParser('text/plain');
-  app.setValidatorCompiler(({ schema, httpPart }) => compile(httpPart === 'body' ? bodyAjv : queryAjv, schema));
+  registerJsonParser(app);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? compile(schema) : compileText(schema)));
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  app.addHook('preHandler', inputGuard);
   registerErrorHandling(app);
   registerAuditHook(app, services.audit);
 

@@ -1,11 +1,16 @@
 // Starts the service: validates the config, opens the store, applies migrations, listens, and shuts
 // down gracefully on SIGTERM / SIGINT (stop accepting, finish in-flight requests, flush the audit
 // writer, close the store). A bad config or a failed migration exits non-zero with the reason.
+// Last resort: an exception or rejection that nothing handled leaves the process in an unknown state,
+// so it is logged (fatal), the server stops as gracefully as it can within FATAL_GRACE_MS, and the
+// process exits 1 for its supervisor to restart (README, "Running in production").
 import { loadConfig } from './config.js';
 import { openStore } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { buildApp } from './app.js';
 import { startAdminSocket } from './admin/socket.js';
+
+const FATAL_GRACE_MS = 5_000;
 
 async function start(): Promise<void> {
   const config = loadConfig();
@@ -17,17 +22,27 @@ async function start(): Promise<void> {
   app.log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.dataDir : undefined }, 'sangam ready');
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, code: number) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    await closeAdmin();
-    await app.close();
-    await store.close();
-    process.exit(0);
+    try {
+      await closeAdmin();
+      await app.close();
+      await store.close();
+    } finally {
+      process.exit(code);
+    }
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM', 0));
+  process.on('SIGINT', () => void stop('SIGINT', 0));
+  const fatal = (err: unknown, origin: string) => {
+    app.log.fatal({ err, origin }, 'unhandled error: the process stops and exits 1 (run it under a supervisor)');
+    setTimeout(() => process.exit(1), FATAL_GRACE_MS).unref();
+    void stop(origin, 1);
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', (reason) => fatal(reason, 'unhandledRejection'));
 }
 
 start().catch((err: unknown) => {

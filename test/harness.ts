@@ -114,12 +114,12 @@ export const TEST_ENV = {
 };
 
 /** Starts an app on `location` (a fresh one by default); seeds an account and keys unless `seed` is false. */
-export async function startApp(env: Record<string, string> = {}, location?: StoreLocation, seed = true): Promise<TestApp> {
+export async function startApp(env: Record<string, string> = {}, location?: StoreLocation, seed = true, logStream?: NodeJS.WritableStream): Promise<TestApp> {
   const loc = location ?? (await freshStoreLocation());
   const config = loadConfig({ ...TEST_ENV, ...env, DATABASE_URL: loc.databaseUrl, SANGAM_DATA_DIR: loc.dataDir, PORT: '8080' });
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 5 });
   await migrate(store.db);
-  const built = await buildApp(config, store);
+  const built = await buildApp(config, store, { logStream });
   await built.app.ready();
   let accountId = '';
   let key = { id: '', key: '' };

@@ -109,20 +109,28 @@ export class AuthFailureThrottle {
     this.limits = { perSec: perMinute / 60, burst: perMinute };
   }
 
-  /** Throws 429 while this IP has used up its failed attempts. */
-  check(ip: string): void {
-    const b = this.buckets.peek(ip);
+  /**
+   * Throws 429 while `who` has used up its failed attempts. The console's password sign-in checks
+   * before trying (a guessed password must not succeed while throttled); API keys are too long to
+   * guess, so the API counts and refuses only failed attempts (fail()).
+   */
+  check(who: string): void {
+    const b = this.buckets.peek(who);
     if (!b) return;
     b.drip();
-    if (b.content < 1) {
-      const retryAfter = Math.max(1, Math.ceil((1 - b.content) / this.limits.perSec));
-      throw new ApiError('rate_limited', `Too many failed authentication attempts from this address; retry after ${retryAfter} s`, {
-        headers: { 'retry-after': String(retryAfter) },
-      });
-    }
+    if (b.content < 1) throw this.limited(b.content);
   }
 
-  fail(ip: string): void {
-    this.buckets.get(ip, this.limits).tryRemoveTokens(1);
+  /** Counts one failed attempt by `who`; throws 429 once it has used up its failed attempts. */
+  fail(who: string): void {
+    const b = this.buckets.get(who, this.limits);
+    if (!b.tryRemoveTokens(1)) throw this.limited(b.content);
+  }
+
+  private limited(tokens: number): ApiError {
+    const retryAfter = Math.max(1, Math.ceil((1 - tokens) / this.limits.perSec));
+    return new ApiError('rate_limited', `Too many failed authentication attempts from this address; retry after ${retryAfter} s`, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
   }
 }

@@ -1,12 +1,15 @@
 // Owns the audit trail's tamper evidence. One hash chain runs over every audit row in id order:
-// hash = SHA-256(prev_hash + canonical JSON of the row's content). Writers lock the chain's head row
+// hash = SHA-256(prev_hash + canonical JSON of the row's content). The bodies enter the hash as the
+// JSON text they are stored as, parsed and re-serialised canonically — on write from the text being
+// inserted, on verify from the column read back as text — so the hash never depends on how a driver
+// hands jsonb back (a body that is itself a JSON string, "x", is as safe as an object). Writers lock the chain's head row
 // (audit_head) while they append, so ids and the chain advance together even with several server
 // processes writing. A row edited or deleted in the store breaks the chain at that row, and removing
 // the newest rows leaves the chain short of its recorded head; `sangam audit verify` reports the first
 // broken link. Retention purges old rows and records a
 // checkpoint (the last purged row's hash), from which verification starts.
 import { createHash } from 'node:crypto';
-import type { Insertable, Selectable, Transaction } from 'kysely';
+import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { AuditLogsTable, DB } from '../db/schema.js';
 import { canonicalJson } from '../canonical.js';
@@ -14,11 +17,20 @@ import { canonicalJson } from '../canonical.js';
 export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash'>;
 const GENESIS = 'genesis';
 
-const parse = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : (v ?? null));
+/** A body as stored: JSON text (or null). */
+const parse = (v: string | null | undefined): unknown => (v == null ? null : (JSON.parse(v) as unknown));
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 
+const PLAIN_COLUMNS = [
+  'id', 'request_id', 'created_at', 'account_id', 'key_id', 'environment', 'client_ip', 'method', 'path', 'operation',
+  'http_status', 'ok', 'statuscode', 'reference_id', 'latency_ms', 'prev_hash', 'hash',
+] as const;
+
+/** A row as verify reads it: the bodies as the JSON text the store holds. */
+type StoredRow = Omit<Selectable<AuditLogsTable>, 'request_body' | 'response_body'> & { request_body: string | null; response_body: string | null };
+
 /** The hashed content of a row: every column but id and the hashes, in a fixed canonical form. */
-function content(r: AuditRow | Selectable<AuditLogsTable>): string {
+function content(r: (AuditRow & { request_body?: string | null; response_body?: string | null }) | StoredRow): string {
   return canonicalJson({
     request_id: r.request_id,
     created_at: iso(r.created_at),
@@ -39,7 +51,7 @@ function content(r: AuditRow | Selectable<AuditLogsTable>): string {
   });
 }
 
-export const linkHash = (prev: string, row: AuditRow | Selectable<AuditLogsTable>) =>
+export const linkHash = (prev: string, row: AuditRow | StoredRow) =>
   createHash('sha256').update(prev).update('\n').update(content(row)).digest('hex');
 
 /** Inserts rows at the end of the chain, in order. */
@@ -89,7 +101,13 @@ export async function verifyChain(db: Db, onProgress?: (checked: number) => void
   let reachedHead = head === start.hash;
   let last: { id: number; request_id: string } = { id: start.upto_id, request_id: '' };
   for (;;) {
-    const page = await db.selectFrom('audit_logs').selectAll().where('id', '>', after).orderBy('id').limit(1000).execute();
+    const page: StoredRow[] = await db
+      .selectFrom('audit_logs')
+      .select([...PLAIN_COLUMNS, sql<string | null>`request_body::text`.as('request_body'), sql<string | null>`response_body::text`.as('response_body')])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(1000)
+      .execute();
     if (page.length === 0) {
       if (reachedHead) return { ok: true, checked, from_id: start.upto_id };
       return { ok: false, checked, from_id: start.upto_id, first_broken: { ...last, reason: 'the chain ends before its recorded head (the newest rows were removed)' } };

@@ -1,5 +1,8 @@
 // Owns audit exports: CSV (csv-stringify) or NDJSON, streamed page by page with constant memory.
-import { Readable } from 'node:stream';
+// Filters are validated before the stream starts; an error inside it (the store failing mid-export)
+// ends that one response, never the process: the stages are joined with pipeline(), which destroys
+// every stage with the error, and Fastify closes the response it was sending.
+import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Db } from '../db/client.js';
 import { iterateAudit, type AuditFilters } from './search.js';
@@ -23,5 +26,6 @@ export function exportStream(db: Db, accountId: string, filters: AuditFilters, f
     })(),
   );
   if (format === 'ndjson') return rows;
-  return rows.pipe(stringify({ header: true, columns: [...EXPORT_COLUMNS], cast: { boolean: (b) => (b ? 'true' : 'false') } }));
+  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], cast: { boolean: (b) => (b ? 'true' : 'false') } });
+  return pipeline(rows, csv, () => {}); // the error, if any, is the returned stream's: its reader reports it
 }

@@ -4,7 +4,7 @@
 // database transaction as the operation's record (operations/recorder.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditRow, AuditWriter } from './writer.js';
-import { redact } from './redact.js';
+import { redact, redactUrl } from './redact.js';
 
 const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -38,10 +38,11 @@ export function auditRowOf(req: FastifyRequest, status: number, latencyMs: numbe
     environment: req.auth?.environment ?? null,
     client_ip: req.ip,
     method: req.method,
-    path: req.url.split('?')[0]!,
+    path: redactUrl(req.url.split('?')[0]!),
     operation: req.routeOptions.config.operation ?? null,
     http_status: status,
-    ok: body?.ok === true,
+    // A streamed answer (an export) has no envelope: its status says how it went.
+    ok: body ? body.ok === true : status < 400,
     statuscode: typeof body?.statuscode === 'string' ? body.statuscode : null,
     reference_id: referenceOf(req),
     latency_ms: latencyMs,

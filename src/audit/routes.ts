@@ -1,11 +1,13 @@
 // Owns the audit log API (CONTRACT §8): search with filters and cursor pagination, one row with its
-// redacted bodies, and streamed CSV / NDJSON export — always the calling account's rows only.
-import type { FastifyInstance } from 'fastify';
+// redacted bodies, and streamed CSV / NDJSON export — always the calling account's rows, and only
+// those of the key's own environment (what one environment creates is invisible from the other).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { okEnvelope } from '../http/envelope.js';
+import { ApiError } from '../errors.js';
 import type { Services } from '../services.js';
 import { exportStream } from './export.js';
-import { auditRow, searchAudit } from './search.js';
+import { auditRow, searchAudit, type AuditFilters } from './search.js';
 
 export const AuditFilterSchema = {
   from: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601, inclusive', errorMessage: 'from must be an ISO 8601 date-time' })),
@@ -30,13 +32,22 @@ const ExportQuery = Type.Object({
 });
 const TAGS = ['Audit logs'];
 
+/** The filters narrowed to the key's environment; asking for the other one is a 422, not a silent empty page. */
+function ownEnvironment(req: FastifyRequest, filters: AuditFilters): AuditFilters {
+  const environment = req.auth!.environment;
+  if (filters.environment && filters.environment !== environment) {
+    throw ApiError.validation([{ field: 'environment', message: `environment must be ${environment}: a ${environment} key reads only ${environment} audit logs` }]);
+  }
+  return { ...filters, environment };
+}
+
 export function registerAuditRoutes(app: FastifyInstance, services: Services): void {
   app.get<{ Querystring: Static<typeof SearchQuery> }>(
     '/api/v1/audit-logs',
     { schema: { summary: 'Search the audit log (newest first)', tags: TAGS, querystring: SearchQuery } },
     async (req) => {
       const { limit, cursor, ...filters } = req.query;
-      return okEnvelope('Audit logs', await searchAudit(services.db, req.auth!.accountId, filters, limit ?? 50, cursor));
+      return okEnvelope('Audit logs', await searchAudit(services.db, req.auth!.accountId, ownEnvironment(req, filters), limit ?? 50, cursor));
     },
   );
 
@@ -44,7 +55,8 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
     '/api/v1/audit-logs/export',
     { schema: { summary: 'Export the audit log as CSV or NDJSON (streamed)', tags: TAGS, querystring: ExportQuery } },
     async (req, reply) => {
-      const { format, ...filters } = req.query;
+      const { format, ...query } = req.query;
+      const filters = ownEnvironment(req, query);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       reply
         .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
@@ -56,6 +68,6 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
   app.get<{ Params: { request_id: string } }>(
     '/api/v1/audit-logs/:request_id',
     { schema: { summary: 'One audit log row with its redacted request and response bodies', tags: TAGS, params: Type.Object({ request_id: Type.String({ maxLength: 64 }) }) } },
-    async (req) => okEnvelope('Audit log', await auditRow(services.db, req.auth!.accountId, req.params.request_id)),
+    async (req) => okEnvelope('Audit log', await auditRow(services.db, req.auth!.accountId, req.params.request_id, req.auth!.environment)),
   );
 }

@@ -102,10 +102,15 @@ export async function searchAudit(db: Db, accountId: string, f: AuditFilters, li
   return { items, next_cursor: rows.length > limit ? encodeCursor(items.at(-1)!) : null };
 }
 
-/** Every matching row, newest first, fetched a page at a time. */
-export async function* iterateAudit(db: Db, accountId: string, f: AuditFilters, pageSize = 1000): AsyncGenerator<AuditItem> {
+/**
+ * Every matching row, newest first, fetched a page at a time. Between pages it yields to the event
+ * loop, so on the embedded store (one connection, queries on this thread) other requests run between
+ * an export's pages instead of queueing behind the whole export.
+ */
+export async function* iterateAudit(db: Db, accountId: string, f: AuditFilters, pageSize = 500): AsyncGenerator<AuditItem> {
   let after: { at: Date; id: number } | null = null;
   for (;;) {
+    if (after) await new Promise((resolve) => setImmediate(resolve));
     const rows = (await page(filtered(db, accountId, f), after, pageSize).execute()) as Array<Omit<AuditItem, 'created_at'> & { created_at: Date }>;
     for (const r of rows) yield toItem(r);
     if (rows.length < pageSize) return;
@@ -114,8 +119,11 @@ export async function* iterateAudit(db: Db, accountId: string, f: AuditFilters, 
   }
 }
 
-export async function auditRow(db: Db, accountId: string, requestId: string) {
-  const row = await db.selectFrom('audit_logs').selectAll().where('account_id', '=', accountId).where('request_id', '=', requestId).executeTakeFirst();
+/** One row of the account's; with `environment`, only a row of that environment (others are 404). */
+export async function auditRow(db: Db, accountId: string, requestId: string, environment?: Environment) {
+  let q = db.selectFrom('audit_logs').selectAll().where('account_id', '=', accountId).where('request_id', '=', requestId);
+  if (environment) q = q.where('environment', '=', environment);
+  const row = await q.executeTakeFirst();
   if (!row) throw new ApiError('not_found', `No audit log with request_id ${requestId}`);
   return { ...row, created_at: row.created_at.toISOString() };
 }

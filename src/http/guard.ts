@@ -1,5 +1,5 @@
-// Owns the access checks every authenticated route passes, in this order: failed-auth throttle per
-// IP (429), API key (401), IP allow-list of the key's account and environment (403), live compliance
+// Owns the access checks every authenticated route passes, in this order: API key (401, or 429 once
+// this IP has used up its failed attempts), IP allow-list of the key's account and environment (403), live compliance
 // approval of the operation (403), then the key's rate limit (429). Runs in onRequest, before the
 // body is read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,10 +8,11 @@ import type { Services } from '../services.js';
 
 export function accessGuard(services: Services) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    services.authThrottle.check(req.ip);
     try {
       req.auth = await services.auth.authenticate(req.headers.authorization);
     } catch (err) {
+      // Only failed attempts count and only they are refused: a valid key behind the same NAT as a
+      // worker retrying an expired key keeps working.
       if (err instanceof ApiError && err.code === 'unauthenticated') services.authThrottle.fail(req.ip);
       throw err;
     }

@@ -1,37 +1,85 @@
 // Owns request validation: the Ajv instances Fastify compiles the TypeBox schemas with, and the
 // translation of Ajv's errors into the contract's `errors: [{ field, message }]`.
-// Bodies are validated strictly (a JSON `"true"` is not `true`); query strings are coerced, because
-// every query value arrives as text (CONTRACT §3: `amount=100.50`, `consent=true`).
+// Bodies are validated strictly (a JSON `"true"` is not `true`). Query strings and path parameters
+// arrive as text, so a value is converted where its schema wants a number or a boolean (CONTRACT §3:
+// `amount=100.50`, `consent=true`) — but only from a plain decimal or `true`/`false`, never by Ajv's
+// loose coercion, which reads `0x10` as 16 and ` 1e2 ` as 100. Date-times must be real instants:
+// RFC 3339 as Ajv reads it, minus the leap second (JavaScript's Date has none) and years before 0001.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import type { FieldError } from '../errors.js';
 import { addKeywords } from '../operations/fields.js';
 
-function makeAjv(coerceTypes: boolean): Ajv {
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** An RFC 3339 date-time that Date, PostgreSQL and every store agree on. */
+export function isInstant(s: string): boolean {
+  const m = DATE_TIME.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (y < 1 || mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 59) return false;
+  if (d < 1 || d > new Date(Date.UTC(2000, mo, 0)).getUTCDate() || (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)))) return false;
+  return !Number.isNaN(Date.parse(s));
+}
+
+function makeAjv(): Ajv {
   const ajv = new Ajv({
     allErrors: true,
-    coerceTypes,
+    coerceTypes: false,
     useDefaults: true,
     removeAdditional: false,
     strict: false,
     multipleOfPrecision: 9,
   });
   addFormats.default(ajv);
+  ajv.addFormat('date-time', { type: 'string', validate: isInstant });
   ajvErrors.default(ajv, { singleError: true });
   addKeywords(ajv);
   return ajv;
 }
 
-export const bodyAjv = makeAjv(false);
-export const queryAjv = makeAjv(true);
+export const ajv = makeAjv();
 
-const caches = new WeakMap<Ajv, WeakMap<object, ValidateFunction>>();
-export function compile(ajv: Ajv, schema: object): ValidateFunction {
-  let cache = caches.get(ajv);
-  if (!cache) caches.set(ajv, (cache = new WeakMap()));
+const PLAIN_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+interface SchemaNode {
+  type?: string | string[];
+  anyOf?: SchemaNode[];
+  properties?: Record<string, SchemaNode>;
+}
+
+const typesOf = (s: SchemaNode | undefined): string[] => (s ? [s.type ?? [], ...(s.anyOf ?? []).map((x) => x.type ?? [])].flat() : []);
+
+/** Converts the text values of a query string or path parameters to the types their schema names. */
+export function coerceText(schema: object, value: unknown): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  const props = (schema as SchemaNode).properties ?? {};
+  const obj = value as Record<string, unknown>;
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v !== 'string' || !Object.hasOwn(props, k)) continue;
+    const types = typesOf(props[k]);
+    if ((types.includes('number') || types.includes('integer')) && PLAIN_NUMBER.test(v)) obj[k] = Number(v);
+    else if (types.includes('boolean') && (v === 'true' || v === 'false')) obj[k] = v === 'true';
+  }
+}
+
+const cache = new WeakMap<object, ValidateFunction>();
+export function compile(schema: object): ValidateFunction {
   let fn = cache.get(schema);
   if (!fn) cache.set(schema, (fn = ajv.compile(schema)));
+  return fn;
+}
+
+/** A validator for text input (query string, path parameters): converts per the schema, then validates. */
+export function compileText(schema: object): ValidateFunction {
+  const validate = compile(schema);
+  const fn = ((data: unknown) => {
+    coerceText(schema, data);
+    const ok = validate(data);
+    fn.errors = validate.errors;
+    return ok;
+  }) as ValidateFunction;
   return fn;
 }
 

@@ -7,9 +7,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { resultEnvelope } from '../http/envelope.js';
-import { readJsonBody } from '../http/get-body.js';
+import { readJsonBody } from '../http/json-body.js';
 import { requestHash, type Claim, type IdemScope } from '../http/idempotency.js';
-import { bodyAjv, compile, queryAjv, toFieldErrors } from '../http/validation.js';
+import { compile, compileText, toFieldErrors } from '../http/validation.js';
 import type { Services } from '../services.js';
 import type { OperationContext, OperationDef } from './operation.js';
 import { liveRecording, resumeLive, runLive } from './live.js';
@@ -44,7 +44,7 @@ export function parseInput(def: OperationDef, req: FastifyRequest): Input {
       throw ApiError.validation([{ field: 'idempotency_key', message: 'idempotency_key and the Idempotency-Key header differ' }]);
     }
   }
-  const validate = compile(source === 'query' ? queryAjv : bodyAjv, def.schema);
+  const validate = source === 'query' ? compileText(def.schema) : compile(def.schema);
   if (!validate(value)) throw ApiError.validation(toFieldErrors(validate.errors, source));
   return value as Input;
 }

@@ -59,7 +59,7 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof RotateBody> }>(
     '/api/v1/webhook-endpoints/:id/rotate-secret',
-    { schema: { summary: 'New signing secret; both sign during the overlap', tags: TAGS, params: IdParams, body: RotateBody } },
+    { config: { bodyOptional: true }, schema: { summary: 'New signing secret; both sign during the overlap', tags: TAGS, params: IdParams, body: RotateBody } },
     async (req) => okEnvelope('Secret rotated', await rotateSecret(services.db, scope(req), req.params.id, req.body?.overlap_seconds ?? 86_400)),
   );
 
@@ -78,7 +78,7 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ReplayBody> }>(
     '/api/v1/webhook-endpoints/:id/replay',
-    { schema: { summary: 'Send one event again, or every failed delivery since a time', tags: TAGS, params: IdParams, body: ReplayBody } },
+    { config: { bodyOptional: true }, schema: { summary: 'Send one event again, or every failed delivery since a time', tags: TAGS, params: IdParams, body: ReplayBody } },
     async (req) => {
       const b = req.body ?? {};
       if (!b.event_id && !b.since) throw ApiError.validation([{ field: 'event_id', message: 'give event_id, or since' }]);

@@ -1,0 +1,51 @@
+// Owns the one text rule every route shares (docs/RELIABILITY.md, "Hostile input"): no string, object
+// key, query value or path parameter may hold U+0000 or an unpaired UTF-16 surrogate, and a JSON body
+// may nest at most MAX_DEPTH levels. PostgreSQL's text and jsonb cannot store the first, and no
+// upstream would accept it; the second would cost unbounded recursion wherever a body is walked
+// (hashing, redaction). Such a request is refused before any handler runs: 422 naming the field, or
+// 400 for the depth. The walk is iterative, so a hostile body cannot overflow the stack here either.
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+
+export const MAX_DEPTH = 32;
+
+/** A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+const BAD_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const isCleanText = (s: string): boolean => !BAD_TEXT.test(s);
+
+const BAD_TEXT_MESSAGE = 'must not contain NUL (U+0000) or unpaired UTF-16 surrogate characters';
+
+/** The dotted path of the first string or key in `value` that breaks the rule, or null. */
+function findBadText(value: unknown, root: string | null): { field: string; key: boolean } | { depth: true } | null {
+  const stack: Array<[unknown, string | null, number]> = [[value, root, 0]];
+  while (stack.length > 0) {
+    const [v, path, depth] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!isCleanText(v)) return { field: path ?? 'body', key: false };
+    } else if (v !== null && typeof v === 'object') {
+      if (depth >= MAX_DEPTH) return { depth: true };
+      const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
+      for (const [k, x] of entries) {
+        if (!isCleanText(k)) return { field: path ?? 'body', key: true };
+        stack.push([x, path ? `${path}.${k}` : k, depth + 1]);
+      }
+    }
+  }
+  return null;
+}
+
+function check(value: unknown, root: string | null): void {
+  const bad = findBadText(value, root);
+  if (!bad) return;
+  if ('depth' in bad) throw new ApiError('invalid_json', `Request body nests deeper than ${MAX_DEPTH} levels`);
+  const field = bad.field;
+  throw ApiError.validation([{ field, message: bad.key ? `a key inside ${field} ${BAD_TEXT_MESSAGE}` : `${field} ${BAD_TEXT_MESSAGE}` }]);
+}
+
+/** preHandler for every route: runs after the body is parsed and before any handler reads it. */
+export async function inputGuard(req: FastifyRequest): Promise<void> {
+  check(req.params, null);
+  check(req.query, null);
+  if (req.body !== undefined) check(req.body, null);
+}

@@ -1,0 +1,288 @@
+// Regression tests for the outside campaign's findings, each replaying the exact request: inputs that
+// crashed the server or escaped the envelope, the audit trail's integrity whatever a client sends,
+// environment isolation of the audit API, and identity numbers at rest (database dump and logs).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { Writable } from 'node:stream';
+import { sql } from 'kysely';
+import fc from 'fast-check';
+import { addEntry } from '../src/access/allowlist.js';
+import { verifyChain } from '../src/audit/chain.js';
+import { exportStream } from '../src/audit/export.js';
+import { PATHS, startApp, uuid, VALID, type TestApp } from './harness.js';
+
+const AUDIT = '/api/v1/audit-logs';
+const WALLET = '/api/v1/account/wallet';
+
+async function auditRowOf(t: TestApp, requestId: string) {
+  return t.store.db.selectFrom('audit_logs').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+}
+
+describe('hostile input: crashes, envelope and audit trail', () => {
+  let t: TestApp;
+  before(async () => (t = await startApp()));
+  after(() => t.close());
+
+  it('bad audit filters are a 422 naming the field, before any export starts; the server keeps serving', async () => {
+    const cases: Array<[string, string]> = [
+      ['q=%00', 'q'],
+      ['reference_id=%00', 'reference_id'],
+      ['operation=%00', 'operation'],
+      ['from=2016-12-31T23:59:60Z', 'from'],
+      ['from=0000-01-01T00:00:00Z', 'from'],
+      ['to=2026-02-30T00:00:00Z', 'to'],
+    ];
+    for (const [query, field] of cases) {
+      for (const path of [`${AUDIT}/export`, AUDIT]) {
+        const r = await t.call('GET', `${path}?${query}`);
+        assert.equal(r.status, 422, `${path}?${query}: ${r.text}`);
+        assert.equal(r.body.data.errors[0].field, field);
+        assert.ok(r.headers['x-request-id']);
+      }
+    }
+    assert.equal((await t.call('GET', WALLET)).status, 200);
+  });
+
+  it('an error inside an export stream rejects that stream only', async () => {
+    // Filters the HTTP layer would refuse, passed straight to the stream: the store fails mid-export.
+    for (const format of ['csv', 'ndjson'] as const) {
+      const s = exportStream(t.store.db, t.accountId, { q: '\u0000' }, format);
+      await assert.rejects(async () => {
+        for await (const _ of s) void _;
+      });
+    }
+    assert.equal((await t.call('GET', WALLET)).status, 200);
+  });
+
+  it('a body of any JSON type keeps the audit chain verifiable', async () => {
+    const x = await t.call('POST', PATHS.signature, { payload: '"x"', headers: { 'content-type': 'application/json' } });
+    assert.equal(x.status, 422);
+    assert.ok(await auditRowOf(t, String(x.headers['x-request-id'])));
+    assert.deepEqual((await verifyChain(t.store.db)).ok, true);
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => {
+        const r = await t.call('POST', PATHS.bank, { payload: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
+        assert.ok(r.status < 500, r.text);
+      }),
+      { numRuns: 60 },
+    );
+    const v = await verifyChain(t.store.db);
+    assert.equal(v.ok, true, JSON.stringify(v.first_broken));
+  });
+
+  it('NUL and unpaired surrogates anywhere are a 422 naming the field, and the request is still audited', async () => {
+    const bodies: Array<[unknown, string]> = [
+      [{ reference_id: 'r', consent: true, input: '\u0000' }, 'input'],
+      [{ reference_id: 'r', consent: true, input: '\ud800' }, 'input'],
+      [{ ...VALID.signature(), extra: { note: 'a\u0000b' } }, 'extra.note'],
+      [{ ...VALID.signature(), extra: { 'k\u0000': 1 } }, 'extra'],
+      [{ ...VALID.signature(), '\udc00': 1 }, 'body'],
+    ];
+    for (const [body, field] of bodies) {
+      const r = await t.call('POST', PATHS.signature, { body });
+      assert.equal(r.status, 422, r.text);
+      assert.equal(r.body.data.errors[0].field, field);
+      const row = await auditRowOf(t, String(r.headers['x-request-id']));
+      assert.ok(row, 'the refused request has its audit row');
+      assert.equal(row.http_status, 422);
+    }
+    const hook = await t.call('POST', '/api/v1/webhook-endpoints', { body: { url: 'https://example.com/\u0000hook' } });
+    assert.equal(hook.status, 422);
+    assert.equal(hook.body.data.errors[0].field, 'url');
+    const byId = await t.call('GET', `${AUDIT}/%00`);
+    assert.equal(byId.status, 422);
+    assert.equal(byId.body.data.errors[0].field, 'request_id');
+    assert.equal((await verifyChain(t.store.db)).ok, true);
+  });
+
+  it('a body nested deeper than the documented limit is a 400, not a stack overflow', async () => {
+    const deep = `{"reference_id":"r","consent":true,"input":"a","x":${'['.repeat(2400)}${']'.repeat(2400)}}`;
+    const r = await t.call('POST', PATHS.signature, { payload: deep, headers: { 'content-type': 'application/json' } });
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.body.data.Errorcode, 103);
+    assert.match(r.body.message, /deeper than 32 levels/);
+  });
+
+  it('an unknown method is a 405 with Allow, in the envelope, with no key needed', async () => {
+    const r = await t.call('QUERY', WALLET, { key: null });
+    assert.equal(r.status, 405, r.text);
+    assert.equal(r.headers.allow, 'GET');
+    assert.equal(r.body.data.Errorcode, 110);
+    assert.ok(r.headers['x-request-id']);
+  });
+
+  it('router errors are answered in the envelope with the request id', async () => {
+    const bad = await t.call('GET', '/api/v1/transactions/%ud800', { key: null });
+    assert.equal(bad.status, 422, bad.text);
+    assert.equal(bad.body.data.errors[0].field, 'path');
+    assert.equal(bad.headers['x-request-id'], bad.body.data.request_id);
+    const long = await t.call('GET', `/api/v1/transactions/${'a'.repeat(101)}%3Cscript%3E`, { key: null });
+    assert.equal(long.status, 404, long.text);
+    assert.equal(long.body.data.Errorcode, 109);
+    assert.ok(long.headers['x-request-id']);
+    assert.doesNotMatch(long.text, /script|aaaaaaaaaa/);
+  });
+
+  it('query amounts must be plain decimals: 0x10, " 100 " and 1e2 are 422 naming amount', async () => {
+    const upi = (amount: string) =>
+      t.call('GET', PATHS.upi, { query: { reference_id: `upi-${uuid().slice(0, 8)}`, consent: 'true', vpa: 'success@sandbox', amount, idempotency_key: uuid() } });
+    for (const amount of ['0x10', ' 100 ', '1e2', '+100', '100.', '.5', 'Infinity', '0b11']) {
+      const r = await upi(amount);
+      assert.equal(r.status, 422, `${JSON.stringify(amount)}: ${r.text}`);
+      assert.equal(r.body.data.errors[0].field, 'amount');
+    }
+    const ok = await upi('100.50');
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.data.amount, 100.5);
+  });
+
+  it('bodyless requests behave: DELETE with a JSON content type and no body; bodyless rotate-secret and replay', async () => {
+    const created = await t.call('POST', '/api/v1/webhook-endpoints', { body: { url: 'https://example.com/hooks' } });
+    const id = created.body.data.id as string;
+    const rotate = await t.call('POST', `/api/v1/webhook-endpoints/${id}/rotate-secret`);
+    assert.equal(rotate.status, 200, rotate.text);
+    const rotateJson = await t.call('POST', `/api/v1/webhook-endpoints/${id}/rotate-secret`, { headers: { 'content-type': 'application/json' }, payload: '' });
+    assert.equal(rotateJson.status, 200, rotateJson.text);
+    const replay = await t.call('POST', `/api/v1/webhook-endpoints/${id}/replay`);
+    assert.equal(replay.status, 422, replay.text); // the "event_id or since" rule still holds
+    assert.equal(replay.body.data.errors[0].field, 'event_id');
+    const del = await t.call('DELETE', `/api/v1/webhook-endpoints/${id}`, { headers: { 'content-type': 'application/json' }, payload: '' });
+    assert.equal(del.status, 200, del.text);
+    const empty = await t.call('POST', PATHS.signature, { headers: { 'content-type': 'application/json' }, payload: '' });
+    assert.equal(empty.status, 400, 'an operation still needs its body');
+  });
+
+  it('a successful export is audited as ok', async () => {
+    const r = await t.call('GET', `${AUDIT}/export?format=ndjson`);
+    assert.equal(r.status, 200);
+    const row = await auditRowOf(t, String(r.headers['x-request-id']));
+    assert.equal(row?.ok, true);
+  });
+});
+
+describe('audit API: one environment cannot read the other', () => {
+  let t: TestApp;
+  before(async () => (t = await startApp()));
+  after(() => t.close());
+
+  it('a sandbox key lists, reads and exports no live rows, and a live key no sandbox rows', async () => {
+    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+    const live = await t.call('GET', WALLET, { key: t.liveKey });
+    const sandbox = await t.call('GET', WALLET);
+    const liveId = String(live.headers['x-request-id']);
+    const sandboxId = String(sandbox.headers['x-request-id']);
+    for (const [key, own, other, env] of [
+      [t.key, sandboxId, liveId, 'sandbox'],
+      [t.liveKey, liveId, sandboxId, 'live'],
+    ] as const) {
+      const list = await t.call('GET', `${AUDIT}?limit=500`, { key });
+      const ids = list.body.data.items.map((i: { request_id: string }) => i.request_id);
+      assert.ok(ids.includes(own));
+      assert.ok(!ids.includes(other));
+      assert.ok(list.body.data.items.every((i: { environment: string }) => i.environment === env));
+      assert.equal((await t.call('GET', `${AUDIT}/${other}`, { key })).status, 404);
+      assert.equal((await t.call('GET', `${AUDIT}/${own}`, { key })).status, 200);
+      const exported = (await t.call('GET', `${AUDIT}/export?format=ndjson`, { key })).text.trim().split('\n').map((l) => JSON.parse(l) as { request_id: string; environment: string });
+      assert.ok(exported.some((r) => r.request_id === own) && !exported.some((r) => r.request_id === other));
+      assert.ok(exported.every((r) => r.environment === env));
+    }
+  });
+});
+
+describe('identity numbers at rest: a hostile run leaves none in the database or the logs', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+  before(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    t = await startApp({ LOG_LEVEL: 'info' }, undefined, true, sink);
+  });
+  after(() => t.close());
+
+  const AADHAAR = '234123412346';
+  const MOBILE = '9876543210';
+  const DEVANAGARI = '२३४१२३४१२३४६';
+  const FULLWIDTH = '２３４１２３４１２３４６';
+
+  it('finds 0 of the numbers it sent', async () => {
+    const aadhaarForms = [AADHAAR, '2341 2341 2346', '2341-2341-2346', '2341.2341.2346', DEVANAGARI, FULLWIDTH, `uid:${AADHAAR}x`];
+    for (const a of aadhaarForms) {
+      await t.call('POST', PATHS.aadhaar, { body: { ...VALID.aadhaar(), aadhaar_number: a } });
+      await t.call('POST', PATHS.signature, { body: { ...VALID.signature(), note: `my aadhaar is ${a}`, [`k${a}`]: 1 } });
+      await t.call('GET', `${WALLET}?aadhaar=${encodeURIComponent(a)}`);
+      await t.call('GET', `${AUDIT}/${encodeURIComponent(a)}`);
+    }
+    await t.call('POST', PATHS.signature, { body: { ...VALID.signature(), n: 234123412346, f: 2341234123.46, e: 2.34123412346e11 } });
+    for (const m of [MOBILE, '98765 43210', '98765-43210']) {
+      await t.call('POST', PATHS.bank, { body: { ...VALID.bank(), mobile: m } });
+      await t.call('GET', PATHS.upi, { query: { reference_id: `u-${uuid().slice(0, 6)}`, consent: 'true', vpa: `${m.replace(/\D/g, '')}@ybl`, amount: '10', idempotency_key: uuid(), phone: m } });
+    }
+    await t.services.audit.flush();
+
+    // A dump of every table, row by row as text, on either store.
+    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(t.store.db);
+    let dump = '';
+    for (const { table_name } of tables.rows) {
+      const rows = await sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(t.store.db);
+      dump += rows.rows.map((r) => r.row).join('\n');
+    }
+    const logs = lines.join('');
+    assert.ok(dump.length > 1000 && logs.length > 1000, 'the run left rows and log lines to scan');
+    // Numbers are compared with separators removed and every decimal digit read as ASCII.
+    const normalize = (s: string) => s.replace(/\p{Nd}/gu, (d) => String(digitValue(d))).replace(/(\d)[\s\-./_,]+(?=\d)/g, '$1');
+    for (const [name, text] of [['database dump', dump], ['logs', logs]] as const) {
+      const flat = normalize(text);
+      assert.ok(!flat.includes(AADHAAR), `a full Aadhaar number reached the ${name}`);
+      if (name === 'logs') assert.ok(!flat.includes(MOBILE), `a full mobile number reached the ${name}`);
+    }
+    const audit = normalize((await sql<{ row: string }>`select t::text as row from audit_logs t`.execute(t.store.db)).rows.map((r) => r.row).join('\n'));
+    assert.ok(!audit.includes(MOBILE), 'a full mobile number reached the audit store');
+  });
+});
+
+/** The value of a Unicode decimal digit: its code point's offset from the zero of its block. */
+function digitValue(d: string): number {
+  const cp = d.codePointAt(0)!;
+  for (let zero = cp; zero > cp - 10; zero--) if (!/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) return cp - zero;
+  return 0;
+}
+
+describe("what Node's HTTP parser refuses is still answered in the envelope", () => {
+  let t: TestApp;
+  let port: number;
+  before(async () => {
+    t = await startApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as { port: number }).port;
+  });
+  after(() => t.close());
+
+  const raw = (request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const s = connect(port, '127.0.0.1', () => s.end(request));
+      let out = '';
+      s.on('data', (c) => (out += c.toString('latin1')));
+      s.on('end', () => resolve(out));
+      s.on('error', reject);
+    });
+
+  for (const [name, request, status] of [
+    ['a NUL in a header', 'GET /api/v1/account/wallet HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n', 400],
+    ['Content-Length: -1', 'POST /api/v1/document-ocr/signature-match HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n', 400],
+    ['a 20 KB header', `GET /api/v1/account/wallet HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+  ] as const) {
+    it(name, async () => {
+      const res = await raw(request);
+      assert.match(res, new RegExp(`^HTTP/1.1 ${status} `));
+      assert.match(res, /\r\nX-Request-Id: req_[0-9A-Za-z]{20}\r\n/);
+      const body = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4));
+      assert.equal(body.statuscode, 'ERR');
+      assert.equal(body.data.Errorcode, 103);
+    });
+  }
+});
