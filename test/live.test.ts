@@ -2,6 +2,7 @@
 // and the ledger. The ledger check runs after every test.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { Webhook } from 'standardwebhooks';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { addEntry } from '../src/access/allowlist.js';
@@ -9,6 +10,9 @@ import { approve } from '../src/access/approvals.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';
 import { startLive, type LiveApp } from './live-harness.js';
+
+// The ifsc package's own validate (no I/O: its network helpers are never called).
+const { validate: validateIfsc } = createRequire(import.meta.url)('ifsc') as { validate(code: string): boolean };
 
 const tx = (t: LiveApp, ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
 const settled = (t: LiveApp, ref: string) =>
@@ -99,6 +103,27 @@ describe('live money path', () => {
     assert.equal(none.body.data.status, 'failed');
     const fees = 300 + 200 + 200;
     assert.equal(Math.round((before.balance - (await t.wallet()).balance) * 100), fees);
+  });
+
+  it('mobile-to-bank: an IFSC not in the directory is 422 naming ifsc before the partner or a fee; answers carry real codes', async () => {
+    const before = await t.wallet();
+    const calls = Object.keys(await t.sim.calls()).length;
+    const bad = await live(PATHS.bank, { ...VALID.bank(), account_number: '919876543210', ifsc: 'QQQQ0123456' });
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.data.Errorcode, 104);
+    assert.deepEqual(bad.body.data.errors.map((e: { field: string }) => e.field), ['ifsc']);
+    assert.deepEqual(await t.wallet(), before);
+    assert.equal(Object.keys(await t.sim.calls()).length, calls);
+    const r = await live(PATHS.bank, { ...VALID.bank(), account_number: '919876543210', ifsc: 'SBIN0000001' });
+    assert.equal(r.body.data.status, 'success', r.text);
+    const { ifsc, bank_name: bankName, branch } = r.body.data.account;
+    assert.ok(validateIfsc(ifsc), ifsc);
+    assert.equal(bankName, 'HDFC Bank');
+    assert.equal(branch, null);
+    assert.deepEqual([r.body.data.account_number_match, r.body.data.ifsc_match, r.body.data.account_match], [true, false, false]);
+    const same = await live(PATHS.bank, { ...VALID.bank(), ifsc });
+    assert.equal(same.body.data.ifsc_match, true);
+    assert.equal(Math.round((before.balance - (await t.wallet()).balance) * 100), 200 + 200);
   });
 
   it('document locker: initialize → the user allows at the partner → download (photo once, never stored)', async () => {

@@ -2,6 +2,7 @@
 // validation, the error message a client sees, the TypeScript type and the OpenAPI description.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Ajv } from 'ajv';
+import { IFSC_SHAPE, ifscExists } from '../catalog/ifsc.js';
 import { verhoeffValid } from './verhoeff.js';
 
 export const ReferenceId = Type.String({
@@ -21,10 +22,17 @@ export const Mobile = Type.String({
   errorMessage: 'mobile must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9',
 });
 
+const IFSC_FORMAT = 'ifsc must be an 11-character IFSC such as HDFC0001234';
+/** A code of the right shape must also exist: a made-up code is refused before any partner call or fee. */
 export const Ifsc = Type.String({
-  pattern: '^[A-Z]{4}0[A-Z0-9]{6}$',
-  description: '11-character IFSC: 4 letters, 0, then 6 letters or digits',
-  errorMessage: 'ifsc must be an 11-character IFSC such as HDFC0001234',
+  pattern: IFSC_SHAPE.source,
+  ifsc: true,
+  description: '11-character IFSC of an existing bank branch: 4 letters, 0, then 6 letters or digits',
+  errorMessage: {
+    pattern: IFSC_FORMAT,
+    ifsc: 'ifsc is not a known IFSC: no bank branch has this code',
+    type: IFSC_FORMAT,
+  },
 });
 
 export const AccountNumber = Type.String({
@@ -80,5 +88,12 @@ export function addKeywords(ajv: Ajv): void {
     type: 'string',
     schemaType: 'boolean',
     validate: (_: boolean, v: string) => (/^[2-9][0-9]{11}$/.test(v) && verhoeffValid(v)) || /^[0-9]{16}$/.test(v),
+  });
+  // Judges only well-formed codes; `pattern` reports the others, so each bad code gets one message.
+  ajv.addKeyword({
+    keyword: 'ifsc',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (_: boolean, v: string) => !IFSC_SHAPE.test(v) || ifscExists(v),
   });
 }

@@ -51,6 +51,8 @@ export interface OperationDef<S extends TObject = TObject> {
   charge: 'completion' | 'success';
   execute(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
   unstored?: Unstored;
+  /** The `data` of its answer, for the OpenAPI document only (answers are never serialized through it). */
+  result?: TObject;
 }
 
 export const defineOperation = <S extends TObject>(def: OperationDef<S>) => def as unknown as OperationDef;

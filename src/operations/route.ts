@@ -3,6 +3,7 @@
 // execute: in the sandbox, execute and record the transaction with its idempotency key, stored
 // response and audit row in one group-committed transaction (recorder.ts); in live, the atomic phases
 // of live.ts. A key already taken is settled by IdempotencyStore.claim(). Answers with the envelope.
+import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -153,6 +154,15 @@ const inFlight = () => new ApiError('idempotency_in_flight', 'A request with thi
 
 const omitKey = ({ idempotency_key: _, ...payload }: Input) => payload;
 
+/** The envelope around an operation's `data`, as the OpenAPI document shows its 200 answer. */
+const resultDoc = (data: TObject) =>
+  Type.Object({
+    statuscode: Type.Union([Type.Literal('TXN'), Type.Literal('TUP'), Type.Literal('ERR')]),
+    ok: Type.Boolean(),
+    message: Type.String(),
+    data,
+  });
+
 export function registerOperation(app: FastifyInstance, def: OperationDef, services: Services): void {
   const methods = def.method === 'GET' ? (['GET', 'POST'] as const) : (['POST'] as const);
   for (const method of methods) {
@@ -167,10 +177,13 @@ export function registerOperation(app: FastifyInstance, def: OperationDef, servi
         description: def.description,
         tags: [def.tag],
         ...(method === 'GET' ? { querystring: def.schema } : { body: def.schema }),
+        ...(def.result && { response: { 200: resultDoc(def.result) } }),
       },
       // The schema above documents the operation; parseInput validates it (aliases and query/body choice
-      // need the raw input), so Fastify's own validation is switched off for these routes.
+      // need the raw input), so Fastify's own validation is switched off for these routes, and answers
+      // are never filtered through the documented response.
       validatorCompiler: () => () => true,
+      serializerCompiler: () => (data) => JSON.stringify(data),
       preValidation: method === 'GET' ? readJsonBody : undefined,
       handler: (req, reply) => handle(def, services, req, reply),
     });

@@ -30,7 +30,16 @@ export function toPartnerData(op: Op, f: Obj): Obj {
     case 'mobileToBank': {
       const acc = f.account as Obj | undefined;
       return acc
-        ? { holder_name: acc.account_holder_name, account_number_masked: acc.account_number, ifsc: acc.ifsc, bank_name: acc.bank_name, account_match: f.account_match }
+        ? {
+            holder_name: acc.account_holder_name,
+            account_number_masked: acc.account_number,
+            ifsc: acc.ifsc,
+            bank_name: acc.bank_name,
+            branch: acc.branch,
+            account_number_match: f.account_number_match,
+            ifsc_match: f.ifsc_match,
+            account_match: f.account_match,
+          }
         : {};
     }
     default:

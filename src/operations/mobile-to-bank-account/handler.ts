@@ -1,7 +1,7 @@
 // Mobile to Bank Account: the bank account linked to a mobile number, and whether it matches the
-// account number / IFSC the client holds.
+// account number / IFSC the client holds. The IFSC is checked against the directory by its schema.
 import { defineOperation } from '../operation.js';
-import { MobileToBankRequest } from './schema.js';
+import { MobileToBankRequest, MobileToBankResult } from './schema.js';
 
 export const mobileToBankAccount = defineOperation({
   slug: 'mobile-to-bank-account',
@@ -9,8 +9,10 @@ export const mobileToBankAccount = defineOperation({
   path: '/api/v1/bank-account/mobile-to-bank-account',
   tag: 'Banking and payments',
   summary: 'Mobile to Bank Account',
-  description: 'Returns the bank account linked to a mobile number (account number masked), and `account_match` when account_number or ifsc is given.',
+  description:
+    'Returns the bank account linked to a mobile number (account number masked, bank name from the IFSC directory), and `account_number_match` / `ifsc_match` when account_number / ifsc is given. An ifsc that is well-formed but not in the IFSC directory is a 422 before any partner call or fee.',
   schema: MobileToBankRequest,
+  result: MobileToBankResult,
   aliases: { input: 'mobile' },
   idempotency: { by: 'reference_id' },
   charge: 'completion',

@@ -7,6 +7,7 @@
 // may have moved: the operation stays pending and reconciliation asks the partner).
 import { Pool, errors } from 'undici';
 import { commissionPaise, DTH_OPERATORS, MOBILE_OPERATORS } from '../../catalog/operators.js';
+import { bankNameOf } from '../../catalog/ifsc.js';
 import { paiseToInr } from '../../money.js';
 import type { Connector, FinalOutcome, Outcome } from '../connector.js';
 import { PARTNER_PATHS, partnerStatusPath, type PartnerAnswer } from './protocol.js';
@@ -72,8 +73,10 @@ function fieldsFrom(op: Op, a: PartnerAnswer, ctx: { txnId: string; amountPaise?
     case 'mobileToBank': {
       const base: Obj = { service: 'mobile-to-bank-account' };
       if (d.holder_name === undefined) return base;
-      base.account = { account_holder_name: d.holder_name, account_number: d.account_number_masked, ifsc: d.ifsc, bank_name: d.bank_name };
-      if (d.account_match !== undefined) base.account_match = d.account_match;
+      // A partner that leaves out the bank name gets the directory's; a branch name only it can give.
+      const bankName = d.bank_name ?? (typeof d.ifsc === 'string' ? bankNameOf(d.ifsc) : null);
+      base.account = { account_holder_name: d.holder_name, account_number: d.account_number_masked, ifsc: d.ifsc, bank_name: bankName, branch: d.branch ?? null };
+      for (const k of ['account_number_match', 'ifsc_match', 'account_match']) if (typeof d[k] === 'boolean') base[k] = d[k];
       return base;
     }
     case 'upiPay':

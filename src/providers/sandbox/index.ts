@@ -19,6 +19,19 @@ export function nameMatchScore(a: string, b: string): number {
   return longest === 0 ? 0 : Math.round(100 * (1 - distance(x, y) / longest));
 }
 
+/**
+ * How the account and IFSC the client holds compare with the linked account: each flag only when that
+ * field was given (an IFSC matches only as the exact branch code), and `account_match`, kept for
+ * clients of the first version, true when every given field matches.
+ */
+export function accountMatches(acc: { account_number: string; ifsc: string }, given: { accountNumber?: string; ifsc?: string }) {
+  const m: { account_number_match?: boolean; ifsc_match?: boolean; account_match?: boolean } = {};
+  if (given.accountNumber !== undefined) m.account_number_match = given.accountNumber === acc.account_number;
+  if (given.ifsc !== undefined) m.ifsc_match = given.ifsc === acc.ifsc;
+  if (given.accountNumber !== undefined || given.ifsc !== undefined) m.account_match = m.account_number_match !== false && m.ifsc_match !== false;
+  return m;
+}
+
 export const sandboxPhoto = (seed: string) => portraitPng(seed).toString('base64');
 
 export class SandboxConnector implements Connector {
@@ -67,11 +80,8 @@ export class SandboxConnector implements Connector {
     const fields: Record<string, unknown> = {
       service: 'mobile-to-bank-account',
       account: { ...acc, account_number: 'X'.repeat(acc.account_number.length - 4) + acc.account_number.slice(-4) },
+      ...accountMatches(acc, r),
     };
-    if (r.accountNumber !== undefined || r.ifsc !== undefined) {
-      fields.account_match =
-        (r.accountNumber === undefined || r.accountNumber === acc.account_number) && (r.ifsc === undefined || r.ifsc === acc.ifsc);
-    }
     return { status: 'success', message: 'Bank account found', fields };
   }
 

@@ -1,5 +1,6 @@
-// Owns the sandbox's made-up people, banks and addresses. Every value is derived from a seed, so the
-// same input always yields the same identity or account.
+// Owns the sandbox's made-up people, accounts and addresses; the accounts sit at real bank branches.
+// Every value is derived from a seed, so the same input always yields the same identity or account.
+import { bankNameOf, ownBranchesOf } from '../../catalog/ifsc.js';
 import { SeededRandom } from './random.js';
 
 const FIRST_M = ['Aarav', 'Vihaan', 'Arjun', 'Rohan', 'Karthik', 'Siddharth', 'Imran', 'Gurpreet', 'Anil', 'Suresh'];
@@ -15,18 +16,8 @@ const PLACES = [
   { state: 'Kerala', dist: 'Ernakulam', pc: '682016', street: 'M G Road, Ravipuram' },
   { state: 'Telangana', dist: 'Hyderabad', pc: '500034', street: 'Road No 12, Banjara Hills' },
 ];
-export const BANKS = [
-  { name: 'HDFC Bank', ifsc: 'HDFC0' },
-  { name: 'ICICI Bank', ifsc: 'ICIC0' },
-  { name: 'State Bank of India', ifsc: 'SBIN0' },
-  { name: 'Axis Bank', ifsc: 'UTIB0' },
-  { name: 'Kotak Mahindra Bank', ifsc: 'KKBK0' },
-  { name: 'Punjab National Bank', ifsc: 'PUNB0' },
-  { name: 'Bank of Baroda', ifsc: 'BARB0' },
-  { name: 'Canara Bank', ifsc: 'CNRB0' },
-  { name: 'Union Bank of India', ifsc: 'UBIN0' },
-  { name: 'Indian Bank', ifsc: 'IDIB0' },
-];
+/** Bank codes of the IFSC directory; a sandbox account's bank is picked by the mobile's last digit. */
+const BANKS = ['HDFC', 'ICIC', 'SBIN', 'UTIB', 'KKBK', 'PUNB', 'BARB', 'CNRB', 'UBIN', 'IDIB'] as const;
 
 export interface Person {
   name: string;
@@ -53,13 +44,18 @@ export function person(seed: string): Person {
   };
 }
 
-/** The account the sandbox says a mobile number is linked to: "91" + the mobile, at a bank picked by its last digit. */
+/**
+ * The account the sandbox says a mobile number is linked to: "91" + the mobile, at a real branch
+ * (seeded by the mobile) of the bank picked by its last digit. The directory has no branch names, so
+ * `branch` is null rather than made up.
+ */
 export function linkedAccount(mobile: string) {
-  const bank = BANKS[Number(mobile.at(-1))]!;
+  const ifsc = new SeededRandom(`ifsc:${mobile}`).pick(ownBranchesOf(BANKS[Number(mobile.at(-1))]!));
   return {
     account_holder_name: person(`mobile:${mobile}`).name,
     account_number: `91${mobile}`,
-    ifsc: `${bank.ifsc}${mobile.slice(0, 6)}`,
-    bank_name: bank.name,
+    ifsc,
+    bank_name: bankNameOf(ifsc),
+    branch: null,
   };
 }
