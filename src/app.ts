@@ -27,7 +27,7 @@ import { Reconciler } from './providers/reconciler.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { purgeBefore } from './audit/chain.js';
-import { registerConsoleApi } from './console/routes.js';
+import { registerConsoleApi } from './console/routes/index.js';
 import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
 

@@ -6,6 +6,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freshStoreLocation, PATHS, sleep, VALID, type StoreLocation } from './harness.js';
+import { openStore } from '../src/db/client.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -66,6 +67,27 @@ describe('sangam CLI', () => {
     const amount = await cli(loc, ['wallet', 'topup', '--account', 'acct_x', '--amount', '1.005']);
     assert.equal(amount.code, 2);
     assert.equal((await cli(loc, ['frobnicate'])).code, 2);
+  });
+
+  it('audits key creation and top-ups as cli; removing a missing allow-list entry is a 404', async () => {
+    const acct = await cli(loc, ['accounts', 'create', '--name', 'Audited']);
+    const key = await cli(loc, ['keys', 'create', '--account', acct.out.id, '--env', 'sandbox']);
+    assert.equal(key.code, 0, key.err);
+    assert.equal((await cli(loc, ['wallet', 'topup', '--account', acct.out.id, '--amount', '12.34'])).code, 0);
+    const miss = await cli(loc, ['allowlist', 'remove', '--account', acct.out.id, '--env', 'live', '192.0.2.1']);
+    assert.equal(miss.code, 1);
+    assert.equal(JSON.parse(miss.err).status, 404);
+
+    const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir, poolMax: 1 });
+    try {
+      const rows = await store.db.selectFrom('audit_logs').select(['path', 'key_id', 'request_body']).where('method', '=', 'ADMIN').where('account_id', '=', acct.out.id).orderBy('id').execute();
+      const body = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+      assert.deepEqual(rows.map((r) => [r.path, body(r.request_body).actor]), [['accounts create', 'cli'], ['keys create', 'cli'], ['wallet topup', 'cli']]);
+      assert.equal(rows[1]!.key_id, key.out.id);
+      assert.equal(body(rows[2]!.request_body).amount_paise, 1234);
+    } finally {
+      await store.close();
+    }
   });
 
   describe('with the server running on the same store', () => {

@@ -83,6 +83,27 @@ describe('console API', () => {
     assert.ok(keys.every((k: { display: string }) => !k.display.includes(created.data.key.slice(10, 30))));
   });
 
+  it('a bad statement cursor is a 422 naming cursor, as from the API', async () => {
+    const dev = await login('dev@acme.test', 'correct horse');
+    for (const cursor of ['abc', '1e30', '9999999999999999999999', '999999999999999999']) {
+      const r = await as(dev, 'GET', `/console/api/statement?cursor=${cursor}`);
+      assert.equal(r.statusCode, 422, `${cursor}: ${r.body}`);
+      const body = JSON.parse(r.body);
+      assert.equal(body.data.Errorcode, 104);
+      assert.deepEqual(body.data.errors.map((e: { field: string }) => e.field), ['cursor']);
+      const api = await t.app.inject({ method: 'GET', url: `/api/v1/account/statement?cursor=${cursor}`, headers: { authorization: `Bearer ${t.key}` } });
+      assert.equal(api.statusCode, 422);
+      assert.deepEqual(JSON.parse(api.body).data.errors, body.data.errors, 'the same answer as the API');
+    }
+    // A real cursor pages on.
+    for (let i = 0; i < 101; i++) await runCommand(t.store.db, ['wallet', 'topup', '--account', t.accountId, '--amount', '1']);
+    const first = JSON.parse((await as(dev, 'GET', '/console/api/statement')).body).data;
+    assert.equal(first.items.length, 100);
+    const next = await as(dev, 'GET', `/console/api/statement?cursor=${first.next_cursor}`);
+    assert.equal(next.statusCode, 200, next.body);
+    assert.equal(JSON.parse(next.body).data.items.length, 1);
+  });
+
   it('serves the console page at /console', async () => {
     const r = await t.app.inject({ method: 'GET', url: '/console' });
     assert.equal(r.statusCode, 200);

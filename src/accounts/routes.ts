@@ -4,9 +4,8 @@ import { okEnvelope } from '../http/envelope.js';
 import { paiseToInr } from '../money.js';
 import type { Services } from '../services.js';
 import { getWallet } from './store.js';
-import { statement } from '../ledger/ledger.js';
+import { statementPage, StatementCursor } from './statement.js';
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../errors.js';
 
 export function registerAccountRoutes(app: FastifyInstance, services: Services): void {
   app.get(
@@ -26,16 +25,10 @@ export function registerAccountRoutes(app: FastifyInstance, services: Services):
         tags: ['Account'],
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-          cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$', description: 'next_cursor of the previous page' })),
+          cursor: Type.Optional(StatementCursor),
         }),
       },
     },
-    async (req) => {
-      const limit = req.query.limit ?? 50;
-      const before = req.query.cursor === undefined ? undefined : Number(req.query.cursor);
-      if (before !== undefined && !Number.isSafeInteger(before)) throw ApiError.validation([{ field: 'cursor', message: 'cursor is not valid' }]);
-      const items = await statement(services.db, req.auth!.accountId, limit, before);
-      return okEnvelope('Wallet statement', { items, next_cursor: items.length === limit ? String(items.at(-1)!.id) : null });
-    },
+    async (req) => okEnvelope('Wallet statement', await statementPage(services.db, req.auth!.accountId, req.query.limit ?? 50, req.query.cursor)),
   );
 }

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.js';
 import type { Environment } from '../db/schema.js';
 import { newId, randomBase62 } from '../ids.js';
 import { ApiError } from '../errors.js';
+import { inTransaction } from '../db/transaction.js';
 
 export const KEY_PREFIX: Record<Environment, string> = { sandbox: 'sk_test_', live: 'sk_live_' };
 export const KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
@@ -15,7 +16,7 @@ export const hashKey = (key: string) => createHash('sha256').update(key).digest(
 
 export async function createAccount(db: Db, name: string): Promise<{ id: string }> {
   const id = newId('acct', 16);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.insertInto('accounts').values({ id, name }).execute();
     await trx.insertInto('wallets').values({ account_id: id }).execute();
   });

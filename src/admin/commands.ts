@@ -1,20 +1,19 @@
 // Owns the administrative commands (the `sangam` CLI verbs that change the store). The same table
 // serves the command line directly and, when a running server holds the embedded store, through the
-// server's admin socket. Each command returns one JSON-serialisable object.
+// server's admin socket. Each command parses its arguments and calls the shared admin action
+// (admin/actions/, the same the console calls) as actor `cli`; it returns one JSON-serialisable object.
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/client.js';
-import { createAccount, createKey, keyAccount, listKeys, requireAccount, revokeKey, rollKey, setLimits } from '../accounts/store.js';
-import { topUp } from '../ledger/ledger.js';
+import type { Environment } from '../db/schema.js';
+import { listKeys } from '../accounts/store.js';
 import { checkLedger } from '../ledger/check.js';
-import { addEntry, AllowlistEntryError, listEntries, removeEntry } from '../access/allowlist.js';
-import { approve, SLUGS, unapprove, UnknownOperationError } from '../access/approvals.js';
+import { SLUGS } from '../access/approvals.js';
 import { listFees, setFee } from '../ledger/pricing.js';
 import { purgeBefore, verifyChain } from '../audit/chain.js';
 import { createUser } from '../console/users.js';
-import { recordAdminEvent } from '../audit/admin-events.js';
 import { inrToPaise, paiseToInr } from '../money.js';
-import { ApiError } from '../errors.js';
 import { migrate } from '../db/migrate.js';
+import { accounts, allowlist, keys, wallet } from './actions/index.js';
 
 export class UsageError extends Error {}
 
@@ -42,7 +41,7 @@ function required(values: Record<string, unknown>, ...names: string[]): void {
   for (const n of names) if (values[n] === undefined) throw new UsageError(`--${n} is required`);
 }
 
-const environment = (v: unknown) => {
+const environment = (v: unknown): Environment => {
   if (v !== 'sandbox' && v !== 'live') throw new UsageError('--env must be sandbox or live');
   return v;
 };
@@ -56,13 +55,13 @@ export const COMMANDS: Record<string, Command> = {
     const { values } = opts(args, { name: { type: 'string' } });
     required(values, 'name');
     if (!values.name!.trim()) throw new UsageError('--name must not be empty');
-    return createAccount(db, values.name!.trim());
+    return accounts.create(db, 'cli', { name: values.name! });
   },
 
   async 'keys create'(db, args) {
     const { values } = opts(args, { account: { type: 'string' }, env: { type: 'string' } });
     required(values, 'account', 'env');
-    return createKey(db, values.account!, environment(values.env));
+    return keys.create(db, 'cli', { accountId: values.account!, environment: environment(values.env) });
   },
 
   async 'keys list'(db, args) {
@@ -77,43 +76,36 @@ export const COMMANDS: Record<string, Command> = {
     if (!id) throw new UsageError('usage: keys roll KEY_ID --grace SECONDS');
     const grace = values.grace === undefined ? 86_400 : Number(values.grace);
     if (!Number.isInteger(grace) || grace < 0) throw new UsageError('--grace must be a whole number of seconds, 0 or more');
-    const owner = await keyAccount(db, id);
-    const rolled = await rollKey(db, id, grace);
-    await recordAdminEvent(db, { accountId: owner!.account_id, environment: owner!.environment, action: 'keys roll', detail: { key_id: id, new_key_id: rolled.id, grace_s: grace } });
-    return rolled;
+    return keys.roll(db, 'cli', { keyId: id, graceS: grace });
   },
 
   async 'keys revoke'(db, args) {
     const { positionals } = opts(args, {}, 1);
     const id = positionals[0];
     if (!id) throw new UsageError('usage: keys revoke KEY_ID');
-    const owner = await keyAccount(db, id);
-    const revoked = await revokeKey(db, id);
-    await recordAdminEvent(db, { accountId: owner!.account_id, environment: owner!.environment, action: 'keys revoke', detail: { key_id: id } });
-    return revoked;
+    return keys.revoke(db, 'cli', { keyId: id });
   },
 
   async 'allowlist add'(db, args) {
-    return changeAllowlist(db, args, 'add');
+    return allowlist.add(db, 'cli', allowlistChange(args, 'add'));
   },
 
   async 'allowlist remove'(db, args) {
-    return changeAllowlist(db, args, 'remove');
+    return allowlist.remove(db, 'cli', allowlistChange(args, 'remove'));
   },
 
   async 'allowlist list'(db, args) {
     const { values } = opts(args, { account: { type: 'string' }, env: { type: 'string' } });
     required(values, 'account', 'env');
-    await requireAccount(db, values.account!);
-    return { account: values.account!, environment: values.env!, entries: await listEntries(db, values.account!, environment(values.env)) };
+    return allowlist.list(db, values.account!, environment(values.env));
   },
 
   async approve(db, args) {
-    return changeApproval(db, args, 'approve');
+    return accounts.setApproval(db, 'cli', { ...approvalArgs(args), approved: true });
   },
 
   async unapprove(db, args) {
-    return changeApproval(db, args, 'unapprove');
+    return accounts.setApproval(db, 'cli', { ...approvalArgs(args), approved: false });
   },
 
   async 'accounts limits'(db, args) {
@@ -125,11 +117,7 @@ export const COMMANDS: Record<string, Command> = {
       if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, or "default"`);
       return n;
     };
-    const perSec = num(values['per-sec'], 'per-sec', 1);
-    const burst = num(values.burst, 'burst', 1);
-    await setLimits(db, values.account!, perSec, burst);
-    await recordAdminEvent(db, { accountId: values.account!, action: 'accounts limits', detail: { per_sec: perSec, burst } });
-    return { account: values.account!, rate_limit_per_sec: perSec, rate_limit_burst: burst };
+    return accounts.setLimits(db, 'cli', { accountId: values.account!, perSec: num(values['per-sec'], 'per-sec', 1), burst: num(values.burst, 'burst', 1) });
   },
 
   async 'users create'(db, args) {
@@ -201,42 +189,23 @@ export const COMMANDS: Record<string, Command> = {
       throw new UsageError('--amount must be an INR amount with at most 2 decimals');
     }
     if (!(paise > 0)) throw new UsageError('--amount must be greater than 0');
-    await requireAccount(db, values.account!);
-    const balance = await topUp(db, values.account!, paise, 'CLI top-up');
-    return { account: values.account!, balance: paiseToInr(balance), currency: 'INR' };
+    const { balance_paise } = await wallet.topUp(db, 'cli', { accountId: values.account!, amountPaise: paise });
+    return { account: values.account!, balance: paiseToInr(balance_paise), currency: 'INR' };
   },
 };
 
-async function changeAllowlist(db: Db, args: string[], how: 'add' | 'remove') {
+function allowlistChange(args: string[], how: 'add' | 'remove') {
   const { values, positionals } = opts(args, { account: { type: 'string' }, env: { type: 'string' } }, 1);
   required(values, 'account', 'env');
   const env = environment(values.env);
   if (!positionals[0]) throw new UsageError(`usage: allowlist ${how} --account ID --env sandbox|live CIDR_OR_IP`);
-  await requireAccount(db, values.account!);
-  let entry: string;
-  try {
-    entry = how === 'add' ? await addEntry(db, values.account!, env, positionals[0]) : positionals[0];
-    if (how === 'remove' && !(await removeEntry(db, values.account!, env, positionals[0]))) throw new ApiError('not_found', `${positionals[0]} is not on the list`);
-  } catch (err) {
-    if (err instanceof AllowlistEntryError) throw new UsageError(err.message);
-    throw err;
-  }
-  await recordAdminEvent(db, { accountId: values.account!, environment: env, action: `allowlist ${how}`, detail: { entry } });
-  return { account: values.account!, environment: env, entries: await listEntries(db, values.account!, env) };
+  return { accountId: values.account!, environment: env, entry: positionals[0] };
 }
 
-async function changeApproval(db: Db, args: string[], how: 'approve' | 'unapprove') {
+function approvalArgs(args: string[]) {
   const { values } = opts(args, { account: { type: 'string' }, operation: { type: 'string' } });
   required(values, 'account', 'operation');
-  await requireAccount(db, values.account!);
-  try {
-    const approved = how === 'approve' ? await approve(db, values.account!, values.operation!) : await unapprove(db, values.account!, values.operation!);
-    await recordAdminEvent(db, { accountId: values.account!, environment: 'live', action: how, detail: { operation: values.operation! } });
-    return { account: values.account!, approved };
-  } catch (err) {
-    if (err instanceof UnknownOperationError) throw new UsageError(err.message);
-    throw err;
-  }
+  return { accountId: values.account!, operation: values.operation! };
 }
 
 /** Splits argv into a known command and its arguments. */

@@ -1,5 +1,7 @@
 // Owns running one admin command against a store and turning its result or error into
-// { code, output }: exit code 0 with the command's JSON, 2 for a usage error, 1 for anything else.
+// { code, output }: exit code 0 with the command's JSON, 2 for a usage error (bad arguments, or an
+// action's validation error), 1 for anything else. An action's ApiError also reports the HTTP status
+// the console answers for the same error (errors.ts), so both adapters say the same thing.
 import type { Db } from '../db/client.js';
 import { ApiError } from '../errors.js';
 import { COMMANDS, LedgerBreach, resolveCommand, UsageError } from './commands.js';
@@ -33,7 +35,13 @@ export async function runCommand(db: Db, argv: string[]): Promise<{ code: number
   } catch (err) {
     if (err instanceof LedgerBreach) return { code: 1, output: err.report };
     if (err instanceof UsageError) return { code: 2, output: { error: err.message, usage: USAGE } };
-    if (err instanceof ApiError) return { code: 1, output: { error: err.message } };
+    if (err instanceof ApiError) return apiErrorOutput(err);
     return { code: 1, output: { error: (err as Error).message } };
   }
+}
+
+function apiErrorOutput(err: ApiError): { code: number; output: Record<string, unknown> } {
+  const field = err.extra.errors?.[0];
+  if (err.code === 'validation') return { code: 2, output: { error: field?.message ?? err.message, status: err.http, errors: err.extra.errors ?? [], usage: USAGE } };
+  return { code: 1, output: { error: err.message, status: err.http } };
 }

@@ -1,16 +1,27 @@
-// Owns audit rows for administrative changes (key lifecycle, allow-list, approvals, limits), made from
-// the CLI or the admin socket. They sit in the same trail as API requests, with method "ADMIN".
-import type { Db } from '../db/client.js';
+// Owns audit rows for administrative changes (accounts, key lifecycle, allow-lists, approvals, limits,
+// top-ups), made from the CLI, the admin socket or the console. They sit in the same trail as API
+// requests, with method "ADMIN" and the action as their path; the body names who acted (`actor`).
+// The row is appended inside the caller's transaction, the one holding the change itself, so a change
+// is never stored without its audit row nor an audit row without its change.
 import type { Environment } from '../db/schema.js';
+import type { Trx } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import { insertChained } from './chain.js';
 
-export async function recordAdminEvent(
-  db: Db,
-  e: { accountId: string; environment?: Environment | null; action: string; detail: Record<string, unknown> },
-): Promise<void> {
-  await db.transaction().execute((trx) =>
-    insertChained(trx, [{
+/** Who made an admin change: the operator's command line (or admin socket), or a console user. */
+export type Actor = 'cli' | `console:${string}`;
+
+export interface AdminEvent {
+  accountId: string;
+  environment?: Environment | null;
+  action: string;
+  detail: Record<string, unknown>;
+}
+
+/** Appends the event to the hash chain in `trx`; it locks the chain's head, so call it after the change's own locks. */
+export async function appendAdminEvent(trx: Trx, actor: Actor, e: AdminEvent): Promise<void> {
+  await insertChained(trx, [
+    {
       request_id: newId('adm', 20),
       created_at: new Date(),
       account_id: e.accountId,
@@ -25,8 +36,8 @@ export async function recordAdminEvent(
       statuscode: 'TXN',
       reference_id: null,
       latency_ms: 0,
-      request_body: JSON.stringify(e.detail),
+      request_body: JSON.stringify({ ...e.detail, actor }),
       response_body: null,
-    }]),
-  );
+    },
+  ]);
 }

@@ -11,6 +11,7 @@ import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { paiseToInr } from '../money.js';
+import { inTransaction } from '../db/transaction.js';
 
 export const WALLET = (accountId: string) => `wallet:${accountId}`;
 export const FEES = 'platform:fees';
@@ -47,10 +48,13 @@ async function writePosting(trx: Trx, postingId: string, kind: string, memo: str
     .execute();
 }
 
-/** Credits a wallet from outside (a top-up); returns the new available balance in paise. */
+/**
+ * Credits a wallet from outside (a top-up); returns the new available balance in paise. Runs inside
+ * the caller's transaction when given one. Errors: validation (amount), not_found (account).
+ */
 export async function topUp(db: Db, accountId: string, amountPaise: number, memo: string | null): Promise<number> {
   if (!Number.isSafeInteger(amountPaise) || amountPaise <= 0) throw new ApiError('validation', 'amount must be greater than 0');
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx
       .updateTable('wallets')
       .set({ balance_paise: sql`balance_paise + ${amountPaise}`, updated_at: sql`now()` })

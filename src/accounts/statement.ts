@@ -1,0 +1,18 @@
+// Owns the wallet statement page that both the API (GET /api/v1/account/statement) and the console
+// serve: the cursor's schema, its check, and next_cursor. A cursor is the id of the last entry of the
+// previous page; the schema keeps it to digits, and the check to ids JavaScript holds exactly, so a
+// bad cursor is a 422 naming `cursor`, never a query on NaN.
+import { Type } from '@sinclair/typebox';
+import type { Db } from '../db/client.js';
+import { ApiError } from '../errors.js';
+import { statement, type StatementEntry } from '../ledger/ledger.js';
+
+export const StatementCursor = Type.String({ pattern: '^[0-9]{1,18}$', description: 'next_cursor of the previous page' });
+
+/** Errors: validation (field `cursor`, beyond 2^53). */
+export async function statementPage(db: Db, accountId: string, limit: number, cursor: string | undefined): Promise<{ items: StatementEntry[]; next_cursor: string | null }> {
+  const before = cursor === undefined ? undefined : Number(cursor);
+  if (before !== undefined && !Number.isSafeInteger(before)) throw ApiError.validation([{ field: 'cursor', message: 'cursor is not valid' }]);
+  const items = await statement(db, accountId, limit, before);
+  return { items, next_cursor: items.length === limit ? String(items.at(-1)!.id) : null };
+}

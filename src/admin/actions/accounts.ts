@@ -1,0 +1,45 @@
+// Owns the account actions: creating an account (with its wallet), its rate limits, and which
+// operations it is approved for with live keys.
+import type { Db } from '../../db/client.js';
+import { createAccount, requireAccount, setLimits as storeLimits } from '../../accounts/store.js';
+import { approve, unapprove, UnknownOperationError } from '../../access/approvals.js';
+import { ApiError } from '../../errors.js';
+import { adminAction, type Actor } from './run.js';
+
+/** Errors: validation (empty name). */
+export function create(db: Db, actor: Actor, input: { name: string }) {
+  const name = input.name.trim();
+  if (!name) throw ApiError.validation([{ field: 'name', message: 'name must not be empty' }]);
+  return adminAction(db, actor, async (trx) => {
+    const account = await createAccount(trx, name);
+    return { result: account, event: { accountId: account.id, action: 'accounts create', detail: { name } } };
+  });
+}
+
+/** Per-second rate and burst; null means the server's default. Errors: not_found (account). */
+export function setLimits(db: Db, actor: Actor, input: { accountId: string; perSec: number | null; burst: number | null }) {
+  return adminAction(db, actor, async (trx) => {
+    await storeLimits(trx, input.accountId, input.perSec, input.burst);
+    const result = { account: input.accountId, rate_limit_per_sec: input.perSec, rate_limit_burst: input.burst };
+    return { result, event: { accountId: input.accountId, action: 'accounts limits', detail: { per_sec: input.perSec, burst: input.burst } } };
+  });
+}
+
+/**
+ * Approves (or withdraws approval of) one operation, or `all`, for live keys; returns the approved
+ * list. Errors: not_found (account), validation (field `operation`: unknown slug).
+ */
+export function setApproval(db: Db, actor: Actor, input: { accountId: string; operation: string; approved: boolean }) {
+  return adminAction(db, actor, async (trx) => {
+    await requireAccount(trx, input.accountId);
+    let approved: string[];
+    try {
+      approved = input.approved ? await approve(trx, input.accountId, input.operation) : await unapprove(trx, input.accountId, input.operation);
+    } catch (err) {
+      if (err instanceof UnknownOperationError) throw ApiError.validation([{ field: 'operation', message: err.message }]);
+      throw err;
+    }
+    const event = { accountId: input.accountId, environment: 'live' as const, action: input.approved ? 'approve' : 'unapprove', detail: { operation: input.operation } };
+    return { result: { account: input.accountId, approved }, event };
+  });
+}

@@ -1,0 +1,68 @@
+// Owns the operators' pages (admins only): accounts with their wallets and approvals, creating an
+// account, top-ups and approvals through the shared admin actions (audited as console:<email>), and
+// the manual-review queue.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Db } from '../../db/client.js';
+import { okEnvelope } from '../../http/envelope.js';
+import { SLUGS } from '../../access/approvals.js';
+import { inrToPaise, paiseToInr } from '../../money.js';
+import { accounts, wallet } from '../../admin/actions/index.js';
+import { actorOf, requireAdmin } from './context.js';
+
+const NewAccount = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
+const TopUp = Type.Object({ amount: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, multipleOf: 0.01, errorMessage: 'amount must be INR > 0 with at most 2 decimals' }) });
+const Approval = Type.Object({ operation: Type.String({ enum: ['all', ...SLUGS] }), approved: Type.Boolean() });
+type Id = { Params: { id: string } };
+
+export function registerAdmin(api: FastifyInstance, db: Db): void {
+  api.addHook('onRequest', async (req) => requireAdmin(req));
+
+  api.get('/console/api/admin/accounts', { schema: { hide: true } }, async () => okEnvelope('Accounts', { operations: SLUGS, items: await accountList(db) }));
+
+  api.post<{ Body: Static<typeof NewAccount> }>('/console/api/admin/accounts', { schema: { hide: true, body: NewAccount } }, async (req) =>
+    okEnvelope('Account created', await accounts.create(db, actorOf(req), { name: req.body.name })),
+  );
+
+  api.post<Id & { Body: Static<typeof TopUp> }>('/console/api/admin/accounts/:id/topup', { schema: { hide: true, body: TopUp } }, async (req) => {
+    const r = await wallet.topUp(db, actorOf(req), { accountId: req.params.id, amountPaise: inrToPaise(req.body.amount) });
+    return okEnvelope('Wallet topped up', { balance: paiseToInr(r.balance_paise) });
+  });
+
+  api.post<Id & { Body: Static<typeof Approval> }>('/console/api/admin/accounts/:id/approvals', { schema: { hide: true, body: Approval } }, async (req) => {
+    const r = await accounts.setApproval(db, actorOf(req), { accountId: req.params.id, ...req.body });
+    return okEnvelope('Approvals updated', { approved: r.approved });
+  });
+
+  api.get('/console/api/admin/review', { schema: { hide: true } }, async () => okEnvelope('Manual review', { items: await reviewQueue(db) }));
+}
+
+async function accountList(db: Db) {
+  const rows = await db
+    .selectFrom('accounts as a')
+    .innerJoin('wallet_balances as w', 'w.account_id', 'a.id')
+    .select(['a.id', 'a.name', 'a.created_at', 'w.balance_paise', 'w.held_paise'])
+    .orderBy('a.created_at', 'desc')
+    .limit(500)
+    .execute();
+  const approvals = await db.selectFrom('approvals').select(['account_id', 'operation']).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    created_at: r.created_at.toISOString(),
+    balance: paiseToInr(r.balance_paise),
+    held: paiseToInr(r.held_paise),
+    approvals: approvals.filter((a) => a.account_id === r.id).map((a) => a.operation),
+  }));
+}
+
+async function reviewQueue(db: Db) {
+  const rows = await db
+    .selectFrom('transactions')
+    .select(['id', 'account_id', 'operation', 'reference_id', 'partner', 'checks', 'review_reason', 'flagged', 'created_at', 'amount_paise'])
+    .where((eb) => eb.or([eb('review_reason', 'is not', null), eb('flagged', 'is not', null)]))
+    .orderBy('created_at')
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({ ...r, amount: r.amount_paise === null ? null : paiseToInr(r.amount_paise), created_at: r.created_at.toISOString() }));
+}

@@ -1,0 +1,31 @@
+// Owns the console's management API under /console/api (the web dashboard's backend), one file per
+// area. Every route but sign-in needs a session (session.ts); client pages act on the signed-in user's
+// account, admin pages need an admin. Changes go through the shared admin actions (admin/actions/),
+// the same the CLI calls. Answers use the API envelope.
+import type { FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { Services } from '../../services.js';
+import { registerSession } from './session.js';
+import { registerOverview } from './overview.js';
+import { registerKeys } from './keys.js';
+import { registerAllowlist } from './allowlist.js';
+import { registerLogs } from './logs.js';
+import { registerWebhooks } from './webhooks.js';
+import { registerWallet } from './wallet.js';
+import { registerAdmin } from './admin.js';
+
+export function registerConsoleApi(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+  app.register(async (api) => {
+    await api.register(cookie);
+    registerSession(api, services);
+    registerOverview(api, db);
+    registerKeys(api, db);
+    registerAllowlist(api, db);
+    registerLogs(api, db);
+    registerWebhooks(api, db);
+    registerWallet(api, db);
+    // Its own scope, so its admin check runs on its routes only (after the session check above).
+    await api.register(async (adminApi) => registerAdmin(adminApi, db));
+  });
+}
