@@ -1,10 +1,13 @@
 // The shared security suite (after Unkey's common route tests): every authenticated route refuses a
 // missing, garbage, revoked or expired key, and no route shows one account's or one environment's
-// data to another. New routes must be added to ROUTES; a test fails if one is missing.
+// data to another. New routes must be added to ROUTES; a test fails if one is missing. Handles that
+// travel outside the API (a document-locker client id passes through the end user's browser) are
+// probed too: holding one must not let another account or environment use it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAccount, createKey, revokeKey } from '../src/accounts/store.js';
 import { OPERATIONS } from '../src/operations/registry.js';
+import { approve } from '../src/access/approvals.js';
 import { PATHS, startApp, VALID, type TestApp } from './harness.js';
 
 const BODY: Record<string, () => unknown> = {
@@ -125,6 +128,51 @@ describe('security: isolation between accounts and environments', () => {
       assert.equal((await t.call(m, p, { key: other.key, body })).status, 404, `${m} ${p}`);
     }
     assert.equal((await t.call('GET', '/api/v1/webhook-endpoints', { key: other.key })).body.data.items.length, 0);
+  });
+
+  describe("a document-locker client id is its initializer's alone", () => {
+    let other: string;
+    let id: string;
+    let consentPath: string;
+    before(async () => {
+      other = (await createKey(t.store.db, (await createAccount(t.store.db, 'Tenant B')).id, 'sandbox')).key;
+      const { addEntry } = await import('../src/access/allowlist.js');
+      await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+      await approve(t.store.db, t.accountId, 'all');
+      const init = await t.call('POST', PATHS.init, { body: VALID.init() });
+      assert.equal(init.status, 200, init.text);
+      id = init.body.data.doclocker__client__id;
+      consentPath = new URL(init.body.data.authorization_url).pathname;
+    });
+
+    /** A download that must be the 404 of an id issued by nobody, leaving no transaction behind. */
+    const refused = async (key: string) => {
+      const body = { ...VALID.aadhaar(), doclocker__client__id: id };
+      const r = await t.call('POST', PATHS.aadhaar, { key, body });
+      assert.equal(r.status, 404, r.text);
+      assert.equal(r.body.ok, false);
+      assert.equal(r.body.data.Errorcode, 109);
+      assert.doesNotMatch(r.text, /consent|pending|authori[sz]ed|Aadhaar_Xml_Data/i);
+      const rows = await t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).execute();
+      assert.equal(rows.length, 0, 'a refused download records nothing');
+    };
+
+    it("another account's key: 404 while consent is pending and after the user allowed", async () => {
+      await refused(other);
+      assert.equal((await t.call('POST', `${consentPath}/allow`, { key: null })).status, 200);
+      await refused(other);
+      const mine = await t.call('POST', PATHS.aadhaar, { body: { ...VALID.aadhaar(), doclocker__client__id: id } });
+      assert.equal(mine.body.data.status, 'success', mine.text);
+    });
+
+    it("the same account's key of the other environment: 404", async () => {
+      await refused(t.liveKey);
+    });
+
+    it('a sandbox id issued by nobody stays accepted (synthetic data, CONTRACT §3)', async () => {
+      const r = await t.call('POST', PATHS.aadhaar, { key: other, body: VALID.aadhaar() });
+      assert.equal(r.body.data.status, 'success', r.text);
+    });
   });
 
   it('the wallet read is the caller’s own', async () => {

@@ -188,6 +188,9 @@ async function applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promis
     const message = String(row.result.message ?? outcome.message);
     if (scope) keys.push({ txnId: ctx.txnId, body: JSON.stringify(resultEnvelope(row.status, message, strip ? strip(shown) : shown, ctx.requestId)), force: true });
     answers.push({ row: { ...row, result: shown }, message, body: JSON.stringify(resultEnvelope(row.status, message, shown, ctx.requestId)) });
+    // What the operation writes beside its record (a document-locker session binding its client id to
+    // the caller) commits with the answer that reveals it.
+    for (const write of ctx.afterRecord) await write(trx);
   }
   await services.idempotency.completeBound(trx, keys);
   return answers;

@@ -14,7 +14,10 @@ export interface OperationContext {
   requestId: string;
   txnId: string;
   services: Services;
-  /** Writes to make in the database transaction that records this operation. */
+  /**
+   * Writes to make in the database transaction that records this operation's answer (sandbox: the
+   * record itself; live: phase 3, the partner's outcome).
+   */
   afterRecord: Array<(trx: Transaction<DB>) => Promise<void>>;
 }
 
@@ -49,6 +52,12 @@ export interface OperationDef<S extends TObject = TObject> {
    * or 'success' (payments and recharges: a failed one costs nothing).
    */
   charge: 'completion' | 'success';
+  /**
+   * Refusals decided before anything is recorded, held, charged or sent: throws an ApiError (the
+   * request leaves no transaction behind, as if it had never been made). Used where the input names
+   * something that must belong to the caller.
+   */
+  admit?(input: Static<S>, ctx: OperationContext): Promise<void>;
   execute(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
   unstored?: Unstored;
   /** The `data` of its answer, for the OpenAPI document only (answers are never serialized through it). */

@@ -1,5 +1,6 @@
 // Owns the path every operation request takes: pick the input (JSON body, or query string for the
-// GET operation), resolve aliases, validate against the operation's one schema, then record and
+// GET operation), resolve aliases, validate against the operation's one schema, let the operation
+// refuse what the caller may not name (admit, before any record), then record and
 // execute: in the sandbox, execute and record the transaction with its idempotency key, stored
 // response and audit row in one group-committed transaction (recorder.ts); in live, the atomic phases
 // of live.ts. A key already taken is settled by IdempotencyStore.claim(). Answers with the envelope.
@@ -70,6 +71,7 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
     services,
     afterRecord: [],
   };
+  await def.admit?.(input, ctx);
   const hydrate = (data: Record<string, unknown>) => (def.unstored ? def.unstored.hydrate(data, ctx.environment) : data);
 
   const scope = idempotencyScope(def, input, ctx);

@@ -12,6 +12,7 @@ import type { FinalOutcome, Outcome } from '../providers/connector.js';
 import { PARTNER_PATHS, type PartnerAnswer, type PartnerCallback } from '../providers/http-partner/protocol.js';
 import { randomBase62 } from '../ids.js';
 import { toPartnerData } from './translate.js';
+import { registerConsentScreen, type Consent } from './consent.js';
 
 export interface SimOptions {
   port: number;
@@ -62,7 +63,7 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
   const signer = new Webhook(opts.secret);
   const forger = new Webhook(`whsec_${Buffer.from(randomBase62(32)).toString('base64')}`);
   const records = new Map<string, Record_>();
-  const consents = new Map<string, { initRef: string; status: 'pending' | 'authorized' }>();
+  const consents = new Map<string, Consent>();
   const timers = new Set<NodeJS.Timeout>();
   let faults: Faults = { ...NO_FAULTS };
   let publicUrl = '';
@@ -136,12 +137,13 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
         return sandbox.signatureMatch({ input: String(b.input), name: b.name as string | undefined });
       case 'aadhaarInitialize': {
         const clientId = `dl_${randomBase62(24)}`;
-        consents.set(clientId, { initRef: txnId, status: 'pending' });
+        consents.set(clientId, { initRef: txnId, status: 'pending', redirectUrl: typeof b.redirect_url === 'string' ? b.redirect_url : null });
         return { status: 'pending', message: 'Awaiting the user’s consent', fields: { client_id: clientId, authorization_url: `${publicUrl}/consent/${clientId}` } };
       }
       case 'aadhaarDownload': {
         const c = consents.get(String(b.client_id));
-        if (c && c.status !== 'authorized') return { status: 'failed', message: 'Consent pending: the user has not yet authorized this request', fields: {} };
+        if (c?.status === 'pending') return { status: 'failed', message: 'Consent pending: the user has not yet authorized this request', fields: {} };
+        if (c?.status === 'denied') return { status: 'failed', message: 'Consent denied: the user refused this request', fields: {} };
         return sandbox.aadhaarDownload({ clientId: String(b.client_id), aadhaarNumber: b.aadhaar_number as string | undefined });
       }
       case 'mobileToBank':
@@ -190,19 +192,15 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
     return rec.answer;
   });
 
-  app.get<{ Params: { id: string } }>('/consent/:id', async (req, reply) => {
-    reply.type('text/html; charset=utf-8');
-    if (!consents.has(req.params.id)) return reply.code(404).send('<h1>Unknown request</h1>');
-    return `<!doctype html><html lang="en"><body><h1>DigiLocker (simulated): share your Aadhaar?</h1>
-<form method="post" action="/consent/${encodeURIComponent(req.params.id)}/allow"><button type="submit">Allow</button></form></body></html>`;
-  });
-  app.post<{ Params: { id: string } }>('/consent/:id/allow', async (req, reply) => {
-    const c = consents.get(req.params.id);
-    if (!c || c.status !== 'pending') return reply.code(409).send({ error: 'not pending' });
-    c.status = 'authorized';
-    settleLater(c.initRef, { status: 'success', message: 'The user authorized the document-locker request', fields: {} }, 0);
-    return { ok: true };
-  });
+  await registerConsentScreen(app, consents, (c, allow) =>
+    settleLater(
+      c.initRef,
+      allow
+        ? { status: 'success', message: 'The user authorized the document-locker request', fields: {} }
+        : { status: 'failed', message: 'The user denied the document-locker request', fields: {} },
+      0,
+    ),
+  );
 
   app.post('/_sim/faults', async (req) => {
     faults = { ...NO_FAULTS, ...(req.body as Partial<Faults>) };

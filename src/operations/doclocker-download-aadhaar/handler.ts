@@ -1,12 +1,20 @@
 // Document-locker Download Aadhaar: the identity XML record of a user who authorized the client id.
 // The photo is never stored: it is stripped before the result is written and regenerated on read.
+// Who may download: a client id issued by initialize belongs to the account and environment that
+// initialized it; anyone else gets the 404 of an id issued by nobody, before anything is recorded or
+// charged. In live an id issued by nobody here is that same 404 (no partner is asked). In the sandbox
+// an id issued by nobody stays accepted with synthetic data (CONTRACT §3) — see docs/DECISIONS.md.
+import { ApiError } from '../../errors.js';
 import type { Outcome } from '../../providers/connector.js';
 import { sandboxPhoto } from '../../providers/sandbox/index.js';
 import { defineOperation, type Unstored } from '../operation.js';
-import { sessionState } from '../doclocker-initialize/sessions.js';
+import { clientIdOwner, sessionState } from '../doclocker-initialize/sessions.js';
 import { DoclockerDownloadRequest } from './schema.js';
 
 export const XML_PATH = '/files/aadhaar-xml/';
+
+/** One answer for an id issued to someone else and one issued by nobody: in live the two are identical. */
+export const NO_SUCH_CLIENT_ID = 'No document-locker request with this doclocker__client__id; initialize one with this API key';
 
 const REFUSALS = {
   pending: 'Consent pending: the user has not yet authorized this document-locker request',
@@ -46,8 +54,13 @@ export const doclockerDownloadAadhaar = defineOperation({
   idempotency: { by: 'reference_id' },
   charge: 'completion',
   unstored,
+  async admit(input, ctx) {
+    const owner = await clientIdOwner(ctx.services.db, ctx.accountId, ctx.environment, input.doclocker__client__id);
+    if (owner === 'foreign' || (owner === 'unknown' && ctx.environment === 'live')) throw new ApiError('not_found', NO_SUCH_CLIENT_ID);
+  },
   async execute(input, ctx): Promise<Outcome> {
     const connector = ctx.services.connector(ctx.environment, 'doclocker-download-aadhaar');
+    // admit() let through only the caller's own ids (and, in the sandbox, ids issued by nobody).
     const state = ctx.environment === 'sandbox' ? await sessionState(ctx.services.db, ctx.accountId, ctx.environment, input.doclocker__client__id) : 'unknown';
     if (state === 'pending' || state === 'denied' || state === 'expired') {
       return { status: 'failed', message: REFUSALS[state], fields: { Errorcode: 120, Status: 'Failed', Message: REFUSALS[state] } };

@@ -18,8 +18,12 @@ button.allow{background:#1f6feb;color:#fff;border-color:#1f6feb}button:focus-vis
 }
 
 export function registerConsentPage(app: FastifyInstance, services: Services): void {
-  // The Allow / Deny buttons are HTML forms; their (empty) form bodies carry nothing we read.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
+  // The Allow / Deny buttons are HTML forms, which a browser posts urlencoded. `app` is this page's own
+  // plugin scope (app.ts), so /api/v1 keeps refusing such bodies with a 415. The decision is in the path;
+  // the form fields are parsed (URLSearchParams) but nothing reads them.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
   const load = async (clientId: string) => {
     const s = await findSession(services.db, clientId);
     return s && s.environment === 'sandbox' ? s : undefined;

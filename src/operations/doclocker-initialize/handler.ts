@@ -1,9 +1,12 @@
 // Document-locker initialize: issues a doclocker__client__id and the URL where the user grants consent.
 // The answer is pending; the user's decision on that page settles it (success or failed), and an
-// undecided session fails when it expires.
+// undecided session fails when it expires. In both environments the client id is bound to the calling
+// account and environment (sessions.ts) in the transaction that records the answer: a download
+// accepts an issued id only from its owner.
 import { newId } from '../../ids.js';
 import { defineOperation } from '../operation.js';
 import { DoclockerInitializeRequest } from './schema.js';
+import { recordSession } from './sessions.js';
 
 export const CONSENT_PATH = '/sandbox/doclocker/authorize/';
 
@@ -15,44 +18,47 @@ export const doclockerInitialize = defineOperation({
   summary: 'Document-locker Initialize',
   description:
     'Steps 1 and 2 of the document-locker flow: returns `doclocker__client__id` and `authorization_url`. ' +
-    'Send the user to the URL; once they allow, call doclocker-download-aadhaar with the client id.',
+    'Send the user to the URL; once they allow, call doclocker-download-aadhaar with the client id ' +
+    '(with a key of the same account and environment: the id is usable by nobody else).',
   schema: DoclockerInitializeRequest,
   idempotency: { by: 'reference_id' },
   charge: 'completion',
   async execute(input, ctx) {
+    const { config } = ctx.services;
+    const expiresAt = new Date(Date.now() + config.doclockerSessionTtlS * 1000);
+    // The session row references the transaction, so it is written with the recorded answer.
+    const bind = (clientId: string) =>
+      ctx.afterRecord.push((trx) =>
+        recordSession(trx, {
+          clientId,
+          accountId: ctx.accountId,
+          environment: ctx.environment,
+          referenceId: input.reference_id,
+          txnId: ctx.txnId,
+          redirectUrl: input.redirect_url ?? null,
+          expiresAt,
+        }),
+      );
+
     const connector = ctx.services.connector(ctx.environment, 'doclocker-initialize');
     if (ctx.environment === 'live' && connector.aadhaarInitialize) {
-      return connector.aadhaarInitialize({ txnId: ctx.txnId, redirectUrl: input.redirect_url });
+      const outcome = await connector.aadhaarInitialize({ txnId: ctx.txnId, redirectUrl: input.redirect_url });
+      // Without a client id (the partner did not answer yet) nothing is bound, and no download can
+      // name one: the safe side.
+      const clientId = outcome.fields.doclocker__client__id;
+      if (typeof clientId === 'string' && clientId) bind(clientId);
+      return outcome;
     }
-    const { config } = ctx.services;
     const clientId = newId('doclocker', 24);
-    const expiresAt = new Date(Date.now() + config.doclockerSessionTtlS * 1000);
-    const fields = {
-      doclocker__client__id: clientId,
-      authorization_url: `${config.publicUrl}${CONSENT_PATH}${clientId}`,
-      expires_at: expiresAt.toISOString(),
-    };
-    // The session row references the transaction, which is written after execute: insert it then.
-    ctx.afterRecord.push((trx) =>
-      trx
-        .insertInto('doclocker_sessions')
-        .values({
-          client_id: clientId,
-          account_id: ctx.accountId,
-          environment: ctx.environment,
-          reference_id: input.reference_id,
-          txn_id: ctx.txnId,
-          status: 'pending',
-          redirect_url: input.redirect_url ?? null,
-          expires_at: expiresAt,
-        })
-        .execute()
-        .then(() => undefined),
-    );
+    bind(clientId);
     return {
       status: 'pending',
       message: 'Awaiting the user’s consent at authorization_url',
-      fields,
+      fields: {
+        doclocker__client__id: clientId,
+        authorization_url: `${config.publicUrl}${CONSENT_PATH}${clientId}`,
+        expires_at: expiresAt.toISOString(),
+      },
       settle: {
         after_ms: config.doclockerSessionTtlS * 1000,
         final: { status: 'failed', message: 'The user did not authorize the request before it expired', fields: {} },
