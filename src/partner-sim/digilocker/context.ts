@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Grants } from './grants.js';
 import type { TestPki } from './pki.js';
+import { RESIDENTS, residentByKey } from './residents.js';
 
 export interface DigilockerFaults {
   /** The next N API calls (token, revoke, user, eaadhaar) stall for timeout_ms before answering. */
@@ -58,6 +59,7 @@ export function parseFaults(body: unknown): DigilockerFaults | string {
       : typeof base === 'number' ? Number.isInteger(v) && (v as number) >= 0
       : typeof v === 'boolean';
     if (!ok) return `fault ${k} has the wrong type`;
+    if (k === 'auto_allow' && v !== null && !residentByKey(v as string)) return `auto_allow: no resident ${String(v)}; known: ${RESIDENTS.map((r) => r.key).join(', ')}`;
     out[k] = v;
   }
   return out as unknown as DigilockerFaults;

@@ -220,6 +220,17 @@ describe('DigiLocker emulator', () => {
     assert.equal(r.body.error, 'invalid_grant');
   });
 
+  it('answers malformed bodies and unknown paths in the API error shape', async () => {
+    const bad = await fetch(api('/oauth2/1/token'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    assert.equal(bad.status, 400);
+    const b = (await bad.json()) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(b).sort(), ['error', 'error_description']);
+    assert.equal(b.error, 'invalid_request');
+    const missing = await fetch(api('/oauth2/9/nothing'));
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as Record<string, unknown>).error, 'not_found');
+  });
+
   it('Deny redirects with error=access_denied and the state', async () => {
     const back = await consent(pkce().challenge, 'deny', 'ananya', 'st-deny');
     assert.equal(back.searchParams.get('error'), 'access_denied');
@@ -377,6 +388,7 @@ describe('DigiLocker emulator', () => {
       const r = await faults({ tamper: true });
       assert.equal(r.status, 400);
       assert.match(((await r.json()) as { error: string }).error, /unknown fault tamper/);
+      assert.equal((await faults({ auto_allow: 'nobody' })).status, 400);
     });
   });
 });

@@ -60,6 +60,17 @@ function formParser(app: FastifyInstance): void {
   });
 }
 
+/** Parser failures and unknown paths answer in the API's one error shape ([G] codes), never Fastify's own. */
+function errorShapes(app: FastifyInstance): void {
+  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    return reply
+      .code(status)
+      .send(status === 500 ? { error: 'unexpected_error', error_description: 'Internal server error' } : { error: 'invalid_request', error_description: err.message });
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not_found', error_description: `No such endpoint: ${req.method} ${req.url.split('?')[0]}` }));
+}
+
 function registerAdmin(app: FastifyInstance, ctx: Ctx): void {
   app.post('/_sim/faults', async (req, reply) => {
     const f = parseFaults(req.body ?? {});
@@ -108,6 +119,7 @@ export async function startDigilockerEmulator(opts: DigilockerEmulatorOptions = 
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   formParser(app);
+  errorShapes(app);
   await app.register(
     async (api) => {
       registerOAuthRoutes(api, ctx);
