@@ -25,7 +25,8 @@ export const USAGE = `usage: sangam <command>
   audit purge --days N | --before ISO       (keeps the chain verifiable with a checkpoint)
   pricing list
   pricing set --operation SLUG --fee INR
-  partner-sim --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]`;
+  partner-sim --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]
+  partner-sim --kind digilocker [--port N] [--client-id ID] [--client-secret S] [--redirect-uri URI]... [--pki-dir DIR] [--latency-ms N] [--host H]`;
 
 export async function runCommand(db: Db, argv: string[]): Promise<{ code: number; output: Record<string, unknown> }> {
   const cmd = resolveCommand(argv);
