@@ -10,7 +10,7 @@ import { createPrivateKey, randomBytes, webcrypto, type KeyObject } from 'node:c
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import './reflect-metadata.js';
+import 'reflect-metadata'; // @peculiar/x509's tsyringe needs Reflect.getMetadata
 import * as x509 from '@peculiar/x509';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
