@@ -56,7 +56,8 @@ describe('audit log API', () => {
     const text = await search({ q: 'no bank account' });
     assert.equal(text.body.data.items.length, 1);
     assert.equal(text.body.data.items[0].operation, 'mobile-to-bank-account');
-    assert.equal((await search({ environment: 'sandbox' })).body.data.items.length, (await search({})).body.data.items.length);
+    const own = (await search({ environment: 'sandbox' })).body.data.items;
+    assert.ok(own.length >= 7 && own.every((i: { environment: string }) => i.environment === 'sandbox'));
     const other = await search({ environment: 'live' }); // a sandbox key reads only sandbox rows
     assert.equal(other.status, 422);
     assert.equal(other.body.data.errors[0].field, 'environment');

@@ -8,7 +8,8 @@ import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import fc from 'fast-check';
 import { addEntry } from '../src/access/allowlist.js';
-import { verifyChain } from '../src/audit/chain.js';
+import { insertChained, verifyChain } from '../src/audit/chain.js';
+import { createAccount, createKey } from '../src/accounts/store.js';
 import { exportStream } from '../src/audit/export.js';
 import { PATHS, startApp, uuid, VALID, type TestApp } from './harness.js';
 
@@ -151,6 +152,27 @@ describe('hostile input: crashes, envelope and audit trail', () => {
     assert.equal(del.status, 200, del.text);
     const empty = await t.call('POST', PATHS.signature, { headers: { 'content-type': 'application/json' }, payload: '' });
     assert.equal(empty.status, 400, 'an operation still needs its body');
+  });
+
+  it('an export does not hold up other tenants: their requests complete between its pages', async () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      request_id: `req_bulk${i}`, created_at: new Date(Date.now() - i * 1000), account_id: t.accountId, key_id: null, environment: 'sandbox' as const,
+      client_ip: '127.0.0.1', method: 'GET', path: WALLET, operation: null, http_status: 200, ok: true, statuscode: 'TXN', reference_id: null,
+      latency_ms: 1, request_body: null, response_body: JSON.stringify({ ok: true, message: 'Wallet' }),
+    }));
+    for (let i = 0; i < rows.length; i += 1000) await t.store.db.transaction().execute((trx) => insertChained(trx, rows.slice(i, i + 1000)));
+    const other = await createKey(t.store.db, (await createAccount(t.store.db, 'Other tenant')).id, 'sandbox');
+    let exported = false;
+    const exporting = t.call('GET', `${AUDIT}/export?format=csv`).then((r) => ((exported = true), r));
+    const finishedFirst: boolean[] = [];
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await t.call('GET', WALLET, { key: other.key })).status, 200);
+      finishedFirst.push(!exported);
+    }
+    const r = await exporting;
+    assert.equal(r.status, 200);
+    assert.ok(r.text.split('\n').length > 5000);
+    assert.deepEqual(finishedFirst, [true, true, true]);
   });
 
   it('a successful export is audited as ok', async () => {
