@@ -13,7 +13,7 @@ import { liveOutcomes, type LiveAnswer, type LiveOutcome } from './operations/li
 import type { GroupCommit } from './db/group-commit.js';
 import { Finalizer } from './transactions/finalizer.js';
 import { SandboxConnector } from './providers/sandbox/index.js';
-import type { Connector } from './providers/connector.js';
+import type { LegacyConnector } from './providers/connector.js';
 import { PartnerRouter } from './providers/router.js';
 import { Metrics } from './metrics.js';
 import { Pricing } from './ledger/pricing.js';
@@ -45,7 +45,7 @@ export interface Services {
   /** Live partner routing, when partner endpoints are configured. */
   partners: PartnerRouter | null;
   metrics: Metrics;
-  connector(environment: Environment, operation: string): Connector;
+  connector(environment: Environment, operation: string): LegacyConnector;
   /** Releases what the services hold outside the store (Redis). */
   close(): Promise<void>;
 }

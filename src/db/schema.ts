@@ -247,6 +247,13 @@ export interface ConsoleSessionsTable {
   expires_at: Timestamp;
 }
 
+export interface PartnerSessionsTable {
+  partner: string;
+  key: string;
+  value: string;
+  expires_at: Timestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -256,6 +263,7 @@ export interface DB {
   holds: HoldsTable;
   pricing: PricingTable;
   partner_callbacks: PartnerCallbacksTable;
+  partner_sessions: PartnerSessionsTable;
   transactions: TransactionsTable;
   doclocker_sessions: DoclockerSessionsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -1,6 +1,18 @@
-// Owns the contract between the core and a partner network: one method per operation, each answering
-// an Outcome in our terms. Connectors are stateless translators; the core persists what they answer.
-// A partner status we do not recognise must map to pending, never to success.
+// Owns the one small interface between the core and a partner (Hyperswitch's connector boundary). A
+// partner is a folder under providers/<kind>/ with its connector (index.ts), its typed requests and
+// responses in the partner's own names and their mapping to ours (transformers.ts), its status
+// mapping and its webhook verifier; the registry (registry.ts) maps its KIND to a factory. The core
+// asks a connector to:
+//   - execute one operation (a union of the operation inputs) and answer an Outcome in our terms;
+//   - tell the status of a transaction it holds, for reconciliation;
+//   - verify and parse an inbound callback into events;
+//   - optionally, serve its own routes (an OAuth callback).
+// Connectors translate; the core persists. What a connector must remember between calls (an OAuth
+// session) it keeps in the PartnerSessions store it is given. A partner status we do not recognise maps
+// to pending, never to success. Errors a connector throws say what the partner may have done:
+// PartnerError — nothing happened there (safe to fail over); NoAnswer — it may have acted (the
+// operation stays pending and is reconciled with that same partner).
+import type { FastifyInstance } from 'fastify';
 import type { TxStatus } from '../db/schema.js';
 
 export interface FinalOutcome {
@@ -16,11 +28,125 @@ export interface Outcome {
   fields: Record<string, unknown>;
   /** For a pending outcome whose end is already known (the sandbox): what it becomes, and when. */
   settle?: { after_ms: number; final: FinalOutcome };
+  /** The partner's own id for the transaction (a payout id), kept for status enquiries. */
+  partnerRef?: string;
+}
+
+/** What the core asks a partner to do: one of the six operations (and the document-locker initialize step). */
+export type OperationRequest = { txnId: string } & (
+  | { operation: 'signature-match'; input: string; name?: string }
+  | { operation: 'doclocker-initialize'; redirectUrl?: string }
+  | { operation: 'doclocker-download-aadhaar'; clientId: string; aadhaarNumber?: string }
+  | { operation: 'mobile-to-bank-account'; mobile: string; accountNumber?: string; ifsc?: string }
+  | { operation: 'upi-payment-status'; vpa: string; amountPaise: number }
+  | { operation: 'recharge-commission'; mobile: string; operator: string; circle?: string; type: 'prepaid' | 'postpaid'; amountPaise: number; commissionPaise: number }
+  | { operation: 'dth-recharge'; subscriberId: string; operator: string; amountPaise: number; commissionPaise: number }
+);
+
+export type OperationSlug = OperationRequest['operation'];
+
+/** A transaction a partner holds, as reconciliation knows it. */
+export interface TxRef {
+  txnId: string;
+  operation: OperationSlug;
+  /** The partner's own id, when its answer gave one. */
+  partnerRef: string | null;
+  amountPaise: number | null;
+  commissionPaise: number;
+  /** The request as it was sent, for partners whose status enquiry is a replay of it (same idempotency key). */
+  request?: OperationRequest;
+}
+
+/** A final state reported again as undone: a processed payout later reversed, a recharge refunded. */
+export interface Reversal {
+  reason: string;
+  at: Date;
+}
+
+/** What a partner says about one transaction, from a status enquiry or a callback. */
+export interface PartnerReport {
+  /** Our transaction id when the partner echoes it; otherwise partnerRef finds it. */
+  txnId: string | null;
+  partnerRef: string | null;
+  outcome: Outcome;
+  /** Set when a success was reversed after the fact. */
+  reversal?: Reversal;
+}
+
+export interface PartnerEvent extends PartnerReport {
+  /** The partner's unique event id: a repeat is acknowledged and dropped. */
+  eventId: string;
+}
+
+/** A callback that failed verification: answered 4xx, nothing changes. */
+export class CallbackRefused extends Error {}
+
+/** The partner refused or never received the request: nothing was executed (safe to fail over). */
+export class PartnerError extends Error {
+  constructor(
+    readonly kind: 'unavailable' | 'timeout',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The partner took the request and gave no usable answer; `outcome` is the pending state to keep. */
+export class NoAnswer extends Error {
+  constructor(readonly outcome: Outcome) {
+    super(outcome.message);
+  }
+}
+
+/** Small server-side state a partner needs between calls (OAuth state, PKCE verifiers, tokens), by key. */
+export interface PartnerSessions {
+  get<T>(key: string): Promise<T | undefined>;
+  put(key: string, value: unknown, ttlSeconds: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** What the core lends a connector. */
+export interface PartnerContext {
+  /** The partner's configured name (lower case): `primary`, `rzp`, … */
+  name: string;
+  /** Its base URL (SANGAM_PARTNER_<NAME>_URL). */
+  url: string;
+  /** Its own variables, SANGAM_PARTNER_<NAME>_<VAR> without the prefix: KEY_ID, WEBHOOK_SECRET, … */
+  vars: Record<string, string>;
+  /** Where it calls back: {SANGAM_PUBLIC_URL}/partners/<name>/webhooks. */
+  webhookUrl: string;
+  /** Where an OAuth partner sends users back: {SANGAM_PUBLIC_URL}/partners/<name>/oauth/callback. */
+  oauthCallbackUrl: string;
+  /** Deadline for one operation's call. */
+  timeoutFor(operation: OperationSlug): number;
+  sessions: PartnerSessions;
+}
+
+/** Hooks a connector's own routes may call: the core's effects, never its internals. */
+export interface PartnerRouteHooks {
+  /** Applies a report exactly as a verified callback would be (settlement, ledger, outbox). */
+  report(report: PartnerReport): Promise<void>;
 }
 
 export interface Connector {
+  /** Operations this partner serves (the router refuses a route that names another). */
+  readonly serves: readonly OperationSlug[];
+  /** Throws PartnerError (nothing happened) or NoAnswer (it may have); otherwise an Outcome. */
+  execute(req: OperationRequest): Promise<Outcome>;
+  /** The transaction as the partner now sees it; null when the partner has never heard of it. */
+  status?(tx: TxRef): Promise<PartnerReport | null>;
+  /** Verifies a callback over its raw bytes and parses it; throws CallbackRefused when it does not verify. */
+  parseCallback?(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }): PartnerEvent[];
+  /** Routes of its own, under /partners/<name>/ (an OAuth callback). */
+  routes?(app: FastifyInstance, hooks: PartnerRouteHooks): void;
+  close?(): Promise<void>;
+}
+
+export type ConnectorFactory = (ctx: PartnerContext) => Connector;
+
+/** The shape before the boundary above: one method per operation. Being replaced by Connector. */
+export interface LegacyConnector {
   signatureMatch(r: { txnId: string; input: string; name?: string }): Promise<Outcome>;
-  /** Only partners that run their own consent screen; the sandbox keeps its sessions itself. */
   aadhaarInitialize?(r: { txnId: string; redirectUrl?: string }): Promise<Outcome>;
   aadhaarDownload(r: { txnId: string; clientId: string; aadhaarNumber?: string }): Promise<Outcome>;
   mobileToBank(r: { txnId: string; mobile: string; accountNumber?: string; ifsc?: string }): Promise<Outcome>;

@@ -6,7 +6,7 @@
 // asks that same partner later. Every call's latency and result feed the metrics.
 import CircuitBreaker from 'opossum';
 import { ConfigError, type Config } from '../config.js';
-import type { Connector, Outcome } from './connector.js';
+import type { LegacyConnector, Outcome } from './connector.js';
 import { HttpPartnerConnector, NoAnswer, PartnerError, OP_OF_SLUG } from './http-partner/index.js';
 import type { PartnerAnswer } from './http-partner/protocol.js';
 import type { Metrics } from '../metrics.js';
@@ -23,7 +23,7 @@ interface Endpoint {
 /** The partner that produced an outcome travels with it, so the transaction records who holds it. */
 export type RoutedOutcome = Outcome & { partner?: string };
 
-export class PartnerRouter implements Connector {
+export class PartnerRouter implements LegacyConnector {
   private endpoints = new Map<string, Endpoint>();
   private routes: Record<string, string[]>;
 
@@ -107,25 +107,25 @@ export class PartnerRouter implements Connector {
     throw last ?? new PartnerError('unavailable', `No partner network is configured for ${slug}; nothing was executed or debited`);
   }
 
-  signatureMatch(r: Parameters<Connector['signatureMatch']>[0]) {
+  signatureMatch(r: Parameters<LegacyConnector['signatureMatch']>[0]) {
     return this.call('signatureMatch', (c) => c.signatureMatch(r));
   }
   aadhaarInitialize(r: { txnId: string; redirectUrl?: string }) {
     return this.call('aadhaarInitialize', (c) => c.aadhaarInitialize(r));
   }
-  aadhaarDownload(r: Parameters<Connector['aadhaarDownload']>[0]) {
+  aadhaarDownload(r: Parameters<LegacyConnector['aadhaarDownload']>[0]) {
     return this.call('aadhaarDownload', (c) => c.aadhaarDownload(r));
   }
-  mobileToBank(r: Parameters<Connector['mobileToBank']>[0]) {
+  mobileToBank(r: Parameters<LegacyConnector['mobileToBank']>[0]) {
     return this.call('mobileToBank', (c) => c.mobileToBank(r));
   }
-  upiPay(r: Parameters<Connector['upiPay']>[0]) {
+  upiPay(r: Parameters<LegacyConnector['upiPay']>[0]) {
     return this.call('upiPay', (c) => c.upiPay(r));
   }
-  mobileRecharge(r: Parameters<Connector['mobileRecharge']>[0]) {
+  mobileRecharge(r: Parameters<LegacyConnector['mobileRecharge']>[0]) {
     return this.call('mobileRecharge', (c) => c.mobileRecharge(r));
   }
-  dthRecharge(r: Parameters<Connector['dthRecharge']>[0]) {
+  dthRecharge(r: Parameters<LegacyConnector['dthRecharge']>[0]) {
     return this.call('dthRecharge', (c) => c.dthRecharge(r));
   }
 

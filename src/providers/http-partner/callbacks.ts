@@ -59,6 +59,7 @@ export function registerPartnerCallbacks(app: FastifyInstance, services: Service
   const verifier = new Webhook(secret);
   app.register(async (scope) => {
     // The signature covers the exact bytes sent: keep the body as a string.
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
     scope.post(CALLBACK_PATH, { schema: { hide: true } }, async (req, reply) => {
       const headers = {

@@ -9,24 +9,10 @@ import { Pool, errors } from 'undici';
 import { commissionPaise, DTH_OPERATORS, MOBILE_OPERATORS } from '../../catalog/operators.js';
 import { bankNameOf } from '../../catalog/ifsc.js';
 import { paiseToInr } from '../../money.js';
-import type { Connector, FinalOutcome, Outcome } from '../connector.js';
+import { NoAnswer, PartnerError, type LegacyConnector, type FinalOutcome, type Outcome } from '../connector.js';
 import { PARTNER_PATHS, partnerStatusPath, type PartnerAnswer } from './protocol.js';
 
-export class PartnerError extends Error {
-  constructor(
-    readonly kind: 'unavailable' | 'timeout',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The partner took the request and gave no usable answer; `outcome` is the pending state to keep. */
-export class NoAnswer extends Error {
-  constructor(readonly outcome: Outcome) {
-    super(outcome.message);
-  }
-}
+export { NoAnswer, PartnerError };
 
 type Op = keyof typeof PARTNER_PATHS;
 type Obj = Record<string, unknown>;
@@ -116,7 +102,7 @@ export const OP_OF_SLUG: Record<string, Op> = {
 
 const SLUG_OF = Object.fromEntries(Object.entries(OP_OF_SLUG).map(([slug, op]) => [op, slug])) as Record<Op, string>;
 
-export class HttpPartnerConnector implements Connector {
+export class HttpPartnerConnector implements LegacyConnector {
   private pool: Pool;
 
   constructor(private opts: HttpPartnerOptions) {

@@ -5,7 +5,7 @@ import { distance } from 'fastest-levenshtein';
 import { commissionPaise, DTH_OPERATORS, MOBILE_OPERATORS, type Operator } from '../../catalog/operators.js';
 import { paiseToInr } from '../../money.js';
 import { randomDigits } from '../../ids.js';
-import type { Connector, FinalOutcome, Outcome } from '../connector.js';
+import type { LegacyConnector, FinalOutcome, Outcome } from '../connector.js';
 import { linkedAccount, person } from './people.js';
 import { portraitPng } from './png.js';
 import { SeededRandom } from './random.js';
@@ -34,7 +34,7 @@ export function accountMatches(acc: { account_number: string; ifsc: string }, gi
 
 export const sandboxPhoto = (seed: string) => portraitPng(seed).toString('base64');
 
-export class SandboxConnector implements Connector {
+export class SandboxConnector implements LegacyConnector {
   constructor(private pendingMs: number) {}
 
   async signatureMatch(r: { input: string; name?: string }): Promise<Outcome> {
