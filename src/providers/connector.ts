@@ -137,6 +137,11 @@ export interface Connector {
   status?(tx: TxRef): Promise<PartnerReport | null>;
   /** Verifies a callback over its raw bytes and parses it; throws CallbackRefused when it does not verify. */
   parseCallback?(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }): PartnerEvent[];
+  /**
+   * The partner's signed document behind a download (the eAadhaar XML, exactly as signed), while the
+   * connector still holds it; null when it has none or no longer. Served through Xml_Url.
+   */
+  document?(txnId: string): Promise<{ contentType: string; body: string } | null>;
   /** Routes of its own, under /partners/<name>/ (an OAuth callback). */
   routes?(app: FastifyInstance, hooks: PartnerRouteHooks): void;
   close?(): Promise<void>;
