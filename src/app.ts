@@ -22,8 +22,8 @@ import { registerXmlRoute } from './operations/doclocker-download-aadhaar/xml.js
 import { registerTransactionRoutes } from './transactions/routes.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
-import { registerPartnerCallbacks } from './providers/http-partner/callbacks.js';
-import { Reconciler } from './providers/reconciler.js';
+import { registerPartnerRoutes } from './settlement/callbacks.js';
+import { Reconciler } from './settlement/reconciler.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { purgeBefore } from './audit/chain.js';
@@ -128,7 +128,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
 
   await app.register(async (pages) => registerConsentPage(pages, services));
   registerXmlRoute(app, services);
-  registerPartnerCallbacks(app, services);
+  registerPartnerRoutes(app, services);
   registerConsoleApi(app, services);
   await registerConsolePages(app);
 

@@ -88,7 +88,7 @@ export interface Config {
   partner: {
     secret: string | undefined;
     timeoutMs: number;
-    endpoints: Array<{ name: string; url: string }>;
+    endpoints: PartnerEndpoint[];
     routes: Record<string, string[]>;
     timeouts: Record<string, number>;
     breaker: { errorPct: number; minCalls: number; resetMs: number };
@@ -101,6 +101,40 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/**
+ * One configured partner (CONTRACT §9): SANGAM_PARTNER_<NAME>_KIND and _URL, plus the variables its
+ * kind needs (SANGAM_PARTNER_<NAME>_<VAR>, handed to its connector as `vars`, which checks them at
+ * boot). The simulator of SANGAM_PARTNER_URL is the partner `primary` of kind `sangam`; SANGAM_PARTNERS
+ * adds more of that kind.
+ */
+export interface PartnerEndpoint {
+  name: string;
+  kind: string;
+  url: string;
+  vars: Record<string, string>;
+}
+
+const PARTNER_KIND = /^SANGAM_PARTNER_([A-Z0-9]+)_KIND$/;
+
+/** The SANGAM_PARTNER_<NAME>_* partners of `env`, by name. */
+function declaredPartners(env: Record<string, string | undefined>): PartnerEndpoint[] {
+  const out: PartnerEndpoint[] = [];
+  for (const [key, kind] of Object.entries(env)) {
+    const m = PARTNER_KIND.exec(key);
+    if (!m || !kind) continue;
+    const NAME = m[1]!;
+    const prefix = `SANGAM_PARTNER_${NAME}_`;
+    const url = env[`${prefix}URL`];
+    if (!url || !/^https?:\/\/\S+$/.test(url)) throw new ConfigError(`Invalid configuration:\n  ${prefix}URL: partner ${NAME.toLowerCase()} needs an http(s) base URL`);
+    const vars: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env)) {
+      if (k.startsWith(prefix) && v !== undefined && k !== `${prefix}KIND` && k !== `${prefix}URL`) vars[k.slice(prefix.length)] = v;
+    }
+    out.push({ name: NAME.toLowerCase(), kind: kind.trim().toLowerCase(), url: url.replace(/\/+$/, ''), vars });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
 /** "k=v<sep>k=v" → { k: parse(v) }; empty → {}. */
 function pairs<T>(text: string | undefined, sep: string, name: string, parse: (v: string) => T): Record<string, T> {
   const out: Record<string, T> = {};
@@ -112,14 +146,18 @@ function pairs<T>(text: string | undefined, sep: string, name: string, parse: (v
   return out;
 }
 
-function partnerEndpoints(primary: string | undefined, more: string | undefined): Array<{ name: string; url: string }> {
+function partnerEndpoints(primary: string | undefined, more: string | undefined, secret: string | undefined, env: Record<string, string | undefined>): PartnerEndpoint[] {
   const list = Object.entries(
     pairs(more, ',', 'SANGAM_PARTNERS', (url) => {
       if (!/^https?:\/\/\S+$/.test(url)) throw new ConfigError(`Invalid configuration:\n  SANGAM_PARTNERS: ${url} is not an http(s) URL`);
       return url.replace(/\/+$/, '');
     }),
-  ).map(([name, url]) => ({ name, url }));
-  if (primary) list.unshift({ name: 'primary', url: primary.replace(/\/+$/, '') });
+  ).map(([name, url]) => ({ name, kind: 'sangam', url, vars: secret ? { SECRET: secret } : ({} as Record<string, string>) }));
+  if (primary) list.unshift({ name: 'primary', kind: 'sangam', url: primary.replace(/\/+$/, ''), vars: secret ? { SECRET: secret } : ({} as Record<string, string>) });
+  for (const p of declaredPartners(env)) {
+    if (list.some((e) => e.name === p.name)) throw new ConfigError(`Invalid configuration:\n  SANGAM_PARTNER_${p.name.toUpperCase()}_KIND: partner ${p.name} is declared twice`);
+    list.push(p);
+  }
   return list;
 }
 
@@ -164,7 +202,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     partner: {
       secret: e.SANGAM_PARTNER_SECRET,
       timeoutMs: e.SANGAM_PARTNER_TIMEOUT_MS,
-      endpoints: partnerEndpoints(e.SANGAM_PARTNER_URL, e.SANGAM_PARTNERS),
+      endpoints: partnerEndpoints(e.SANGAM_PARTNER_URL, e.SANGAM_PARTNERS, e.SANGAM_PARTNER_SECRET, env),
       routes: pairs(e.SANGAM_PARTNER_ROUTES, ';', 'SANGAM_PARTNER_ROUTES', (v) => v.split('>').map((x) => x.trim()).filter(Boolean)),
       timeouts: pairs(e.SANGAM_PARTNER_TIMEOUTS, ',', 'SANGAM_PARTNER_TIMEOUTS', (v) => {
         const ms = Number(v);

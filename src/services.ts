@@ -13,8 +13,11 @@ import { liveOutcomes, type LiveAnswer, type LiveOutcome } from './operations/li
 import type { GroupCommit } from './db/group-commit.js';
 import { Finalizer } from './transactions/finalizer.js';
 import { SandboxConnector } from './providers/sandbox/index.js';
-import type { LegacyConnector } from './providers/connector.js';
+import type { OperationRequest, Outcome } from './providers/connector.js';
 import { PartnerRouter } from './providers/router.js';
+import { PartnerSessionStore } from './providers/sessions.js';
+import { Settlement } from './settlement/settlement.js';
+import { operationBySlug } from './operations/registry.js';
 import { Metrics } from './metrics.js';
 import { Pricing } from './ledger/pricing.js';
 import { ApiError } from './errors.js';
@@ -45,7 +48,12 @@ export interface Services {
   /** Live partner routing, when partner endpoints are configured. */
   partners: PartnerRouter | null;
   metrics: Metrics;
-  connector(environment: Environment, operation: string): LegacyConnector;
+  /** The one place a pending live transaction becomes final (route, callbacks, reconciler). */
+  settlement: Settlement;
+  /** Partner state kept between calls (OAuth sessions), encrypted. */
+  partnerSessions: PartnerSessionStore;
+  /** Where an operation runs in this environment: the sandbox, or the live partners' router. */
+  connector(environment: Environment, operation: string): { execute(req: OperationRequest): Promise<Outcome> };
   /** Releases what the services hold outside the store (Redis). */
   close(): Promise<void>;
 }
@@ -57,7 +65,12 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
   const sandbox = new SandboxConnector(config.sandboxPendingMs);
   const buckets = config.redisUrl ? new RedisBucketStore(config.redisUrl) : new MemoryBucketStore();
   const metrics = new Metrics(db);
-  const partners = config.partner.endpoints.length ? new PartnerRouter(config.partner, `${config.publicUrl}/partner/v1/callbacks`, metrics) : null;
+  const partnerSessions = new PartnerSessionStore(db, await loadSecret(db, 'partner_sessions'));
+  const partners = config.partner.endpoints.length ? new PartnerRouter(config.partner, config.publicUrl, partnerSessions, metrics) : null;
+  const settlement = new Settlement(db, transactions, idempotency, (slug) => {
+    const def = operationBySlug.get(slug);
+    return { charge: def?.charge ?? 'success', strip: def?.unstored?.strip };
+  });
   return {
     config,
     store,
@@ -76,6 +89,8 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
     pricing: new Pricing(db, config.authCacheMs),
     partners,
+    partnerSessions,
+    settlement,
     metrics,
     async close() {
       if (buckets instanceof RedisBucketStore) await buckets.close();

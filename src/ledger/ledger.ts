@@ -167,6 +167,29 @@ export async function voidHold(trx: Trx, ...txnIds: string[]): Promise<void> {
   }
 }
 
+/**
+ * A correcting posting for a posted transaction that was undone after the fact (a reversed payout, a
+ * refunded recharge): every leg of its posting again with the opposite sign, under the posting id
+ * `rev_<txnId>`, so the wallet gets back what it paid (fee included; the commission passed on is taken
+ * back) and nothing already written changes. The wallet's balance rises by what returns. Once only:
+ * a second call finds the correcting posting and does nothing.
+ */
+export async function reverse(trx: Trx, txnId: string, reason: string): Promise<void> {
+  const postingId = `rev_${txnId}`;
+  const done = await trx.selectFrom('ledger_entries').select('posting_id').where('posting_id', '=', postingId).limit(1).executeTakeFirst();
+  if (done) return;
+  const legs = await trx.selectFrom('ledger_entries').select(['ledger_account', 'amount_paise']).where('posting_id', '=', txnId).execute();
+  if (legs.length === 0) return;
+  await writePosting(trx, postingId, 'reversal', reason, legs.map((l) => [l.ledger_account, -l.amount_paise]));
+  for (const l of legs.filter((x) => x.ledger_account.startsWith('wallet:'))) {
+    await trx
+      .updateTable('wallets')
+      .set({ balance_paise: sql`balance_paise + ${-l.amount_paise}`, updated_at: sql`now()` })
+      .where('account_id', '=', l.ledger_account.slice('wallet:'.length))
+      .execute();
+  }
+}
+
 export interface StatementEntry {
   id: number;
   created_at: string;

@@ -8,9 +8,8 @@
 // A crash between phases leaves a pending transaction with its hold, bound to the idempotency key. A
 // retry with that key never sends it again (a different partner might execute it twice): it answers
 // the transaction as it stands, and reconciliation asks the partners what became of it.
-// settleLiveMany is the one place a pending live transaction becomes final (phase 3 for a batch;
-// settleLive for one, from partner callbacks and status enquiries): the state change and the money
-// move together, exactly once.
+// The state change and its money effect are settlement's (settlement/settlement.ts), the one place a
+// pending live transaction becomes final, here and from partner callbacks and status enquiries.
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
@@ -19,9 +18,7 @@ import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
 import type { IdemScope } from '../http/idempotency.js';
-import { post, voidHold } from '../ledger/ledger.js';
-import type { FinalOutcome, Outcome } from '../providers/connector.js';
-import { PartnerError } from '../providers/http-partner/index.js';
+import { PartnerError, type FinalOutcome, type Outcome } from '../providers/connector.js';
 import type { Services } from '../services.js';
 import type { TxRow } from '../transactions/store.js';
 import type { OperationContext, OperationDef } from './operation.js';
@@ -29,41 +26,6 @@ import type { RoutedOutcome } from '../providers/router.js';
 import type { Recording } from './recorder.js';
 
 type Input = Record<string, unknown> & { reference_id: string };
-
-interface Settlement {
-  def: OperationDef;
-  txnId: string;
-  final: FinalOutcome;
-  partner?: string;
-}
-
-/**
- * Moves pending live transactions to their final states with their money effects (post or void the
- * holds), in a fixed number of statements however many there are. Answers the settled rows by id; a
- * transaction that was already final is absent (nothing about it changes).
- */
-async function settleLiveMany(trx: Transaction<DB>, services: Services, items: Settlement[]): Promise<Map<string, TxRow>> {
-  const rows = await services.transactions.settleMany(
-    trx,
-    items.map((s) => ({ id: s.txnId, final: s.final, strip: s.def.unstored?.strip, partner: s.partner })),
-  );
-  const settled = items.filter((s) => rows.has(s.txnId));
-  const pays = (s: Settlement) => s.final.status === 'success' || s.def.charge === 'completion';
-  await post(trx, ...settled.filter(pays).map((s) => s.txnId));
-  await voidHold(trx, ...settled.filter((s) => !pays(s)).map((s) => s.txnId));
-  return rows;
-}
-
-/**
- * Moves a pending live transaction to `final` with its money effect, and completes the idempotency
- * key bound to it with the final answer. Returns the settled row, or undefined when it was already
- * final (nothing changes; the caller decides whether the disagreement needs flagging).
- */
-export async function settleLive(trx: Transaction<DB>, services: Services, def: OperationDef, txnId: string, final: FinalOutcome): Promise<TxRow | undefined> {
-  const row = (await settleLiveMany(trx, services, [{ def, txnId, final }])).get(txnId);
-  if (row) await services.idempotency.completeBound(trx, [{ txnId, body: JSON.stringify(resultEnvelope(row.status, final.message, row.result, txnId)), force: false }]);
-  return row;
-}
 
 /** The answer a client gets for a live transaction as it now stands. */
 function currentAnswer(row: TxRow, requestId: string) {
@@ -129,7 +91,7 @@ export async function runLive(
     // freed so that the client may retry it.
     await db.transaction().execute(async (trx) => {
       if (scope) await services.idempotency.release(scope, trx);
-      await settleLive(trx, services, { ...def, charge: 'success' }, ctx.txnId, { status: 'failed', message: err.message, fields: {} });
+      await services.settlement.failUnsent(trx, ctx.txnId, def.slug, err.message);
     });
     if (err instanceof ApiError) throw err;
     throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
@@ -170,17 +132,18 @@ export const liveOutcomes = (db: Db) =>
 async function applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promise<LiveAnswer[]> {
   const { services } = items[0]!.ctx;
   const finals = items.filter((i) => i.outcome.status !== 'pending');
-  const settled = await settleLiveMany(
+  const settled = await services.settlement.settleMany(
     trx,
-    services,
-    finals.map((i) => ({ def: i.def, txnId: i.ctx.txnId, final: i.outcome as FinalOutcome, partner: (i.outcome as RoutedOutcome).partner })),
+    finals.map((i) => ({ operation: i.def.slug, txnId: i.ctx.txnId, final: i.outcome as FinalOutcome, partner: (i.outcome as RoutedOutcome).partner })),
   );
   const answers: LiveAnswer[] = [];
   const keys: Array<{ txnId: string; body: string; force: boolean }> = [];
   for (const { def, ctx, scope, outcome } of items) {
     const strip = def.unstored?.strip;
     let row = settled.get(ctx.txnId);
-    if (!row && outcome.status === 'pending') row = await services.transactions.updatePending(trx, ctx.txnId, outcome, strip, (outcome as RoutedOutcome).partner);
+    const partner = (outcome as RoutedOutcome).partner;
+    if (!row && outcome.status === 'pending') row = await services.transactions.updatePending(trx, ctx.txnId, outcome, strip, partner);
+    if (partner && outcome.partnerRef) await services.transactions.setPartnerRef(trx, ctx.txnId, partner, outcome.partnerRef);
     // Unchanged: a callback or status enquiry made it final while the partner call was out.
     row ??= (await services.transactions.get(trx, ctx.txnId))!;
     // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.

@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { randomUUID } from 'node:crypto';
 import { SandboxConnector } from '../providers/sandbox/index.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
-import { PARTNER_PATHS, type PartnerAnswer, type PartnerCallback } from '../providers/http-partner/protocol.js';
+import { PARTNER_PATHS, type PartnerAnswer, type PartnerCallback } from '../providers/sangam/protocol.js';
 import { randomBase62 } from '../ids.js';
 import { toPartnerData } from './translate.js';
 import { registerConsentScreen, type Consent } from './consent.js';
@@ -122,6 +122,7 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
     const fields = o.fields as Record<string, unknown>;
     return {
       client_ref: ref,
+      operation: op,
       status: o.status === 'success' ? 'SUCCESS' : o.status === 'failed' ? 'FAILURE' : 'PENDING',
       partner_ref: partnerRef,
       message: o.message,

@@ -149,13 +149,3 @@ export interface Connector {
 
 export type ConnectorFactory = (ctx: PartnerContext) => Connector;
 
-/** The shape before the boundary above: one method per operation. Being replaced by Connector. */
-export interface LegacyConnector {
-  signatureMatch(r: { txnId: string; input: string; name?: string }): Promise<Outcome>;
-  aadhaarInitialize?(r: { txnId: string; redirectUrl?: string }): Promise<Outcome>;
-  aadhaarDownload(r: { txnId: string; clientId: string; aadhaarNumber?: string }): Promise<Outcome>;
-  mobileToBank(r: { txnId: string; mobile: string; accountNumber?: string; ifsc?: string }): Promise<Outcome>;
-  upiPay(r: { txnId: string; vpa: string; amountPaise: number }): Promise<Outcome>;
-  mobileRecharge(r: { txnId: string; mobile: string; operator: string; circle?: string; type: 'prepaid' | 'postpaid'; amountPaise: number }): Promise<Outcome>;
-  dthRecharge(r: { txnId: string; subscriberId: string; operator: string; amountPaise: number }): Promise<Outcome>;
-}

@@ -1,44 +1,74 @@
-// Owns routing live calls across partner endpoints. Each operation has an ordered list of partners
-// (SANGAM_PARTNER_ROUTES; default: every partner in the order configured). A call goes to the first
-// partner whose circuit breaker (opossum) is not open; it fails over to the next only when the partner
-// failed before any outcome (unreachable, refused, 503). A partner that took the request and did not
-// answer is NOT failed over: the money may have moved, so the operation stays pending and reconciliation
-// asks that same partner later. Every call's latency and result feed the metrics.
+// Owns routing live calls across partners. Partners are built from configuration through the kind
+// registry (registry.ts). Each operation has an ordered list of partners (SANGAM_PARTNER_ROUTES;
+// default: every partner that serves it, in the order configured). A call goes to the first partner
+// whose circuit breaker (opossum) is not open; it fails over to the next only when the partner failed
+// before any outcome (PartnerError: unreachable, refused, a 503 it documents as not executed). A
+// partner that took the request and did not answer (NoAnswer) is NOT failed over: the money may have
+// moved, so the operation stays pending and reconciliation asks that same partner later. Every call's
+// latency and result feed the metrics.
 import CircuitBreaker from 'opossum';
+import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from '../config.js';
-import type { LegacyConnector, Outcome } from './connector.js';
-import { HttpPartnerConnector, NoAnswer, PartnerError, OP_OF_SLUG } from './http-partner/index.js';
-import type { PartnerAnswer } from './http-partner/protocol.js';
 import type { Metrics } from '../metrics.js';
+import {
+  NoAnswer,
+  PartnerError,
+  type Connector,
+  type OperationRequest,
+  type OperationSlug,
+  type Outcome,
+  type PartnerEvent,
+  type PartnerReport,
+  type PartnerRouteHooks,
+  type TxRef,
+} from './connector.js';
+import { KINDS } from './registry.js';
+import type { PartnerSessionStore } from './sessions.js';
 
-type Op = (typeof OP_OF_SLUG)[string];
-const SLUG_OF_OP = Object.fromEntries(Object.entries(OP_OF_SLUG).map(([slug, op]) => [op, slug])) as Record<Op, string>;
+const SLUGS: readonly OperationSlug[] = [
+  'signature-match',
+  'doclocker-initialize',
+  'doclocker-download-aadhaar',
+  'mobile-to-bank-account',
+  'upi-payment-status',
+  'recharge-commission',
+  'dth-recharge',
+];
 
 interface Endpoint {
   name: string;
-  connector: HttpPartnerConnector;
+  kind: string;
+  connector: Connector;
   breaker: CircuitBreaker<[() => Promise<Outcome>], Outcome>;
 }
 
 /** The partner that produced an outcome travels with it, so the transaction records who holds it. */
 export type RoutedOutcome = Outcome & { partner?: string };
 
-export class PartnerRouter implements LegacyConnector {
+const invalid = (what: string) => new ConfigError(`Invalid configuration:\n  ${what}`);
+
+export class PartnerRouter {
   private endpoints = new Map<string, Endpoint>();
   private routes: Record<string, string[]>;
 
-  constructor(
-    private config: Config['partner'],
-    callbackUrl: string,
-    private metrics: Metrics,
-  ) {
-    for (const { name, url } of config.endpoints) {
-      const connector = new HttpPartnerConnector({
-        baseUrl: url,
-        callbackUrl,
-        timeoutMs: config.timeoutMs,
-        timeoutFor: (slug) => config.timeouts[`${name}/${slug}`] ?? config.timeouts[`${name}/*`] ?? config.timeouts[`*/${slug}`] ?? config.timeoutMs,
-      });
+  constructor(config: Config['partner'], publicUrl: string, sessions: PartnerSessionStore, private metrics: Metrics) {
+    for (const p of config.endpoints) {
+      const factory = KINDS[p.kind];
+      if (!factory) throw invalid(`SANGAM_PARTNER_${p.name.toUpperCase()}_KIND: unknown kind ${p.kind} (known: ${Object.keys(KINDS).join(', ')})`);
+      let connector: Connector;
+      try {
+        connector = factory({
+          name: p.name,
+          url: p.url,
+          vars: p.vars,
+          webhookUrl: `${publicUrl}/partners/${p.name}/webhooks`,
+          oauthCallbackUrl: `${publicUrl}/partners/${p.name}/oauth/callback`,
+          timeoutFor: (slug) => config.timeouts[`${p.name}/${slug}`] ?? config.timeouts[`${p.name}/*`] ?? config.timeouts[`*/${slug}`] ?? config.timeoutMs,
+          sessions: sessions.for(p.name),
+        });
+      } catch (err) {
+        throw invalid(`partner ${p.name} (kind ${p.kind}): ${(err as Error).message}`);
+      }
       const breaker = new CircuitBreaker(async (thunk: () => Promise<Outcome>) => thunk(), {
         timeout: false, // deadlines are the connector's own, per operation
         errorThresholdPercentage: config.breaker.errorPct,
@@ -46,18 +76,22 @@ export class PartnerRouter implements LegacyConnector {
         resetTimeout: config.breaker.resetMs,
         rollingCountTimeout: 10_000,
       });
-      breaker.on('open', () => metrics.breakerState(name, 'open'));
-      breaker.on('halfOpen', () => metrics.breakerState(name, 'halfOpen'));
-      breaker.on('close', () => metrics.breakerState(name, 'close'));
-      metrics.breakerState(name, 'close');
-      this.endpoints.set(name, { name, connector, breaker });
+      breaker.on('open', () => metrics.breakerState(p.name, 'open'));
+      breaker.on('halfOpen', () => metrics.breakerState(p.name, 'halfOpen'));
+      breaker.on('close', () => metrics.breakerState(p.name, 'close'));
+      metrics.breakerState(p.name, 'close');
+      this.endpoints.set(p.name, { name: p.name, kind: p.kind, connector, breaker });
     }
-    const names = config.endpoints.map((e) => e.name);
     for (const [slug, list] of Object.entries(config.routes)) {
-      if (!OP_OF_SLUG[slug]) throw new ConfigError(`Invalid configuration:\n  SANGAM_PARTNER_ROUTES: unknown operation ${slug}`);
-      for (const n of list) if (!this.endpoints.has(n)) throw new ConfigError(`Invalid configuration:\n  SANGAM_PARTNER_ROUTES: unknown partner ${n}`);
+      if (!SLUGS.includes(slug as OperationSlug)) throw invalid(`SANGAM_PARTNER_ROUTES: unknown operation ${slug}`);
+      for (const n of list) {
+        const e = this.endpoints.get(n);
+        if (!e) throw invalid(`SANGAM_PARTNER_ROUTES: unknown partner ${n}`);
+        if (!e.connector.serves.includes(slug as OperationSlug)) throw invalid(`SANGAM_PARTNER_ROUTES: partner ${n} (kind ${e.kind}) does not serve ${slug}`);
+      }
     }
-    this.routes = Object.fromEntries(Object.keys(OP_OF_SLUG).map((slug) => [slug, config.routes[slug] ?? names]));
+    const serving = (slug: OperationSlug) => [...this.endpoints.values()].filter((e) => e.connector.serves.includes(slug)).map((e) => e.name);
+    this.routes = Object.fromEntries(SLUGS.map((slug) => [slug, config.routes[slug] ?? serving(slug)]));
   }
 
   /** Breaker state per partner, for the health endpoint. */
@@ -69,21 +103,19 @@ export class PartnerRouter implements LegacyConnector {
     return this.routes[slug] ?? [];
   }
 
-  /** Status enquiry at one partner; null when it does not know the transaction. */
-  status(partner: string, clientRef: string): Promise<PartnerAnswer | null> {
-    const e = this.endpoints.get(partner);
-    if (!e) return Promise.resolve(null);
-    return e.connector.status(clientRef);
+  has(partner: string): boolean {
+    return this.endpoints.has(partner);
   }
 
-  private async call(op: Op, run: (c: HttpPartnerConnector) => Promise<Outcome>): Promise<RoutedOutcome> {
-    const slug = SLUG_OF_OP[op];
+  /** Runs the request on the first partner of its route that takes it; see the module header. */
+  async execute(req: OperationRequest): Promise<RoutedOutcome> {
+    const slug = req.operation;
     let last: PartnerError | null = null;
     for (const name of this.route(slug)) {
       const e = this.endpoints.get(name)!;
       const started = performance.now();
       try {
-        const outcome = await e.breaker.fire(() => run(e.connector));
+        const outcome = await e.breaker.fire(() => e.connector.execute(req));
         this.metrics.partnerCall(name, slug, outcome.status, performance.now() - started);
         return { ...outcome, partner: name };
       } catch (err) {
@@ -107,32 +139,33 @@ export class PartnerRouter implements LegacyConnector {
     throw last ?? new PartnerError('unavailable', `No partner network is configured for ${slug}; nothing was executed or debited`);
   }
 
-  signatureMatch(r: Parameters<LegacyConnector['signatureMatch']>[0]) {
-    return this.call('signatureMatch', (c) => c.signatureMatch(r));
+  /** Status enquiry at one partner; null when it does not know the transaction (or cannot be asked). */
+  async status(partner: string, tx: TxRef): Promise<PartnerReport | null> {
+    const c = this.endpoints.get(partner)?.connector;
+    return c?.status ? c.status(tx) : null;
   }
-  aadhaarInitialize(r: { txnId: string; redirectUrl?: string }) {
-    return this.call('aadhaarInitialize', (c) => c.aadhaarInitialize(r));
+
+  /** Verifies and parses a callback sent to /partners/<partner>/webhooks; undefined for an unknown partner. */
+  parseCallback(partner: string, req: Parameters<NonNullable<Connector['parseCallback']>>[0]): PartnerEvent[] | undefined {
+    const c = this.endpoints.get(partner)?.connector;
+    return c?.parseCallback ? c.parseCallback(req) : undefined;
   }
-  aadhaarDownload(r: Parameters<LegacyConnector['aadhaarDownload']>[0]) {
-    return this.call('aadhaarDownload', (c) => c.aadhaarDownload(r));
+
+  /** The signed document a partner still holds for a transaction (Xml_Url in live). */
+  async document(partner: string, txnId: string): Promise<{ contentType: string; body: string } | null> {
+    const c = this.endpoints.get(partner)?.connector;
+    return c?.document ? c.document(txnId) : null;
   }
-  mobileToBank(r: Parameters<LegacyConnector['mobileToBank']>[0]) {
-    return this.call('mobileToBank', (c) => c.mobileToBank(r));
-  }
-  upiPay(r: Parameters<LegacyConnector['upiPay']>[0]) {
-    return this.call('upiPay', (c) => c.upiPay(r));
-  }
-  mobileRecharge(r: Parameters<LegacyConnector['mobileRecharge']>[0]) {
-    return this.call('mobileRecharge', (c) => c.mobileRecharge(r));
-  }
-  dthRecharge(r: Parameters<LegacyConnector['dthRecharge']>[0]) {
-    return this.call('dthRecharge', (c) => c.dthRecharge(r));
+
+  /** The partners' own routes (an OAuth callback), each under /partners/<name>/. */
+  registerRoutes(app: FastifyInstance, hooks: (partner: string) => PartnerRouteHooks): void {
+    for (const e of this.endpoints.values()) e.connector.routes?.(app, hooks(e.name));
   }
 
   async close(): Promise<void> {
     for (const e of this.endpoints.values()) {
       e.breaker.shutdown();
-      await e.connector.close();
+      await e.connector.close?.();
     }
   }
 }

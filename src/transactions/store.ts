@@ -105,6 +105,38 @@ export class TransactionStore {
       .executeTakeFirst();
   }
 
+  /** A transaction by our id, or by the partner's reference at that partner. */
+  async find(trx: Transaction<DB> | Db, by: { txnId: string | null; partner: string; partnerRef: string | null }): Promise<TxRow | undefined> {
+    if (by.txnId) return this.get(trx, by.txnId);
+    if (!by.partnerRef) return undefined;
+    return trx.selectFrom('transactions').select(TX_COLUMNS).where('partner', '=', by.partner).where('partner_ref', '=', by.partnerRef).executeTakeFirst();
+  }
+
+  /** Records which partner holds a transaction and under what id of its own. */
+  async setPartnerRef(trx: Transaction<DB>, id: string, partner: string, partnerRef: string): Promise<void> {
+    await trx.updateTable('transactions').set({ partner, partner_ref: partnerRef }).where('id', '=', id).where('partner_ref', 'is', null).execute();
+  }
+
+  /** Flags a transaction for review; its state does not change. */
+  async flag(trx: Transaction<DB>, id: string, why: string): Promise<void> {
+    await trx.updateTable('transactions').set({ flagged: why }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Shows a reversal on a successful transaction (data.reversed_at, data.reversal_reason), once; the
+   * status stays success. Returns the row, or undefined when it is not a success or is already reversed.
+   */
+  async markReversed(trx: Transaction<DB>, id: string, r: { reason: string; at: Date }): Promise<TxRow | undefined> {
+    return trx
+      .updateTable('transactions')
+      .set({ result: merge({ reversed_at: r.at.toISOString(), reversal_reason: r.reason }), updated_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', 'success')
+      .where(sql<boolean>`NOT (result ? 'reversed_at')`)
+      .returning(TX_COLUMNS)
+      .executeTakeFirst();
+  }
+
   async latest(accountId: string, environment: Environment, referenceId: string): Promise<TxRow | undefined> {
     return this.db
       .selectFrom('transactions')

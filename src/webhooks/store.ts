@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { newSecret } from './signing.js';
 
-export const EVENT_TYPES = ['transaction.success', 'transaction.failed'] as const;
+export const EVENT_TYPES = ['transaction.success', 'transaction.failed', 'transaction.reversed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 type Scope = { accountId: string; environment: Environment };
@@ -124,6 +124,21 @@ export async function enqueueEvents(trx: Transaction<DB>, events: NewEvent[]): P
     .where('disabled_at', 'is', null)
     .execute();
   return writeEvents(trx, events, endpoints);
+}
+
+/** The `transaction.reversed` event of a success undone after the fact (settlement). */
+export async function enqueueReversal(
+  trx: Transaction<DB>,
+  row: { id: string; account_id: string; environment: Environment; operation: string; result: Record<string, unknown> },
+): Promise<void> {
+  await enqueueEvents(trx, [
+    {
+      scope: { accountId: row.account_id, environment: row.environment },
+      type: 'transaction.reversed',
+      txnId: row.id,
+      data: { ...row.result, txn_id: (row.result.txn_id as string | undefined) ?? row.id, utr: row.result.utr ?? null, operation: row.operation, environment: row.environment },
+    },
+  ]);
 }
 
 /** An endpoint that receives events: live (not deleted, not disabled). */

@@ -65,7 +65,7 @@ export const doclockerDownloadAadhaar = defineOperation({
     if (state === 'pending' || state === 'denied' || state === 'expired') {
       return { status: 'failed', message: REFUSALS[state], fields: { Errorcode: 120, Status: 'Failed', Message: REFUSALS[state] } };
     }
-    const outcome = await connector.aadhaarDownload({ txnId: ctx.txnId, clientId: input.doclocker__client__id, aadhaarNumber: input.aadhaar_number });
+    const outcome = await connector.execute({ operation: 'doclocker-download-aadhaar', txnId: ctx.txnId, clientId: input.doclocker__client__id, aadhaarNumber: input.aadhaar_number });
     if (outcome.status !== 'success') return outcome;
     const { config, urls } = ctx.services;
     const xmlUrl = urls.sign(`${XML_PATH}${ctx.txnId}`, new Date(Date.now() + config.xmlUrlTtlS * 1000));

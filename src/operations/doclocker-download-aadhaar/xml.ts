@@ -1,6 +1,7 @@
 // Owns the document behind Xml_Url: the Aadhaar XML of one download, served to whoever holds the
-// signed, expiring link (as a document locker's pre-signed URL would be). Built from the stored result
-// and the regenerated photo; the full Aadhaar number is never in it.
+// signed, expiring link (as a document locker's pre-signed URL would be). From a partner that keeps the
+// signed document (DigiLocker's eAadhaar XML, exactly as signed), that; otherwise built from the stored
+// result and the regenerated photo. The full Aadhaar number is never in it.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors.js';
 import type { Services } from '../../services.js';
@@ -33,12 +34,15 @@ export function registerXmlRoute(app: FastifyInstance, services: Services): void
       if (verdict !== 'ok') throw new ApiError('not_found', 'No document at this URL');
       const tx = await services.db
         .selectFrom('transactions')
-        .select(['reference_id', 'result', 'operation', 'status', 'environment'])
+        .select(['reference_id', 'result', 'operation', 'status', 'environment', 'partner'])
         .where('id', '=', req.params.txn_id)
         .executeTakeFirst();
       if (!tx || tx.operation !== 'doclocker-download-aadhaar' || tx.status !== 'success') throw new ApiError('not_found', 'No document at this URL');
+      reply.header('cache-control', 'private, no-store');
+      const signed = tx.environment === 'live' && tx.partner ? await services.partners?.document(tx.partner, req.params.txn_id) : null;
+      if (signed) return reply.type(signed.contentType).send(signed.body);
       const data = tx.environment === 'sandbox' ? withPhoto(tx.result) : tx.result;
-      reply.type('application/xml; charset=utf-8').header('cache-control', 'private, no-store');
+      reply.type('application/xml; charset=utf-8');
       return aadhaarXml(tx.reference_id, data.Aadhaar_Xml_Data as Record<string, unknown>);
     },
   );

@@ -40,9 +40,8 @@ export const doclockerInitialize = defineOperation({
         }),
       );
 
-    const connector = ctx.services.connector(ctx.environment, 'doclocker-initialize');
-    if (ctx.environment === 'live' && connector.aadhaarInitialize) {
-      const outcome = await connector.aadhaarInitialize({ txnId: ctx.txnId, redirectUrl: input.redirect_url });
+    if (ctx.environment === 'live') {
+      const outcome = await ctx.services.connector('live', 'doclocker-initialize').execute({ operation: 'doclocker-initialize', txnId: ctx.txnId, redirectUrl: input.redirect_url });
       // Without a client id (the partner did not answer yet) nothing is bound, and no download can
       // name one: the safe side.
       const clientId = outcome.fields.doclocker__client__id;

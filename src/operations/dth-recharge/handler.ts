@@ -18,10 +18,12 @@ export const dthRecharge = defineOperation({
   amountPaise: (input) => inrToPaise(input.amount),
   commissionPaise: (input) => commissionPaise(DTH_OPERATORS, input.operator, inrToPaise(input.amount)),
   execute: (input, ctx) =>
-    ctx.services.connector(ctx.environment, 'dth-recharge').dthRecharge({
+    ctx.services.connector(ctx.environment, 'dth-recharge').execute({
+      operation: 'dth-recharge',
       txnId: ctx.txnId,
       subscriberId: input.subscriber_id,
       operator: input.operator,
       amountPaise: inrToPaise(input.amount),
+      commissionPaise: commissionPaise(DTH_OPERATORS, input.operator, inrToPaise(input.amount)),
     }),
 });

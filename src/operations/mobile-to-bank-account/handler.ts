@@ -17,7 +17,8 @@ export const mobileToBankAccount = defineOperation({
   idempotency: { by: 'reference_id' },
   charge: 'completion',
   execute: (input, ctx) =>
-    ctx.services.connector(ctx.environment, 'mobile-to-bank-account').mobileToBank({
+    ctx.services.connector(ctx.environment, 'mobile-to-bank-account').execute({
+      operation: 'mobile-to-bank-account',
       txnId: ctx.txnId,
       mobile: input.mobile,
       accountNumber: input.account_number,

@@ -17,12 +17,14 @@ export const rechargeCommission = defineOperation({
   amountPaise: (input) => inrToPaise(input.amount),
   commissionPaise: (input) => commissionPaise(MOBILE_OPERATORS, input.operator, inrToPaise(input.amount)),
   execute: (input, ctx) =>
-    ctx.services.connector(ctx.environment, 'recharge-commission').mobileRecharge({
+    ctx.services.connector(ctx.environment, 'recharge-commission').execute({
+      operation: 'recharge-commission',
       txnId: ctx.txnId,
       mobile: input.mobile,
       operator: input.operator,
       circle: input.circle,
       type: input.type ?? 'prepaid',
       amountPaise: inrToPaise(input.amount),
+      commissionPaise: commissionPaise(MOBILE_OPERATORS, input.operator, inrToPaise(input.amount)),
     }),
 });

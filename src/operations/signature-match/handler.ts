@@ -13,5 +13,5 @@ export const signatureMatch = defineOperation({
   bodyLimit: 5 * 1024 * 1024,
   idempotency: { by: 'reference_id' },
   charge: 'completion',
-  execute: (input, ctx) => ctx.services.connector(ctx.environment, 'signature-match').signatureMatch({ txnId: ctx.txnId, input: input.input, name: input.name }),
+  execute: (input, ctx) => ctx.services.connector(ctx.environment, 'signature-match').execute({ operation: 'signature-match', txnId: ctx.txnId, input: input.input, name: input.name }),
 });

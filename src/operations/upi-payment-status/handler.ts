@@ -17,5 +17,5 @@ export const upiPaymentStatus = defineOperation({
   charge: 'success',
   amountPaise: (input) => inrToPaise(input.amount),
   execute: (input, ctx) =>
-    ctx.services.connector(ctx.environment, 'upi-payment-status').upiPay({ txnId: ctx.txnId, vpa: input.vpa, amountPaise: inrToPaise(input.amount) }),
+    ctx.services.connector(ctx.environment, 'upi-payment-status').execute({ operation: 'upi-payment-status', txnId: ctx.txnId, vpa: input.vpa, amountPaise: inrToPaise(input.amount) }),
 });

@@ -5,7 +5,7 @@ import { distance } from 'fastest-levenshtein';
 import { commissionPaise, DTH_OPERATORS, MOBILE_OPERATORS, type Operator } from '../../catalog/operators.js';
 import { paiseToInr } from '../../money.js';
 import { randomDigits } from '../../ids.js';
-import type { LegacyConnector, FinalOutcome, Outcome } from '../connector.js';
+import type { Connector, FinalOutcome, OperationRequest, Outcome } from '../connector.js';
 import { linkedAccount, person } from './people.js';
 import { portraitPng } from './png.js';
 import { SeededRandom } from './random.js';
@@ -34,8 +34,30 @@ export function accountMatches(acc: { account_number: string; ifsc: string }, gi
 
 export const sandboxPhoto = (seed: string) => portraitPng(seed).toString('base64');
 
-export class SandboxConnector implements LegacyConnector {
+export class SandboxConnector implements Connector {
+  readonly serves = ['signature-match', 'doclocker-download-aadhaar', 'mobile-to-bank-account', 'upi-payment-status', 'recharge-commission', 'dth-recharge'] as const;
+
   constructor(private pendingMs: number) {}
+
+  /** The deterministic outcome of CONTRACT §7 (the document-locker initialize step keeps its own sessions). */
+  execute(req: OperationRequest): Promise<Outcome> {
+    switch (req.operation) {
+      case 'signature-match':
+        return this.signatureMatch(req);
+      case 'doclocker-download-aadhaar':
+        return this.aadhaarDownload(req);
+      case 'mobile-to-bank-account':
+        return this.mobileToBank(req);
+      case 'upi-payment-status':
+        return this.upiPay(req);
+      case 'recharge-commission':
+        return this.mobileRecharge(req);
+      case 'dth-recharge':
+        return this.dthRecharge(req);
+      case 'doclocker-initialize':
+        throw new Error('the sandbox issues document-locker client ids itself (doclocker-initialize/sessions.ts)');
+    }
+  }
 
   async signatureMatch(r: { input: string; name?: string }): Promise<Outcome> {
     const extracted = person(`signature:${r.input}`).name;

@@ -9,10 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Services } from '../services.js';
-import { applyPartnerAnswer } from './http-partner/callbacks.js';
-import { settleLive } from '../operations/live.js';
-import { operationBySlug } from '../operations/registry.js';
-import type { PartnerAnswer } from './http-partner/protocol.js';
+import type { OperationSlug, PartnerReport } from '../providers/connector.js';
 import { PollingLoop } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
 
@@ -48,27 +45,50 @@ export class Reconciler {
       seconds: LEASE_S,
     });
     if (ids.length === 0) return 0;
-    const due = await db.selectFrom('transactions').select(['id', 'operation', 'partner', 'checks', 'created_at']).where('id', 'in', ids).execute();
+    const due = await db
+      .selectFrom('transactions')
+      .leftJoin('holds', 'holds.txn_id', 'transactions.id')
+      .select(['transactions.id', 'operation', 'partner', 'partner_ref', 'checks', 'transactions.created_at', 'holds.principal_paise', 'holds.commission_paise'])
+      .where('transactions.id', 'in', ids)
+      .execute();
     for (const row of due) await this.check(row);
     return due.length;
   }
 
-  private async check(row: { id: string; operation: string; partner: string | null; checks: number; created_at: Date }): Promise<void> {
-    const { partners, config, db } = this.services;
+  private async check(row: {
+    id: string;
+    operation: string;
+    partner: string | null;
+    partner_ref: string | null;
+    checks: number;
+    created_at: Date;
+    principal_paise: number | null;
+    commission_paise: number | null;
+  }): Promise<void> {
+    const { partners, config, db, settlement } = this.services;
     const asked = row.partner ? [row.partner] : partners!.route(row.operation);
-    let answer: PartnerAnswer | null = null;
+    const tx = {
+      txnId: row.id,
+      operation: row.operation as OperationSlug,
+      partnerRef: row.partner_ref,
+      amountPaise: row.principal_paise || null,
+      commissionPaise: row.commission_paise ?? 0,
+    };
+    let report: PartnerReport | null = null;
+    let answeredBy = '';
     let unreachable = false;
     for (const p of asked) {
       try {
-        answer = await partners!.status(p, row.id);
+        report = await partners!.status(p, tx);
+        answeredBy = p;
       } catch (err) {
         unreachable = true;
         this.log.warn({ err, txn_id: row.id, partner: p }, 'status enquiry failed');
       }
-      if (answer) break;
+      if (report) break;
     }
-    if (answer && (answer.status === 'SUCCESS' || answer.status === 'FAILURE')) {
-      const result = await applyPartnerAnswer(this.services, answer, null);
+    if (report && report.outcome.status !== 'pending') {
+      const result = await settlement.apply({ ...report, txnId: row.id }, answeredBy, null);
       this.log.info({ txn_id: row.id, result }, 'reconciled by status enquiry');
       return;
     }
@@ -77,16 +97,9 @@ export class Reconciler {
     // to its deadline (timers fire up to a second late), doubled for safety.
     const maxTimeout = Math.max(config.partner.timeoutMs, ...Object.values(config.partner.timeouts));
     const inFlightBoundMs = 2 * asked.length * (maxTimeout + 1000);
-    if (!answer && !unreachable && !row.partner && ageMs > inFlightBoundMs) {
+    if (!report && !unreachable && !row.partner && ageMs > inFlightBoundMs) {
       // No partner on the route has heard of it, and no request for it can still be in flight.
-      const def = operationBySlug.get(row.operation)!;
-      await db.transaction().execute((trx) =>
-        settleLive(trx, this.services, { ...def, charge: 'success' }, row.id, {
-          status: 'failed',
-          message: 'The request never reached the partner network; nothing was debited',
-          fields: {},
-        }),
-      );
+      await db.transaction().execute((trx) => settlement.failUnsent(trx, row.id, row.operation, 'The request never reached the partner network; nothing was debited'));
       return;
     }
     const checks = row.checks + 1;

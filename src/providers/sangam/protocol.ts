@@ -18,6 +18,8 @@ export type PartnerStatus = 'SUCCESS' | 'FAILURE' | 'PENDING' | (string & {});
 
 export interface PartnerAnswer {
   client_ref: string;
+  /** Which request this answers (a PARTNER_PATHS key), so a callback can be read on its own. */
+  operation?: keyof typeof PARTNER_PATHS;
   status: PartnerStatus;
   partner_ref: string;
   message: string;

@@ -1,0 +1,113 @@
+// Owns the connector of kind `sangam`: Sangam's own partner-network protocol, which the simulator
+// (`sangam partner-sim`) speaks so that live mode runs on one machine. An undici Pool with keep-alive
+// and per-operation deadlines. Failures are classified by what the partner may have done: not
+// reached, refused (4xx), or "unavailable, retry" (503) → PartnerError (nothing happened; safe to fail
+// over); connect timeout → PartnerError('timeout'); no answer after the request was sent, or any other
+// 5xx → NoAnswer with a pending Outcome (the money may have moved: reconciliation asks this partner).
+// Callbacks are Standard Webhooks signed with the partner secret (SANGAM_PARTNER_SECRET; a stale
+// timestamp, over 5 minutes, fails); status enquiries are GET /v1/transactions/{client_ref}.
+import { Pool, errors } from 'undici';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import {
+  CallbackRefused,
+  NoAnswer,
+  PartnerError,
+  type Connector,
+  type ConnectorFactory,
+  type Outcome,
+  type OperationRequest,
+  type PartnerContext,
+  type PartnerEvent,
+  type PartnerReport,
+  type TxRef,
+} from '../connector.js';
+import { PARTNER_PATHS, partnerStatusPath, type PartnerAnswer, type PartnerCallback } from './protocol.js';
+import { amountsOf, fieldsFrom, OP_OF_SLUG, outcomeFrom, wireBody, type Amounts } from './transformers.js';
+
+/** Errors that mean the request never reached the partner. */
+const UNSENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export class SangamConnector implements Connector {
+  readonly serves = Object.keys(OP_OF_SLUG) as Connector['serves'];
+  private pool: Pool;
+  private verifier: Webhook;
+
+  constructor(private ctx: PartnerContext) {
+    const secret = ctx.vars.SECRET;
+    if (!secret) throw new Error(`partner ${ctx.name} (kind sangam) needs SANGAM_PARTNER_SECRET (its callbacks are verified with it)`);
+    this.verifier = new Webhook(secret);
+    const connectMs = Math.min(5000, ...Object.keys(OP_OF_SLUG).map((op) => ctx.timeoutFor(op as OperationRequest['operation'])));
+    this.pool = new Pool(ctx.url, { connections: 64, keepAliveTimeout: 30_000, connect: { timeout: connectMs } });
+  }
+
+  async execute(req: OperationRequest): Promise<Outcome> {
+    const op = OP_OF_SLUG[req.operation];
+    const amounts = amountsOf(req);
+    const timeout = this.ctx.timeoutFor(req.operation);
+    const noAnswer = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsFrom(op, { client_ref: req.txnId, status: 'PENDING', partner_ref: '', message: '' }, amounts) });
+    let answer: PartnerAnswer;
+    try {
+      const res = await this.pool.request({
+        method: 'POST',
+        path: PARTNER_PATHS[op],
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_ref: req.txnId, callback_url: this.ctx.webhookUrl, ...wireBody(req) }),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      if (res.statusCode >= 400) {
+        await res.body.dump();
+        const safe = res.statusCode < 500 || res.statusCode === 503;
+        if (!safe) throw noAnswer(`The partner network failed while handling the request (HTTP ${res.statusCode}); the outcome will follow`);
+        throw new PartnerError('unavailable', `The partner network refused the request (HTTP ${res.statusCode}); nothing was executed or debited`);
+      }
+      answer = (await res.body.json()) as PartnerAnswer;
+    } catch (err) {
+      if (err instanceof PartnerError || err instanceof NoAnswer) throw err;
+      if (err instanceof errors.ConnectTimeoutError) throw new PartnerError('timeout', 'The partner network could not be reached in time; nothing was executed or debited');
+      if (UNSENT.has((err as { code?: string }).code ?? '')) throw new PartnerError('unavailable', 'The partner network is unreachable; nothing was executed or debited');
+      // Sent, but no answer: the partner may have acted. Pending; the status enquiry settles it.
+      throw noAnswer('The partner network has not answered yet; the outcome will follow');
+    }
+    return { ...outcomeFrom(op, answer, amounts), ...(answer.partner_ref ? { partnerRef: answer.partner_ref } : {}) };
+  }
+
+  async status(tx: TxRef): Promise<PartnerReport | null> {
+    const timeout = this.ctx.timeoutFor(tx.operation);
+    const res = await this.pool.request({ method: 'GET', path: partnerStatusPath(tx.txnId), headersTimeout: timeout, bodyTimeout: timeout });
+    if (res.statusCode === 404) {
+      await res.body.dump();
+      return null;
+    }
+    if (res.statusCode >= 400) {
+      await res.body.dump();
+      throw new PartnerError('unavailable', `status enquiry failed with HTTP ${res.statusCode}`);
+    }
+    const answer = (await res.body.json()) as PartnerAnswer;
+    const amounts: Amounts = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? undefined, commissionPaise: tx.commissionPaise };
+    return { txnId: tx.txnId, partnerRef: answer.partner_ref || null, outcome: outcomeFrom(OP_OF_SLUG[tx.operation], answer, amounts) };
+  }
+
+  parseCallback(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }): PartnerEvent[] {
+    const header = (name: string) => String(req.headers[name] ?? '');
+    const headers = { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') };
+    let payload: PartnerCallback;
+    try {
+      payload = this.verifier.verify(req.rawBody, headers) as PartnerCallback;
+    } catch (err) {
+      if (err instanceof WebhookVerificationError) throw new CallbackRefused(`Callback refused: ${err.message}`);
+      throw err;
+    }
+    const a = payload?.data;
+    if (!a || typeof a.client_ref !== 'string') throw new CallbackRefused('Callback refused: data.client_ref is required');
+    // Callbacks carry no amounts: the stored ones stay.
+    const op = a.operation && a.operation in PARTNER_PATHS ? a.operation : 'upiPay';
+    return [{ eventId: headers['webhook-id'], txnId: a.client_ref, partnerRef: a.partner_ref || null, outcome: outcomeFrom(op, a, { txnId: a.client_ref }) }];
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+export const createSangam: ConnectorFactory = (ctx) => new SangamConnector(ctx);

@@ -1,0 +1,145 @@
+// Owns the one place a pending live transaction becomes final, and a final success is reversed:
+// the state change, its money effect (post or void the hold; a correcting posting for a reversal), the
+// outbox event and the stored response of the idempotency key bound to it, in the caller's database
+// transaction, exactly once. The live route (phase 3), partner callbacks and the reconciler all call it;
+// it depends on stores only — what an operation's money rule is comes in as a policy by slug.
+//
+// Errors: none of its own; a store error aborts the caller's transaction.
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { DB } from '../db/schema.js';
+import { resultEnvelope } from '../http/envelope.js';
+import type { IdempotencyStore } from '../http/idempotency.js';
+import { post, reverse, voidHold } from '../ledger/ledger.js';
+import type { FinalOutcome, PartnerReport, Reversal } from '../providers/connector.js';
+import type { TransactionStore, TxRow } from '../transactions/store.js';
+import { enqueueReversal } from '../webhooks/store.js';
+
+export interface SettlementPolicy {
+  /**
+   * When a live call is paid for: 'completion' (verifications: the check was done, whatever it found)
+   * or 'success' (payments and recharges: a failed one costs nothing).
+   */
+  charge: 'completion' | 'success';
+  /** Removes what the client sees but the store must not keep (identity photos). */
+  strip?: (data: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export interface Settle {
+  txnId: string;
+  operation: string;
+  final: FinalOutcome;
+  /** The partner that answered, recorded on the transaction. */
+  partner?: string;
+}
+
+export type ReportResult = 'settled' | 'reversed' | 'duplicate' | 'not_final' | 'already_final' | 'conflict' | 'unknown_transaction';
+
+export class Settlement {
+  constructor(
+    private db: Db,
+    private transactions: TransactionStore,
+    private idempotency: IdempotencyStore,
+    private policy: (operation: string) => SettlementPolicy,
+  ) {}
+
+  /**
+   * Moves pending live transactions to their final states with their money effects, in a fixed number
+   * of statements however many there are. Answers the settled rows by id; a transaction that was
+   * already final is absent (nothing about it changes).
+   */
+  async settleMany(trx: Transaction<DB>, items: Settle[]): Promise<Map<string, TxRow>> {
+    const rows = await this.transactions.settleMany(
+      trx,
+      items.map((s) => ({ id: s.txnId, final: s.final, strip: this.policy(s.operation).strip, partner: s.partner })),
+    );
+    const settled = items.filter((s) => rows.has(s.txnId));
+    const pays = (s: Settle) => s.final.status === 'success' || this.policy(s.operation).charge === 'completion';
+    await post(trx, ...settled.filter(pays).map((s) => s.txnId));
+    await voidHold(trx, ...settled.filter((s) => !pays(s)).map((s) => s.txnId));
+    return rows;
+  }
+
+  /**
+   * settleMany() for one transaction, and the idempotency key bound to it completed with the final
+   * answer. Returns the settled row, or undefined when it was already final.
+   */
+  async settle(trx: Transaction<DB>, s: Settle): Promise<TxRow | undefined> {
+    const row = (await this.settleMany(trx, [s])).get(s.txnId);
+    if (row) await this.idempotency.completeBound(trx, [{ txnId: s.txnId, body: JSON.stringify(resultEnvelope(row.status, s.final.message, row.result, s.txnId)), force: false }]);
+    return row;
+  }
+
+  /**
+   * A failure before any outcome (the partner refused or was never reached): failed, hold released,
+   * never charged whatever the operation's charging rule.
+   */
+  async failUnsent(trx: Transaction<DB>, txnId: string, operation: string, message: string): Promise<TxRow | undefined> {
+    const rows = await this.transactions.settleMany(trx, [{ id: txnId, final: { status: 'failed', message, fields: {} }, strip: this.policy(operation).strip }]);
+    const row = rows.get(txnId);
+    if (row) {
+      await voidHold(trx, txnId);
+      await this.idempotency.completeBound(trx, [{ txnId, body: JSON.stringify(resultEnvelope(row.status, message, row.result, txnId)), force: false }]);
+    }
+    return row;
+  }
+
+  /**
+   * A success undone after the fact (a processed payout reversed, a recharge refunded): a correcting
+   * posting that returns the debit (and takes back the commission), the reversal shown on the
+   * transaction, and a `transaction.reversed` event. The status stays success — a final state never
+   * changes (CONTRACT §6) — and `data.reversed_at` / `data.reversal_reason` say what happened. Once only.
+   */
+  async reverse(trx: Transaction<DB>, txnId: string, reversal: Reversal): Promise<boolean> {
+    const row = await this.transactions.markReversed(trx, txnId, reversal);
+    if (!row) return false;
+    await reverse(trx, txnId, reversal.reason);
+    await enqueueReversal(trx, row);
+    return true;
+  }
+
+  /**
+   * Applies what a partner reported (a callback, or a status enquiry when `eventId` is null): finds
+   * the transaction (our id, or the partner's reference at that partner), then settles, reverses, or
+   * records a disagreement with a final state as a flag for review (the state never changes). A repeated
+   * event id is dropped.
+   */
+  async apply(report: PartnerReport, partner: string, eventId: string | null): Promise<ReportResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const webhookId = eventId === null ? null : `${partner}:${eventId}`;
+      if (webhookId) {
+        const fresh = await trx
+          .insertInto('partner_callbacks')
+          .values({ webhook_id: webhookId, txn_id: report.txnId, status: report.outcome.status, outcome: 'received' })
+          .onConflict((oc) => oc.doNothing())
+          .returning('webhook_id')
+          .executeTakeFirst();
+        if (!fresh) return 'duplicate';
+      }
+      const result = await this.applyIn(trx, report, partner);
+      if (webhookId) await trx.updateTable('partner_callbacks').set({ outcome: result }).where('webhook_id', '=', webhookId).execute();
+      return result;
+    });
+  }
+
+  private async applyIn(trx: Transaction<DB>, report: PartnerReport, partner: string): Promise<ReportResult> {
+    const tx = await this.transactions.find(trx, { txnId: report.txnId, partner, partnerRef: report.partnerRef });
+    if (!tx || tx.environment !== 'live') return 'unknown_transaction';
+    if (report.partnerRef) await this.transactions.setPartnerRef(trx, tx.id, partner, report.partnerRef);
+    const { outcome } = report;
+    if (outcome.status === 'pending') return 'not_final';
+    const final = outcome as FinalOutcome;
+    if (await this.settle(trx, { txnId: tx.id, operation: tx.operation, final, partner })) {
+      if (report.reversal && final.status === 'success') await this.reverse(trx, tx.id, report.reversal);
+      return 'settled';
+    }
+    if (report.reversal) {
+      // A reversal of a success undoes it; of a failure there is nothing left to return.
+      if (tx.status === 'success') return (await this.reverse(trx, tx.id, report.reversal)) ? 'reversed' : 'already_final';
+      return 'already_final';
+    }
+    if (tx.status === final.status) return 'already_final';
+    await this.transactions.flag(trx, tx.id, `partner ${partner} reported ${final.status} after the transaction was final (${tx.status})`);
+    return 'conflict';
+  }
+}
