@@ -20,6 +20,8 @@ import { verifyEaadhaar, type Refusal } from './xml-verify.js';
 
 export interface DownloadDeps {
   ctx: PartnerContext;
+  /** The API base, without a trailing slash. */
+  url: string;
   http: DigilockerHttp;
   sessions: DigilockerSessions;
   clientId: string;
@@ -61,7 +63,7 @@ export async function download(d: DownloadDeps, r: { txnId: string; clientId: st
 
   const res = await d.http.call({
     method: 'GET',
-    url: `${d.ctx.url}${d.eaadhaarPath}`,
+    url: `${d.url}${d.eaadhaarPath}`,
     headers: { authorization: `Bearer ${token}`, accept: 'application/xml' },
     timeoutMs: d.ctx.timeoutFor('doclocker-download-aadhaar'),
   });
@@ -88,7 +90,7 @@ async function finish(d: DownloadDeps, clientId: string, session: ClientSession,
   await d.http
     .call({
       method: 'POST',
-      url: `${d.ctx.url}/oauth2/1/revoke`,
+      url: `${d.url}/oauth2/1/revoke`,
       headers: { authorization: `Basic ${basic}` },
       form: { token, token_type_hint: 'access_token' },
       timeoutMs: Math.min(d.ctx.timeoutFor('doclocker-download-aadhaar'), 5000),

@@ -44,9 +44,8 @@ function settings(ctx: PartnerContext) {
 
 export const createDigilocker: ConnectorFactory = (ctx) => {
   const s = settings(ctx);
-  const lent = { ...ctx, url: s.url };
   const http = new DigilockerHttp(Math.min(5000, ctx.timeoutFor('doclocker-download-aadhaar')));
-  const deps: DownloadDeps = { ctx: lent, http, sessions: new DigilockerSessions(ctx.sessions), ...s };
+  const deps: DownloadDeps = { ctx, http, sessions: new DigilockerSessions(ctx.sessions), ...s };
 
   const connector: Connector = {
     serves: ['doclocker-initialize', 'doclocker-download-aadhaar'],

@@ -13,6 +13,8 @@ import { describe, errorFrom, grantFrom } from './transformers.js';
 
 export interface OAuthDeps {
   ctx: PartnerContext;
+  /** The API base, without a trailing slash. */
+  url: string;
   http: DigilockerHttp;
   sessions: DigilockerSessions;
   clientId: string;
@@ -38,7 +40,7 @@ export async function initialize(d: OAuthDeps, r: { txnId: string; redirectUrl?:
   return {
     status: 'pending',
     message: 'Awaiting the user’s consent at authorization_url',
-    fields: { doclocker__client__id: clientId, authorization_url: `${d.ctx.url}/oauth2/1/authorize?${q}`, expires_at: expiresAt.toISOString() },
+    fields: { doclocker__client__id: clientId, authorization_url: `${d.url}/oauth2/1/authorize?${q}`, expires_at: expiresAt.toISOString() },
     // The callback reports the decision as soon as the user makes it; this is the end of a user who never does.
     settle: { after_ms: PENDING_TTL_S * 1000, final: { status: 'failed', message: 'The user did not authorize the request before it expired', fields: {} } },
   };
@@ -51,7 +53,7 @@ async function exchange(d: OAuthDeps, code: string, verifier: string): Promise<D
   try {
     const res = await d.http.call({
       method: 'POST',
-      url: `${d.ctx.url}/oauth2/1/token`,
+      url: `${d.url}/oauth2/1/token`,
       form: {
         grant_type: 'authorization_code',
         code,
