@@ -325,8 +325,10 @@ describe('digilocker connector', () => {
     assert.equal(o.status, 'success', o.message);
   });
 
-  it('verifyEaadhaar refuses a document whose hmac covers different bytes, and accepts the genuine one', async () => {
-    const xml = proxy.seen.eaadhaar.find((b) => b.includes('Ananya Rao') && !b.includes('DOCTYPE') && !b.includes('Wrapper'))!;
+  it('verifyEaadhaar on edited copies of a genuine document', async () => {
+    const init = await authorized();
+    assert.equal((await download(init.clientId)).status, 'success');
+    const xml = proxy.seen.eaadhaar.at(-1)!;
     const anchors = parseAnchors(dl.anchorsPem);
     assert.equal(verifyEaadhaar(xml, undefined, { clientSecret: dl.clientSecret, anchors }).ok, true);
     const other = parseAnchors(dl.untrustedAnchorPem);
@@ -339,5 +341,13 @@ describe('digilocker connector', () => {
     assert.equal(verifyEaadhaar(withComment, undefined, { clientSecret: dl.clientSecret, anchors }).ok, true, 'comments are outside what is signed');
     const renamed = Buffer.from(xml.toString('utf8').replace('Ananya Rao', 'Ananya Raw'));
     assert.deepEqual(verifyEaadhaar(renamed, undefined, { clientSecret: dl.clientSecret, anchors }), { ok: false, reason: 'bad signature', detail: 'the digest of the document does not match' });
+    const text = xml.toString('utf8');
+    const sig = text.slice(text.indexOf('<Signature'), text.indexOf('</Signature>') + '</Signature>'.length);
+    const twice = Buffer.from(text.replace('<CertificateData>', `<Extra>${sig}</Extra><CertificateData>`));
+    assert.deepEqual(verifyEaadhaar(twice, undefined, { clientSecret: dl.clientSecret, anchors }), { ok: false, reason: 'bad signature', detail: 'expected exactly one Signature, found 2' });
+    const entity = Buffer.from(text.replace('?>', '?><!ENTITY x "y">'));
+    assert.equal((verifyEaadhaar(entity, undefined, { clientSecret: dl.clientSecret, anchors }) as { reason: string }).reason, 'unsafe xml');
+    const sha1 = Buffer.from(text.replace('http://www.w3.org/2001/04/xmlenc#sha256', 'http://www.w3.org/2000/09/xmldsig#sha1'));
+    assert.deepEqual(verifyEaadhaar(sha1, undefined, { clientSecret: dl.clientSecret, anchors }), { ok: false, reason: 'bad signature', detail: 'unexpected digest algorithm' });
   });
 });

@@ -16,7 +16,7 @@ import { PartnerError, type Outcome, type PartnerContext } from '../connector.js
 import { headerValue, type DigilockerHttp } from './http.js';
 import { DECIDED_TTL_S, type ClientSession, type DigilockerSessions } from './session.js';
 import { downloadFailed, downloadSucceeded, eaadhaarRefusal, recordFrom, REFUSALS } from './transformers.js';
-import { verifyEaadhaar, type Refusal } from './xml-verify.js';
+import { verifyEaadhaar } from './xml-verify.js';
 
 export interface DownloadDeps {
   ctx: PartnerContext;
@@ -30,13 +30,6 @@ export interface DownloadDeps {
   anchors: readonly X509Certificate[];
 }
 
-const FAILED_VERIFICATION: Record<Refusal, string> = {
-  'bad hmac': 'The eAadhaar document failed verification (bad hmac): its hmac header does not match',
-  'unsafe xml': 'The eAadhaar document failed verification (unsafe xml): it declares a DTD or entities',
-  'malformed xml': 'The eAadhaar document failed verification (malformed xml)',
-  'bad signature': 'The eAadhaar document failed verification (bad signature)',
-  'untrusted signer': 'The eAadhaar document failed verification (untrusted signer): its signer does not chain to a trusted authority',
-};
 
 /** Why a session cannot download, in the core's words; null when it can. */
 function refusal(s: ClientSession | undefined): Outcome | null {
@@ -76,7 +69,8 @@ export async function download(d: DownloadDeps, r: { txnId: string; clientId: st
   if (final) return final;
 
   const verdict = verifyEaadhaar(res.body, headerValue(res.headers, 'hmac'), { clientSecret: d.clientSecret, anchors: d.anchors });
-  if (!verdict.ok) return downloadFailed(FAILED_VERIFICATION[verdict.reason]);
+  // The detail is our own wording (and at most the signer certificate's subject), never document content.
+  if (!verdict.ok) return downloadFailed(`The eAadhaar document failed verification (${verdict.reason}): ${verdict.detail}`);
   const record = recordFrom(verdict.root);
   if (!record) return downloadFailed('The eAadhaar document is signed but lacks the identity record (name or masked number)');
   await d.sessions.putXml(r.txnId, verdict.xml);
