@@ -1,0 +1,98 @@
+// Owns doclocker-download-aadhaar against DigiLocker: the consent state of the client id, the eAadhaar
+// fetch with the session's Bearer token, its verification (xml-verify.ts), the mapping to the seed's
+// fields, and the end of the token.
+//
+// Charging: a failure on DigiLocker's side before a verified answer (unreachable, timeout, 5xx, an
+// unexpected status) throws PartnerError, so the core fails the transaction with a 502 and charges
+// nothing. The token is then kept: fetching the XML again is harmless (a read), so the client may
+// retry with the same client id. A definitive answer (the document, a documented 404, a 401) is
+// final: the token is revoked (best effort) and forgotten, and the answer is an Outcome: success when
+// every check passed, failed — naming the reason and carrying no document content — otherwise.
+//
+// Xml_Url: the XML is kept exactly as received under `xml:<txnId>` in the partner sessions (so only
+// encrypted at rest) for 24 hours, and document() serves it, byte for byte as signed.
+import type { X509Certificate } from 'node:crypto';
+import { PartnerError, type Outcome, type PartnerContext } from '../connector.js';
+import { headerValue, type DigilockerHttp } from './http.js';
+import { DECIDED_TTL_S, type ClientSession, type DigilockerSessions } from './session.js';
+import { downloadFailed, downloadSucceeded, eaadhaarRefusal, recordFrom, REFUSALS } from './transformers.js';
+import { verifyEaadhaar } from './xml-verify.js';
+
+export interface DownloadDeps {
+  ctx: PartnerContext;
+  /** The API base, without a trailing slash. */
+  url: string;
+  http: DigilockerHttp;
+  sessions: DigilockerSessions;
+  clientId: string;
+  clientSecret: string;
+  eaadhaarPath: string;
+  anchors: readonly X509Certificate[];
+}
+
+
+/** Why a session cannot download, in the core's words; null when it can. */
+function refusal(s: ClientSession | undefined): Outcome | null {
+  if (!s) return downloadFailed(REFUSALS.expired);
+  switch (s.status) {
+    case 'pending':
+      return downloadFailed(REFUSALS.pending);
+    case 'denied':
+      return downloadFailed(REFUSALS.denied);
+    case 'failed':
+      return downloadFailed(`DigiLocker did not complete the authorization${s.reason ? ` (${s.reason})` : ''}; initialize again`);
+    case 'used':
+      return downloadFailed('This doclocker__client__id was already used for a download; initialize again');
+    case 'authorized':
+      return s.accessToken ? null : downloadFailed(REFUSALS.expired);
+  }
+}
+
+export async function download(d: DownloadDeps, r: { txnId: string; clientId: string }): Promise<Outcome> {
+  const session = await d.sessions.client(r.clientId);
+  const refused = refusal(session);
+  if (refused || !session?.accessToken) return refused ?? downloadFailed(REFUSALS.expired);
+  const token = session.accessToken;
+
+  const res = await d.http.call({
+    method: 'GET',
+    url: `${d.url}${d.eaadhaarPath}`,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/xml' },
+    timeoutMs: d.ctx.timeoutFor('doclocker-download-aadhaar'),
+  });
+  const final = res.status === 200 ? null : eaadhaarRefusal(res.status, res.body);
+  if (res.status !== 200 && !final) {
+    throw new PartnerError('unavailable', `DigiLocker could not serve the eAadhaar document (HTTP ${res.status}); try again`);
+  }
+  // A definitive answer: the token has done its work whatever the verdict.
+  await finish(d, r.clientId, session, token);
+  if (final) return final;
+
+  const verdict = verifyEaadhaar(res.body, headerValue(res.headers, 'hmac'), { clientSecret: d.clientSecret, anchors: d.anchors });
+  // The detail is our own wording (and at most the signer certificate's subject), never document content.
+  if (!verdict.ok) return downloadFailed(`The eAadhaar document failed verification (${verdict.reason}): ${verdict.detail}`);
+  const record = recordFrom(verdict.root);
+  if (!record) return downloadFailed('The eAadhaar document is signed but lacks the identity record (name or masked number)');
+  await d.sessions.putXml(r.txnId, verdict.xml);
+  return downloadSucceeded(record);
+}
+
+/** Forgets the token, then revokes it at DigiLocker (§1.5, HTTP Basic); a failed revoke changes nothing. */
+async function finish(d: DownloadDeps, clientId: string, session: ClientSession, token: string): Promise<void> {
+  await d.sessions.putClient(clientId, { status: 'used', txnId: session.txnId, verifier: '' }, DECIDED_TTL_S);
+  const basic = Buffer.from(`${d.clientId}:${d.clientSecret}`).toString('base64');
+  await d.http
+    .call({
+      method: 'POST',
+      url: `${d.url}/oauth2/1/revoke`,
+      headers: { authorization: `Basic ${basic}` },
+      form: { token, token_type_hint: 'access_token' },
+      timeoutMs: Math.min(d.ctx.timeoutFor('doclocker-download-aadhaar'), 5000),
+    })
+    .catch(() => undefined);
+}
+
+export async function document(d: DownloadDeps, txnId: string) {
+  const body = await d.sessions.xml(txnId);
+  return body === undefined ? null : { contentType: 'application/xml; charset=utf-8', body };
+}

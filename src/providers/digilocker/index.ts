@@ -1,0 +1,67 @@
+// Owns the `digilocker` connector (DigiLocker Authorized Partner API, PARTNERS.md §1; CONTRACT §9):
+// doclocker-initialize (an OAuth authorization URL with PKCE) and doclocker-download-aadhaar (the
+// signed eAadhaar XML, verified before a field is read), its OAuth callback route, and document(),
+// the XML behind Xml_Url. Variables: CLIENT_ID, CLIENT_SECRET, TRUST_ANCHORS (a PEM file of the CA
+// certificates trusted to sign eAadhaar XML), optional EAADHAAR_PATH; `url` is the API base
+// (…/public). A missing or unusable variable stops the boot with a message naming it.
+import { readFileSync } from 'node:fs';
+import type { Connector, ConnectorFactory, OperationRequest, Outcome, PartnerContext } from '../connector.js';
+import { document, download, type DownloadDeps } from './download.js';
+import { DigilockerHttp } from './http.js';
+import { initialize, registerCallback } from './oauth.js';
+import { DigilockerSessions } from './session.js';
+import { parseAnchors } from './xml-verify.js';
+
+const DEFAULT_EAADHAAR_PATH = '/oauth2/3/xml/eaadhaar';
+
+function settings(ctx: PartnerContext) {
+  const name = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
+  const need = (v: string) => {
+    const value = ctx.vars[v]?.trim();
+    if (!value) throw new Error(`${name(v)} is required for a partner of kind digilocker`);
+    return value;
+  };
+  let base: URL;
+  try {
+    base = new URL(ctx.url);
+    if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new Error();
+  } catch {
+    throw new Error(`${name('URL')} must be the DigiLocker API base, such as https://digilocker.meripehchaan.gov.in/public`);
+  }
+  const clientId = need('CLIENT_ID');
+  const clientSecret = need('CLIENT_SECRET');
+  const anchorsPath = need('TRUST_ANCHORS');
+  let anchors;
+  try {
+    anchors = parseAnchors(readFileSync(anchorsPath, 'utf8'));
+  } catch (err) {
+    throw new Error(`${name('TRUST_ANCHORS')} (${anchorsPath}) must be a readable PEM file of CA certificates: ${(err as Error).message}`);
+  }
+  const eaadhaarPath = ctx.vars.EAADHAAR_PATH?.trim() || DEFAULT_EAADHAAR_PATH;
+  if (!eaadhaarPath.startsWith('/')) throw new Error(`${name('EAADHAAR_PATH')} must be a path starting with /, such as ${DEFAULT_EAADHAAR_PATH}`);
+  return { url: base.toString().replace(/\/+$/, ''), clientId, clientSecret, anchors, eaadhaarPath };
+}
+
+export const createDigilocker: ConnectorFactory = (ctx) => {
+  const s = settings(ctx);
+  const http = new DigilockerHttp(Math.min(5000, ctx.timeoutFor('doclocker-download-aadhaar')));
+  const deps: DownloadDeps = { ctx, http, sessions: new DigilockerSessions(ctx.sessions), ...s };
+
+  const connector: Connector = {
+    serves: ['doclocker-initialize', 'doclocker-download-aadhaar'],
+    async execute(req: OperationRequest): Promise<Outcome> {
+      switch (req.operation) {
+        case 'doclocker-initialize':
+          return initialize(deps, req);
+        case 'doclocker-download-aadhaar':
+          return download(deps, req);
+        default:
+          throw new Error(`the digilocker connector does not serve ${req.operation}`);
+      }
+    },
+    document: (txnId) => document(deps, txnId),
+    routes: (app, hooks) => registerCallback(app, hooks, deps),
+    close: () => http.close(),
+  };
+  return connector;
+};
