@@ -2,8 +2,10 @@
 // that partner's connector with its factory. Adding a partner is its folder under providers/ and one
 // line here.
 import type { ConnectorFactory } from './connector.js';
+import { createDigilocker } from './digilocker/index.js';
 import { createSangam } from './sangam/index.js';
 
 export const KINDS: Record<string, ConnectorFactory> = {
   sangam: createSangam,
+  digilocker: createDigilocker,
 };
