@@ -23,7 +23,9 @@ export const USAGE = `usage: sangam <command>
   audit purge --days N | --before ISO       (keeps the chain verifiable with a checkpoint)
   pricing list
   pricing set --operation SLUG --fee INR
-  partner-sim --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]`;
+  partner-sim --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]
+  partner-sim --kind razorpayx [--port N] [--key-id ID] [--key-secret S] [--account-number N] [--webhook-secret S]
+              [--webhook-url URL] [--pending-ms N] [--latency-ms N] [--balance-paise N] [--host H]`;
 
 export async function runCommand(db: Db, argv: string[]): Promise<{ code: number; output: Record<string, unknown> }> {
   const cmd = resolveCommand(argv);
