@@ -1,6 +1,6 @@
 // Owns the RazorpayX Payouts emulator (`sangam partner-sim --kind razorpayx`): a Fastify server that
-// speaks the real upstream protocol as documented in docs/PARTNER-EMULATORS.md and
-// /work/shared/PARTNERS.md §2 — Basic auth, contacts, VPA fund accounts, payouts with mandatory
+// speaks the real upstream protocol as the partner facts sheet (PARTNERS.md §2) documents it, summed up in
+// docs/PARTNER-EMULATORS.md — Basic auth, contacts, VPA fund accounts, payouts with mandatory
 // `X-Payout-Idempotency`, the documented statuses and signed webhooks — and misbehaves on demand
 // (/_sim/faults). Everything lives in memory; a restart forgets all payouts.
 import Fastify, { type FastifyInstance } from 'fastify';

@@ -365,8 +365,8 @@ describe('RazorpayX emulator', () => {
 
   describe('faults', () => {
     it('error_next answers a documented 5xx before doing anything; the retry under the same key pays once', async () => {
-      const fa = await fundAccount('err.next@ybl');
       await admin('POST', '/_sim/faults', { error_next: 1, error_status: 503, scope: 'create_payout' });
+      const fa = await fundAccount('err.next@ybl'); // scope create_payout: contacts and fund accounts are spared
       const key = randomUUID();
       const failed = await pay(payoutBody(fa), key);
       assert.equal(failed.status, 503);
