@@ -1,11 +1,17 @@
-// `sangam partner-sim [--kind sangam|digilocker] …`: runs a partner simulator until SIGTERM / SIGINT.
-//   --kind sangam (default): the partner-network simulator. --port N --secret WHSEC [--latency-ms N]
-//     [--pending-ms N] [--host H]. Prints { url } once it listens.
-//   --kind digilocker: the DigiLocker Authorized Partner API emulator. [--port N] [--host H]
-//     [--client-id ID] [--client-secret S] [--redirect-uri URI]… [--pki-dir DIR] [--latency-ms N]. Prints
-//     { url, client_id, client_secret, trust_anchors } once it listens: what to configure in Sangam.
+// `sangam partner-sim [--kind sangam|razorpayx|digilocker] …`: runs a partner emulator until SIGTERM /
+// SIGINT and prints one JSON line once it listens: what to configure in Sangam.
+//   --kind sangam (default): the partner-network simulator of CONTRACT §8.
+//     --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]; prints { url }.
+//   --kind razorpayx: the RazorpayX Payouts emulator (docs/PARTNER-EMULATORS.md).
+//     [--key-id ID] [--key-secret S] [--account-number N] [--webhook-secret S] [--webhook-url URL]
+//     [--pending-ms N] [--balance-paise N]; prints the values and the SANGAM_PARTNER_RAZORPAYX_* variables.
+//   --kind digilocker: the DigiLocker Authorized Partner API emulator.
+//     [--client-id ID] [--client-secret S] [--redirect-uri URI]… [--pki-dir DIR]; prints
+//     { url, client_id, client_secret, trust_anchors }.
+// Every kind takes --port, --host and --latency-ms; an option of another kind is refused.
 import { parseArgs } from 'node:util';
 import { startPartnerSim } from './server.js';
+import { startRazorpayxEmulator } from './razorpayx/index.js';
 import { startDigilockerEmulator } from './digilocker/server.js';
 
 const OPTIONS = {
@@ -13,63 +19,107 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'latency-ms': { type: 'string' },
-  // sangam
-  secret: { type: 'string' },
   'pending-ms': { type: 'string' },
-  // digilocker
+  secret: { type: 'string' },
+  'key-id': { type: 'string' },
+  'key-secret': { type: 'string' },
+  'account-number': { type: 'string' },
+  'webhook-secret': { type: 'string' },
+  'webhook-url': { type: 'string' },
+  'balance-paise': { type: 'string' },
   'client-id': { type: 'string' },
   'client-secret': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   'pki-dir': { type: 'string' },
 } as const;
-
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
-const int = (v: string | undefined, name: string) => {
+function int(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number ≥ 0`);
   return n;
-};
-
-const ONLY_SANGAM = ['secret', 'pending-ms'] as const;
-const ONLY_DIGILOCKER = ['client-id', 'client-secret', 'redirect-uri', 'pki-dir'] as const;
-
-async function start(values: Values): Promise<{ line: object; close(): Promise<void> }> {
-  const kind = values.kind ?? 'sangam';
-  const misplaced = (names: readonly string[]) => names.find((n) => values[n as keyof Values] !== undefined);
-  if (kind === 'sangam') {
-    const wrong = misplaced(ONLY_DIGILOCKER);
-    if (wrong) throw new Error(`--${wrong} applies to --kind digilocker only`);
-    if (!values.secret?.startsWith('whsec_')) throw new Error('--secret must be a whsec_ secret');
-    const sim = await startPartnerSim({
-      port: int(values.port, 'port') ?? 0,
-      host: values.host,
-      secret: values.secret,
-      latencyMs: int(values['latency-ms'], 'latency-ms'),
-      pendingMs: int(values['pending-ms'], 'pending-ms'),
-    });
-    return { line: { url: sim.url }, close: () => sim.close() };
-  }
-  if (kind === 'digilocker') {
-    const wrong = misplaced(ONLY_SANGAM);
-    if (wrong) throw new Error(`--${wrong} applies to --kind sangam only`);
-    const dl = await startDigilockerEmulator({
-      port: int(values.port, 'port') ?? 0,
-      host: values.host,
-      clientId: values['client-id'],
-      clientSecret: values['client-secret'],
-      redirectUris: values['redirect-uri'],
-      pkiDir: values['pki-dir'],
-      latencyMs: int(values['latency-ms'], 'latency-ms'),
-    });
-    return {
-      line: { url: dl.url, client_id: dl.clientId, client_secret: dl.clientSecret, trust_anchors: dl.anchorsPath, admin: `${dl.origin}/_sim` },
-      close: () => dl.close(),
-    };
-  }
-  throw new Error(`--kind must be sangam or digilocker, not ${kind}`);
 }
+
+interface Running {
+  line: object;
+  close(): Promise<void>;
+}
+
+const KINDS: Record<string, { only: readonly (keyof Values)[]; start(v: Values): Promise<Running> }> = {
+  sangam: {
+    only: ['secret'],
+    async start(v) {
+      if (!v.secret?.startsWith('whsec_')) throw new Error('--secret must be a whsec_ secret');
+      const sim = await startPartnerSim({
+        port: int(v.port, 'port') ?? 0,
+        host: v.host,
+        secret: v.secret,
+        latencyMs: int(v['latency-ms'], 'latency-ms'),
+        pendingMs: int(v['pending-ms'], 'pending-ms'),
+      });
+      return { line: { url: sim.url }, close: () => sim.close() };
+    },
+  },
+  razorpayx: {
+    only: ['key-id', 'key-secret', 'account-number', 'webhook-secret', 'webhook-url', 'balance-paise'],
+    async start(v) {
+      if (v['webhook-url'] !== undefined && !URL.canParse(v['webhook-url'])) throw new Error('--webhook-url must be an absolute URL');
+      const emu = await startRazorpayxEmulator({
+        port: int(v.port, 'port'),
+        host: v.host,
+        keyId: v['key-id'],
+        keySecret: v['key-secret'],
+        accountNumber: v['account-number'],
+        webhookSecret: v['webhook-secret'],
+        webhookUrl: v['webhook-url'],
+        pendingMs: int(v['pending-ms'], 'pending-ms'),
+        latencyMs: int(v['latency-ms'], 'latency-ms'),
+        balancePaise: int(v['balance-paise'], 'balance-paise'),
+      });
+      const s = emu.settings;
+      const line = {
+        kind: 'razorpayx',
+        url: emu.url,
+        key_id: s.keyId,
+        key_secret: s.keySecret,
+        account_number: s.accountNumber,
+        webhook_secret: s.webhookSecret,
+        webhook_url: s.webhookUrl,
+        pending_ms: s.pendingMs,
+        latency_ms: s.latencyMs,
+        balance_paise: s.balancePaise,
+        env: {
+          SANGAM_PARTNER_RAZORPAYX_KIND: 'razorpayx',
+          SANGAM_PARTNER_RAZORPAYX_URL: emu.url,
+          SANGAM_PARTNER_RAZORPAYX_KEY_ID: s.keyId,
+          SANGAM_PARTNER_RAZORPAYX_KEY_SECRET: s.keySecret,
+          SANGAM_PARTNER_RAZORPAYX_ACCOUNT_NUMBER: s.accountNumber,
+          SANGAM_PARTNER_RAZORPAYX_WEBHOOK_SECRET: s.webhookSecret,
+        },
+      };
+      return { line, close: () => emu.close() };
+    },
+  },
+  digilocker: {
+    only: ['client-id', 'client-secret', 'redirect-uri', 'pki-dir'],
+    async start(v) {
+      const dl = await startDigilockerEmulator({
+        port: int(v.port, 'port') ?? 0,
+        host: v.host,
+        clientId: v['client-id'],
+        clientSecret: v['client-secret'],
+        redirectUris: v['redirect-uri'],
+        pkiDir: v['pki-dir'],
+        latencyMs: int(v['latency-ms'], 'latency-ms'),
+      });
+      return {
+        line: { url: dl.url, client_id: dl.clientId, client_secret: dl.clientSecret, trust_anchors: dl.anchorsPath, admin: `${dl.origin}/_sim` },
+        close: () => dl.close(),
+      };
+    },
+  },
+};
 
 export async function runPartnerSim(args: string[]): Promise<number> {
   let values: Values;
@@ -80,7 +130,14 @@ export async function runPartnerSim(args: string[]): Promise<number> {
     return 2;
   }
   try {
-    const sim = await start(values);
+    const kind = values.kind ?? 'sangam';
+    const k = KINDS[kind];
+    if (!k) throw new Error(`--kind must be one of ${Object.keys(KINDS).join(', ')}, not ${kind}`);
+    for (const [other, spec] of Object.entries(KINDS)) {
+      const stray = other === kind ? undefined : spec.only.find((f) => values[f] !== undefined);
+      if (stray) throw new Error(`--${stray} is for --kind ${other}, not ${kind}`);
+    }
+    const sim = await k.start(values);
     process.stdout.write(`${JSON.stringify(sim.line)}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGTERM', resolve);

@@ -1,0 +1,73 @@
+// Owns the emulator's test-control surface under /_sim (not part of RazorpayX): faults, the ledger of
+// every payout created (to prove "never paid twice"), the webhook delivery log, forced transitions,
+// the business balance and the webhook target. Answers here use a plain `{ error }` body.
+import type { FastifyInstance } from 'fastify';
+import { parseFaults, type Faults } from './faults.js';
+import type { IdempotencyBook } from './idempotency.js';
+import type { PayoutStatus } from './entities.js';
+import type { RazorpayxState } from './state.js';
+import type { WebhookSender } from './webhooks.js';
+
+export interface AdminDeps {
+  state: RazorpayxState;
+  idem: IdempotencyBook;
+  webhooks: WebhookSender;
+  getFaults: () => Faults;
+  setFaults: (f: Faults) => void;
+  webhookTarget: () => { url: string | null; secret: string };
+  setWebhookTarget: (t: { url?: string | null; secret?: string }) => void;
+}
+
+/** Every payout with the key that created it, and per idempotency key: requests seen and payouts made. */
+export function payoutLedger(d: Pick<AdminDeps, 'state' | 'idem'>) {
+  const payouts = [...d.state.payouts.values()].map((r) => ({
+    ...r.payout,
+    idempotency_key: r.idempotencyKey,
+    vpa: d.state.fundAccounts.get(r.payout.fund_account_id)?.vpa.address ?? null,
+    plan: r.plan,
+    history: r.history,
+  }));
+  const idempotency: Record<string, { requests: number; payouts: number }> = {};
+  for (const [key, requests] of d.idem.requests) idempotency[key] = { requests, payouts: 0 };
+  for (const p of payouts) (idempotency[p.idempotency_key] ??= { requests: 0, payouts: 0 }).payouts++;
+  return { count: payouts.length, balance: d.state.balance, payouts, idempotency };
+}
+
+const SETTLEABLE = new Set<PayoutStatus>(['processing', 'processed', 'failed', 'reversed', 'rejected']);
+
+export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
+  app.get('/_sim/faults', async () => d.getFaults());
+  app.post('/_sim/faults', async (req, reply) => {
+    const f = parseFaults(req.body ?? {});
+    if (typeof f === 'string') return reply.code(400).send({ error: f });
+    d.setFaults(f);
+    return f;
+  });
+
+  app.get('/_sim/payouts', async () => payoutLedger(d));
+  app.get('/_sim/webhooks', async () => ({ count: d.webhooks.log.length, deliveries: d.webhooks.log }));
+
+  app.post<{ Params: { id: string }; Body: { status?: string; reason?: string; description?: string; source?: string } }>('/_sim/payouts/:id/settle', async (req, reply) => {
+    const { status, ...details } = req.body ?? {};
+    if (!status || !SETTLEABLE.has(status as PayoutStatus)) return reply.code(400).send({ error: `status must be one of ${[...SETTLEABLE].join(', ')}` });
+    const r = d.state.force(req.params.id, status as PayoutStatus, details as never);
+    if (typeof r === 'string') return reply.code(r === 'unknown payout' ? 404 : 409).send({ error: r });
+    return r.payout;
+  });
+
+  app.get('/_sim/balance', async () => ({ balance: d.state.balance }));
+  app.post<{ Body: { balance?: unknown } }>('/_sim/balance', async (req, reply) => {
+    const b = req.body?.balance;
+    if (typeof b !== 'number' || !Number.isInteger(b) || b < 0) return reply.code(400).send({ error: 'balance must be a whole number of paise ≥ 0' });
+    return { balance: b, released: d.state.setBalance(b) };
+  });
+
+  app.get('/_sim/webhook', async () => d.webhookTarget());
+  app.post<{ Body: { url?: unknown; secret?: unknown } }>('/_sim/webhook', async (req, reply) => {
+    const { url, secret } = req.body ?? {};
+    if (url !== undefined && url !== null && (typeof url !== 'string' || !URL.canParse(url))) return reply.code(400).send({ error: 'url must be an absolute URL or null' });
+    if (secret !== undefined && (typeof secret !== 'string' || !secret)) return reply.code(400).send({ error: 'secret must be a non-empty string' });
+    d.setWebhookTarget({ ...(url === undefined ? {} : { url: url as string | null }), ...(secret === undefined ? {} : { secret: secret as string }) });
+    return d.webhookTarget();
+  });
+}

@@ -1,0 +1,174 @@
+// Owns the RazorpayX Payouts emulator (`sangam partner-sim --kind razorpayx`): a Fastify server that
+// speaks the real upstream protocol as the partner facts sheet (PARTNERS.md §2) documents it, summed up in
+// docs/PARTNER-EMULATORS.md — Basic auth, contacts, VPA fund accounts, payouts with mandatory
+// `X-Payout-Idempotency`, the documented statuses and signed webhooks — and misbehaves on demand
+// (/_sim/faults). Everything lives in memory; a restart forgets all payouts.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAdmin } from './admin.js';
+import { registerApi, withFundAccount } from './api.js';
+import { badRequest, RzpError, routeNotFound, serverError } from './errors.js';
+import { NO_FAULTS, type Faults } from './faults.js';
+import { IdempotencyBook } from './idempotency.js';
+import { EVENT_FOR, FINAL } from './outcomes.js';
+import { RazorpayxState, type PayoutRecord } from './state.js';
+import { WebhookSender, type DeliveryRecord } from './webhooks.js';
+
+export interface RazorpayxEmulatorOptions {
+  port?: number;
+  host?: string;
+  /** HTTP Basic credentials the emulator accepts. */
+  keyId?: string;
+  keySecret?: string;
+  /** The business account (`account_number`) payouts must debit. */
+  accountNumber?: string;
+  /** `account_id` in webhook envelopes. */
+  accountId?: string;
+  webhookSecret?: string;
+  /** Where events are POSTed; null sends none (they are still logged as `no_url`). */
+  webhookUrl?: string | null;
+  /** Time between lifecycle steps (processing → processed, …). */
+  pendingMs?: number;
+  /** Added to every /v1 call. */
+  latencyMs?: number;
+  /** Business balance in paise; a payout larger than it is queued (queue_if_low_balance) or refused. */
+  balancePaise?: number;
+  /** Default narration, standing in for the Merchant Billing Label. */
+  narration?: string;
+  webhookAttempts?: number;
+  webhookRetryBaseMs?: number;
+  webhookTimeoutMs?: number;
+}
+
+export const RAZORPAYX_DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  keyId: 'rzp_test_SangamEmulator',
+  keySecret: 'emulator_key_secret',
+  // the docs' own Test Mode sample account number
+  accountNumber: '7878780080316316',
+  accountId: 'acc_SangamEmulator',
+  webhookSecret: 'emulator_webhook_secret',
+  webhookUrl: null as string | null,
+  pendingMs: 1000,
+  latencyMs: 100,
+  balancePaise: 10_000_000_000, // ₹10 crore
+  narration: 'Sangam Emulator Payout',
+  webhookAttempts: 5,
+  webhookRetryBaseMs: 500,
+  webhookTimeoutMs: 5000,
+};
+
+export type RazorpayxSettings = typeof RAZORPAYX_DEFAULTS;
+
+export interface RazorpayxEmulator {
+  app: FastifyInstance;
+  url: string;
+  settings: RazorpayxSettings;
+  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
+  setFaults(f: Partial<Faults>): void;
+  setWebhook(t: { url?: string | null; secret?: string }): void;
+  payouts(): PayoutRecord[];
+  webhookLog(): DeliveryRecord[];
+  close(): Promise<void>;
+}
+
+export async function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Promise<RazorpayxEmulator> {
+  const s: RazorpayxSettings = { ...RAZORPAYX_DEFAULTS, ...definedOnly(opts) };
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
+  let faults: Faults = { ...NO_FAULTS };
+  const target = { url: s.webhookUrl, secret: s.webhookSecret };
+
+  const webhooks = new WebhookSender({
+    accountId: s.accountId,
+    config: () => target,
+    faults: () => faults,
+    attempts: s.webhookAttempts,
+    retryBaseMs: s.webhookRetryBaseMs,
+    timeoutMs: s.webhookTimeoutMs,
+    later,
+  });
+  const state = new RazorpayxState({
+    accountNumber: s.accountNumber,
+    narration: s.narration,
+    pendingMs: () => s.pendingMs,
+    balancePaise: s.balancePaise,
+    later,
+    onChange: (rec) => {
+      // [P] the webhook sample nests the fund account (without its contact) in the payout.
+      const entity = withFundAccount(structuredClone(rec.payout), structuredClone(state.fundAccounts.get(rec.payout.fund_account_id)!));
+      webhooks.emit(EVENT_FOR[rec.payout.status], entity as { id: string; status: string }, FINAL.has(rec.payout.status));
+    },
+  });
+  const idem = new IdempotencyBook();
+
+  installErrorHandling(app);
+  const apiDeps = {
+    state,
+    idem,
+    faults: () => faults,
+    keyId: s.keyId,
+    keySecret: s.keySecret,
+    accountNumber: s.accountNumber,
+    latencyMs: s.latencyMs,
+    sleep: (ms: number) => new Promise<void>((r) => later(ms, r)),
+  };
+  await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/v1' });
+  const setWebhook = (t: { url?: string | null; secret?: string }) => Object.assign(target, t);
+  await registerAdmin(app, {
+    state,
+    idem,
+    webhooks,
+    getFaults: () => faults,
+    setFaults: (f) => void (faults = f),
+    webhookTarget: () => ({ ...target }),
+    setWebhookTarget: setWebhook,
+  });
+
+  const url = await app.listen({ port: s.port, host: s.host });
+  return {
+    app,
+    url,
+    settings: { ...s, port: Number(new URL(url).port) },
+    setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
+    setWebhook,
+    payouts: () => [...state.payouts.values()],
+    webhookLog: () => webhooks.log,
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      webhooks.close();
+      await app.close();
+    },
+  };
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Every error leaves in RazorpayX's `{error:{…}}` shape; a body that is not JSON is a 400; an empty JSON body is no body
+ * (a cancel sent with a JSON content type and nothing else must not fail). */
+function installErrorHandling(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(badRequest('The request body is not valid JSON.'), undefined);
+    }
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+    if (err instanceof RzpError) return reply.code(err.statusCode).send(err.toJSON());
+    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(badRequest(err.message).toJSON());
+    return reply.code(500).send(serverError(500).toJSON());
+  });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send(routeNotFound().toJSON()));
+}
