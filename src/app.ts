@@ -121,7 +121,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     for (const def of OPERATIONS) registerOperation(api, { ...def }, services);
     registerTransactionRoutes(api, services);
     registerAccountRoutes(api, services);
-    registerCatalogRoutes(api);
+    registerCatalogRoutes(api, services);
     registerWebhookRoutes(api, services);
     registerAuditRoutes(api, services);
   });

@@ -17,6 +17,7 @@ import type { OperationRequest, Outcome } from './providers/connector.js';
 import { PartnerRouter } from './providers/router.js';
 import { PartnerSessionStore } from './providers/sessions.js';
 import { Settlement } from './settlement/settlement.js';
+import { RechargePreflight } from './catalog/preflight.js';
 import { operationBySlug } from './operations/registry.js';
 import { Metrics } from './metrics.js';
 import { Pricing } from './ledger/pricing.js';
@@ -50,6 +51,8 @@ export interface Services {
   metrics: Metrics;
   /** The one place a pending live transaction becomes final (route, callbacks, reconciler). */
   settlement: Settlement;
+  /** Recharge pre-flight: operator lookup and plans, sandbox or live (cached). */
+  preflight: RechargePreflight;
   /** Partner state kept between calls (OAuth sessions), encrypted. */
   partnerSessions: PartnerSessionStore;
   /** Where an operation runs in this environment: the sandbox, or the live partners' router. */
@@ -91,6 +94,7 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     partners,
     partnerSessions,
     settlement,
+    preflight: new RechargePreflight(partners, config.preflightTtl),
     metrics,
     async close() {
       if (buckets instanceof RedisBucketStore) await buckets.close();

@@ -21,7 +21,7 @@ const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 const VPAS = ['success@sandbox', 'shop@okaxis', 'pending@sandbox', 'pendingfail@sandbox', 'failure@sandbox'];
 
 describe('crash in the middle of live traffic', () => {
-  it('SIGKILL and restart: nothing lost, nothing doubled, the ledger balances', async () => {
+  it('SIGKILL and restart: nothing lost, nothing doubled, the ledger balances', async (tc) => {
     const loc = await freshStoreLocation();
     const sim = await startSim({ latencyMs: 15, pendingMs: 300 });
     const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
@@ -53,10 +53,12 @@ describe('crash in the middle of live traffic', () => {
       SANGAM_RATE_LIMIT_PER_SEC: '100000',
       SANGAM_RATE_LIMIT_BURST: '100000',
     };
-    let server: ChildProcess;
+    let server: ChildProcess | undefined;
+    tc.after(() => void (server?.exitCode === null && server.kill('SIGKILL')));
     const start = async () => {
       server = fork(SERVER, [], { env, stdio: 'ignore' });
-      for (let i = 0; i < 400; i++) {
+      // Up to 30 s: a loaded CI machine starts the embedded store slowly.
+      for (let i = 0; i < 1200; i++) {
         if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
         await sleep(25);
       }
@@ -66,9 +68,12 @@ describe('crash in the middle of live traffic', () => {
 
     const answers = new Map<string, { amount: number; status: string }>();
     let retries = 0;
+    // Clients retry until answered, but not forever: a server that never comes back fails the test
+    // instead of leaving retry loops that keep the test process alive.
+    const giveUpAt = Date.now() + 90_000;
     const pay = async (i: number) => {
       const body = { reference_id: `jepsen-${i}`, consent: true, vpa: VPAS[i % VPAS.length], amount: 1 + (i % 40), idempotency_key: randomUUID() };
-      for (;;) {
+      while (Date.now() < giveUpAt) {
         try {
           const r = await fetch(`${base}/api/v1/upi-payment/upi-payment-status`, {
             method: 'POST',
@@ -96,7 +101,7 @@ describe('crash in the middle of live traffic', () => {
     const traffic = Promise.all(Array.from({ length: 8 }, worker));
     await sleep(700);
     server!.kill('SIGKILL');
-    await new Promise((r) => server.once('exit', r));
+    await new Promise((r) => server!.once('exit', r));
     await sleep(300);
     await start();
     await traffic;
@@ -118,7 +123,7 @@ describe('crash in the middle of live traffic', () => {
     assert.equal(finals.size, N, 'no pending is lost');
     const wallet = ((await (await fetch(`${base}/api/v1/account/wallet`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { balance: number; held: number } }).data;
     server!.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await new Promise((r) => server!.once('exit', r));
     await sim.stop();
 
     const check = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });

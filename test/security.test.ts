@@ -27,6 +27,8 @@ const ROUTES: Array<{ method: string; path: string; body?: () => unknown }> = [
   { method: 'GET', path: '/api/v1/account/statement' },
   { method: 'GET', path: '/api/v1/mobile-recharge/operators' },
   { method: 'GET', path: '/api/v1/dth/operators' },
+  { method: 'GET', path: '/api/v1/mobile-recharge/operator-lookup' },
+  { method: 'GET', path: '/api/v1/mobile-recharge/plans' },
   { method: 'POST', path: '/api/v1/webhook-endpoints', body: () => ({ url: 'https://example.com/hooks' }) },
   { method: 'GET', path: '/api/v1/webhook-endpoints' },
   { method: 'DELETE', path: '/api/v1/webhook-endpoints/{id}' },

@@ -1,19 +1,53 @@
-// Owns the operator lookup endpoints the seed refers to ("operator code obtained from a lookup API").
+// Owns the catalogue endpoints the seed refers to ("operator code obtained from a lookup API"): the
+// operator listings, and recharge pre-flight (CONTRACT §10) — the operator and circle of a mobile,
+// and the plans of an operator in a circle (preflight.ts).
 import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
 import { okEnvelope } from '../http/envelope.js';
-import { CIRCLES, DTH_OPERATORS, MOBILE_OPERATORS, type Operator } from './operators.js';
+import { paiseToInr } from '../money.js';
+import { Code, Mobile } from '../operations/fields.js';
+import type { Services } from '../services.js';
+import { CIRCLES, codes, DTH_OPERATORS, MOBILE_OPERATORS, type Operator } from './operators.js';
 
 const listing = (ops: readonly Operator[], withCircles: boolean) => ({
   operators: ops.map((o) => ({ code: o.code, name: o.name, commission_rate: o.commission_bp / 100 })),
   ...(withCircles ? { circles: CIRCLES } : {}),
 });
 
-export function registerCatalogRoutes(app: FastifyInstance): void {
+const LookupQuery = Type.Object({ mobile: Mobile });
+const PlansQuery = Type.Object({
+  operator: Code('operator', codes(MOBILE_OPERATORS), 'Mobile operator code'),
+  circle: Code('circle', codes(CIRCLES), 'Telecom circle code'),
+});
+
+export function registerCatalogRoutes(app: FastifyInstance, services: Services): void {
   const schema = (summary: string) => ({ summary, tags: ['Recharge and bill payments'] });
   app.get('/api/v1/mobile-recharge/operators', { schema: schema('Mobile operators, commission rates (%) and circles') }, async () =>
     okEnvelope('Mobile operators', listing(MOBILE_OPERATORS, true)),
   );
   app.get('/api/v1/dth/operators', { schema: schema('DTH operators and commission rates (%)') }, async () =>
     okEnvelope('DTH operators', listing(DTH_OPERATORS, false)),
+  );
+  app.get<{ Querystring: Static<typeof LookupQuery> }>(
+    '/api/v1/mobile-recharge/operator-lookup',
+    { schema: { ...schema('The operator and circle of a mobile number (sandbox: deterministic; live: the recharge partner, cached)'), querystring: LookupQuery } },
+    async (req) => {
+      const { mobile } = req.query;
+      const found = await services.preflight.lookup(req.auth!.environment, mobile);
+      return okEnvelope('Operator found', { mobile, operator: found.operator, circle: found.circle, ported: found.ported });
+    },
+  );
+  app.get<{ Querystring: Static<typeof PlansQuery> }>(
+    '/api/v1/mobile-recharge/plans',
+    { schema: { ...schema('Prepaid plans of an operator in a circle (amounts in INR)'), querystring: PlansQuery } },
+    async (req) => {
+      const { operator, circle } = req.query;
+      const plans = await services.preflight.plans(req.auth!.environment, operator, circle);
+      return okEnvelope('Plans', {
+        operator,
+        circle,
+        plans: plans.map((p) => ({ amount: paiseToInr(p.amountPaise), validity: p.validity, description: p.description, category: p.category })),
+      });
+    },
   );
 }

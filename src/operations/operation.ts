@@ -58,6 +58,12 @@ export interface OperationDef<S extends TObject = TObject> {
    * something that must belong to the caller.
    */
   admit?(input: Static<S>, ctx: OperationContext): Promise<void>;
+  /**
+   * Fills in what the caller may leave out (a recharge's operator and circle, by lookup): after the
+   * request hash is taken, so a retry of the same request hashes the same, and before anything is
+   * recorded, held or sent. Throws an ApiError.
+   */
+  resolve?(input: Static<S>, ctx: OperationContext): Promise<void>;
   execute(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
   unstored?: Unstored;
   /** The `data` of its answer, for the OpenAPI document only (answers are never serialized through it). */

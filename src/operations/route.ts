@@ -76,6 +76,7 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
 
   const scope = idempotencyScope(def, input, ctx);
   const hash = scope ? requestHash(omitKey(input)) : '';
+  await def.resolve?.(input, ctx);
   const replay = (claim: Extract<Claim, { kind: 'replay' }>) => {
     reply.header('idempotent-replayed', 'true');
     if (!def.unstored) return send(reply, claim.status, claim.body);

@@ -9,7 +9,8 @@ import { Webhook } from 'standardwebhooks';
 import { randomUUID } from 'node:crypto';
 import { SandboxConnector } from '../providers/sandbox/index.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
-import { PARTNER_PATHS, type PartnerAnswer, type PartnerCallback } from '../providers/sangam/protocol.js';
+import { LOOKUP_PATH, PARTNER_PATHS, PLANS_PATH, type PartnerAnswer, type PartnerCallback, type WireLookup, type WirePlan } from '../providers/sangam/protocol.js';
+import { sandboxLookup, sandboxPlans } from '../providers/sandbox/recharge.js';
 import { randomBase62 } from '../ids.js';
 import { toPartnerData } from './translate.js';
 import { registerConsentScreen, type Consent } from './consent.js';
@@ -186,6 +187,16 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
       return rec.answer;
     });
   }
+
+  // Recharge pre-flight: the sandbox's deterministic answers, in the wire format.
+  app.get<{ Querystring: { mobile?: string } }>(LOOKUP_PATH, async (req, reply) => {
+    const mobile = String(req.query.mobile ?? '');
+    if (!/^[6-9][0-9]{9}$/.test(mobile)) return reply.code(400).send({ error: 'mobile must be a 10-digit Indian mobile number' });
+    return sandboxLookup(mobile) satisfies WireLookup;
+  });
+  app.get<{ Querystring: { operator?: string; circle?: string } }>(PLANS_PATH, async (req) =>
+    sandboxPlans(String(req.query.operator ?? '')).map((p): WirePlan => ({ amount_paise: p.amountPaise, validity: p.validity, description: p.description, category: p.category })),
+  );
 
   app.get<{ Params: { ref: string } }>('/v1/transactions/:ref', async (req, reply) => {
     const rec = records.get(req.params.ref);

@@ -78,6 +78,21 @@ export interface PartnerEvent extends PartnerReport {
   eventId: string;
 }
 
+/** Where a mobile number lives, in our codes (CONTRACT §3, §10). */
+export interface OperatorLookup {
+  operator: string;
+  circle: string;
+  ported: boolean;
+}
+
+/** A prepaid plan, in paise and our terms. */
+export interface RechargePlan {
+  amountPaise: number;
+  validity: string;
+  description: string;
+  category: 'unlimited' | 'data' | 'talktime' | 'annual' | 'other';
+}
+
 /** A callback that failed verification: answered 4xx, nothing changes. */
 export class CallbackRefused extends Error {}
 
@@ -142,6 +157,14 @@ export interface Connector {
    * connector still holds it; null when it has none or no longer. Served through Xml_Url.
    */
   document?(txnId: string): Promise<{ contentType: string; body: string } | null>;
+  /**
+   * Recharge pre-flight (CONTRACT §10), for partners that serve recharge-commission and offer it: the
+   * operator and circle of a mobile number, and the plans of an operator in a circle, mapped to our
+   * codes in the partner's transformer. A partner's operator or circle we do not map is a PartnerError
+   * that says so, never a guess.
+   */
+  lookupOperator?(mobile: string): Promise<OperatorLookup>;
+  plans?(operator: string, circle: string): Promise<RechargePlan[]>;
   /** Routes of its own, under /partners/<name>/ (an OAuth callback). */
   routes?(app: FastifyInstance, hooks: PartnerRouteHooks): void;
   close?(): Promise<void>;

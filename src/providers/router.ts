@@ -16,7 +16,9 @@ import {
   type Connector,
   type OperationRequest,
   type OperationSlug,
+  type OperatorLookup,
   type Outcome,
+  type RechargePlan,
   type PartnerEvent,
   type PartnerReport,
   type PartnerRouteHooks,
@@ -137,6 +139,32 @@ export class PartnerRouter {
       }
     }
     throw last ?? new PartnerError('unavailable', `No partner network is configured for ${slug}; nothing was executed or debited`);
+  }
+
+  /** The operator and circle of a mobile, from the recharge partners that offer a lookup. */
+  lookupOperator(mobile: string): Promise<OperatorLookup> {
+    return this.firstOf('lookupOperator', (c) => c.lookupOperator!(mobile));
+  }
+
+  /** The plans of an operator in a circle, from the recharge partners that offer them. */
+  plans(operator: string, circle: string): Promise<RechargePlan[]> {
+    return this.firstOf('plans', (c) => c.plans!(operator, circle));
+  }
+
+  /** Asks the partners of recharge-commission's route that have `method`, the next only after a PartnerError. */
+  private async firstOf<T>(method: 'lookupOperator' | 'plans', ask: (c: Connector) => Promise<T>): Promise<T> {
+    let last: PartnerError | null = null;
+    for (const name of this.route('recharge-commission')) {
+      const c = this.endpoints.get(name)!.connector;
+      if (!c[method]) continue;
+      try {
+        return await ask(c);
+      } catch (err) {
+        if (!(err instanceof PartnerError)) throw err;
+        last = err;
+      }
+    }
+    throw last ?? new PartnerError('unavailable', `No live recharge partner offers ${method === 'plans' ? 'plans' : 'operator lookup'}`);
   }
 
   /** Status enquiry at one partner; null when it does not know the transaction (or cannot be asked). */

@@ -9,7 +9,9 @@ export const RechargeRequest = Type.Object({
   reference_id: ReferenceId,
   consent: Consent,
   mobile: Mobile,
-  operator: Code('operator', codes(MOBILE_OPERATORS), 'Mobile operator code (GET /api/v1/mobile-recharge/operators)'),
+  operator: Type.Optional(
+    Code('operator', codes(MOBILE_OPERATORS), 'Mobile operator code (GET /api/v1/mobile-recharge/operators); left out, Sangam looks it up (and the circle) and data.operator says which it used'),
+  ),
   amount: Amount(RECHARGE_MAX_INR),
   circle: Type.Optional(Code('circle', codes(CIRCLES), 'Telecom circle code')),
   type: Type.Optional(

@@ -448,6 +448,6 @@ describe('DigiLocker emulator: --pki-dir, code expiry, CLI', () => {
     let err = '';
     bad.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     assert.equal(await new Promise((r) => bad.once('exit', r)), 2);
-    assert.match(err, /--secret applies to --kind sangam only/);
+    assert.match(err, /--secret is for --kind sangam, not digilocker/);
   });
 });

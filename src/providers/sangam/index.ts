@@ -16,12 +16,14 @@ import {
   type ConnectorFactory,
   type Outcome,
   type OperationRequest,
+  type OperatorLookup,
+  type RechargePlan,
   type PartnerContext,
   type PartnerEvent,
   type PartnerReport,
   type TxRef,
 } from '../connector.js';
-import { PARTNER_PATHS, partnerStatusPath, type PartnerAnswer, type PartnerCallback } from './protocol.js';
+import { LOOKUP_PATH, PARTNER_PATHS, partnerStatusPath, PLANS_PATH, type PartnerAnswer, type PartnerCallback, type WireLookup, type WirePlan } from './protocol.js';
 import { amountsOf, fieldsFrom, OP_OF_SLUG, outcomeFrom, wireBody, type Amounts } from './transformers.js';
 
 /** Errors that mean the request never reached the partner. */
@@ -70,6 +72,38 @@ export class SangamConnector implements Connector {
       throw noAnswer('The partner network has not answered yet; the outcome will follow');
     }
     return { ...outcomeFrom(op, answer, amounts), ...(answer.partner_ref ? { partnerRef: answer.partner_ref } : {}) };
+  }
+
+  async lookupOperator(mobile: string): Promise<OperatorLookup> {
+    const w = await this.get<WireLookup>(`${LOOKUP_PATH}?mobile=${encodeURIComponent(mobile)}`);
+    return { operator: w.operator, circle: w.circle, ported: w.ported === true };
+  }
+
+  async plans(operator: string, circle: string): Promise<RechargePlan[]> {
+    const list = await this.get<WirePlan[]>(`${PLANS_PATH}?operator=${encodeURIComponent(operator)}&circle=${encodeURIComponent(circle)}`);
+    const categories = new Set<string>(['unlimited', 'data', 'talktime', 'annual']);
+    return list.map((p) => ({
+      amountPaise: p.amount_paise,
+      validity: p.validity,
+      description: p.description,
+      category: (categories.has(p.category) ? p.category : 'other') as RechargePlan['category'],
+    }));
+  }
+
+  /** A read (nothing to execute): any failure is a PartnerError. */
+  private async get<T>(path: string): Promise<T> {
+    const timeout = this.ctx.timeoutFor('recharge-commission');
+    try {
+      const res = await this.pool.request({ method: 'GET', path, headersTimeout: timeout, bodyTimeout: timeout });
+      if (res.statusCode >= 400) {
+        await res.body.dump();
+        throw new PartnerError('unavailable', `The partner network refused the lookup (HTTP ${res.statusCode})`);
+      }
+      return (await res.body.json()) as T;
+    } catch (err) {
+      if (err instanceof PartnerError) throw err;
+      throw new PartnerError(err instanceof errors.ConnectTimeoutError || err instanceof errors.HeadersTimeoutError ? 'timeout' : 'unavailable', 'The partner network did not answer the lookup');
+    }
   }
 
   async status(tx: TxRef): Promise<PartnerReport | null> {

@@ -13,6 +13,23 @@ export const PARTNER_PATHS = {
 
 export const partnerStatusPath = (clientRef: string) => `/v1/transactions/${encodeURIComponent(clientRef)}`;
 
+/** Recharge pre-flight: GET with query `mobile`, and with `operator` and `circle` (our codes). */
+export const LOOKUP_PATH = '/v1/recharge/operator-lookup';
+export const PLANS_PATH = '/v1/recharge/plans';
+
+export interface WireLookup {
+  operator: string;
+  circle: string;
+  ported: boolean;
+}
+
+export interface WirePlan {
+  amount_paise: number;
+  validity: string;
+  description: string;
+  category: string;
+}
+
 /** SUCCESS and FAILURE are final; PENDING is not; anything else is unknown (and treated as pending). */
 export type PartnerStatus = 'SUCCESS' | 'FAILURE' | 'PENDING' | (string & {});
 

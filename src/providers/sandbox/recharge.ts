@@ -1,0 +1,46 @@
+// Owns the sandbox's recharge pre-flight (CONTRACT §10): a deterministic operator and circle for a
+// mobile number (the same answer every time; about one number in ten is ported) and a fixed plan
+// catalogue per operator, priced like India's prepaid market in 2026. In our codes.
+import { CIRCLES, MOBILE_OPERATORS } from '../../catalog/operators.js';
+import type { OperatorLookup, RechargePlan } from '../connector.js';
+import { SeededRandom } from './random.js';
+
+export function sandboxLookup(mobile: string): OperatorLookup {
+  const r = new SeededRandom(`operator-lookup|${mobile}`);
+  // BSNL Special is a plan family of BSNL's, not where a number lives: lookups answer BSNL Topup.
+  const operator = r.pick(MOBILE_OPERATORS.filter((o) => o.code !== 'BS')).code;
+  return { operator, circle: r.pick(CIRCLES).code, ported: r.int(10) === 0 };
+}
+
+const days = (n: number) => `${n} days`;
+const plan = (inr: number, validity: string, description: string, category: RechargePlan['category']): RechargePlan => ({
+  amountPaise: inr * 100,
+  validity,
+  description,
+  category,
+});
+
+const PRIVATE: readonly RechargePlan[] = [
+  plan(199, days(28), 'Unlimited calls, 1.5 GB/day, 100 SMS/day', 'unlimited'),
+  plan(299, days(28), 'Unlimited calls, 2 GB/day, 100 SMS/day', 'unlimited'),
+  plan(349, days(28), 'Unlimited calls, 2.5 GB/day, 100 SMS/day', 'unlimited'),
+  plan(579, days(56), 'Unlimited calls, 1.5 GB/day, 100 SMS/day', 'unlimited'),
+  plan(859, days(84), 'Unlimited calls, 1.5 GB/day, 100 SMS/day', 'unlimited'),
+  plan(3599, days(365), 'Unlimited calls, 2.5 GB/day, 100 SMS/day', 'annual'),
+  plan(19, '1 day', '1 GB data add-on', 'data'),
+  plan(49, '1 day', 'Unlimited data for the day', 'data'),
+  plan(77, 'base pack', '5 GB data add-on', 'data'),
+  plan(10, 'no expiry', '₹7.47 talktime', 'talktime'),
+  plan(100, 'no expiry', '₹81.75 talktime', 'talktime'),
+];
+
+const BSNL: readonly RechargePlan[] = [
+  plan(107, days(35), '200 minutes, 3 GB', 'unlimited'),
+  plan(199, days(30), 'Unlimited calls, 2 GB/day, 100 SMS/day', 'unlimited'),
+  plan(397, days(150), 'Unlimited calls for 30 days, 2 GB/day', 'unlimited'),
+  plan(1999, days(365), 'Unlimited calls, 600 GB, 100 SMS/day', 'annual'),
+  plan(16, '1 day', '2 GB data add-on', 'data'),
+  plan(50, 'no expiry', '₹39.37 talktime', 'talktime'),
+];
+
+export const sandboxPlans = (operator: string): RechargePlan[] => [...(operator === 'BT' || operator === 'BS' ? BSNL : PRIVATE)];
