@@ -3,9 +3,11 @@
 // line here.
 import type { ConnectorFactory } from './connector.js';
 import { createDigilocker } from './digilocker/index.js';
+import { createRazorpayx } from './razorpayx/index.js';
 import { createSangam } from './sangam/index.js';
 
 export const KINDS: Record<string, ConnectorFactory> = {
   sangam: createSangam,
   digilocker: createDigilocker,
+  razorpayx: createRazorpayx,
 };

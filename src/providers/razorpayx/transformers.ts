@@ -1,0 +1,194 @@
+// Owns the translation between our terms and RazorpayX Payouts (PARTNERS.md §2): the create-payout
+// request in its own field names (composite form: the VPA fund account and its contact inline), the
+// payout, error and webhook shapes it answers with, its status mapping (CONTRACT §9), and the mapping
+// of a payout to our Outcome and result fields (`txn_id` ours, `amount` in INR, `utr` the payout's).
+import { paiseToInr } from '../../money.js';
+import type { Outcome, PartnerEvent, PartnerReport, Reversal } from '../connector.js';
+
+// ---- RazorpayX's shapes, in its names ------------------------------------------------------------
+
+/** The documented statuses [P §2.7]; anything else is a status we do not know. */
+export type RzpPayoutStatus = 'queued' | 'pending' | 'scheduled' | 'processing' | 'processed' | 'reversed' | 'cancelled' | 'rejected' | 'failed' | (string & {});
+
+export interface RzpStatusDetails {
+  description?: string | null;
+  source?: string | null;
+  reason?: string | null;
+}
+
+/** A payout entity (create answer, GET /v1/payouts/{id}, a webhook's payload.payout.entity) [P §2.4]. */
+export interface RzpPayout {
+  id: string;
+  entity: 'payout';
+  fund_account_id?: string;
+  amount: number;
+  currency?: string;
+  status: RzpPayoutStatus;
+  /** Set once the bank gives it; null before. */
+  utr?: string | null;
+  mode?: string;
+  purpose?: string;
+  reference_id?: string | null;
+  narration?: string | null;
+  status_details?: RzpStatusDetails | null;
+  fees?: number;
+  tax?: number;
+  created_at?: number;
+}
+
+/** The composite create-payout body: `fund_account` inline instead of `fund_account_id` [P §2.4]. */
+export interface RzpCreatePayoutRequest {
+  account_number: string;
+  amount: number;
+  currency: 'INR';
+  mode: 'UPI';
+  purpose: 'payout';
+  queue_if_low_balance: boolean;
+  reference_id: string;
+  fund_account: {
+    account_type: 'vpa';
+    vpa: { address: string };
+    contact: { name: string };
+  };
+}
+
+/** Every error answer [P §2.8]. */
+export interface RzpErrorBody {
+  error?: { code?: string; description?: string; source?: string; step?: string | null; reason?: string | null; field?: string | null };
+}
+
+/** A webhook envelope [P §2.9]. */
+export interface RzpWebhookEvent {
+  entity: 'event';
+  account_id?: string;
+  event: string;
+  contains?: string[];
+  payload?: { payout?: { entity?: RzpPayout } };
+  /** Unix seconds. */
+  created_at?: number;
+}
+
+// ---- Our choices for the request -----------------------------------------------------------------
+
+/**
+ * The contact every payout's fund account hangs on. Sangam is not told the payee's name, and the
+ * documented rules (3–50 of `a-z A-Z 0-9 space ’ - _ / ( ) .`, not ending in a special character
+ * other than `.`) rule out using the VPA as the name (`_`, `@`, a trailing `-`). A fixed name is
+ * deduplicated by RazorpayX into one contact with one fund account per VPA.
+ */
+export const CONTACT_NAME = 'Sangam UPI Payee';
+
+/** [P] the smallest payout: 100 paise. */
+export const MIN_AMOUNT_PAISE = 100;
+/** [P] vpa.address: 3–100 of `a-z A-Z 0-9 . -` and one `@`. */
+const VPA = /^[a-zA-Z0-9.-]+@[a-zA-Z0-9.-]+$/;
+
+/** Why RazorpayX would refuse this payout before executing it, or null; checked before anything is sent. */
+export function refusalOf(vpa: string, amountPaise: number): string | null {
+  if (!Number.isInteger(amountPaise) || amountPaise < MIN_AMOUNT_PAISE) return 'RazorpayX pays at least ₹1.00 per UPI payout';
+  if (vpa.length < 3 || vpa.length > 100 || !VPA.test(vpa)) return 'RazorpayX takes a VPA of 3 to 100 letters, digits, dots and hyphens around one @';
+  return null;
+}
+
+/**
+ * The create-payout body. A pure function of the transaction and the business account, so the same
+ * transaction always sends the same bytes (a replay under the same X-Payout-Idempotency must carry the
+ * same body). `queue_if_low_balance` is false: a business account too low to pay is refused at once
+ * (nothing executed; the client is told and charged nothing) rather than queued for an unknown time
+ * with the client's funds held.
+ */
+export function createPayoutBody(req: { txnId: string; vpa: string; amountPaise: number }, accountNumber: string): RzpCreatePayoutRequest {
+  return {
+    account_number: accountNumber,
+    amount: req.amountPaise,
+    currency: 'INR',
+    mode: 'UPI',
+    purpose: 'payout',
+    queue_if_low_balance: false,
+    reference_id: req.txnId,
+    fund_account: { account_type: 'vpa', vpa: { address: req.vpa }, contact: { name: CONTACT_NAME } },
+  };
+}
+
+// ---- Mapping answers to ours ---------------------------------------------------------------------
+
+/** CONTRACT §9 [firm]; `reversed` is a success undone (see reversalOf). Unknown → pending, never success. */
+export function statusOf(s: RzpPayoutStatus): Outcome['status'] {
+  switch (s) {
+    case 'processed':
+    case 'reversed':
+      return 'success';
+    case 'failed':
+    case 'rejected':
+    case 'cancelled':
+      return 'failed';
+    default: // queued, pending, scheduled, processing, and anything not documented
+      return 'pending';
+  }
+}
+
+/** Our transaction ids (`txn_…`); a payout made elsewhere (the Dashboard) carries someone else's reference. */
+export const ourTxnId = (ref: unknown): string | null => (typeof ref === 'string' && /^txn_[0-9A-Za-z]{1,40}$/.test(ref) ? ref : null);
+
+/** A parsed body that is a payout we can read (an id and a status), or null. */
+export function asPayout(v: unknown): RzpPayout | null {
+  const p = v as Partial<RzpPayout> | null;
+  if (!p || typeof p !== 'object' || typeof p.id !== 'string' || !p.id || typeof p.status !== 'string') return null;
+  return p as RzpPayout;
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/** Our result fields: `txn_id` (ours, when known), `amount` in INR, `utr` (the payout's). */
+export function fieldsOf(p: { amount?: number | null; utr?: string | null }, txnId: string | null): Record<string, unknown> {
+  return {
+    ...(txnId ? { txn_id: txnId } : {}),
+    ...(typeof p.amount === 'number' && Number.isInteger(p.amount) ? { amount: paiseToInr(p.amount) } : {}),
+    utr: text(p.utr),
+  };
+}
+
+export function outcomeOf(p: RzpPayout, txnId: string | null): Outcome {
+  const status = statusOf(p.status);
+  const detail = text(p.status_details?.description);
+  const message =
+    status === 'success'
+      ? (detail ?? 'Payout processed')
+      : status === 'failed'
+        ? (detail ?? `Payout ${p.status} at RazorpayX`)
+        : `Payout ${p.status} at RazorpayX${detail ? `: ${detail}` : ''}; the outcome will follow`;
+  return { status, message, fields: fieldsOf(p, txnId), partnerRef: p.id };
+}
+
+/** The reversal of a `reversed` payout: why (its status details) and when (`at`, as the caller knows it). */
+export function reversalOf(p: RzpPayout, at: Date): Reversal | undefined {
+  if (p.status !== 'reversed') return undefined;
+  const reason = text(p.status_details?.description) ?? text(p.status_details?.reason) ?? 'Payout reversed by RazorpayX';
+  return { reason, at };
+}
+
+/** A status enquiry's answer. A payout entity carries no reversal time: `now` (when we learnt it) stands in. */
+export function reportOf(p: RzpPayout, txnId: string | null, now = new Date()): PartnerReport {
+  const reversal = reversalOf(p, now);
+  return { txnId: ourTxnId(p.reference_id) ?? txnId, partnerRef: p.id, outcome: outcomeOf(p, ourTxnId(p.reference_id) ?? txnId), ...(reversal ? { reversal } : {}) };
+}
+
+/**
+ * A verified webhook as events: one for a `payout.*` event with a payout entity, none for anything
+ * else (payout.downtime.*, events we do not subscribe to) — acknowledged, so RazorpayX stops retrying.
+ * The payout's status, not the event name, decides (payout.updated carries any status).
+ */
+export function eventsOf(ev: RzpWebhookEvent, eventId: string): PartnerEvent[] {
+  const p = asPayout(ev?.payload?.payout?.entity);
+  if (!p || typeof ev.event !== 'string' || !ev.event.startsWith('payout.')) return [];
+  const txnId = ourTxnId(p.reference_id);
+  const at = Number.isFinite(ev.created_at) ? new Date(ev.created_at! * 1000) : new Date();
+  const reversal = reversalOf(p, at);
+  return [{ eventId, txnId, partnerRef: p.id, outcome: outcomeOf(p, txnId), ...(reversal ? { reversal } : {}) }];
+}
+
+/** RazorpayX's own words for a refusal, trimmed; never anything of ours. */
+export function errorDescription(body: RzpErrorBody | null): string | null {
+  const d = text(body?.error?.description);
+  return d ? d.slice(0, 200) : null;
+}

@@ -1,0 +1,454 @@
+// The razorpayx connector end to end: Sangam's HTTP surface, a live app listening on a real port, the
+// RazorpayX emulator in-process calling back at /partners/rzp/webhooks, the wallet and the ledger (the
+// ledger check runs after every test). Plus a few unit-level checks of the transformers and verifier.
+import { after, afterEach, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { addEntry } from '../src/access/allowlist.js';
+import { approve } from '../src/access/approvals.js';
+import { checkLedger } from '../src/ledger/check.js';
+import { topUp } from '../src/ledger/ledger.js';
+import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
+import { createRazorpayx } from '../src/providers/razorpayx/index.js';
+import { createPayoutBody, eventsOf, outcomeOf, reportOf, statusOf, type RzpPayout } from '../src/providers/razorpayx/transformers.js';
+import { parseWebhook, signatureOf, verifySignature } from '../src/providers/razorpayx/webhook.js';
+import { CallbackRefused, type PartnerContext } from '../src/providers/connector.js';
+import { eventually, PATHS, sleep, startApp, VALID, type TestApp } from './harness.js';
+import { freePort } from './live-harness.js';
+
+const WEBHOOK_SECRET = 'rzp_webhook_secret_for_tests';
+const FEE_PAISE = 100; // the default price of upi-payment-status
+
+interface RzpApp extends TestApp {
+  base: string;
+}
+
+/** A live app whose upi-payment-status goes to the partner `rzp` (kind razorpayx) at the emulator. */
+async function startRzpApp(emu: RazorpayxEmulator, port: number | null, env: Record<string, string> = {}): Promise<RzpApp> {
+  const base = `http://127.0.0.1:${port ?? 1}`;
+  const t = await startApp({
+    SANGAM_PARTNER_RZP_KIND: 'razorpayx',
+    SANGAM_PARTNER_RZP_URL: emu.url,
+    SANGAM_PARTNER_RZP_KEY_ID: emu.settings.keyId,
+    SANGAM_PARTNER_RZP_KEY_SECRET: emu.settings.keySecret,
+    SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: emu.settings.accountNumber,
+    SANGAM_PARTNER_RZP_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    SANGAM_PARTNER_ROUTES: 'upi-payment-status=rzp',
+    SANGAM_PUBLIC_URL: base,
+    SANGAM_PARTNER_TIMEOUT_MS: '600',
+    SANGAM_RECONCILE_SCHEDULE: '3',
+    SANGAM_RECONCILE_POLL_MS: '100',
+    SANGAM_BREAKER_MIN_CALLS: '10000',
+    SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+    SANGAM_WEBHOOK_POLL_MS: '50',
+    ...env,
+  });
+  if (port !== null) await t.app.listen({ port, host: '127.0.0.1' });
+  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+  await approve(t.store.db, t.accountId, 'all');
+  await topUp(t.store.db, t.accountId, 10_000 * 100, 'test funds');
+  return { ...t, base };
+}
+
+describe('razorpayx connector, end to end', () => {
+  let emu: RazorpayxEmulator;
+  let t: RzpApp;
+
+  before(async () => {
+    const port = await freePort();
+    emu = await startRazorpayxEmulator({
+      keySecret: 'rzp_key_secret_for_tests',
+      webhookSecret: WEBHOOK_SECRET,
+      webhookUrl: `http://127.0.0.1:${port}/partners/rzp/webhooks`,
+      pendingMs: 150,
+      latencyMs: 0,
+      webhookAttempts: 2,
+      webhookRetryBaseMs: 100,
+    });
+    t = await startRzpApp(emu, port);
+  });
+  after(async () => {
+    await t.close();
+    await emu.close();
+  });
+  afterEach(async () => {
+    emu.setFaults({});
+    const r = await checkLedger(t.store.db);
+    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+  });
+
+  const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
+  const txOf = (ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
+  const wallet = async () => {
+    const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
+    return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
+  };
+  const final = (ref: string, timeoutMs = 10000) =>
+    eventually(async () => {
+      const r = await txOf(ref);
+      return r.body.data.status !== 'pending' && r;
+    }, timeoutMs);
+  const payoutsOf = (txnId: string) => emu.payouts().filter((p) => p.payout.reference_id === txnId);
+  const requestsFor = async (key: string) => {
+    const l = (await (await fetch(`${emu.url}/_sim/payouts`)).json()) as { idempotency: Record<string, { requests: number; payouts: number }> };
+    return l.idempotency[key];
+  };
+  const callbacksOf = (txnId: string) => t.store.db.selectFrom('partner_callbacks').selectAll().where('txn_id', '=', txnId).execute();
+  const sendWebhook = (body: string, headers: Record<string, string>) =>
+    fetch(`${t.base}/partners/rzp/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+  it('success: TUP while processing, final by webhook; one payout with our key, utr is the payout’s, debited once', async () => {
+    const before = await wallet();
+    const body = { ...VALID.upi(), vpa: 'priya.sharma@okaxis', amount: 100.5 };
+    const r = await pay(body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'TUP');
+    assert.equal(r.body.data.status, 'pending');
+    const txnId = r.body.data.txn_id as string;
+    assert.match(txnId, /^txn_/);
+    assert.equal(r.body.data.amount, 100.5);
+    assert.equal((await wallet()).held, 10050 + FEE_PAISE);
+
+    const done = await final(body.reference_id);
+    assert.equal(done.body.statuscode, 'TXN');
+    assert.equal(done.body.data.status, 'success');
+    const [payout, ...more] = payoutsOf(txnId);
+    assert.equal(more.length, 0);
+    assert.equal(payout!.idempotencyKey, txnId);
+    assert.equal(payout!.payout.amount, 10050);
+    assert.equal(payout!.payout.mode, 'UPI');
+    assert.equal(done.body.data.utr, payout!.payout.utr);
+    assert.match(done.body.data.utr, /^\d{12}$/);
+    assert.deepEqual(await requestsFor(txnId), { requests: 1, payouts: 1 });
+    // settled by the signed webhook, not by the reconciler
+    const cbs = await callbacksOf(txnId);
+    const row = await t.store.db.selectFrom('transactions').select(['checks', 'created_at', 'updated_at']).where('id', '=', txnId).executeTakeFirst();
+    assert.ok(cbs.some((c) => c.status === 'success' && c.outcome === 'settled'), JSON.stringify([cbs, row, emu.payouts().find((p) => p.payout.reference_id === txnId)!.history]));
+    const w = await wallet();
+    assert.deepEqual(w, { balance: before.balance - 10050 - FEE_PAISE, held: 0 });
+    const st = await t.call('GET', '/api/v1/account/statement', { key: t.liveKey });
+    assert.equal(st.body.data.items.filter((e: { txn_id: string }) => e.txn_id === txnId).length, 1);
+  });
+
+  it('failure@: processing then failed; hold released, nothing charged', async () => {
+    const before = await wallet();
+    const body = { ...VALID.upi(), vpa: 'failure@ybl', amount: 42 };
+    const r = await pay(body);
+    assert.equal(r.body.statuscode, 'TUP');
+    const done = await final(body.reference_id);
+    assert.equal(done.body.statuscode, 'ERR');
+    assert.equal(done.body.data.status, 'failed');
+    assert.match(done.body.data.message, /beneficiary bank rejected/);
+    assert.deepEqual(await wallet(), before);
+  });
+
+  it('invalid@: failed in the create answer itself, a business failure at once', async () => {
+    const before = await wallet();
+    const r = await pay({ ...VALID.upi(), vpa: 'invalid@ybl', amount: 10 });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.statuscode, 'ERR');
+    assert.equal(r.body.data.status, 'failed');
+    assert.match(r.body.data.message, /UPI validation failed/);
+    assert.deepEqual(await wallet(), before);
+  });
+
+  it('pending → final by webhook when RazorpayX settles it', async () => {
+    const body = { ...VALID.upi(), vpa: 'pending@ybl', amount: 20 };
+    const r = await pay(body);
+    const txnId = r.body.data.txn_id as string;
+    await sleep(300);
+    assert.equal((await txOf(body.reference_id)).body.data.status, 'pending');
+    const [p] = payoutsOf(txnId);
+    const s = await fetch(`${emu.url}/_sim/payouts/${p!.payout.id}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'processed' }) });
+    assert.equal(s.status, 200);
+    const done = await final(body.reference_id);
+    assert.equal(done.body.data.status, 'success');
+    assert.ok((await callbacksOf(txnId)).some((c) => c.outcome === 'settled'));
+  });
+
+  it('pending → final by polling GET /v1/payouts/{id} when webhooks are dropped', async () => {
+    emu.setFaults({ drop_webhooks: true });
+    const before = await wallet();
+    const body = { ...VALID.upi(), vpa: 'pending@ybl', amount: 30 };
+    const r = await pay(body);
+    const txnId = r.body.data.txn_id as string;
+    const [p] = payoutsOf(txnId);
+    await fetch(`${emu.url}/_sim/payouts/${p!.payout.id}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'processed' }) });
+    const done = await final(body.reference_id);
+    assert.equal(done.body.data.status, 'success');
+    assert.equal(done.body.data.utr, payoutsOf(txnId)[0]!.payout.utr);
+    assert.deepEqual(await callbacksOf(txnId), []); // no webhook counted
+    assert.ok(emu.webhookLog().filter((d) => d.payout_id === p!.payout.id).every((d) => d.outcome === 'dropped'));
+    // the payout id was known: the status came from GET, never from a replayed create
+    assert.deepEqual(await requestsFor(txnId), { requests: 1, payouts: 1 });
+    assert.deepEqual(await wallet(), { balance: before.balance - 3000 - FEE_PAISE, held: 0 });
+  });
+
+  it('forged and unsigned webhooks get a 401 and change nothing; emulator-signed-with-a-wrong-secret ones too', async () => {
+    emu.setFaults({ bad_signature: true });
+    const body = { ...VALID.upi(), vpa: 'pending@ybl', amount: 15 };
+    const r = await pay(body);
+    const txnId = r.body.data.txn_id as string;
+    const held = await wallet();
+    const [p] = payoutsOf(txnId);
+    const event = JSON.stringify({
+      entity: 'event',
+      account_id: 'acc_x',
+      event: 'payout.processed',
+      contains: ['payout'],
+      payload: { payout: { entity: { ...p!.payout, status: 'processed', utr: '999999999999' } } },
+      created_at: Math.floor(Date.now() / 1000),
+    });
+    const forged = await sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, 'not the secret'), 'x-razorpay-event-id': 'evt_forged01' });
+    assert.equal(forged.status, 401);
+    const unsigned = await sendWebhook(event, { 'x-razorpay-event-id': 'evt_unsigned1' });
+    assert.equal(unsigned.status, 401);
+    const upper = await sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET).toUpperCase(), 'x-razorpay-event-id': 'evt_upper001' });
+    assert.equal(upper.status, 401);
+    const noId = await sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET) });
+    assert.equal(noId.status, 401);
+    // the emulator's own deliveries, signed with a random secret, are refused as well
+    await eventually(async () => emu.webhookLog().some((d) => d.payout_id === p!.payout.id && d.status_code === 401));
+    assert.equal((await txOf(body.reference_id)).body.data.status, 'pending');
+    assert.deepEqual(await wallet(), held);
+    assert.deepEqual(await callbacksOf(txnId), []);
+    assert.equal((await t.store.db.selectFrom('partner_callbacks').select('webhook_id').where('webhook_id', 'like', 'rzp:evt_%').execute()).length, 0);
+
+    // a genuine signature settles it; the same event id again (same body, or another) is dropped
+    const signed = { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET), 'x-razorpay-event-id': 'evt_genuine01' };
+    const ok = await sendWebhook(event, signed);
+    assert.equal(ok.status, 200);
+    assert.equal(((await ok.json()) as { result: string }).result, 'settled');
+    const done = await txOf(body.reference_id);
+    assert.equal(done.body.data.status, 'success');
+    assert.equal(done.body.data.utr, '999999999999');
+    const replayed = await sendWebhook(event, signed);
+    assert.equal(((await replayed.json()) as { result: string }).result, 'duplicate');
+    const failedEvent = event.replace('"status":"processed"', '"status":"failed"');
+    const sameId = await sendWebhook(failedEvent, { 'x-razorpay-signature': signatureOf(failedEvent, WEBHOOK_SECRET), 'x-razorpay-event-id': 'evt_genuine01' });
+    assert.equal(((await sameId.json()) as { result: string }).result, 'duplicate');
+    assert.equal((await txOf(body.reference_id)).body.data.status, 'success');
+    assert.equal((await wallet()).held, held.held - 1500 - FEE_PAISE);
+  });
+
+  it('duplicate deliveries (same x-razorpay-event-id) are applied once', async () => {
+    emu.setFaults({ duplicate_webhooks: true });
+    const before = await wallet();
+    const body = { ...VALID.upi(), vpa: 'dup.payee@ybl', amount: 12 };
+    const r = await pay(body);
+    const txnId = r.body.data.txn_id as string;
+    assert.equal((await final(body.reference_id)).body.data.status, 'success');
+    const payoutId = payoutsOf(txnId)[0]!.payout.id;
+    const delivered = await eventually(async () => {
+      const d = emu.webhookLog().filter((x) => x.payout_id === payoutId && x.status_code === 200);
+      return d.length >= 4 && d;
+    });
+    const ids = new Set(delivered.map((d) => d.event_id));
+    assert.equal(ids.size, 2); // initiated and processed, each delivered twice
+    assert.equal((await callbacksOf(txnId)).length, 2);
+    assert.deepEqual(await wallet(), { balance: before.balance - 1200 - FEE_PAISE, held: 0 });
+  });
+
+  it('reversal: stays success with reversed_at/reversal_reason, the debit comes back by a correcting posting, transaction.reversed is written', async () => {
+    // Live endpoints must be https: this one is never reached; the event is in the outbox all the same.
+    const ep = await t.call('POST', '/api/v1/webhook-endpoints', { key: t.liveKey, body: { url: 'https://127.0.0.1:9/hooks' } });
+    assert.equal(ep.status, 200, ep.text);
+    const before = await wallet();
+    const body = { ...VALID.upi(), vpa: 'reverse@ybl', amount: 77 };
+    const r = await pay(body);
+    const txnId = r.body.data.txn_id as string;
+    const done = await eventually(async () => {
+      const x = await txOf(body.reference_id);
+      return x.body.data.reversed_at && x;
+    }, 8000);
+    assert.equal(done.body.data.status, 'success');
+    assert.equal(done.body.statuscode, 'TXN');
+    assert.match(done.body.data.reversal_reason, /Beneficiary bank systems are offline/);
+    assert.ok(!Number.isNaN(Date.parse(done.body.data.reversed_at)));
+    assert.equal(done.body.data.utr, payoutsOf(txnId)[0]!.payout.utr);
+    const cbs = await callbacksOf(txnId);
+    assert.ok(cbs.some((c) => c.outcome === 'reversed'), JSON.stringify(cbs));
+    assert.deepEqual(await wallet(), before);
+    const st = await t.call('GET', '/api/v1/account/statement', { key: t.liveKey });
+    const mine = st.body.data.items.filter((e: { txn_id: string }) => e.txn_id === txnId || e.txn_id === `rev_${txnId}`);
+    assert.ok(mine.some((e: { kind: string; amount: number }) => e.kind === 'reversal' && Math.round(e.amount * 100) === 7700 + FEE_PAISE), JSON.stringify(mine));
+    const events = await t.store.db.selectFrom('webhook_events').select(['type', 'payload']).where('txn_id', '=', txnId).execute();
+    const reversed = events.find((e) => e.type === 'transaction.reversed');
+    assert.ok(reversed, JSON.stringify(events));
+    assert.match(reversed.payload, /Beneficiary bank systems are offline/);
+    // the emulator's webhook again, or a status enquiry seeing `reversed`: nothing is returned twice
+    const report = await t.services.partners!.status('rzp', { txnId, operation: 'upi-payment-status', partnerRef: payoutsOf(txnId)[0]!.payout.id, amountPaise: 7700, commissionPaise: 0 });
+    assert.equal(await t.services.settlement.apply(report!, 'rzp', null), 'already_final');
+    assert.deepEqual(await wallet(), before);
+    await t.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.data.id}`, { key: t.liveKey });
+  });
+
+  for (const [name, faults] of [
+    ['a 500 after the payout was created', { error_after_accept_next: 1, error_status: 500, scope: 'create_payout' as const }],
+    ['a read timeout while RazorpayX is still working', { timeout_next: 1, timeout_ms: 1500, scope: 'create_payout' as const }],
+  ] as const) {
+    it(`no answer (${name}): TUP; the client's retry sends nothing; the replayed create settles it; one payout`, async () => {
+      emu.setFaults({ ...faults, drop_webhooks: true });
+      const before = await wallet();
+      const body = { ...VALID.upi(), vpa: 'crash.case@ybl', amount: 55 };
+      const r = await pay(body);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.statuscode, 'TUP');
+      const txnId = r.body.data.txn_id as string;
+      const again = await pay(body);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.body.data.txn_id, txnId);
+      assert.ok(((await requestsFor(txnId))?.requests ?? 0) <= 1, 'the client retry sent nothing');
+      const done = await final(body.reference_id, 12000);
+      assert.equal(done.body.data.status, 'success');
+      const ps = payoutsOf(txnId);
+      assert.equal(ps.length, 1);
+      assert.equal(done.body.data.utr, ps[0]!.payout.utr);
+      const seen = await requestsFor(txnId);
+      assert.equal(seen!.payouts, 1);
+      assert.ok(seen!.requests >= 2, 'reconciliation replayed the create under the same key');
+      assert.deepEqual(await callbacksOf(txnId), []);
+      await sleep(faults.timeout_ms ?? 0); // the hung first request completes as a replay, not a second payout
+      assert.equal(payoutsOf(txnId).length, 1);
+      assert.deepEqual(await wallet(), { balance: before.balance - 5500 - FEE_PAISE, held: 0 });
+    });
+  }
+
+  for (const [name, setup, http] of [
+    ['503', () => emu.setFaults({ error_next: 1, error_status: 503, scope: 'create_payout' }), 502],
+    ['429', () => emu.setFaults({ throttle_next: 1, scope: 'create_payout' }), 502],
+    ['400 (insufficient business balance)', () => fetch(`${emu.url}/_sim/balance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"balance":100}' }), 502],
+  ] as const) {
+    it(`a ${name} before execution: ${http}, nothing debited, the key freed so a retry succeeds`, async () => {
+      await setup();
+      const before = await wallet();
+      const count = emu.payouts().length;
+      const body = { ...VALID.upi(), vpa: 'retry.me@ybl', amount: 9.99 };
+      const r = await pay(body);
+      assert.equal(r.status, http, r.text);
+      assert.equal(r.body.statuscode, 'ERR');
+      assert.equal(r.body.data.Errorcode, 113);
+      assert.match(r.body.data.Message, /nothing was executed or debited/);
+      assert.doesNotMatch(r.text, /rzp_key_secret_for_tests|Basic /);
+      if (name.startsWith('400')) assert.match(r.body.data.Message, /RazorpayX refused the payout \(HTTP 400/);
+      assert.deepEqual(await wallet(), before);
+      assert.equal(emu.payouts().length, count);
+      await fetch(`${emu.url}/_sim/balance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"balance":10000000000}' });
+      const retry = await pay(body);
+      assert.equal(retry.status, 200, retry.text);
+      assert.equal(retry.body.statuscode, 'TUP');
+      assert.equal(emu.payouts().length, count + 1);
+      assert.equal((await final(body.reference_id)).body.data.status, 'success');
+    });
+  }
+
+  it('a 401 (wrong key secret) is a 502, nothing debited', async () => {
+    const bad = await startRzpApp(emu, null, { SANGAM_PARTNER_RZP_KEY_SECRET: 'wrong' });
+    try {
+      const before = (await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data;
+      const count = emu.payouts().length;
+      const r = await bad.call('POST', PATHS.upi, { key: bad.liveKey, body: VALID.upi() });
+      assert.equal(r.status, 502, r.text);
+      assert.equal(r.body.data.Errorcode, 113);
+      assert.match(r.body.data.Message, /RazorpayX refused our API credentials \(HTTP 401\)/);
+      assert.doesNotMatch(r.text, /wrong/);
+      assert.deepEqual((await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data, before);
+      assert.equal(emu.payouts().length, count);
+      const l = await checkLedger(bad.store.db);
+      assert.ok(l.ok, l.breaches.join('\n'));
+    } finally {
+      await bad.close();
+    }
+  });
+
+  it('status enquiry: null only when RazorpayX knows no such payout and nothing was stored', async () => {
+    const router = t.services.partners!;
+    const tx = { txnId: 'txn_NeverSentAnything01', operation: 'upi-payment-status' as const, amountPaise: 100, commissionPaise: 0 };
+    assert.equal(await router.status('rzp', { ...tx, partnerRef: null }), null);
+    assert.equal(await router.status('rzp', { ...tx, partnerRef: 'pout_DoesNotExist01' }), null);
+    // with the request in hand, the enquiry is a replay: it learns (here: makes) the one payout for that key
+    const report = await router.status('rzp', { ...tx, partnerRef: null, request: { operation: 'upi-payment-status', txnId: tx.txnId, vpa: 'late@ybl', amountPaise: 100 } });
+    assert.equal(report?.partnerRef, payoutsOf(tx.txnId)[0]!.payout.id);
+    assert.equal(report?.outcome.status, 'pending');
+    await router.status('rzp', { ...tx, partnerRef: null, request: { operation: 'upi-payment-status', txnId: tx.txnId, vpa: 'late@ybl', amountPaise: 100 } });
+    assert.equal(payoutsOf(tx.txnId).length, 1);
+  });
+});
+
+describe('razorpayx transformers and verifier', () => {
+  const payout = (over: Partial<RzpPayout>): RzpPayout => ({ id: 'pout_1', entity: 'payout', amount: 12345, status: 'processing', utr: null, reference_id: 'txn_Abc', ...over });
+
+  it('maps the documented statuses, and anything else to pending', () => {
+    for (const s of ['processed', 'reversed']) assert.equal(statusOf(s), 'success');
+    for (const s of ['failed', 'rejected', 'cancelled']) assert.equal(statusOf(s), 'failed');
+    for (const s of ['queued', 'pending', 'scheduled', 'processing', 'on_hold', 'PROCESSED', '']) assert.equal(statusOf(s), 'pending');
+    const o = outcomeOf(payout({ status: 'something_new' }), 'txn_Abc');
+    assert.equal(o.status, 'pending');
+    assert.equal(o.partnerRef, 'pout_1');
+  });
+
+  it('result fields: txn_id ours, amount in INR, utr the payout’s', () => {
+    const o = outcomeOf(payout({ status: 'processed', utr: '523223155921' }), 'txn_Abc');
+    assert.deepEqual(o.fields, { txn_id: 'txn_Abc', amount: 123.45, utr: '523223155921' });
+    const f = outcomeOf(payout({ status: 'failed', status_details: { description: 'Beneficiary bank rejected', reason: 'x' } }), 'txn_Abc');
+    assert.equal(f.message, 'Beneficiary bank rejected');
+  });
+
+  it('a reversed payout is a success with a reversal; at = the event time', () => {
+    const at = 1580118468;
+    const [e] = eventsOf({ entity: 'event', event: 'payout.reversed', payload: { payout: { entity: payout({ status: 'reversed', utr: 'U1', status_details: { reason: 'beneficiary_bank_offline' } }) } }, created_at: at }, 'evt_1');
+    assert.equal(e!.outcome.status, 'success');
+    assert.deepEqual(e!.reversal, { reason: 'beneficiary_bank_offline', at: new Date(at * 1000) });
+    assert.equal(e!.txnId, 'txn_Abc');
+    assert.equal(reportOf(payout({ status: 'processed' }), 'txn_Abc').reversal, undefined);
+  });
+
+  it('events: someone else’s reference is not taken for ours; non-payout events are acknowledged and ignored', () => {
+    const [e] = eventsOf({ entity: 'event', event: 'payout.processed', payload: { payout: { entity: payout({ reference_id: 'Acme Transaction ID 12345' }) } } }, 'evt_2');
+    assert.equal(e!.txnId, null);
+    assert.equal(e!.partnerRef, 'pout_1');
+    assert.deepEqual(eventsOf({ entity: 'event', event: 'payout.downtime.started', payload: {} }, 'evt_3'), []);
+  });
+
+  it('the signature is lower-case hex HMAC-SHA256 of the raw body; anything else is refused', () => {
+    const raw = '{"entity":"event","event":"payout.processed"}';
+    const sig = signatureOf(raw, 's3cret');
+    assert.ok(verifySignature(raw, sig, 's3cret'));
+    assert.ok(!verifySignature(raw, sig.toUpperCase(), 's3cret'));
+    assert.ok(!verifySignature(`${raw} `, sig, 's3cret'));
+    assert.ok(!verifySignature(raw, sig.slice(0, 63), 's3cret'));
+    assert.throws(() => parseWebhook({ headers: { 'x-razorpay-signature': sig }, rawBody: raw }, 's3cret'), CallbackRefused);
+    assert.deepEqual(parseWebhook({ headers: { 'x-razorpay-signature': sig, 'x-razorpay-event-id': 'e1' }, rawBody: raw }, 's3cret'), []);
+  });
+
+  it('the create body: composite VPA fund account, our id as reference, no queueing', () => {
+    const b = createPayoutBody({ txnId: 'txn_Abc', vpa: 'a.b@ybl', amountPaise: 100 }, '7878780080316316');
+    assert.deepEqual(b, {
+      account_number: '7878780080316316',
+      amount: 100,
+      currency: 'INR',
+      mode: 'UPI',
+      purpose: 'payout',
+      queue_if_low_balance: false,
+      reference_id: 'txn_Abc',
+      fund_account: { account_type: 'vpa', vpa: { address: 'a.b@ybl' }, contact: { name: 'Sangam UPI Payee' } },
+    });
+  });
+
+  it('the factory names the full variable that is missing', () => {
+    const ctx = (vars: Record<string, string>): PartnerContext => ({
+      name: 'rzp',
+      url: 'http://127.0.0.1:1',
+      vars,
+      webhookUrl: '',
+      oauthCallbackUrl: '',
+      timeoutFor: () => 1000,
+      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
+    });
+    const all = { KEY_ID: 'rzp_test_x', KEY_SECRET: 's', ACCOUNT_NUMBER: '123456', WEBHOOK_SECRET: 'w' };
+    for (const v of Object.keys(all)) {
+      const { [v]: _, ...rest } = all as Record<string, string>;
+      assert.throws(() => createRazorpayx(ctx(rest)), new RegExp(`SANGAM_PARTNER_RZP_${v} is required`));
+    }
+    void createRazorpayx(ctx(all)).close?.();
+  });
+});
