@@ -1,4 +1,4 @@
-// `sangam partner-sim [--kind sangam|razorpayx|digilocker] …`: runs a partner emulator until SIGTERM /
+// `sangam partner-sim [--kind sangam|razorpayx|digilocker|cashfree-payouts] …`: runs a partner emulator until SIGTERM /
 // SIGINT and prints one JSON line once it listens: what to configure in Sangam.
 //   --kind sangam (default): the partner-network simulator of CONTRACT §8.
 //     --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]; prints { url }.
@@ -8,11 +8,15 @@
 //   --kind digilocker: the DigiLocker Authorized Partner API emulator.
 //     [--client-id ID] [--client-secret S] [--redirect-uri URI]… [--pki-dir DIR]; prints
 //     { url, client_id, client_secret, trust_anchors }.
-// Every kind takes --port, --host and --latency-ms; an option of another kind is refused.
+//   --kind cashfree-payouts: the Cashfree Payouts V2 emulator (docs/PARTNER-EMULATORS.md).
+//     [--client-id ID] [--client-secret S] [--webhook-url URL] [--pending-ms N] [--balance-paise N]
+//     [--fundsource-id ID] [--rate-limit-per-minute N]; prints the values and the SANGAM_PARTNER_CASHFREE_* variables.
+// Every kind takes --port, --host and --latency-ms; an option only other kinds take is refused.
 import { parseArgs } from 'node:util';
 import { startPartnerSim } from './server.js';
 import { startRazorpayxEmulator } from './razorpayx/index.js';
 import { startDigilockerEmulator } from './digilocker/server.js';
+import { startCashfreePayoutsEmulator } from './cashfree-payouts/index.js';
 
 const OPTIONS = {
   kind: { type: 'string' },
@@ -31,6 +35,8 @@ const OPTIONS = {
   'client-secret': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   'pki-dir': { type: 'string' },
+  'fundsource-id': { type: 'string' },
+  'rate-limit-per-minute': { type: 'string' },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
@@ -119,6 +125,46 @@ const KINDS: Record<string, { only: readonly (keyof Values)[]; start(v: Values):
       };
     },
   },
+  'cashfree-payouts': {
+    only: ['client-id', 'client-secret', 'webhook-url', 'balance-paise', 'fundsource-id', 'rate-limit-per-minute'],
+    async start(v) {
+      if (v['webhook-url'] !== undefined && !URL.canParse(v['webhook-url'])) throw new Error('--webhook-url must be an absolute URL');
+      const emu = await startCashfreePayoutsEmulator({
+        port: int(v.port, 'port'),
+        host: v.host,
+        clientId: v['client-id'],
+        clientSecret: v['client-secret'],
+        webhookUrl: v['webhook-url'],
+        pendingMs: int(v['pending-ms'], 'pending-ms'),
+        latencyMs: int(v['latency-ms'], 'latency-ms'),
+        balancePaise: int(v['balance-paise'], 'balance-paise'),
+        fundsourceId: v['fundsource-id'],
+        rateLimitPerMinute: int(v['rate-limit-per-minute'], 'rate-limit-per-minute'),
+      });
+      const s = emu.settings;
+      const line = {
+        kind: 'cashfree-payouts',
+        url: emu.url,
+        client_id: s.clientId,
+        client_secret: s.clientSecret,
+        api_version: s.apiVersion,
+        fundsource_id: s.fundsourceId,
+        webhook_url: s.webhookUrl,
+        pending_ms: s.pendingMs,
+        latency_ms: s.latencyMs,
+        balance_paise: s.balancePaise,
+        rate_limit_per_minute: s.rateLimitPerMinute,
+        admin: `${emu.origin}/_sim`,
+        env: {
+          SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
+          SANGAM_PARTNER_CASHFREE_URL: emu.url,
+          SANGAM_PARTNER_CASHFREE_CLIENT_ID: s.clientId,
+          SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: s.clientSecret,
+        },
+      };
+      return { line, close: () => emu.close() };
+    },
+  },
 };
 
 export async function runPartnerSim(args: string[]): Promise<number> {
@@ -134,7 +180,7 @@ export async function runPartnerSim(args: string[]): Promise<number> {
     const k = KINDS[kind];
     if (!k) throw new Error(`--kind must be one of ${Object.keys(KINDS).join(', ')}, not ${kind}`);
     for (const [other, spec] of Object.entries(KINDS)) {
-      const stray = other === kind ? undefined : spec.only.find((f) => values[f] !== undefined);
+      const stray = other === kind ? undefined : spec.only.find((f) => values[f] !== undefined && !k.only.includes(f));
       if (stray) throw new Error(`--${stray} is for --kind ${other}, not ${kind}`);
     }
     const sim = await k.start(values);

@@ -1,0 +1,86 @@
+// Owns the emulator's test-control surface under /_sim (not part of Cashfree): faults, the ledger of
+// every transfer created (to prove "never paid twice"), the webhook delivery log, forced outcomes, the
+// fund source balance, pre-created beneficiaries and the webhook URL. Answers here use a plain
+// `{ error }` body.
+import type { FastifyInstance } from 'fastify';
+import { parseFaults, type Faults } from './faults.js';
+import type { TransferBook } from './transfers.js';
+import { VPA } from './validate.js';
+import type { WebhookSender } from './webhooks.js';
+
+export interface AdminDeps {
+  book: TransferBook;
+  webhooks: WebhookSender;
+  getFaults: () => Faults;
+  setFaults: (f: Faults) => void;
+  webhookUrl: () => string | null;
+  setWebhookUrl: (url: string | null) => void;
+}
+
+/** Every transfer with how it was asked for, and per transfer_id how many create requests arrived. */
+export function transferLedger(book: TransferBook) {
+  const transfers = [...book.transfers.values()].map((r) => ({
+    ...r.transfer,
+    plan: r.plan,
+    beneficiary_name: r.beneficiaryName,
+    transfer_remarks: r.remarks,
+    api_version: r.apiVersion,
+    requests: book.requests.get(r.transfer.transfer_id) ?? 0,
+    history: r.history,
+  }));
+  return { count: transfers.length, balance_paise: book.balance, transfers };
+}
+
+const SETTLEABLE = ['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED'] as const;
+type Settle = { status?: string; status_code?: unknown; status_description?: unknown };
+
+export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
+  app.get('/_sim/faults', async () => d.getFaults());
+  app.post('/_sim/faults', async (req, reply) => {
+    const f = parseFaults(req.body ?? {});
+    if (typeof f === 'string') return reply.code(400).send({ error: f });
+    d.setFaults(f);
+    return f;
+  });
+
+  app.get('/_sim/transfers', async () => transferLedger(d.book));
+  app.get('/_sim/webhooks', async () => ({ count: d.webhooks.log.length, deliveries: d.webhooks.log }));
+
+  app.post<{ Params: { id: string }; Body: Settle }>('/_sim/transfers/:id/settle', async (req, reply) => {
+    const { status, status_code, status_description } = req.body ?? {};
+    if (!SETTLEABLE.includes(status as never)) return reply.code(400).send({ error: `status must be one of ${SETTLEABLE.join(', ')}` });
+    for (const [k, v] of [['status_code', status_code], ['status_description', status_description]] as const) {
+      if (v !== undefined && (typeof v !== 'string' || !v)) return reply.code(400).send({ error: `${k} must be a non-empty string` });
+    }
+    const r = d.book.force(req.params.id, status as (typeof SETTLEABLE)[number], { status_code: status_code as string | undefined, status_description: status_description as string | undefined });
+    if (typeof r === 'string') return reply.code(r === 'unknown transfer' ? 404 : 409).send({ error: r });
+    return r.transfer;
+  });
+
+  app.get('/_sim/balance', async () => ({ balance_paise: d.book.balance }));
+  app.post<{ Body: { balance_paise?: unknown } }>('/_sim/balance', async (req, reply) => {
+    const b = req.body?.balance_paise;
+    if (typeof b !== 'number' || !Number.isInteger(b) || b < 0) return reply.code(400).send({ error: 'balance_paise must be a whole number ≥ 0' });
+    d.book.setBalance(b);
+    return { balance_paise: b };
+  });
+
+  app.get('/_sim/beneficiaries', async () => ({ beneficiaries: [...d.book.beneficiaries.values()] }));
+  app.post<{ Body: { beneficiary_id?: unknown; beneficiary_name?: unknown; vpa?: unknown } }>('/_sim/beneficiaries', async (req, reply) => {
+    const { beneficiary_id: id, beneficiary_name: name, vpa } = req.body ?? {};
+    if (typeof id !== 'string' || !/^[A-Za-z0-9]+$/.test(id)) return reply.code(400).send({ error: 'beneficiary_id must be alphanumeric' });
+    if (typeof name !== 'string' || !/^[A-Za-z ]{1,100}$/.test(name)) return reply.code(400).send({ error: 'beneficiary_name must be alphabets and spaces' });
+    if (typeof vpa !== 'string' || !VPA.test(vpa)) return reply.code(400).send({ error: 'vpa must be a valid VPA' });
+    const bene = { beneficiary_id: id, beneficiary_name: name, vpa };
+    d.book.beneficiaries.set(id, bene);
+    return reply.code(201).send(bene);
+  });
+
+  app.get('/_sim/webhook', async () => ({ url: d.webhookUrl() }));
+  app.post<{ Body: { url?: unknown } }>('/_sim/webhook', async (req, reply) => {
+    const url = req.body?.url;
+    if (url !== null && (typeof url !== 'string' || !URL.canParse(url))) return reply.code(400).send({ error: 'url must be an absolute URL or null' });
+    d.setWebhookUrl(url);
+    return { url };
+  });
+}

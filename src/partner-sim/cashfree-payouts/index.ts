@@ -1,0 +1,172 @@
+// Owns the Cashfree Payouts V2 emulator (`sangam partner-sim --kind cashfree-payouts`): a Fastify server
+// that speaks the real upstream protocol as the partner facts sheet (PARTNERS.md §3) documents it, summed
+// up in docs/PARTNER-EMULATORS.md — `x-client-id`/`x-client-secret` auth, Standard Transfer V2 to a UPI
+// VPA with `transfer_id` as the idempotency key, Get Transfer Status V2, the documented statuses and
+// error shapes, and Webhooks V2 signed with the client secret — and misbehaves on demand
+// (/_sim/faults). The API lives under /payout, as on the real hosts; everything is in memory.
+// Legacy V1/V1.2 (bearer tokens, directTransfer) is not emulated: V2 does not need it.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAdmin } from './admin.js';
+import { registerApi } from './api.js';
+import { CfError, invalid, routeNotFound, serverError } from './errors.js';
+import { NO_FAULTS, type Faults } from './faults.js';
+import { TransferBook, type TransferRecord } from './transfers.js';
+import { WebhookSender, type DeliveryRecord } from './webhooks.js';
+
+export interface CashfreePayoutsEmulatorOptions {
+  port?: number;
+  host?: string;
+  /** The V2 credentials the emulator accepts; the client secret also signs webhooks [P]. */
+  clientId?: string;
+  clientSecret?: string;
+  /** Where Webhooks V2 are POSTed; null sends none (they are still logged as `no_url`). */
+  webhookUrl?: string | null;
+  /** Time between lifecycle stages (RECEIVED → SUCCESS → …). */
+  pendingMs?: number;
+  /** Added to every /payout call. */
+  latencyMs?: number;
+  /** Fund source balance in paise; a transfer larger than it fails with INSUFFICIENT_BALANCE. */
+  balancePaise?: number;
+  /** The one fund source (`fundsource_id`) the account has. */
+  fundsourceId?: string;
+  /** [P] the x-ratelimit-limit per endpoint and minute; 0 switches limiting (and its headers) off. */
+  rateLimitPerMinute?: number;
+  /** `x-webhook-version` and the default API version. */
+  apiVersion?: string;
+  webhookAttempts?: number;
+  webhookRetryBaseMs?: number;
+  webhookTimeoutMs?: number;
+}
+
+export const CASHFREE_PAYOUTS_DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  clientId: 'CF_SANGAM_EMULATOR_CLIENT_ID',
+  clientSecret: 'cfsk_ma_test_sangam_emulator_secret',
+  webhookUrl: null as string | null,
+  pendingMs: 1000,
+  latencyMs: 100,
+  balancePaise: 10_000_000_000, // ₹10 crore
+  // [P] the response sample's fund source
+  fundsourceId: 'CASHFREE_1',
+  // [P] the documented example limit
+  rateLimitPerMinute: 200,
+  // [P] the OpenAPI default/example
+  apiVersion: '2024-01-01',
+  webhookAttempts: 5,
+  webhookRetryBaseMs: 500,
+  webhookTimeoutMs: 5000,
+};
+
+export type CashfreePayoutsSettings = typeof CASHFREE_PAYOUTS_DEFAULTS;
+
+export interface CashfreePayoutsEmulator {
+  app: FastifyInstance;
+  /** The API base, `<origin>/payout`, like `https://sandbox.cashfree.com/payout`. */
+  url: string;
+  origin: string;
+  settings: CashfreePayoutsSettings;
+  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
+  setFaults(f: Partial<Faults>): void;
+  setWebhookUrl(url: string | null): void;
+  transfers(): TransferRecord[];
+  webhookLog(): DeliveryRecord[];
+  close(): Promise<void>;
+}
+
+export async function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOptions = {}): Promise<CashfreePayoutsEmulator> {
+  const s: CashfreePayoutsSettings = { ...CASHFREE_PAYOUTS_DEFAULTS, ...definedOnly(opts) };
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
+  let faults: Faults = { ...NO_FAULTS };
+  let webhookUrl = s.webhookUrl;
+
+  const webhooks = new WebhookSender({
+    url: () => webhookUrl,
+    secret: s.clientSecret,
+    version: s.apiVersion,
+    faults: () => faults,
+    attempts: s.webhookAttempts,
+    retryBaseMs: s.webhookRetryBaseMs,
+    timeoutMs: s.webhookTimeoutMs,
+    later,
+  });
+  const book = new TransferBook({
+    fundsourceId: s.fundsourceId,
+    balancePaise: s.balancePaise,
+    pendingMs: () => s.pendingMs,
+    later,
+    onChange: (rec, stage) => {
+      if (stage.event) webhooks.emit(stage.event, structuredClone(rec.transfer), stage.final === true);
+    },
+  });
+
+  installErrorHandling(app);
+  const apiDeps = {
+    book,
+    faults: () => faults,
+    clientId: s.clientId,
+    clientSecret: s.clientSecret,
+    fundsourceId: s.fundsourceId,
+    latencyMs: s.latencyMs,
+    rateLimitPerMinute: s.rateLimitPerMinute,
+    sleep: (ms: number) => new Promise<void>((r) => later(ms, r)),
+  };
+  await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/payout' });
+  const setWebhookUrl = (url: string | null) => void (webhookUrl = url);
+  await registerAdmin(app, {
+    book,
+    webhooks,
+    getFaults: () => faults,
+    setFaults: (f) => void (faults = f),
+    webhookUrl: () => webhookUrl,
+    setWebhookUrl,
+  });
+
+  const origin = await app.listen({ port: s.port, host: s.host });
+  return {
+    app,
+    url: `${origin}/payout`,
+    origin,
+    settings: { ...s, port: Number(new URL(origin).port) },
+    setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
+    setWebhookUrl,
+    transfers: () => [...book.transfers.values()],
+    webhookLog: () => webhooks.log,
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      webhooks.close();
+      await app.close();
+    },
+  };
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Every error leaves in Cashfree's `{type, code, message}` shape; a body that is not JSON is a 400 [G]. */
+function installErrorHandling(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(invalid('request_invalid', 'request body is not valid JSON'), undefined);
+    }
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+    if (err instanceof CfError) return reply.code(err.statusCode).headers(err.headers).send(err.toJSON());
+    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(invalid('request_invalid', err.message).toJSON());
+    return reply.code(500).send(serverError(500).toJSON());
+  });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send(routeNotFound().toJSON()));
+}
