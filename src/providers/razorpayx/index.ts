@@ -9,9 +9,11 @@
 // payout. Failures are classified by what RazorpayX may have done:
 //   - PartnerError (nothing happened there; the core fails the transaction, charges nothing, frees the
 //     idempotency key; the router may fail over): not reached (refused connection, connect timeout),
-//     400 (a refusal: validation, low balance), 401, other 4xx, 429 (throttled), 503 (unavailable);
+//     400 (a refusal: validation, low balance), 401, other 4xx, 429 (throttled);
 //   - NoAnswer (it may have acted; pending, reconciled here): a read timeout or broken connection after
-//     the request went out, 500, 502, 504, any other 5xx, or a 2xx we cannot read.
+//     the request went out, any 5xx (503 included: PARTNERS.md documents no 5xx as "not executed", so
+//     the safe reading is "unknown" — the replay under the same key settles it without paying twice),
+//     or a 2xx we cannot read.
 // status: GET /v1/payouts/{id} when the payout id is known; otherwise the stored create replayed under
 // the same key (its answer names the payout), then GET for today's status.
 // parseCallback: X-Razorpay-Signature verified (webhook.ts), x-razorpay-event-id de-duplicates.
@@ -70,13 +72,11 @@ function refusalText(a: RzpAnswer): string {
       ? 'RazorpayX refused our API credentials (HTTP 401)'
       : a.status === 429
         ? 'RazorpayX is throttling requests (HTTP 429)'
-        : a.status === 503
-          ? 'RazorpayX is unavailable (HTTP 503)'
-          : `RazorpayX refused the payout (HTTP ${a.status}${why ? `: ${why}` : ''})`;
+        : `RazorpayX refused the payout (HTTP ${a.status}${why ? `: ${why}` : ''})`;
 }
 
 /** HTTP statuses after which the payout was not executed (see the module header). */
-const refused = (status: number) => (status >= 400 && status < 500) || status === 503;
+const refused = (status: number) => status >= 400 && status < 500;
 
 export class RazorpayxConnector implements Connector {
   readonly serves = ['upi-payment-status'] as const;
