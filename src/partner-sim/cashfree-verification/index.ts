@@ -87,7 +87,8 @@ export async function startCashfreeVerificationEmulator(opts: CashfreeVerificati
 
 /** Every error leaves in Cashfree's `{type, code, message}` shape; a body that is not JSON is a 400 [G]. */
 function installErrorHandling(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  // JSON only: Fastify's default text/plain parser goes too, so any other body is a 415.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     try {
       done(null, JSON.parse(body as string));

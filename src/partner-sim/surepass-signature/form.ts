@@ -25,7 +25,7 @@ const ONE_PAIR = 'Provide one pair: file_1 and file_2, base64_1 and base64_2, or
 export async function readForm(raw: Buffer, contentType: string): Promise<ComparatorInput> {
   let form: FormData;
   try {
-    form = await new Response(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength), { headers: { 'content-type': contentType } }).formData();
+    form = await new Response(new Blob([new Uint8Array(raw)]), { headers: { 'content-type': contentType } }).formData();
   } catch {
     throw failure(400, 'The request body is not a valid form', 'bad_request');
   }
