@@ -11,12 +11,21 @@
 //   --kind cashfree-payouts: the Cashfree Payouts V2 emulator (docs/PARTNER-EMULATORS.md).
 //     [--client-id ID] [--client-secret S] [--webhook-url URL] [--pending-ms N] [--balance-paise N]
 //     [--fundsource-id ID] [--rate-limit-per-minute N]; prints the values and the SANGAM_PARTNER_CASHFREE_* variables.
+//   --kind cashfree-verification: the Cashfree Mobile Penny Drop emulator.
+//     [--client-id ID] [--client-secret S] [--pending-ms N]; prints the values and the
+//     SANGAM_PARTNER_CASHFREEVRS_* variables.
+//   --kind surepass-signature: the Surepass Signature Comparator emulator.
+//     [--token JWT] [--comparator-path P] [--threshold N] [--max-bytes N]; prints the values and the
+//     SANGAM_PARTNER_SUREPASS_* variables.
 // Every kind takes --port, --host and --latency-ms; an option only other kinds take is refused.
 import { parseArgs } from 'node:util';
 import { startPartnerSim } from './server.js';
 import { startRazorpayxEmulator } from './razorpayx/index.js';
 import { startDigilockerEmulator } from './digilocker/server.js';
 import { startCashfreePayoutsEmulator } from './cashfree-payouts/index.js';
+import { CASHFREE_VERIFICATION_API_VERSION, startCashfreeVerificationEmulator } from './cashfree-verification/index.js';
+import { MAGIC_MOBILES } from './cashfree-verification/directory.js';
+import { startSurepassSignatureEmulator } from './surepass-signature/index.js';
 
 const OPTIONS = {
   kind: { type: 'string' },
@@ -37,6 +46,10 @@ const OPTIONS = {
   'pki-dir': { type: 'string' },
   'fundsource-id': { type: 'string' },
   'rate-limit-per-minute': { type: 'string' },
+  token: { type: 'string' },
+  'comparator-path': { type: 'string' },
+  threshold: { type: 'string' },
+  'max-bytes': { type: 'string' },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
@@ -160,6 +173,72 @@ const KINDS: Record<string, { only: readonly (keyof Values)[]; start(v: Values):
           SANGAM_PARTNER_CASHFREE_URL: emu.url,
           SANGAM_PARTNER_CASHFREE_CLIENT_ID: s.clientId,
           SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: s.clientSecret,
+        },
+      };
+      return { line, close: () => emu.close() };
+    },
+  },
+  'cashfree-verification': {
+    only: ['client-id', 'client-secret'],
+    async start(v) {
+      const emu = await startCashfreeVerificationEmulator({
+        port: int(v.port, 'port'),
+        host: v.host,
+        clientId: v['client-id'],
+        clientSecret: v['client-secret'],
+        pendingMs: int(v['pending-ms'], 'pending-ms'),
+        latencyMs: int(v['latency-ms'], 'latency-ms'),
+      });
+      const s = emu.settings;
+      const line = {
+        kind: 'cashfree-verification',
+        url: emu.url,
+        penny_drop: `${emu.url}/mobile/penny-drop`,
+        client_id: s.clientId,
+        client_secret: s.clientSecret,
+        api_version: CASHFREE_VERIFICATION_API_VERSION,
+        pending_ms: s.pendingMs,
+        latency_ms: s.latencyMs,
+        magic_mobiles: Object.fromEntries(Object.entries(MAGIC_MOBILES).map(([m, p]) => [m, 'then' in p ? `${p.kind}_then_${p.then}` : p.kind])),
+        admin: `${emu.origin}/_sim`,
+        env: {
+          SANGAM_PARTNER_CASHFREEVRS_KIND: 'cashfree-verification',
+          SANGAM_PARTNER_CASHFREEVRS_URL: emu.url,
+          SANGAM_PARTNER_CASHFREEVRS_CLIENT_ID: s.clientId,
+          SANGAM_PARTNER_CASHFREEVRS_CLIENT_SECRET: s.clientSecret,
+          SANGAM_PARTNER_CASHFREEVRS_API_VERSION: CASHFREE_VERIFICATION_API_VERSION,
+        },
+      };
+      return { line, close: () => emu.close() };
+    },
+  },
+  'surepass-signature': {
+    only: ['token', 'comparator-path', 'threshold', 'max-bytes'],
+    async start(v) {
+      const emu = await startSurepassSignatureEmulator({
+        port: int(v.port, 'port'),
+        host: v.host,
+        token: v.token,
+        path: v['comparator-path'],
+        threshold: int(v.threshold, 'threshold'),
+        maxBytes: int(v['max-bytes'], 'max-bytes'),
+        latencyMs: int(v['latency-ms'], 'latency-ms'),
+      });
+      const s = emu.settings;
+      const line = {
+        kind: 'surepass-signature',
+        url: emu.url,
+        comparator: `${emu.url}${s.path}`,
+        token: s.token,
+        threshold: s.threshold,
+        latency_ms: s.latencyMs,
+        max_bytes: s.maxBytes,
+        admin: `${emu.url}/_sim`,
+        env: {
+          SANGAM_PARTNER_SUREPASS_KIND: 'surepass-signature',
+          SANGAM_PARTNER_SUREPASS_URL: emu.url,
+          SANGAM_PARTNER_SUREPASS_TOKEN: s.token,
+          SANGAM_PARTNER_SUREPASS_SIGNATURE_PATH: s.path,
         },
       };
       return { line, close: () => emu.close() };

@@ -1,0 +1,38 @@
+// Owns the emulator's test controls under /_sim (not part of Cashfree): faults, the list of every penny
+// drop made (to prove one verification_id never paid its rupee twice) and the magic numbers. Answers here
+// use a plain `{ error }` body.
+import type { FastifyInstance } from 'fastify';
+import { parseSyncFaults, type SyncFaults } from '../sync-faults.js';
+import { MAGIC_MOBILES } from './directory.js';
+import type { PennyDropState } from './state.js';
+
+export interface AdminDeps {
+  state: PennyDropState;
+  getFaults: () => SyncFaults;
+  setFaults: (f: SyncFaults) => void;
+}
+
+export function pennyDropLedger(state: PennyDropState) {
+  const verifications = [...state.byId.values()].map((r) => ({
+    ...r.view,
+    name: r.input.name,
+    user_consent: r.input.user_consent,
+    requests: r.requests,
+    penny_drops: 1,
+    created_at: r.created_at,
+    history: r.history,
+  }));
+  return { count: verifications.length, verifications };
+}
+
+export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
+  app.get('/_sim/faults', async () => d.getFaults());
+  app.post('/_sim/faults', async (req, reply) => {
+    const f = parseSyncFaults(req.body ?? {});
+    if (typeof f === 'string') return reply.code(400).send({ error: f });
+    d.setFaults(f);
+    return f;
+  });
+  app.get('/_sim/verifications', async () => pennyDropLedger(d.state));
+  app.get('/_sim/magic', async () => MAGIC_MOBILES);
+}

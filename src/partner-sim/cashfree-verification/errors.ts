@@ -1,0 +1,45 @@
+// Owns the emulator's error answers in Cashfree's V2 shape `{"type","code","message"}` (PARTNERS.md §3.5;
+// §5.1 says the Verification API presumably uses it too [G]). Routes throw CfError; the one error handler
+// in index.ts sends it. Codes follow Cashfree's documented pattern `<field>_missing` / `<field>_invalid`,
+// nested fields dotted (`beneficiary_details.beneficiary_id_invalid` → `user_consent.obtained_invalid`).
+export type CfErrorType = 'invalid_request_error' | 'authentication_error' | 'api_error' | 'rate_limit_error';
+
+export interface CfErrorBody {
+  type: CfErrorType;
+  code: string;
+  message: string;
+}
+
+export class CfError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: CfErrorBody,
+  ) {
+    super(body.message);
+  }
+  toJSON(): CfErrorBody {
+    return this.body;
+  }
+}
+
+export const invalid = (code: string, message: string): CfError => new CfError(400, { type: 'invalid_request_error', code, message });
+export const missing = (field: string): CfError => invalid(`${field}_missing`, `${field} is missing in the request`);
+
+/** [G] the docs give the type `authentication_error` (§3.5) but no 401 body; the code and text are ours. */
+export const unauthenticated = (): CfError =>
+  new CfError(401, { type: 'authentication_error', code: 'authentication_failed', message: 'Invalid clientId and clientSecret combination' });
+
+/** [P §3.5] the documented 500 body; 502–504 reuse it [G]. */
+export const serverError = (status: number): CfError => new CfError(status, { type: 'api_error', code: 'internal_server_error', message: "Error at cashfree's server" });
+
+/** [P] 429 "Too many error requests" is a documented sub-code meaning; the body is [G]. */
+export const throttled = (): CfError => new CfError(429, { type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'Too many requests. Please try again after some time.' });
+
+/** [P] 409 "Resource conflict. Resource might already exist"; the code follows §3.6's `transfer_id_already_exists` guess [G]. */
+export const duplicateVerification = (id: string): CfError =>
+  new CfError(409, { type: 'invalid_request_error', code: 'verification_id_already_exists', message: `verification_id ${id} already exists` });
+
+/** [G] an unknown verification on the status call. */
+export const verificationNotFound = (): CfError => new CfError(404, { type: 'invalid_request_error', code: 'verification_id_not_found', message: 'verification_id does not exist' });
+
+export const routeNotFound = (): CfError => new CfError(404, { type: 'invalid_request_error', code: 'request_url_not_found', message: 'The requested URL was not found on the server.' });
