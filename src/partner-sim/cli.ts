@@ -8,11 +8,19 @@
 //   --kind digilocker: the DigiLocker Authorized Partner API emulator.
 //     [--client-id ID] [--client-secret S] [--redirect-uri URI]… [--pki-dir DIR]; prints
 //     { url, client_id, client_secret, trust_anchors }.
-// Every kind takes --port, --host and --latency-ms; an option of another kind is refused.
+//   --kind setu-recharge: the Setu prepaid mobile recharge emulator.
+//     [--client-id ID] [--client-secret S] [--product-instance-id UUID] [--webhook-url URL] [--pending-ms N]
+//     [--wallet-paise N]; prints the values and the SANGAM_PARTNER_SETU_* variables.
+//   --kind setu-dth: the Setu BBPS BillPay (DTH) emulator.
+//     [--client-id ID] [--client-secret S] [--partner-id N] [--webhook-url URL] [--pending-ms N];
+//     prints the values and the SANGAM_PARTNER_SETUDTH_* variables.
+// Every kind takes --port, --host and --latency-ms; an option only other kinds take is refused.
 import { parseArgs } from 'node:util';
 import { startPartnerSim } from './server.js';
 import { startRazorpayxEmulator } from './razorpayx/index.js';
 import { startDigilockerEmulator } from './digilocker/server.js';
+import { startSetuRechargeEmulator } from './setu-recharge/index.js';
+import { startSetuDthEmulator } from './setu-dth/index.js';
 
 const OPTIONS = {
   kind: { type: 'string' },
@@ -31,6 +39,9 @@ const OPTIONS = {
   'client-secret': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   'pki-dir': { type: 'string' },
+  'product-instance-id': { type: 'string' },
+  'wallet-paise': { type: 'string' },
+  'partner-id': { type: 'string' },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
@@ -119,6 +130,82 @@ const KINDS: Record<string, { only: readonly (keyof Values)[]; start(v: Values):
       };
     },
   },
+  'setu-recharge': {
+    only: ['client-id', 'client-secret', 'product-instance-id', 'webhook-url', 'wallet-paise'],
+    async start(v) {
+      if (v['webhook-url'] !== undefined && !URL.canParse(v['webhook-url'])) throw new Error('--webhook-url must be an absolute URL');
+      const emu = await startSetuRechargeEmulator({
+        port: int(v.port, 'port'),
+        host: v.host,
+        clientId: v['client-id'],
+        clientSecret: v['client-secret'],
+        productInstanceId: v['product-instance-id'],
+        webhookUrl: v['webhook-url'],
+        pendingMs: int(v['pending-ms'], 'pending-ms'),
+        latencyMs: int(v['latency-ms'], 'latency-ms'),
+        walletPaise: int(v['wallet-paise'], 'wallet-paise'),
+      });
+      const s = emu.settings;
+      const line = {
+        kind: 'setu-recharge',
+        url: emu.url,
+        token_url: `${emu.url}/v1/users/login`,
+        client_id: s.clientId,
+        client_secret: s.clientSecret,
+        product_instance_id: s.productInstanceId,
+        webhook_url: s.webhookUrl,
+        pending_ms: s.pendingMs,
+        latency_ms: s.latencyMs,
+        wallet_paise: s.walletPaise,
+        admin: `${emu.url}/_sim`,
+        env: {
+          SANGAM_PARTNER_SETU_KIND: 'setu-recharge',
+          SANGAM_PARTNER_SETU_URL: emu.url,
+          SANGAM_PARTNER_SETU_TOKEN_URL: `${emu.url}/v1/users/login`,
+          SANGAM_PARTNER_SETU_CLIENT_ID: s.clientId,
+          SANGAM_PARTNER_SETU_CLIENT_SECRET: s.clientSecret,
+          SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: s.productInstanceId,
+        },
+      };
+      return { line, close: () => emu.close() };
+    },
+  },
+  'setu-dth': {
+    only: ['client-id', 'client-secret', 'partner-id', 'webhook-url'],
+    async start(v) {
+      if (v['webhook-url'] !== undefined && !URL.canParse(v['webhook-url'])) throw new Error('--webhook-url must be an absolute URL');
+      const emu = await startSetuDthEmulator({
+        port: int(v.port, 'port'),
+        host: v.host,
+        clientId: v['client-id'],
+        clientSecret: v['client-secret'],
+        partnerId: int(v['partner-id'], 'partner-id'),
+        webhookUrl: v['webhook-url'],
+        pendingMs: int(v['pending-ms'], 'pending-ms'),
+        latencyMs: int(v['latency-ms'], 'latency-ms'),
+      });
+      const s = emu.settings;
+      const line = {
+        kind: 'setu-dth',
+        url: emu.url,
+        client_id: s.clientId,
+        client_secret: s.clientSecret,
+        partner_id: s.partnerId,
+        webhook_url: s.webhookUrl,
+        pending_ms: s.pendingMs,
+        latency_ms: s.latencyMs,
+        admin: `${emu.url}/_sim`,
+        env: {
+          SANGAM_PARTNER_SETUDTH_KIND: 'setu-dth',
+          SANGAM_PARTNER_SETUDTH_URL: emu.url,
+          SANGAM_PARTNER_SETUDTH_CLIENT_ID: s.clientId,
+          SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: s.clientSecret,
+          SANGAM_PARTNER_SETUDTH_PARTNER_ID: String(s.partnerId),
+        },
+      };
+      return { line, close: () => emu.close() };
+    },
+  },
 };
 
 export async function runPartnerSim(args: string[]): Promise<number> {
@@ -134,7 +221,7 @@ export async function runPartnerSim(args: string[]): Promise<number> {
     const k = KINDS[kind];
     if (!k) throw new Error(`--kind must be one of ${Object.keys(KINDS).join(', ')}, not ${kind}`);
     for (const [other, spec] of Object.entries(KINDS)) {
-      const stray = other === kind ? undefined : spec.only.find((f) => values[f] !== undefined);
+      const stray = other === kind ? undefined : spec.only.find((f) => values[f] !== undefined && !k.only.includes(f));
       if (stray) throw new Error(`--${stray} is for --kind ${other}, not ${kind}`);
     }
     const sim = await k.start(values);
