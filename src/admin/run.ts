@@ -28,7 +28,11 @@ export const USAGE = `usage: sangam <command>
   partner-sim --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]
   partner-sim --kind digilocker [--port N] [--client-id ID] [--client-secret S] [--redirect-uri URI]... [--pki-dir DIR] [--latency-ms N] [--host H]
   partner-sim --kind razorpayx [--port N] [--key-id ID] [--key-secret S] [--account-number N] [--webhook-secret S]
-              [--webhook-url URL] [--pending-ms N] [--latency-ms N] [--balance-paise N] [--host H]`;
+              [--webhook-url URL] [--pending-ms N] [--latency-ms N] [--balance-paise N] [--host H]
+  partner-sim --kind setu-recharge [--port N] [--client-id ID] [--client-secret S] [--product-instance-id UUID]
+              [--webhook-url URL] [--pending-ms N] [--latency-ms N] [--wallet-paise N] [--host H]
+  partner-sim --kind setu-dth [--port N] [--client-id ID] [--client-secret S] [--partner-id N]
+              [--webhook-url URL] [--pending-ms N] [--latency-ms N] [--host H]`;
 
 export async function runCommand(db: Db, argv: string[]): Promise<{ code: number; output: Record<string, unknown> }> {
   const cmd = resolveCommand(argv);
