@@ -4,14 +4,13 @@
 // validate/request/status and the wallet balance. Handlers stay thin: auth and the fault/latency hook run
 // first, validate.ts checks the body, state.ts does the work.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { lookup, plansFor } from './catalogue.js';
+import { isSpecial, lookup, plansFor } from './catalogue.js';
 import { badTokenRequest, invalidInstance, notAuthenticated, serverError } from './errors.js';
 import { failAfterAccept, misbehave, type Faults } from './faults.js';
 import { amountError } from './outcomes.js';
 import type { RechargeRecord, RechargeState } from './state.js';
 import { bearer, type TokenIssuer } from './tokens.js';
 import { validateCustomer, validateRecharge, validateStatus, validateValidate, RECHARGE_PARAMS } from './validate.js';
-import { isSpecial } from './catalogue.js';
 
 export interface ApiDeps {
   state: RechargeState;
