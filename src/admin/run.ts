@@ -32,7 +32,11 @@ export const USAGE = `usage: sangam <command>
   partner-sim --kind cashfree-payouts [--port N] [--client-id ID] [--client-secret S] [--webhook-url URL] [--pending-ms N]
               [--latency-ms N] [--balance-paise N] [--fundsource-id ID] [--rate-limit-per-minute N] [--host H]
   partner-sim --kind cashfree-verification [--port N] [--client-id ID] [--client-secret S] [--pending-ms N] [--latency-ms N] [--host H]
-  partner-sim --kind surepass-signature [--port N] [--token JWT] [--comparator-path P] [--threshold N] [--max-bytes N] [--latency-ms N] [--host H]`;
+  partner-sim --kind surepass-signature [--port N] [--token JWT] [--comparator-path P] [--threshold N] [--max-bytes N] [--latency-ms N] [--host H]
+  partner-sim --kind setu-recharge [--port N] [--client-id ID] [--client-secret S] [--product-instance-id UUID]
+              [--webhook-url URL] [--pending-ms N] [--latency-ms N] [--wallet-paise N] [--host H]
+  partner-sim --kind setu-dth [--port N] [--client-id ID] [--client-secret S] [--partner-id N]
+              [--webhook-url URL] [--pending-ms N] [--latency-ms N] [--host H]`;
 
 export async function runCommand(db: Db, argv: string[]): Promise<{ code: number; output: Record<string, unknown> }> {
   const cmd = resolveCommand(argv);

@@ -11,6 +11,8 @@ import { kind as digilocker } from './digilocker/cli.js';
 import { kind as cashfreePayouts } from './cashfree-payouts/cli.js';
 import { kind as cashfreeVerification } from './cashfree-verification/cli.js';
 import { kind as surepassSignature } from './surepass-signature/cli.js';
+import { kind as setuRecharge } from './setu-recharge/cli.js';
+import { kind as setuDth } from './setu-dth/cli.js';
 
 const KINDS: Record<string, EmulatorKind> = {
   sangam,
@@ -19,6 +21,8 @@ const KINDS: Record<string, EmulatorKind> = {
   'cashfree-payouts': cashfreePayouts,
   'cashfree-verification': cashfreeVerification,
   'surepass-signature': surepassSignature,
+  'setu-recharge': setuRecharge,
+  'setu-dth': setuDth,
 };
 
 const COMMON = { kind: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'latency-ms': { type: 'string' }, 'pending-ms': { type: 'string' } } as const;

@@ -1,0 +1,72 @@
+// Owns the BBPS emulator's test-control surface under /_sim (not part of Setu): faults, the ledger of every
+// fetch and payment with the payment requests seen per paymentRefId (to prove "never paid twice"), the
+// webhook log, forced payment transitions, the webhook URL, token expiry and call counters.
+import type { FastifyInstance } from 'fastify';
+import { parseFaults, type Faults } from '../setu-recharge/faults.js';
+import type { TokenIssuer } from '../setu-recharge/tokens.js';
+import type { WebhookSender } from '../setu-recharge/webhooks.js';
+import { BILLERS } from './billers.js';
+import { FORCEABLE, MAGIC_SUFFIXES, type BbpsState, type FetchRecord } from './state.js';
+
+export interface AdminDeps {
+  state: BbpsState;
+  tokens: TokenIssuer;
+  webhooks: WebhookSender;
+  calls: Record<string, number>;
+  getFaults: () => Faults;
+  setFaults: (f: Faults) => void;
+  webhookUrl: () => string | null;
+  setWebhookUrl: (url: string | null) => void;
+}
+
+function row(r: FetchRecord) {
+  const p = r.payment;
+  return {
+    refId: r.refId,
+    billerId: r.input.biller.id,
+    subscriber: r.input.subscriber,
+    plan: r.plan,
+    fetch_status: r.status,
+    payment: p && { paymentRefId: p.input.paymentRefId, amount: p.input.amount, mode: p.input.mode, status: p.status, transactionId: p.transactionId, billerRefId: p.billerRefId, history: p.history },
+  };
+}
+
+export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
+  app.get('/_sim/faults', async () => d.getFaults());
+  app.post('/_sim/faults', async (req, reply) => {
+    const f = parseFaults(req.body ?? {});
+    if (typeof f === 'string') return reply.code(400).send({ error: f });
+    d.setFaults(f);
+    return f;
+  });
+
+  app.get('/_sim/bills', async () => {
+    const bills = [...d.state.fetches.values()].map(row);
+    const requests: Record<string, { requests: number; payments: number }> = {};
+    for (const [ref, n] of d.state.paymentRequests) requests[ref] = { requests: n, payments: d.state.byPaymentRef.has(ref) ? 1 : 0 };
+    return { count: bills.length, payments: bills.filter((b) => b.payment).length, bills, requests };
+  });
+  app.post<{ Params: { refId: string }; Body: { status?: string } }>('/_sim/payments/:refId/settle', async (req, reply) => {
+    const status = req.body?.status;
+    if (!status || !(status in FORCEABLE)) return reply.code(400).send({ error: `status must be one of ${Object.keys(FORCEABLE).join(', ')}` });
+    const r = d.state.force(req.params.refId, status);
+    if (typeof r === 'string') return reply.code(r === 'unknown payment' ? 404 : 409).send({ error: r });
+    return row(r);
+  });
+
+  app.get('/_sim/webhooks', async () => ({ count: d.webhooks.log.length, deliveries: d.webhooks.log }));
+  app.get('/_sim/webhook', async () => ({ url: d.webhookUrl() }));
+  app.post<{ Body: { url?: unknown } }>('/_sim/webhook', async (req, reply) => {
+    const url = req.body?.url;
+    if (url !== null && (typeof url !== 'string' || !URL.canParse(url))) return reply.code(400).send({ error: 'url must be an absolute URL or null' });
+    d.setWebhookUrl(url);
+    return { url };
+  });
+
+  app.post('/_sim/tokens/expire', async () => {
+    d.tokens.expireAll();
+    return { expired: true };
+  });
+  app.get('/_sim/calls', async () => ({ ...d.calls, tokens_issued: d.tokens.issued }));
+  app.get('/_sim/catalogue', async () => ({ billers: BILLERS.map((b) => ({ id: b.id, name: b.name, param: b.customerParams[0] })), magic_suffixes: MAGIC_SUFFIXES }));
+}

@@ -1,0 +1,149 @@
+// Owns the Setu BBPS BillPay v2 (COU) emulator for DTH (`sangam partner-sim --kind setu-dth`). Setu's
+// prepaid API is mobile-only; DTH goes through BBPS, a different product with its own host, token endpoint
+// (`{clientID, secret}` → `{token, expiresIn}`) and `X-PARTNER-ID` header (PARTNERS.md §4.7), hence a
+// separate kind. Billers, plans, the async fetch → pay flow and the `BILL_FETCH` / `BILL_PAY` webhooks are
+// documented in outline only; the fields the emulator fills in are [G] and say so where they are defined.
+// It shares faults, tokens and the webhook sender with the prepaid emulator. Everything lives in memory.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { definedOnly, timerSet } from '../setu-recharge/runtime.js';
+import { newTraceId } from '../setu-recharge/errors.js';
+import { NO_FAULTS, type Faults } from '../setu-recharge/faults.js';
+import { TokenIssuer } from '../setu-recharge/tokens.js';
+import { istNow, PAYMENT_RETRIES, WebhookSender, type DeliveryRecord } from '../setu-recharge/webhooks.js';
+import { registerAdmin } from './admin.js';
+import { fetchView, paymentView, registerApi, registerToken } from './api.js';
+import { BbpsError, invalidParams, routeNotFound } from './errors.js';
+import { BbpsState, type FetchRecord } from './state.js';
+
+export interface SetuDthEmulatorOptions {
+  port?: number;
+  host?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** The integer every call must carry as X-PARTNER-ID. */
+  partnerId?: number;
+  /** Where BILL_FETCH / BILL_PAY webhooks are POSTed ([G] as is, no route appended); null sends none. */
+  webhookUrl?: string | null;
+  /** Time between payment lifecycle steps. */
+  pendingMs?: number;
+  /** Time a bill fetch stays Processing. */
+  fetchMs?: number;
+  latencyMs?: number;
+  /** [P] the token answer carries expiresIn; this is its value in seconds. */
+  tokenTtlSeconds?: number;
+  /** Multiplies the webhook retry delays ([G] the prepaid schedule: 2 s doubling to 2 min). */
+  webhookTimeScale?: number;
+  webhookTimeoutMs?: number;
+}
+
+export const SETU_DTH_DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  clientId: 'setu-dth-emulator-client',
+  clientSecret: 'setu-dth-emulator-secret',
+  partnerId: 1001,
+  webhookUrl: null as string | null,
+  pendingMs: 1000,
+  fetchMs: 200,
+  latencyMs: 100,
+  tokenTtlSeconds: 3600,
+  webhookTimeScale: 1,
+  webhookTimeoutMs: 5000,
+};
+
+export type SetuDthSettings = typeof SETU_DTH_DEFAULTS;
+
+export interface SetuDthEmulator {
+  app: FastifyInstance;
+  url: string;
+  settings: SetuDthSettings;
+  setFaults(f: Partial<Faults>): void;
+  setWebhookUrl(url: string | null): void;
+  bills(): FetchRecord[];
+  webhookLog(): DeliveryRecord[];
+  close(): Promise<void>;
+}
+
+export async function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise<SetuDthEmulator> {
+  const s: SetuDthSettings = { ...SETU_DTH_DEFAULTS, ...definedOnly(opts) };
+  const app = Fastify({ logger: false, forceCloseConnections: true, genReqId: newTraceId });
+  const { later, clearAll } = timerSet();
+  let faults: Faults = { ...NO_FAULTS };
+  let webhookUrl = s.webhookUrl;
+  const webhooks = new WebhookSender({ faults: () => faults, timeScale: s.webhookTimeScale, timeoutMs: s.webhookTimeoutMs, later, userAgent: 'Setu-BBPS-Webhooks/2.0' });
+
+  /** [P] the envelope `{traceId, timeStamp, event, data | error}`. */
+  const send = (rec: FetchRecord, event: 'BILL_FETCH' | 'BILL_PAY', payload: { data: Record<string, unknown> } | { error: Record<string, unknown> }, label: string, holdable = false, forged = false) =>
+    webhooks.emit(
+      webhookUrl ? { url: webhookUrl, body: { traceId: rec.traceId, timeStamp: istNow(), event, ...payload }, chain: rec.refId, schedule: PAYMENT_RETRIES, label, ref: rec.refId, forged } : { noUrl: true, label, ref: rec.refId },
+      holdable,
+    );
+
+  const state = new BbpsState({
+    pendingMs: () => s.pendingMs,
+    fetchMs: () => s.fetchMs,
+    later,
+    onFetched: (rec) => send(rec, 'BILL_FETCH', rec.error ? { error: { ...rec.error, refId: rec.refId } } : { data: fetchView(rec) }, `BILL_FETCH ${rec.status}`),
+    onPaid: (rec, final) => {
+      const data = paymentView(rec);
+      const forged = faults.forged_success && data.status !== 'Success';
+      if (forged) {
+        data.status = 'Success';
+        delete data.failureReason;
+      }
+      send(rec, 'BILL_PAY', { data }, `BILL_PAY ${String(data.status)}`, !final, forged);
+    },
+  });
+  const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
+  const calls: Record<string, number> = {};
+  const deps = { state, tokens, faults: () => faults, clientId: s.clientId, clientSecret: s.clientSecret, partnerId: s.partnerId, latencyMs: s.latencyMs, sleep: (ms: number) => new Promise<void>((r) => later(ms, r)), calls };
+
+  installErrorHandling(app);
+  await app.register(async (scope) => registerToken(scope, deps));
+  await app.register(async (scope) => registerApi(scope, deps));
+  await registerAdmin(app, {
+    state,
+    tokens,
+    webhooks,
+    calls,
+    getFaults: () => faults,
+    setFaults: (f) => void (faults = f),
+    webhookUrl: () => webhookUrl,
+    setWebhookUrl: (u) => void (webhookUrl = u),
+  });
+
+  const url = await app.listen({ port: s.port, host: s.host });
+  return {
+    app,
+    url,
+    settings: { ...s, port: Number(new URL(url).port) },
+    setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
+    setWebhookUrl: (u) => void (webhookUrl = u),
+    bills: () => [...state.fetches.values()],
+    webhookLog: () => webhooks.log,
+    async close() {
+      clearAll();
+      webhooks.close();
+      await app.close();
+    },
+  };
+}
+
+function installErrorHandling(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => void reply.header('x-trace-id', req.id));
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(invalidParams('Request body is not valid JSON'), undefined);
+    }
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    if (err instanceof BbpsError) return reply.code(err.statusCode).send(err.body(req.id));
+    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(invalidParams(err.message).body(req.id));
+    return reply.code(500).send(new BbpsError(500, 'internal-server-error', 'Internal server error').body(req.id));
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send(routeNotFound().body(req.id)));
+}

@@ -1,0 +1,174 @@
+// Owns the Setu BBPS BillPay mobile prepaid recharge emulator (`sangam partner-sim --kind setu-recharge`):
+// a Fastify server speaking the upstream protocol as PARTNERS.md §4.1–4.6 documents it — the login token,
+// Bearer + X-PRODUCT-INSTANCE-ID, operator lookup and plans in Setu's own operator/circle names,
+// validate/request/status keyed on paymentRefId, the wallet, and unsigned webhooks under the configured base
+// URL — and misbehaves on demand (/_sim/faults). DTH is a different Setu product with its own host and auth
+// (§4.7) and has its own emulator, src/partner-sim/setu-dth/. Everything lives in memory.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAdmin } from './admin.js';
+import { registerApi, registerLogin } from './api.js';
+import { DISPLAY_NAME, type Operator } from './catalogue.js';
+import { newTraceId, paramsInvalid, routeNotFound, SetuError } from './errors.js';
+import { NO_FAULTS, type Faults } from './faults.js';
+import { RechargeState, type RechargeRecord } from './state.js';
+import { definedOnly, timerSet } from './runtime.js';
+import { TokenIssuer } from './tokens.js';
+import { istNow, PAYMENT_RETRIES, rupees, WALLET_RETRIES, WebhookSender, type DeliveryRecord, type RetrySchedule } from './webhooks.js';
+
+export interface SetuRechargeEmulatorOptions {
+  port?: number;
+  host?: string;
+  /** Credentials for POST /v1/users/login. */
+  clientId?: string;
+  clientSecret?: string;
+  /** The X-PRODUCT-INSTANCE-ID every API call must carry. */
+  productInstanceId?: string;
+  /** Base URL the webhook routes are appended to (`/payment/status`, …); null sends none (logged as `no_url`). */
+  webhookUrl?: string | null;
+  /** Time between lifecycle steps (Processing → final, Successful → reversal). */
+  pendingMs?: number;
+  /** Added to every API call. */
+  latencyMs?: number;
+  /** Prepaid wallet in paise; a recharge larger than it fails. */
+  walletPaise?: number;
+  /** Crossing below this sends `wallet.low_balance`. */
+  lowBalancePaise?: number;
+  /** [G] token lifetime (undocumented upstream). */
+  tokenTtlSeconds?: number;
+  /** Multiplies the documented webhook retry delays (1 = 2 s…2 min); tests use ~0.01. */
+  webhookTimeScale?: number;
+  webhookTimeoutMs?: number;
+}
+
+export const SETU_RECHARGE_DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  // [P] the documented ClientID form XXXX-XXXX-XXXX-XXXX
+  clientId: 'SEMU-RCHG-0000-0001',
+  clientSecret: 'setu-recharge-emulator-secret',
+  productInstanceId: '5e7a2f40-1c3b-4d8e-9a61-2b7f0c4d9e13',
+  webhookUrl: null as string | null,
+  pendingMs: 1000,
+  latencyMs: 100,
+  walletPaise: 5_000_000, // ₹50,000
+  lowBalancePaise: 100_000, // ₹1,000
+  tokenTtlSeconds: 3600,
+  webhookTimeScale: 1,
+  webhookTimeoutMs: 5000,
+};
+
+export type SetuRechargeSettings = typeof SETU_RECHARGE_DEFAULTS;
+
+export interface SetuRechargeEmulator {
+  app: FastifyInstance;
+  url: string;
+  settings: SetuRechargeSettings;
+  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
+  setFaults(f: Partial<Faults>): void;
+  setWebhookUrl(url: string | null): void;
+  recharges(): RechargeRecord[];
+  webhookLog(): DeliveryRecord[];
+  close(): Promise<void>;
+}
+
+export async function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}): Promise<SetuRechargeEmulator> {
+  const s: SetuRechargeSettings = { ...SETU_RECHARGE_DEFAULTS, ...definedOnly(opts) };
+  const app = Fastify({ logger: false, forceCloseConnections: true, genReqId: newTraceId });
+  const { later, clearAll } = timerSet();
+  let faults: Faults = { ...NO_FAULTS };
+  let webhookBase = s.webhookUrl;
+
+  const webhooks = new WebhookSender({ faults: () => faults, timeScale: s.webhookTimeScale, timeoutMs: s.webhookTimeoutMs, later, userAgent: 'Setu-Webhooks/1.0' });
+  const send = (route: string, body: Record<string, unknown>, chain: string, schedule: RetrySchedule, label: string, holdable = false, forged = false) =>
+    webhooks.emit(webhookBase ? { url: webhookBase.replace(/\/+$/, '') + route, body, chain, schedule, label, ref: chain, forged } : { noUrl: true, label, ref: chain }, holdable);
+  const wallet = (event: string, extra: Record<string, unknown>) =>
+    send(event === 'wallet.credit' ? '/wallet/topup' : '/wallet/low-balance', { event, ...extra, balance: rupees(state.wallet), currency: 'INR', timestamp: istNow(), trace_id: newTraceId() }, 'wallet', WALLET_RETRIES, event);
+
+  const state: RechargeState = new RechargeState({
+    pendingMs: () => s.pendingMs,
+    walletPaise: s.walletPaise,
+    lowBalancePaise: s.lowBalancePaise,
+    later,
+    onFinal: (rec) => {
+      const forged = faults.forged_success && rec.status !== 'Successful';
+      const body = paymentWebhook(rec, forged ? 'Successful' : rec.status);
+      if (forged) body.operatorRefId = 'FORGED0000';
+      send('/payment/status', body, rec.transactionRefId, PAYMENT_RETRIES, String(body.status), rec.plan === 'reversal', forged);
+    },
+    onReversed: (rec) => send('/payment/reversal', paymentWebhook(rec, 'REVERSED'), rec.transactionRefId, PAYMENT_RETRIES, 'REVERSED'),
+    onLowBalance: () => wallet('wallet.low_balance', { threshold: rupees(s.lowBalancePaise) }),
+  });
+  const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
+  const calls: Record<string, number> = {};
+  const sleep = (ms: number) => new Promise<void>((r) => later(ms, r));
+
+  installErrorHandling(app);
+  const deps = { state, tokens, faults: () => faults, clientId: s.clientId, clientSecret: s.clientSecret, productInstanceId: s.productInstanceId, latencyMs: s.latencyMs, sleep, calls };
+  await app.register(async (scope) => registerLogin(scope, deps));
+  await app.register(async (scope) => registerApi(scope, deps));
+  await registerAdmin(app, {
+    state,
+    tokens,
+    webhooks,
+    calls,
+    getFaults: () => faults,
+    setFaults: (f) => void (faults = f),
+    webhookBase: () => webhookBase,
+    setWebhookBase: (u) => void (webhookBase = u),
+    topUp: (paise) => {
+      state.setWallet(state.wallet + paise);
+      wallet('wallet.credit', { amount: rupees(paise) });
+    },
+  });
+
+  const url = await app.listen({ port: s.port, host: s.host });
+  return {
+    app,
+    url,
+    settings: { ...s, port: Number(new URL(url).port) },
+    setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
+    setWebhookUrl: (u) => void (webhookBase = u),
+    recharges: () => [...state.recharges.values()],
+    webhookLog: () => webhooks.log,
+    async close() {
+      clearAll();
+      webhooks.close();
+      await app.close();
+    },
+  };
+}
+
+/** [P] the payment webhook sample: amount as a rupee string, provider as a display name, IST timestamp; failures add failureReason. */
+function paymentWebhook(rec: RechargeRecord, status: string): Record<string, unknown> {
+  return {
+    transactionRefId: rec.transactionRefId,
+    trace_id: rec.traceId,
+    operatorRefId: rec.operatorRefId,
+    status,
+    amount: rupees(rec.input.amount),
+    mobile_number: rec.input.mobile,
+    provider: DISPLAY_NAME[rec.input.operator as Operator],
+    timestamp: istNow(),
+    ...(status === 'Failure' && rec.error ? { failureReason: rec.error.failureReason } : {}),
+  };
+}
+
+/** Every error leaves in Setu's shape with the request's trace id, which every answer also carries as `x-trace-id`. */
+function installErrorHandling(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => void reply.header('x-trace-id', req.id));
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(paramsInvalid('Request body is not valid JSON'), undefined);
+    }
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    if (err instanceof SetuError) return reply.code(err.statusCode).send(err.body(req.id));
+    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(paramsInvalid(err.message).body(req.id));
+    return reply.code(500).send(new SetuError(500, 'ERR100', 'internal-server-error', 'Internal server error').body(req.id));
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send(routeNotFound().body(req.id)));
+}
