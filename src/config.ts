@@ -96,7 +96,8 @@ export interface Config {
     timeouts: Record<string, number>;
     breaker: { errorPct: number; minCalls: number; resetMs: number };
   };
-  reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number };
+  /** `explicit`: SANGAM_RECONCILE_SCHEDULE was set, and then rules over the partners' own etiquette. */
+  reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number; explicit: boolean };
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; timeoutMs: number; disableAfterDays: number; pollMs: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
@@ -222,7 +223,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       disableAfterDays: e.SANGAM_WEBHOOK_DISABLE_AFTER_DAYS,
       pollMs: e.SANGAM_WEBHOOK_POLL_MS,
     },
-    reconcile: { scheduleS: e.SANGAM_RECONCILE_SCHEDULE.split(',').map(Number), cutoffS: e.SANGAM_RECONCILE_CUTOFF_S, pollMs: e.SANGAM_RECONCILE_POLL_MS },
+    reconcile: {
+      scheduleS: e.SANGAM_RECONCILE_SCHEDULE.split(',').map(Number),
+      cutoffS: e.SANGAM_RECONCILE_CUTOFF_S,
+      pollMs: e.SANGAM_RECONCILE_POLL_MS,
+      explicit: Boolean(env.SANGAM_RECONCILE_SCHEDULE),
+    },
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
     logLevel: e.LOG_LEVEL,
   };

@@ -54,7 +54,11 @@ describe('crash in the middle of live traffic', () => {
       SANGAM_RATE_LIMIT_BURST: '100000',
     };
     let server: ChildProcess | undefined;
-    tc.after(() => void (server?.exitCode === null && server.kill('SIGKILL')));
+    // On failure too: no child may outlive the test, or the test process never exits.
+    tc.after(async () => {
+      if (server?.exitCode === null) server.kill('SIGKILL');
+      await sim.stop();
+    });
     const start = async () => {
       server = fork(SERVER, [], { env, stdio: 'ignore' });
       // Up to 30 s: a loaded CI machine starts the embedded store slowly.
@@ -70,7 +74,7 @@ describe('crash in the middle of live traffic', () => {
     let retries = 0;
     // Clients retry until answered, but not forever: a server that never comes back fails the test
     // instead of leaving retry loops that keep the test process alive.
-    const giveUpAt = Date.now() + 90_000;
+    const giveUpAt = Date.now() + 240_000;
     const pay = async (i: number) => {
       const body = { reference_id: `jepsen-${i}`, consent: true, vpa: VPAS[i % VPAS.length], amount: 1 + (i % 40), idempotency_key: randomUUID() };
       while (Date.now() < giveUpAt) {

@@ -54,7 +54,7 @@ export async function startSim(opts: { pendingMs?: number; latencyMs?: number; s
       return (await (await fetch(`${url}/_sim/calls`)).json()) as Record<string, number>;
     },
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     },

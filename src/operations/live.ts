@@ -144,6 +144,9 @@ async function applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promis
     const partner = (outcome as RoutedOutcome).partner;
     if (!row && outcome.status === 'pending') row = await services.transactions.updatePending(trx, ctx.txnId, outcome, strip, partner);
     if (partner && outcome.partnerRef) await services.transactions.setPartnerRef(trx, ctx.txnId, partner, outcome.partnerRef);
+    // Once the partner is known, its polling etiquette decides the first status enquiry.
+    const polling = partner && outcome.status === 'pending' && !services.config.reconcile.explicit ? services.partners?.polling(partner) : null;
+    if (polling && row) await services.transactions.setNextCheck(trx, ctx.txnId, new Date(row.created_at.getTime() + polling.firstS * 1000));
     // Unchanged: a callback or status enquiry made it final while the partner call was out.
     row ??= (await services.transactions.get(trx, ctx.txnId))!;
     // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.

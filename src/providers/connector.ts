@@ -93,6 +93,16 @@ export interface RechargePlan {
   category: 'unlimited' | 'data' | 'talktime' | 'annual' | 'other';
 }
 
+/**
+ * How often a partner may be asked about a pending transaction: the first enquiry after `firstS`, then
+ * no closer than `gapS` apart, and after `cutoffS` the transaction goes to manual review (hold kept).
+ */
+export interface Polling {
+  firstS: number;
+  gapS: number;
+  cutoffS: number;
+}
+
 /** A callback that failed verification: answered 4xx, nothing changes. */
 export class CallbackRefused extends Error {}
 
@@ -146,6 +156,8 @@ export interface PartnerRouteHooks {
 export interface Connector {
   /** Operations this partner serves (the router refuses a route that names another). */
   readonly serves: readonly OperationSlug[];
+  /** The partner's documented polling etiquette; SANGAM_PARTNER_<NAME>_POLL_FIRST_S / _GAP_S / _CUTOFF_S override it. */
+  readonly polling?: Polling;
   /** Throws PartnerError (nothing happened) or NoAnswer (it may have); otherwise an Outcome. */
   execute(req: OperationRequest): Promise<Outcome>;
   /** The transaction as the partner now sees it; null when the partner has never heard of it. */

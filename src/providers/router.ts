@@ -18,6 +18,7 @@ import {
   type OperationSlug,
   type OperatorLookup,
   type Outcome,
+  type Polling,
   type RechargePlan,
   type PartnerEvent,
   type PartnerReport,
@@ -40,6 +41,7 @@ const SLUGS: readonly OperationSlug[] = [
 interface Endpoint {
   name: string;
   kind: string;
+  vars: Record<string, string>;
   connector: Connector;
   breaker: CircuitBreaker<[() => Promise<Outcome>], Outcome>;
 }
@@ -82,7 +84,7 @@ export class PartnerRouter {
       breaker.on('halfOpen', () => metrics.breakerState(p.name, 'halfOpen'));
       breaker.on('close', () => metrics.breakerState(p.name, 'close'));
       metrics.breakerState(p.name, 'close');
-      this.endpoints.set(p.name, { name: p.name, kind: p.kind, connector, breaker });
+      this.endpoints.set(p.name, { name: p.name, kind: p.kind, vars: p.vars, connector, breaker });
     }
     for (const [slug, list] of Object.entries(config.routes)) {
       if (!SLUGS.includes(slug as OperationSlug)) throw invalid(`SANGAM_PARTNER_ROUTES: unknown operation ${slug}`);
@@ -107,6 +109,21 @@ export class PartnerRouter {
 
   has(partner: string): boolean {
     return this.endpoints.has(partner);
+  }
+
+  /** A partner's polling etiquette: its variables over its documented defaults; null when it has none. */
+  polling(partner: string): Polling | null {
+    const e = this.endpoints.get(partner);
+    if (!e) return null;
+    const own = e.connector.polling;
+    const v = (name: string, fallback: number | undefined) => {
+      const text = e.vars[`POLL_${name}_S`];
+      return text !== undefined && /^[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : fallback;
+    };
+    const firstS = v('FIRST', own?.firstS);
+    const gapS = v('GAP', own?.gapS);
+    const cutoffS = v('CUTOFF', own?.cutoffS);
+    return firstS === undefined || gapS === undefined || cutoffS === undefined ? null : { firstS, gapS, cutoffS };
   }
 
   /** Runs the request on the first partner of its route that takes it; see the module header. */

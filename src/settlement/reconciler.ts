@@ -55,6 +55,18 @@ export class Reconciler {
     return due.length;
   }
 
+  /**
+   * When to ask next, and when to give up to manual review: SANGAM_RECONCILE_SCHEDULE when it is set,
+   * otherwise the polling etiquette of the partner holding the transaction (its documented defaults, or
+   * its POLL_* variables), otherwise the default schedule.
+   */
+  private cadence(partner: string | null, checks: number): { nextS: number; cutoffS: number; firstS?: number } {
+    const { reconcile } = this.services.config;
+    const own = !reconcile.explicit && partner ? this.services.partners!.polling(partner) : null;
+    if (own) return { nextS: own.gapS, cutoffS: own.cutoffS, firstS: own.firstS };
+    return { nextS: reconcile.scheduleS[Math.min(checks, reconcile.scheduleS.length - 1)]!, cutoffS: reconcile.cutoffS };
+  }
+
   private async check(row: {
     id: string;
     operation: string;
@@ -66,6 +78,12 @@ export class Reconciler {
     commission_paise: number | null;
   }): Promise<void> {
     const { partners, config, db, settlement } = this.services;
+    const firstS = this.cadence(row.partner, row.checks).firstS;
+    if (firstS !== undefined && row.checks === 0 && Date.now() - row.created_at.getTime() < firstS * 1000) {
+      // Too early for this partner's etiquette: come back at its first-check time, without asking.
+      await db.updateTable('transactions').set({ next_check_at: new Date(row.created_at.getTime() + firstS * 1000) }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+      return;
+    }
     const asked = row.partner ? [row.partner] : partners!.route(row.operation);
     const tx = {
       txnId: row.id,
@@ -103,9 +121,8 @@ export class Reconciler {
       return;
     }
     const checks = row.checks + 1;
-    const schedule = config.reconcile.scheduleS;
-    const nextS = schedule[Math.min(checks, schedule.length - 1)]!;
-    const overdue = ageMs / 1000 + nextS > config.reconcile.cutoffS;
+    const { nextS, cutoffS } = this.cadence(row.partner, checks);
+    const overdue = ageMs / 1000 + nextS > cutoffS;
     await db
       .updateTable('transactions')
       .set({

@@ -117,6 +117,11 @@ export class TransactionStore {
     await trx.updateTable('transactions').set({ partner, partner_ref: partnerRef }).where('id', '=', id).where('partner_ref', 'is', null).execute();
   }
 
+  /** When reconciliation first asks about a pending transaction. */
+  async setNextCheck(trx: Transaction<DB>, id: string, at: Date): Promise<void> {
+    await trx.updateTable('transactions').set({ next_check_at: at }).where('id', '=', id).where('status', '=', 'pending').execute();
+  }
+
   /** Flags a transaction for review; its state does not change. */
   async flag(trx: Transaction<DB>, id: string, why: string): Promise<void> {
     await trx.updateTable('transactions').set({ flagged: why }).where('id', '=', id).execute();

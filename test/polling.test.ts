@@ -1,0 +1,60 @@
+// Polling etiquette per partner (SANGAM_PARTNER_<NAME>_POLL_FIRST_S / _GAP_S / _CUTOFF_S over the
+// partner's documented defaults): the first status enquiry waits for firstS, enquiries are gapS apart,
+// and past cutoffS the pending goes to manual review with its hold intact.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { addEntry } from '../src/access/allowlist.js';
+import { approve } from '../src/access/approvals.js';
+import { topUp } from '../src/ledger/ledger.js';
+import { eventually, PATHS, startApp, VALID, type TestApp } from './harness.js';
+import { freePort, startSim, type Sim } from './live-harness.js';
+
+describe('polling etiquette of a partner', () => {
+  let t: TestApp;
+  let sim: Sim;
+  before(async () => {
+    sim = await startSim({ pendingMs: 60_000 }); // the partner keeps it pending for the whole test
+    const port = await freePort();
+    t = await startApp({
+      SANGAM_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SANGAM_PARTNER_SIM_KIND: 'sangam',
+      SANGAM_PARTNER_SIM_URL: sim.url,
+      SANGAM_PARTNER_SIM_SECRET: sim.secret,
+      SANGAM_PARTNER_SIM_POLL_FIRST_S: '1',
+      SANGAM_PARTNER_SIM_POLL_GAP_S: '0.5',
+      SANGAM_PARTNER_SIM_POLL_CUTOFF_S: '2.5',
+      SANGAM_RECONCILE_POLL_MS: '50',
+      SANGAM_PARTNER_TIMEOUT_MS: '2000',
+    });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+    await approve(t.store.db, t.accountId, 'all');
+    await topUp(t.store.db, t.accountId, 100_000, 'test funds');
+  });
+  after(async () => {
+    await t.close();
+    await sim.stop();
+  });
+
+  it('asks no earlier than firstS, then every gapS, and hands over to review at the cut-off', async () => {
+    await sim.faults({ drop_callbacks: true });
+    const r = await t.call('POST', PATHS.upi, { key: t.liveKey, body: { ...VALID.upi(), vpa: 'pending@sandbox' } });
+    assert.equal(r.body.statuscode, 'TUP', r.text);
+    const txnId = r.body.data.txn_id as string;
+    const row = () => t.store.db.selectFrom('transactions').select(['checks', 'review_reason', 'created_at', 'next_check_at', 'status']).where('id', '=', txnId).executeTakeFirstOrThrow();
+    const early = await row();
+    await eventually(async () => (await row()).checks >= 1, 5000);
+    const first = await row();
+    assert.ok(first.created_at.getTime() + 1000 <= Date.now(), 'the first enquiry waited for POLL_FIRST_S');
+    const reviewed = await eventually(async () => {
+      const x = await row();
+      return x.review_reason ? x : undefined;
+    }, 8000);
+    assert.equal(reviewed.status, 'pending');
+    assert.ok(reviewed.checks >= 2 && reviewed.checks <= 5, `enquiries were POLL_GAP_S apart (${reviewed.checks})`);
+    assert.equal(early.checks, 0);
+    const hold = await t.store.db.selectFrom('holds').select('status').where('txn_id', '=', txnId).executeTakeFirstOrThrow();
+    assert.equal(hold.status, 'pending', 'the hold is kept for the review');
+    await sim.faults({});
+  });
+});
