@@ -84,7 +84,7 @@ export function verificationIdOf(txnId: string): string {
 
 /**
  * The create body. `user_consent` comes from the request's `consent: true`: obtained, EXPLICIT (the
- * end user said yes to this very lookup), timestamped when Sangam received the request (`at`).
+ * end user said yes to this very lookup), timestamped when Sangam forwards the request (`at`, moments after it arrived).
  */
 export function pennyDropBody(txnId: string, mobile: string, at: Date): CfPennyDropRequest {
   return {
