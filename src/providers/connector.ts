@@ -34,7 +34,7 @@ export interface Outcome {
 
 /** What the core asks a partner to do: one of the six operations (and the document-locker initialize step). */
 export type OperationRequest = { txnId: string } & (
-  | { operation: 'signature-match'; input: string; name?: string }
+  | { operation: 'signature-match'; input: string; name?: string; referenceSignature?: string }
   | { operation: 'doclocker-initialize'; redirectUrl?: string }
   | { operation: 'doclocker-download-aadhaar'; clientId: string; aadhaarNumber?: string }
   | { operation: 'mobile-to-bank-account'; mobile: string; accountNumber?: string; ifsc?: string }

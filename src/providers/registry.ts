@@ -2,12 +2,16 @@
 // that partner's connector with its factory. Adding a partner is its folder under providers/ and one
 // line here.
 import type { ConnectorFactory } from './connector.js';
+import { createCashfreeVerification } from './cashfree-verification/index.js';
 import { createDigilocker } from './digilocker/index.js';
 import { createRazorpayx } from './razorpayx/index.js';
 import { createSangam } from './sangam/index.js';
+import { createSurepassSignature } from './surepass-signature/index.js';
 
 export const KINDS: Record<string, ConnectorFactory> = {
   sangam: createSangam,
   digilocker: createDigilocker,
   razorpayx: createRazorpayx,
+  'cashfree-verification': createCashfreeVerification,
+  'surepass-signature': createSurepassSignature,
 };

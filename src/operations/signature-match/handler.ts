@@ -8,10 +8,18 @@ export const signatureMatch = defineOperation({
   path: '/api/v1/document-ocr/signature-match',
   tag: 'Document OCR',
   summary: 'Signature Match',
-  description: 'Reads the signature on a document and returns name_match_score (0 to 100) against `name` when given.',
+  description:
+    'Reads the signature on a document and returns name_match_score (0 to 100) against `name` when given. Partners that compare two signatures (live Surepass) score `input` against `reference_signature` instead.',
   schema: SignatureMatchRequest,
   bodyLimit: 5 * 1024 * 1024,
   idempotency: { by: 'reference_id' },
   charge: 'completion',
-  execute: (input, ctx) => ctx.services.connector(ctx.environment, 'signature-match').execute({ operation: 'signature-match', txnId: ctx.txnId, input: input.input, name: input.name }),
+  execute: (input, ctx) =>
+    ctx.services.connector(ctx.environment, 'signature-match').execute({
+      operation: 'signature-match',
+      txnId: ctx.txnId,
+      input: input.input,
+      name: input.name,
+      referenceSignature: input.reference_signature,
+    }),
 });

@@ -11,6 +11,15 @@ export const SignatureMatchRequest = Type.Object({
     description: 'The document OCR input: a base64 image of the signed document, or its URL',
     errorMessage: 'input must be a non-empty string (a base64 image or its URL)',
   }),
+  reference_signature: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 5_000_000,
+      description:
+        'A specimen signature to compare `input` with (a base64 image or its URL). Partners that compare two signatures need it; name_match_score is then the similarity of the two signatures',
+      errorMessage: 'reference_signature must be a non-empty string (a base64 image or its URL)',
+    }),
+  ),
   name: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Name to compare the signature against', errorMessage: 'name must be 1 to 200 characters' }),
   ),

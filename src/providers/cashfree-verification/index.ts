@@ -1,0 +1,195 @@
+// Owns the `cashfree-verification` connector (Cashfree Verification API, Mobile Penny Drop, PARTNERS.md
+// §5.1), serving mobile-to-bank-account. Variables: CLIENT_ID, CLIENT_SECRET (Verification Suite keys)
+// and API_VERSION (optional, YYYY-MM-DD, default 2024-12-01 as documented); URL is the API base such as
+// https://api.cashfree.com/verification. A missing or malformed one stops the boot naming it.
+//
+// execute: POST <URL>/mobile/penny-drop with verification_id = our transaction id (Cashfree's key for
+// the penny drop: a repeat is refused, never a second rupee [G]) and user_consent filled from our
+// `consent: true` (transformers.ts). The exact body and what the client gave to compare are kept in the
+// partner sessions (`pennydrop:<txnId>`) BEFORE it is sent, so a status enquiry can compare, and
+// resend the same body under the same id when Cashfree has no record of it. Answers:
+//   - VALID → success (account, masked), INVALID → failed "no account linked" (a completed check, charged),
+//     PENDING or a status we do not know → pending, settled by status enquiry (no webhook is documented).
+//   - PartnerError (nothing happened; 502/504, nothing charged; the router may fail over): not reached,
+//     400/401/403/404/415/422/429 (refusals before any penny drop), and a 5xx after which Cashfree has no
+//     record of the verification_id (one status call right away tells).
+//   - The 5xx whose penny drop exists, and 409 (the id was used): answered from the status call.
+//   - NoAnswer (pending, reconciled here): a read timeout or broken connection after sending, a 5xx the
+//     status call cannot clarify, a 2xx we cannot read, a VALID without its account.
+// status: GET <URL>/mobile/penny-drop?verification_id=… [G: the status call is not in the captured docs;
+// the shape mirrors Cashfree's other status calls]. Unknown there → the stored body is resent (same id).
+import {
+  NoAnswer,
+  PartnerError,
+  type Connector,
+  type ConnectorFactory,
+  type OperationRequest,
+  type Outcome,
+  type PartnerContext,
+  type PartnerReport,
+  type TxRef,
+} from '../connector.js';
+import { CashfreeVerificationHttp, Unanswered, Unsent, type CfAnswer } from './http.js';
+import { asPennyDrop, errorText, givenOf, outcomeOf, pennyDropBody, PENDING_MESSAGE, type GivenAccount } from './transformers.js';
+
+/** [P] the default x-api-version of the Verification API. */
+const DEFAULT_API_VERSION = '2024-12-01';
+const PATH = '/mobile/penny-drop';
+/** Longer than any reconciliation (SANGAM_RECONCILE_CUTOFF_S is at most 30 days; default 1 day). */
+const STORED_TTL_S = 30 * 24 * 3600;
+
+const sessionKey = (txnId: string) => `pennydrop:${txnId}`;
+
+/** What a status enquiry needs: the exact create body and what the client gave to compare. */
+interface StoredCreate {
+  body: string;
+  given: GivenAccount;
+}
+
+interface Settings {
+  clientId: string;
+  clientSecret: string;
+  apiVersion: string;
+}
+
+function settings(ctx: PartnerContext): Settings {
+  const name = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
+  const need = (v: string) => {
+    const value = ctx.vars[v]?.trim();
+    if (!value) throw new Error(`${name(v)} is required for a partner of kind cashfree-verification`);
+    if (/\s/.test(value)) throw new Error(`${name(v)} must not contain spaces`);
+    return value;
+  };
+  const apiVersion = ctx.vars.API_VERSION?.trim() || DEFAULT_API_VERSION;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(apiVersion)) throw new Error(`${name('API_VERSION')} must be a date such as ${DEFAULT_API_VERSION} (Cashfree's x-api-version)`);
+  return { clientId: need('CLIENT_ID'), clientSecret: need('CLIENT_SECRET'), apiVersion };
+}
+
+/** A refusal before any penny drop, in words that say so; Cashfree's own code and text when given. */
+function refusalText(a: CfAnswer): string {
+  const why = errorText(a.json);
+  if (a.status === 401) return 'Cashfree refused our Verification API credentials (HTTP 401)';
+  if (a.status === 429) return 'Cashfree is throttling requests (HTTP 429)';
+  return `Cashfree refused the penny drop (HTTP ${a.status}${why ? `: ${why}` : ''})`;
+}
+
+export class CashfreeVerificationConnector implements Connector {
+  readonly serves = ['mobile-to-bank-account'] as const;
+  private http: CashfreeVerificationHttp;
+
+  constructor(
+    private ctx: PartnerContext,
+    s: Settings,
+  ) {
+    this.http = new CashfreeVerificationHttp(ctx.url.replace(/\/+$/, ''), s, Math.min(5000, ctx.timeoutFor('mobile-to-bank-account')));
+  }
+
+  async execute(req: OperationRequest): Promise<Outcome> {
+    if (req.operation !== 'mobile-to-bank-account') throw new Error(`the cashfree-verification connector does not serve ${req.operation}`);
+    const stored: StoredCreate = { body: JSON.stringify(pennyDropBody(req.txnId, req.mobile, new Date())), given: givenOf(req.txnId, req) };
+    try {
+      await this.ctx.sessions.put(sessionKey(req.txnId), stored, STORED_TTL_S);
+    } catch {
+      throw new PartnerError('unavailable', 'The penny drop request could not be recorded before sending; nothing was sent or debited');
+    }
+    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: { service: 'mobile-to-bank-account' } });
+    let a: CfAnswer;
+    try {
+      a = await this.create(req.txnId, stored.body);
+    } catch (err) {
+      if (err instanceof Unsent) {
+        await this.forget(req.txnId);
+        throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was executed or debited`);
+      }
+      throw pending(`${(err as Error).message}; the penny drop may have been made, the outcome will follow`);
+    }
+    if (a.status >= 200 && a.status < 300) {
+      const p = asPennyDrop(a.json);
+      const outcome = p && outcomeOf(p, req.txnId, stored.given);
+      if (!outcome) throw pending(`Cashfree did not give a usable answer (HTTP ${a.status}); the outcome will follow`);
+      return outcome;
+    }
+    if (a.status === 409 || a.status >= 500) {
+      // 409: a penny drop under this id exists. 5xx: it may exist. The status call says which.
+      let found: Outcome | null | 'unknown';
+      try {
+        found = await this.lookup(req.txnId, stored.given);
+      } catch {
+        throw pending(`Cashfree failed (HTTP ${a.status}) and its status could not be read; the outcome will follow`);
+      }
+      if (found === 'unknown') {
+        if (a.status === 409) throw pending('Cashfree reports this verification as existing but cannot show it yet; the outcome will follow');
+        await this.forget(req.txnId);
+        throw new PartnerError('unavailable', `Cashfree failed (HTTP ${a.status}${errorText(a.json) ? `: ${errorText(a.json)}` : ''}) and holds no penny drop for this request; nothing was executed or debited`);
+      }
+      if (!found) throw pending(`Cashfree did not give a usable answer; the outcome will follow`);
+      return found;
+    }
+    // Any other 4xx: refused before a penny drop (validation, credentials, throttling).
+    await this.forget(req.txnId);
+    throw new PartnerError('unavailable', `${refusalText(a)}; nothing was executed or debited`);
+  }
+
+  async status(tx: TxRef): Promise<PartnerReport | null> {
+    if (tx.operation !== 'mobile-to-bank-account') return null;
+    const stored =
+      (await this.ctx.sessions.get<StoredCreate>(sessionKey(tx.txnId))) ??
+      (tx.request?.operation === 'mobile-to-bank-account' ? { body: JSON.stringify(pennyDropBody(tx.txnId, tx.request.mobile, new Date())), given: givenOf(tx.txnId, tx.request) } : undefined);
+    const given = stored?.given ?? {};
+    let found = await this.call(() => this.lookup(tx.txnId, given));
+    if (found === 'unknown') {
+      if (!stored) return null; // never sent by us, and Cashfree knows no verification by that id
+      // Cashfree has no record of the request we sent: send the same body under the same id (a repeat
+      // of an id that did arrive is refused with 409, never a second penny drop).
+      const a = await this.call(() => this.create(tx.txnId, stored.body));
+      if (a.status >= 200 && a.status < 300) {
+        const p = asPennyDrop(a.json);
+        found = p && outcomeOf(p, tx.txnId, given);
+      } else if (a.status === 409) {
+        found = await this.call(() => this.lookup(tx.txnId, given));
+        if (found === 'unknown') return null;
+      } else {
+        throw new Error(`status enquiry: resending the penny drop failed with HTTP ${a.status}`);
+      }
+    }
+    const outcome: Outcome = found ?? { status: 'pending', message: PENDING_MESSAGE, fields: { service: 'mobile-to-bank-account' } };
+    return { txnId: tx.txnId, partnerRef: outcome.partnerRef ?? null, outcome };
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  private create(txnId: string, body: string): Promise<CfAnswer> {
+    return this.http.call('POST', PATH, this.ctx.timeoutFor('mobile-to-bank-account'), txnId, body);
+  }
+
+  /**
+   * The status call: the outcome Cashfree now shows, null for an answer we cannot use, 'unknown' when
+   * it has no such verification (404). Throws Unsent/Unanswered, or an Error for any other answer.
+   */
+  private async lookup(txnId: string, given: GivenAccount): Promise<Outcome | null | 'unknown'> {
+    const a = await this.http.call('GET', `${PATH}?verification_id=${encodeURIComponent(txnId)}`, this.ctx.timeoutFor('mobile-to-bank-account'), txnId);
+    if (a.status === 404) return 'unknown';
+    const p = a.status === 200 ? asPennyDrop(a.json) : null;
+    if (a.status !== 200) throw new Error(`status call failed with HTTP ${a.status}`);
+    return p && outcomeOf(p, txnId, given);
+  }
+
+  /** A status-enquiry call; a transport failure is a PartnerError (the reconciler asks again later). */
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof Unsent || err instanceof Unanswered) throw new PartnerError(err instanceof Unsent && err.timedOut ? 'timeout' : 'unavailable', `status enquiry: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** Drops the stored body of a request that cannot have executed (best effort: it expires anyway). */
+  private async forget(txnId: string): Promise<void> {
+    await this.ctx.sessions.delete(sessionKey(txnId)).catch(() => undefined);
+  }
+}
+
+export const createCashfreeVerification: ConnectorFactory = (ctx) => new CashfreeVerificationConnector(ctx, settings(ctx));

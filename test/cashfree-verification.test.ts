@@ -1,0 +1,335 @@
+// The cashfree-verification connector end to end: Sangam's HTTP surface with a live key, the Cashfree
+// Mobile Penny Drop emulator in-process, the wallet and the ledger (checked after every test). Covers the
+// answers (VALID, INVALID = no account linked, PENDING settled by status enquiry), the documented errors
+// (401, 400, 429, 5xx with and without a penny drop behind it, timeouts), that the full account number
+// never leaves the connector (answer, store, logs), and that a penny drop goes out once per transaction.
+import { after, afterEach, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { addEntry } from '../src/access/allowlist.js';
+import { approve } from '../src/access/approvals.js';
+import { checkLedger } from '../src/ledger/check.js';
+import { topUp } from '../src/ledger/ledger.js';
+import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../src/partner-sim/cashfree-verification/index.js';
+import { linkedAccount } from '../src/partner-sim/cashfree-verification/directory.js';
+import { createCashfreeVerification } from '../src/providers/cashfree-verification/index.js';
+import { maskAccount, outcomeOf, statusOf } from '../src/providers/cashfree-verification/transformers.js';
+import type { PartnerContext } from '../src/providers/connector.js';
+import { eventually, PATHS, sleep, startApp, VALID, type TestApp } from './harness.js';
+
+const FEE_PAISE = 200; // the default price of mobile-to-bank-account
+
+async function startCfApp(emu: CashfreeVerificationEmulator, env: Record<string, string> = {}, logs?: PassThrough): Promise<TestApp> {
+  const t = await startApp(
+    {
+      SANGAM_PARTNER_CASHFREEVRS_KIND: 'cashfree-verification',
+      SANGAM_PARTNER_CASHFREEVRS_URL: emu.url,
+      SANGAM_PARTNER_CASHFREEVRS_CLIENT_ID: emu.settings.clientId,
+      SANGAM_PARTNER_CASHFREEVRS_CLIENT_SECRET: emu.settings.clientSecret,
+      SANGAM_PARTNER_CASHFREEVRS_API_VERSION: '2024-12-01',
+      SANGAM_PARTNER_ROUTES: 'mobile-to-bank-account=cashfreevrs',
+      SANGAM_PARTNER_TIMEOUT_MS: '600',
+      SANGAM_RECONCILE_SCHEDULE: '0.5',
+      SANGAM_RECONCILE_POLL_MS: '100',
+      SANGAM_BREAKER_MIN_CALLS: '10000',
+      ...(logs ? { LOG_LEVEL: 'debug' } : {}),
+      ...env,
+    },
+    undefined,
+    true,
+    logs,
+  );
+  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+  await approve(t.store.db, t.accountId, 'all');
+  await topUp(t.store.db, t.accountId, 1_000 * 100, 'test funds');
+  return t;
+}
+
+describe('cashfree-verification connector, end to end', () => {
+  let emu: CashfreeVerificationEmulator;
+  let t: TestApp;
+  const logs = new PassThrough();
+  let logText = '';
+  logs.on('data', (c: Buffer) => (logText += c.toString('utf8')));
+
+  before(async () => {
+    emu = await startCashfreeVerificationEmulator({ pendingMs: 300, latencyMs: 0 });
+    t = await startCfApp(emu, {}, logs);
+  });
+  after(async () => {
+    await t.close();
+    await emu.close();
+  });
+  afterEach(async () => {
+    emu.setFaults({});
+    const r = await checkLedger(t.store.db);
+    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+  });
+
+  const lookup = (body: Record<string, unknown>) => t.call('POST', PATHS.bank, { key: t.liveKey, body });
+  const txOf = (ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
+  const balance = async () => {
+    const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
+    return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
+  };
+  const txnIdOf = async (ref: string) => (await t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', ref).executeTakeFirstOrThrow()).id;
+  const dropsFor = (txnId: string) => emu.verifications().filter((v) => v.view.verification_id === txnId);
+  const final = (ref: string, timeoutMs = 8000) =>
+    eventually(async () => {
+      const r = await txOf(ref);
+      return r.body.data.status !== 'pending' && r;
+    }, timeoutMs);
+  /** Every row Sangam keeps that could hold an answer, as one text. */
+  const storeText = async () => {
+    const db = t.store.db;
+    const tables = await Promise.all([
+      db.selectFrom('transactions').selectAll().execute(),
+      db.selectFrom('audit_logs').selectAll().execute(),
+      db.selectFrom('idempotency_keys').selectAll().execute(),
+      db.selectFrom('webhook_events').selectAll().execute(),
+      db.selectFrom('partner_sessions').selectAll().execute(),
+    ]);
+    return JSON.stringify(tables);
+  };
+
+  it('VALID: the linked account, number masked to its last 4 digits, real bank name and branch; charged once', async () => {
+    const before = await balance();
+    const mobile = '9876543210';
+    const acct = linkedAccount(mobile);
+    const body = { ...VALID.bank(), mobile };
+    const r = await lookup(body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'TXN');
+    const d = r.body.data;
+    assert.equal(d.status, 'success');
+    assert.equal(d.reference_id, body.reference_id);
+    assert.ok(d.verified_at);
+    assert.equal(d.message, 'Bank account found');
+    assert.equal(d.service, 'mobile-to-bank-account');
+    assert.deepEqual(d.account, {
+      account_holder_name: acct.name_at_bank,
+      account_number: 'X'.repeat(acct.bank_account.length - 4) + acct.bank_account.slice(-4),
+      ifsc: acct.ifsc,
+      bank_name: acct.ifsc_details.bank,
+      branch: acct.ifsc_details.branch,
+    });
+    for (const k of ['account_number_match', 'ifsc_match', 'account_match']) assert.equal(k in d, false, k);
+    // one penny drop, under our transaction id, with the consent the request carried
+    const txnId = await txnIdOf(body.reference_id);
+    const [drop, ...more] = dropsFor(txnId);
+    assert.equal(more.length, 0);
+    assert.equal(drop!.requests, 1);
+    assert.equal(drop!.input.mobile_number, mobile);
+    assert.equal(drop!.input.user_consent.obtained, true);
+    assert.equal(drop!.input.user_consent.type, 'EXPLICIT');
+    assert.match(drop!.input.user_consent.timestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    assert.ok(Math.abs(Date.parse(drop!.input.user_consent.timestamp) - Date.now()) < 60_000);
+    assert.match(drop!.input.user_consent.purpose, /consented.*penny drop/);
+    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+    // the full number never leaves the connector: not in the answer, the store or the logs
+    const again = await txOf(body.reference_id);
+    for (const text of [r.text, again.text, await storeText(), logText]) assert.equal(text.includes(acct.bank_account), false);
+    assert.ok(logText.length > 0, 'logs were captured');
+  });
+
+  it('account_number_match / ifsc_match compare what the client holds with the linked account', async () => {
+    const mobile = '9123456780';
+    const acct = linkedAccount(mobile);
+    const other = acct.ifsc === 'SBIN0000001' ? 'SBIN0000002' : 'SBIN0000001';
+    const both = (await lookup({ ...VALID.bank(), mobile, account_number: acct.bank_account, ifsc: acct.ifsc })).body.data;
+    assert.deepEqual([both.account_number_match, both.ifsc_match, both.account_match], [true, true, true]);
+    const wrong = (await lookup({ ...VALID.bank(), mobile, account_number: '123456789012', ifsc: other })).body.data;
+    assert.deepEqual([wrong.account_number_match, wrong.ifsc_match, wrong.account_match], [false, false, false]);
+    const ifscOnly = (await lookup({ ...VALID.bank(), mobile, ifsc: acct.ifsc })).body.data;
+    assert.equal(ifscOnly.ifsc_match, true);
+    assert.equal('account_number_match' in ifscOnly, false);
+    assert.equal(ifscOnly.account.account_number, maskAccount(acct.bank_account));
+  });
+
+  it('INVALID (9000000000, no account linked): a business failure, charged as a completed check', async () => {
+    const before = await balance();
+    const body = { ...VALID.bank(), mobile: '9000000000' };
+    const r = await lookup(body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'ERR');
+    assert.equal(r.body.ok, false);
+    assert.equal(r.body.data.status, 'failed');
+    assert.equal(r.body.data.Errorcode, 120);
+    assert.equal(r.body.data.service, 'mobile-to-bank-account');
+    assert.match(r.body.data.message, /no bank account/i);
+    assert.equal(r.body.data.account, undefined);
+    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+  });
+
+  for (const [mobile, ends] of [
+    ['9000000002', 'success'],
+    ['9000000003', 'failed'],
+  ] as const) {
+    it(`PENDING (${mobile}): TUP with the fee held, then ${ends} by status enquiry; one penny drop`, async () => {
+      const before = await balance();
+      const acct = linkedAccount(mobile);
+      const body = { ...VALID.bank(), mobile, account_number: acct.bank_account };
+      const r = await lookup(body);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.statuscode, 'TUP');
+      assert.equal(r.body.data.status, 'pending');
+      assert.equal(r.body.data.verified_at, null);
+      assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: FEE_PAISE });
+      const txnId = await txnIdOf(body.reference_id);
+      const row = await t.store.db.selectFrom('transactions').select(['partner', 'partner_ref']).where('id', '=', txnId).executeTakeFirstOrThrow();
+      assert.equal(row.partner, 'cashfreevrs');
+      assert.equal(row.partner_ref, String(dropsFor(txnId)[0]!.view.reference_id));
+      const done = await final(body.reference_id);
+      assert.equal(done.body.data.status, ends);
+      if (ends === 'success') {
+        assert.equal(done.body.data.account.account_number, maskAccount(acct.bank_account));
+        assert.equal(done.body.data.account_number_match, true); // compared after the fact, from the stored digest
+        assert.equal(done.body.data.account_match, true);
+        assert.equal((await storeText()).includes(acct.bank_account), false);
+      } else {
+        assert.match(done.body.data.message, /no bank account/i);
+      }
+      assert.equal(dropsFor(txnId).length, 1);
+      assert.equal(dropsFor(txnId)[0]!.requests, 1);
+      assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+    });
+  }
+
+  it('a 500 with no penny drop behind it (9000000001): 502, nothing charged', async () => {
+    const before = await balance();
+    const r = await lookup({ ...VALID.bank(), mobile: '9000000001' });
+    assert.equal(r.status, 502, r.text);
+    assert.equal(r.body.statuscode, 'ERR');
+    assert.equal(r.body.data.Errorcode, 113);
+    assert.match(r.body.data.Message, /Cashfree failed \(HTTP 500.*holds no penny drop.*nothing was executed or debited/);
+    assert.deepEqual(await balance(), before);
+  });
+
+  it('a 5xx after the penny drop was made: answered from the status call at once, charged once', async () => {
+    emu.setFaults({ error_after_accept_next: 1, error_status: 503, scope: 'create' });
+    const before = await balance();
+    const body = { ...VALID.bank(), mobile: '9812345678' };
+    const r = await lookup(body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'TXN');
+    assert.equal(r.body.data.account.ifsc, linkedAccount('9812345678').ifsc);
+    assert.equal(dropsFor(await txnIdOf(body.reference_id)).length, 1);
+    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+  });
+
+  it('a 5xx the status call cannot clarify: pending; reconciliation resends the same body under the same id; one penny drop', async () => {
+    emu.setFaults({ error_next: 2, error_status: 502, scope: 'any' }); // the create and the status call right after it
+    const before = await balance();
+    const body = { ...VALID.bank(), mobile: '9812345679' };
+    const r = await lookup(body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'TUP');
+    const txnId = await txnIdOf(body.reference_id);
+    assert.equal(dropsFor(txnId).length, 0);
+    const again = await lookup(body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.body.data.status, 'pending');
+    const done = await final(body.reference_id);
+    assert.equal(done.body.data.status, 'success');
+    assert.equal(dropsFor(txnId).length, 1);
+    assert.equal(dropsFor(txnId)[0]!.input.verification_id, txnId);
+    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+  });
+
+  it('a read timeout while Cashfree works: pending, settled by status enquiry; the late request makes no second penny drop', async () => {
+    emu.setFaults({ timeout_next: 1, timeout_ms: 1200, scope: 'create' });
+    const before = await balance();
+    const body = { ...VALID.bank(), mobile: '9812345670' };
+    const r = await lookup(body);
+    assert.equal(r.status, 200, r.text);
+    // TUP; or TXN when the first status enquiry (due 0.5 s after the request) settled it before the
+    // 0.6 s deadline ran out — it found no record yet and resent the body under the same id.
+    assert.ok(['TUP', 'TXN'].includes(r.body.statuscode), r.text);
+    const done = await final(body.reference_id);
+    assert.equal(done.body.data.status, 'success');
+    await sleep(1300); // the hung request lands after the enquiry: its id is already used
+    const txnId = await txnIdOf(body.reference_id);
+    assert.equal(dropsFor(txnId).length, 1);
+    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+  });
+
+  it('a 429 before execution: 502, nothing charged, the reference freed so a retry succeeds', async () => {
+    emu.setFaults({ throttle_next: 1, scope: 'create' });
+    const before = await balance();
+    const body = { ...VALID.bank(), mobile: '9812345671' };
+    const r = await lookup(body);
+    assert.equal(r.status, 502, r.text);
+    assert.equal(r.body.data.Errorcode, 113);
+    assert.match(r.body.data.Message, /Cashfree is throttling requests \(HTTP 429\); nothing was executed or debited/);
+    assert.deepEqual(await balance(), before);
+    const retry = await lookup(body);
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(retry.body.data.status, 'success');
+  });
+
+  it('a 400 refusal carries Cashfree’s code and text; nothing is made', async () => {
+    const router = t.services.partners!;
+    await assert.rejects(
+      router.execute({ operation: 'mobile-to-bank-account', txnId: 'txn_BadMobile0000000001', mobile: '5555555555' }),
+      (err: Error) => /Cashfree refused the penny drop \(HTTP 400: mobile_number_invalid/.test(err.message) && err.constructor.name === 'PartnerError',
+    );
+    assert.equal(dropsFor('txn_BadMobile0000000001').length, 0);
+  });
+
+  it('status enquiry: null when Cashfree knows no such verification and nothing was stored', async () => {
+    const router = t.services.partners!;
+    const tx = { txnId: 'txn_NeverSentAnything01', operation: 'mobile-to-bank-account' as const, partnerRef: null, amountPaise: null, commissionPaise: 0 };
+    assert.equal(await router.status('cashfreevrs', tx), null);
+  });
+
+  it('Cashfree unreachable: 502, nothing charged', async () => {
+    const down = await startCfApp(emu, { SANGAM_PARTNER_CASHFREEVRS_URL: 'http://127.0.0.1:1/verification' });
+    try {
+      const r = await down.call('POST', PATHS.bank, { key: down.liveKey, body: VALID.bank() });
+      assert.equal(r.status, 502, r.text);
+      assert.match(r.body.data.Message, /Cashfree is unreachable; nothing was executed or debited/);
+      const l = await checkLedger(down.store.db);
+      assert.ok(l.ok, l.breaches.join('\n'));
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('a 401 (wrong client secret) is a 502 that names no secret; nothing charged', async () => {
+    const bad = await startCfApp(emu, { SANGAM_PARTNER_CASHFREEVRS_CLIENT_SECRET: 'wrong-secret' });
+    try {
+      const r = await bad.call('POST', PATHS.bank, { key: bad.liveKey, body: VALID.bank() });
+      assert.equal(r.status, 502, r.text);
+      assert.equal(r.body.data.Errorcode, 113);
+      assert.match(r.body.data.Message, /Cashfree refused our Verification API credentials \(HTTP 401\)/);
+      assert.doesNotMatch(r.text, /wrong-secret/);
+      const w = (await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data;
+      assert.deepEqual([w.balance, w.held], [1000, 0]);
+      const l = await checkLedger(bad.store.db);
+      assert.ok(l.ok, l.breaches.join('\n'));
+    } finally {
+      await bad.close();
+    }
+  });
+});
+
+describe('cashfree-verification transformers and variables', () => {
+  it('maps VALID, INVALID, PENDING, and anything else to pending', () => {
+    assert.deepEqual(['VALID', 'INVALID', 'PENDING', 'RECEIVED', ''].map(statusOf), ['success', 'failed', 'pending', 'pending', 'pending']);
+  });
+
+  it('a VALID answer without its account is unusable (never a success without an account)', () => {
+    assert.equal(outcomeOf({ status: 'VALID', bank_account: null, ifsc: 'HDFC0000001', name_at_bank: 'A B' }, 'txn_x', {}), null);
+    const o = outcomeOf({ status: 'VALID', bank_account: '001234567890', ifsc: 'hdfc0000001', name_at_bank: 'A B', reference_id: 7 }, 'txn_x', {});
+    assert.equal(o?.partnerRef, '7');
+    assert.deepEqual((o?.fields.account as Record<string, unknown>).account_number, 'XXXXXXXX7890');
+    assert.equal((o?.fields.account as Record<string, unknown>).ifsc, 'HDFC0000001');
+  });
+
+  it('the factory names a missing or malformed variable in full', () => {
+    const ctx = (vars: Record<string, string>) => ({ name: 'cfv', url: 'http://127.0.0.1:1', vars, timeoutFor: () => 1000 }) as unknown as PartnerContext;
+    assert.throws(() => createCashfreeVerification(ctx({ CLIENT_ID: 'x' })), /SANGAM_PARTNER_CFV_CLIENT_SECRET is required/);
+    assert.throws(() => createCashfreeVerification(ctx({ CLIENT_SECRET: 'y' })), /SANGAM_PARTNER_CFV_CLIENT_ID is required/);
+    assert.throws(() => createCashfreeVerification(ctx({ CLIENT_ID: 'x', CLIENT_SECRET: 'y', API_VERSION: 'v2' })), /SANGAM_PARTNER_CFV_API_VERSION must be a date/);
+  });
+});

@@ -1,0 +1,231 @@
+// The surepass-signature connector end to end: Sangam's HTTP surface with a live key, the Surepass
+// Signature Comparator emulator in-process, the wallet and the ledger (checked after every test). Covers
+// a match, a non-match (a completed check), no signature (a business failure), the mapping choices (a
+// reference signature is required; no name is ever scored), and the documented errors (401, 422, 429,
+// 5xx, timeout), each a 502/504 with nothing charged and nothing left pending.
+import { after, afterEach, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { addEntry } from '../src/access/allowlist.js';
+import { approve } from '../src/access/approvals.js';
+import { checkLedger } from '../src/ledger/check.js';
+import { topUp } from '../src/ledger/ledger.js';
+import { startSurepassSignatureEmulator, type SurepassSignatureEmulator } from '../src/partner-sim/surepass-signature/index.js';
+import { samples } from '../src/partner-sim/surepass-signature/samples.js';
+import { createSurepassSignature } from '../src/providers/surepass-signature/index.js';
+import { formOf, outcomeOf } from '../src/providers/surepass-signature/transformers.js';
+import type { PartnerContext } from '../src/providers/connector.js';
+import { PATHS, startApp, VALID, type TestApp } from './harness.js';
+
+const FEE_PAISE = 300; // the default price of signature-match
+const S = samples() as Record<'signature' | 'signature_rescan' | 'signature_nomatch' | 'signature_lowmatch' | 'no_signature', string>;
+
+async function startSpApp(emu: SurepassSignatureEmulator, env: Record<string, string> = {}): Promise<TestApp> {
+  const t = await startApp({
+    SANGAM_PARTNER_SUREPASS_KIND: 'surepass-signature',
+    SANGAM_PARTNER_SUREPASS_URL: emu.url,
+    SANGAM_PARTNER_SUREPASS_TOKEN: emu.settings.token,
+    SANGAM_PARTNER_SUREPASS_SIGNATURE_PATH: emu.settings.path,
+    SANGAM_PARTNER_ROUTES: 'signature-match=surepass',
+    SANGAM_PARTNER_TIMEOUT_MS: '600',
+    SANGAM_BREAKER_MIN_CALLS: '10000',
+    ...env,
+  });
+  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+  await approve(t.store.db, t.accountId, 'all');
+  await topUp(t.store.db, t.accountId, 1_000 * 100, 'test funds');
+  return t;
+}
+
+describe('surepass-signature connector, end to end', () => {
+  let emu: SurepassSignatureEmulator;
+  let t: TestApp;
+
+  before(async () => {
+    emu = await startSurepassSignatureEmulator({ latencyMs: 0 });
+    t = await startSpApp(emu);
+  });
+  after(async () => {
+    await t.close();
+    await emu.close();
+  });
+  afterEach(async () => {
+    emu.setFaults({});
+    const r = await checkLedger(t.store.db);
+    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+    // a comparison is never left pending: there is nothing to reconcile it with
+    const pending = await t.store.db.selectFrom('transactions').select('id').where('status', '=', 'pending').execute();
+    assert.deepEqual(pending, []);
+  });
+
+  const match = (body: Record<string, unknown>) => t.call('POST', PATHS.signature, { key: t.liveKey, body });
+  const balance = async () => {
+    const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
+    return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
+  };
+  const comparisons = () => emu.comparisons().length;
+  const signed = (extra: Record<string, unknown> = {}) => ({ ...VALID.signature(), name: undefined, input: S.signature, reference_signature: S.signature_rescan, ...extra });
+
+  it('a match: Surepass’s score as name_match_score, its verdict and threshold; one comparison, charged once', async () => {
+    const before = await balance();
+    const n = comparisons();
+    const body = signed();
+    const r = await match(body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'TXN');
+    const d = r.body.data;
+    assert.equal(d.status, 'success');
+    assert.equal(d.reference_id, body.reference_id);
+    assert.ok(d.verified_at);
+    const last = emu.comparisons().at(-1)!;
+    assert.equal(comparisons(), n + 1);
+    assert.equal(last.input, 'base64');
+    assert.equal(last.use_pdf, false);
+    assert.equal(d.name_match_score, last.score); // exactly the vendor's, never rescaled or invented
+    assert.ok(d.name_match_score >= 90 && d.name_match_score <= 100);
+    assert.equal(d.matched, true);
+    assert.equal(d.threshold, 90);
+    assert.equal(d.compared_with, 'reference_signature');
+    assert.equal('extracted_name' in d, false);
+    assert.match(d.message, /signatures match/);
+    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+  });
+
+  it('the same image twice scores 100; a data: URL prefix is accepted', async () => {
+    const r = await match(signed({ input: `data:image/png;base64,${S.signature}`, reference_signature: S.signature }));
+    assert.equal(r.body.data.name_match_score, 100);
+  });
+
+  it('a name is never scored: the message says so, the score stays the signatures’', async () => {
+    const r = await match(signed({ name: 'Priya Sharma' }));
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.body.data.message, /name was not compared/);
+    assert.equal(r.body.data.name_match_score, emu.comparisons().at(-1)!.score);
+  });
+
+  for (const [sample, range] of [
+    ['signature_nomatch', [5, 35]],
+    ['signature_lowmatch', [60, 90]],
+  ] as const) {
+    it(`a non-match (${sample}): a completed check, success with matched false and the low score; charged`, async () => {
+      const before = await balance();
+      const r = await match(signed({ reference_signature: S[sample] }));
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.statuscode, 'TXN');
+      assert.equal(r.body.data.matched, false);
+      assert.ok(r.body.data.name_match_score >= range[0] && r.body.data.name_match_score < range[1], String(r.body.data.name_match_score));
+      assert.match(r.body.data.message, /do not match/);
+      assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+    });
+  }
+
+  it('no signature in the image: a business failure (ERR, 120), charged as a completed check, no score', async () => {
+    const before = await balance();
+    const r = await match(signed({ input: S.no_signature }));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'ERR');
+    assert.equal(r.body.data.status, 'failed');
+    assert.equal(r.body.data.Errorcode, 120);
+    assert.match(r.body.data.message, /No signature was detected/);
+    assert.equal(r.body.data.name_match_score, undefined);
+    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+  });
+
+  it('two URLs go as the link pair', async () => {
+    const r = await match(signed({ input: 'https://example.com/cheque.png', reference_signature: 'https://example.com/specimen.png' }));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(emu.comparisons().at(-1)!.input, 'link');
+    assert.equal(r.body.data.name_match_score, emu.comparisons().at(-1)!.score);
+  });
+
+  for (const [what, extra, message] of [
+    ['no reference_signature', { reference_signature: undefined, name: 'Priya Sharma' }, /needs reference_signature/],
+    ['a URL with a base64 image', { input: 'https://example.com/cheque.png' }, /both as URLs or both as base64 images/],
+    ['an input that is neither', { input: 'not an image at all!' }, /input must be an http\(s\) URL or a base64 image/],
+  ] as const) {
+    it(`${what}: refused before sending (502), nothing charged, nothing compared`, async () => {
+      const before = await balance();
+      const n = comparisons();
+      const r = await match(signed(extra));
+      assert.equal(r.status, 502, r.text);
+      assert.equal(r.body.data.Errorcode, 113);
+      assert.match(r.body.data.Message, message);
+      assert.match(r.body.data.Message, /nothing was executed or debited/);
+      assert.equal(comparisons(), n);
+      assert.deepEqual(await balance(), before);
+    });
+  }
+
+  it('the reference_signature field is validated like input', async () => {
+    const r = await match(signed({ reference_signature: '' }));
+    assert.equal(r.status, 422);
+    assert.deepEqual(r.body.data.errors, [{ field: 'reference_signature', message: 'reference_signature must be a non-empty string (a base64 image or its URL)' }]);
+  });
+
+  for (const [name, setup, http, message] of [
+    ['422 invalid_image', null, 502, /Surepass refused the comparison \(HTTP 422: invalid_image/],
+    ['429', { throttle_next: 1 }, 502, /Surepass is throttling requests \(HTTP 429\)/],
+    ['500 before comparing', { error_next: 1, error_status: 500 }, 502, /Surepass failed \(HTTP 500/],
+    ['503 after comparing', { error_after_accept_next: 1, error_status: 503 }, 502, /Surepass failed \(HTTP 503/],
+    ['read timeout', { timeout_next: 1, timeout_ms: 1000 }, 504, /Surepass did not answer in time/],
+  ] as const) {
+    it(`${name}: ${http}, nothing charged; the reference is freed and a retry compares again`, async () => {
+      if (setup) emu.setFaults(setup);
+      const before = await balance();
+      const body = signed(setup ? {} : { input: Buffer.from('plain text, not an image').toString('base64') });
+      const r = await match(body);
+      assert.equal(r.status, http, r.text);
+      assert.equal(r.body.statuscode, 'ERR');
+      assert.equal(r.body.data.Errorcode, 113);
+      assert.match(r.body.data.Message, message);
+      assert.match(r.body.data.Message, /nothing was debited/);
+      assert.doesNotMatch(r.text, new RegExp(emu.settings.token.slice(-20)));
+      assert.deepEqual(await balance(), before);
+      if (!setup) return;
+      const retry = await match(body);
+      assert.equal(retry.status, 200, retry.text);
+      assert.equal(retry.body.data.status, 'success');
+      assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+    });
+  }
+
+  it('a 401 (wrong token) is a 502 that shows no token; nothing charged', async () => {
+    const bad = await startSpApp(emu, { SANGAM_PARTNER_SUREPASS_TOKEN: 'not-the-token' });
+    try {
+      const r = await bad.call('POST', PATHS.signature, { key: bad.liveKey, body: signed() });
+      assert.equal(r.status, 502, r.text);
+      assert.match(r.body.data.Message, /Surepass refused our token \(HTTP 401\)/);
+      assert.doesNotMatch(r.text, /not-the-token/);
+      const w = (await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data;
+      assert.deepEqual([w.balance, w.held], [1000, 0]);
+      const l = await checkLedger(bad.store.db);
+      assert.ok(l.ok, l.breaches.join('\n'));
+    } finally {
+      await bad.close();
+    }
+  });
+});
+
+describe('surepass-signature transformers and variables', () => {
+  it('builds one pair of one kind; PDFs set use_pdf', () => {
+    const pdf = Buffer.from('%PDF-1.4 cheque').toString('base64');
+    assert.deepEqual(formOf(pdf, S.signature), { base64_1: pdf, base64_2: S.signature, use_pdf: 'true' });
+    assert.deepEqual(formOf('https://x.test/a.PDF', 'https://x.test/b.pdf'), { link_1: 'https://x.test/a.PDF', link_2: 'https://x.test/b.pdf', use_pdf: 'true' });
+    assert.equal(typeof formOf(S.signature, undefined), 'string');
+  });
+
+  it('an answer without a usable score is no outcome (never a made-up score)', () => {
+    assert.equal(outcomeOf({ data: { score: 'high' }, success: true }, undefined), null);
+    assert.equal(outcomeOf({ data: { score: 120 }, success: true }, undefined), null);
+    assert.equal(outcomeOf({ data: null, success: false }, undefined), null);
+    const o = outcomeOf({ data: { score: 91.5, threshold: 90 }, success: true }, undefined);
+    assert.deepEqual(o?.fields, { name_match_score: 91.5, matched: true, threshold: 90, compared_with: 'reference_signature' });
+  });
+
+  it('the factory names a missing or malformed variable in full', () => {
+    const ctx = (vars: Record<string, string>) => ({ name: 'sp', url: 'http://127.0.0.1:1', vars, timeoutFor: () => 1000 }) as unknown as PartnerContext;
+    assert.throws(() => createSurepassSignature(ctx({ SIGNATURE_PATH: '/x' })), /SANGAM_PARTNER_SP_TOKEN is required/);
+    assert.throws(() => createSurepassSignature(ctx({ TOKEN: 'abc' })), /SANGAM_PARTNER_SP_SIGNATURE_PATH is required/);
+    assert.throws(() => createSurepassSignature(ctx({ TOKEN: 'abc', SIGNATURE_PATH: 'api/v1' })), /SANGAM_PARTNER_SP_SIGNATURE_PATH must be a URL path/);
+    assert.throws(() => createSurepassSignature(ctx({ TOKEN: 'Bearer abc', SIGNATURE_PATH: '/x' })), /no spaces/);
+  });
+});
