@@ -10,7 +10,7 @@
 // percent-encoding; odd methods and content types; empty and missing bodies; valid, live, garbage and
 // missing keys.
 //
-// FUZZ_RUNS sets the number of requests (default 600: about 20 s on either store on a shared 2-core
+// FUZZ_RUNS sets the number of requests (default 2000: about 20 s on either store on a shared 2-core
 // machine); FUZZ_SEED replays a run (the seed is printed as a test diagnostic, and a failure reports
 // fast-check's seed and path as well).
 import { after, before, describe, it } from 'node:test';
@@ -19,7 +19,7 @@ import { METHODS } from 'node:http';
 import fc from 'fast-check';
 import { ROUTES, startApp, type Response, type Route, type TestApp } from './harness.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 /** Where the webhook routes point a valid endpoint: loopback's discard port, never the network. */
 const HOOK_URL = 'http://127.0.0.1:9/hooks';
@@ -135,7 +135,7 @@ const GARBAGE_TEXT = [
 /** Valid query for the one operation that reads its fields from the query string. */
 const validQuery = (body: Record<string, unknown>): Array<[string, string]> => Object.entries(body).map(([k, v]) => [k, encode(String(v))]);
 
-function caseArb(routes: Array<Route & { query: string[]; fields: string[] }>, ids: Record<string, string>) {
+function caseArb(routes: Described[], ids: Record<string, string>) {
   return fc
     .record({
       route: fc.constantFrom(...routes),
@@ -281,41 +281,74 @@ async function check(t: TestApp, c: Case, r: Response): Promise<void> {
 
 // ---- the run ----------------------------------------------------------------------------------------
 
+type Described = Route & { query: string[]; fields: string[] };
+
+/** The routes: the shared list, plus anything the served document has that the list lacks, with their fields. */
+async function describeRoutes(t: TestApp): Promise<Described[]> {
+  const doc = (await t.call('GET', '/openapi.json', { key: null })).body as {
+    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: { content?: Record<string, { schema?: { properties?: object } }> } }>>;
+  };
+  const routes = new Map(ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
+  for (const [p, ms] of Object.entries(doc.paths)) {
+    for (const m of Object.keys(ms)) if (p.startsWith('/api/v1/') && !routes.has(`${m.toUpperCase()} ${p}`)) routes.set(`${m.toUpperCase()} ${p}`, { method: m.toUpperCase(), path: p });
+  }
+  return [...routes.values()].map((r) => {
+    const op = doc.paths[r.path]?.[r.method.toLowerCase()];
+    const query = (op?.parameters ?? []).filter((x) => x.in === 'query').map((x) => x.name);
+    const fields = Object.keys(op?.requestBody?.content?.['application/json']?.schema?.properties ?? {});
+    return { ...r, query, fields: r.method === 'GET' ? query : fields };
+  });
+}
+
 describe('fuzz: hostile requests to every /api/v1 route keep the contract', () => {
   let t: TestApp;
-  before(async () => (t = await startApp({ SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_RETRY_SCHEDULE: '3600' })));
-  after(() => t.close());
-
-  it(`${RUNS} hostile requests: no 5xx, always the envelope and the request id, always an audit row`, async (ctx) => {
-    // The routes: the shared list, plus anything the served document has that the list lacks.
-    const doc = (await t.call('GET', '/openapi.json', { key: null })).body as {
-      paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: { content?: Record<string, { schema?: { properties?: object } }> } }>>;
-    };
-    const routes = new Map(ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
-    for (const [p, ms] of Object.entries(doc.paths)) {
-      for (const m of Object.keys(ms)) if (p.startsWith('/api/v1/') && !routes.has(`${m.toUpperCase()} ${p}`)) routes.set(`${m.toUpperCase()} ${p}`, { method: m.toUpperCase(), path: p });
-    }
-    const described = [...routes.values()].map((r) => {
-      const op = doc.paths[r.path]?.[r.method.toLowerCase()];
-      const query = (op?.parameters ?? []).filter((x) => x.in === 'query').map((x) => x.name);
-      const fields = Object.keys(op?.requestBody?.content?.['application/json']?.schema?.properties ?? {});
-      return { ...r, query, fields: r.method === 'GET' ? query : fields };
-    });
-
+  let routes: Described[];
+  let ids: Record<string, string>;
+  const send = (c: Case) => t.call(c.method, c.url, { payload: c.payload, headers: c.headers, key: c.key === 'sandbox' ? t.key : c.key === 'live' ? t.liveKey : null });
+  before(async () => {
+    t = await startApp({ SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_RETRY_SCHEDULE: '3600' });
+    routes = await describeRoutes(t);
     // Real handles for the path parameters, so some requests reach past "not found".
     const hook = await t.call('POST', '/api/v1/webhook-endpoints', { body: { url: HOOK_URL } });
     const op = await t.call('POST', '/api/v1/mobile-recharge/recharge-commission', { body: ROUTES.find((r) => r.path.endsWith('recharge-commission'))!.body!() });
     assert.equal(hook.status, 200, hook.text);
-    const ids = { webhook: hook.body.data.id as string, request: String(op.headers['x-request-id']), reference: op.body.data.reference_id as string };
+    ids = { webhook: hook.body.data.id as string, request: String(op.headers['x-request-id']), reference: op.body.data.reference_id as string };
+  });
+  after(() => t.close());
 
+  it('every route answers every method, with or without a key, and refuses a body one level past the limit', async () => {
+    for (const route of routes) {
+      const url = route.path.replace('{id}', ids.webhook!).replace('{request_id}', ids.request!).replace('{reference_id}', ids.reference!);
+      for (const method of ODD_METHODS) {
+        for (const key of ['sandbox', 'none'] as const) {
+          const c: Case = { route, method, url, headers: {}, key };
+          const r = await send(c);
+          await check(t, c, r);
+          if (r.status === 405) assert.ok(String(r.headers.allow ?? '').includes(route.method), `${method} ${url}: Allow ${String(r.headers.allow)}`);
+        }
+      }
+      if (route.method === 'GET' && !route.body) continue;
+      // Body and the value under "x" together: 33 levels is one too many, 32 is fine.
+      for (const depth of [32, 33]) {
+        const body = { ...(route.body?.() ?? {}), ...(route.path.startsWith('/api/v1/webhook-endpoints') ? { url: HOOK_URL } : {}) };
+        const payload = `${JSON.stringify(body).slice(0, -1)}${Object.keys(body).length ? ',' : ''}"x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+        const c: Case = { route, method: route.method, url, payload, headers: { 'content-type': 'application/json' }, key: 'sandbox', depth };
+        const r = await send(c);
+        await check(t, c, r);
+        if (depth === 33 && !r.text.includes('"errors"')) assert.equal(r.status, 400, `${route.method} ${url}: ${r.text}`);
+        if (depth === 32) assert.doesNotMatch(r.text, /deeper than/);
+      }
+    }
+  });
+
+  it(`${RUNS} hostile requests: no 5xx, always the envelope and the request id, always an audit row`, async (ctx) => {
     const statuses = new Map<number, number>();
     let requests = 0;
     const started = Date.now();
-    ctx.diagnostic(`FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} routes=${described.length} store=${t.store.kind}`);
+    ctx.diagnostic(`FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} routes=${routes.length} store=${t.store.kind}`);
     await fc.assert(
-      fc.asyncProperty(caseArb(described, ids), async (c) => {
-        const key = c.key === 'sandbox' ? t.key : c.key === 'live' ? t.liveKey : null;
-        const r = await t.call(c.method, c.url, { payload: c.payload, headers: c.headers, key });
+      fc.asyncProperty(caseArb(routes, ids), async (c) => {
+        const r = await send(c);
         requests++;
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         await check(t, c, r);
