@@ -13,7 +13,7 @@ import { compile, compileText } from './http/validation.js';
 import { inputGuard } from './http/input-guard.js';
 import { registerJsonParser } from './http/json-body.js';
 import { randomBase62 } from './ids.js';
-import { registerAuditHook } from './audit/hook.js';
+import { recordAnswer, registerAuditHook } from './audit/hook.js';
 import { redactUrl } from './audit/redact.js';
 import { OPERATIONS } from './operations/registry.js';
 import { registerOperation } from './operations/route.js';
@@ -57,6 +57,9 @@ export interface App {
 
 /** `logStream`: where the log lines go (stdout by default; tests capture them). */
 export async function buildApp(config: Config, store: Store, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<App> {
+  // Router errors are audited by the error handler itself; the writer exists once services do, which
+  // is before the app is ready to take any request.
+  let audit: Services['audit'] | undefined;
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -73,13 +76,16 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
-    frameworkErrors,
+    frameworkErrors: frameworkErrors(async (req, reply, status, payload) => {
+      if (audit) await recordAnswer(audit, req, reply, status, payload);
+    }),
     clientErrorHandler,
     // The client IP is the socket peer unless a trusted proxy is configured; then X-Forwarded-For is
     // read from the right, skipping only the trusted hops (proxy-addr), so a client cannot spoof it.
     trustProxy: config.trustProxy ?? false,
   });
   const services = await buildServices(config, store, app.log);
+  audit = services.audit;
 
   // Only JSON is spoken on /api/v1; Fastify's built-in text/plain parser would accept other bodies.
   app.removeContentTypeParser('text/plain');

@@ -12,6 +12,7 @@ import { listMigrations, migrate } from '../src/db/migrate.js';
 import { buildApp, type App } from '../src/app.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { randomBase62 } from '../src/ids.js';
+import { OPERATIONS } from '../src/operations/registry.js';
 
 /** A store location that is fresh for this caller: a new PostgreSQL database or a new PGlite directory. */
 export interface StoreLocation {
@@ -205,3 +206,46 @@ export const VALID = {
   recharge: () => ({ reference_id: ref('rc'), consent: true, mobile: '9876543210', operator: 'JIO', amount: 199 }),
   dth: () => ({ reference_id: ref('dth'), consent: true, subscriber_id: '1234567890', operator: 'TS', amount: 350 }),
 };
+
+const BODY: Record<string, () => Record<string, unknown>> = {
+  [PATHS.signature]: VALID.signature,
+  [PATHS.init]: VALID.init,
+  [PATHS.aadhaar]: VALID.aadhaar,
+  [PATHS.bank]: VALID.bank,
+  [PATHS.upi]: VALID.upi,
+  [PATHS.recharge]: VALID.recharge,
+  [PATHS.dth]: VALID.dth,
+};
+
+export interface Route {
+  method: string;
+  /** The path as the OpenAPI document writes it, `{name}` for a path parameter. */
+  path: string;
+  /** A valid body, where the route takes one. */
+  body?: () => Record<string, unknown>;
+}
+
+/**
+ * Every /api/v1 route a key can call: the security suite (test/security.test.ts) runs its auth checks
+ * on each and the fuzzer (test/fuzz.test.ts) its hostile requests. Both fail if a documented route is
+ * missing here.
+ */
+export const ROUTES: Route[] = [
+  ...OPERATIONS.flatMap((op) => (op.method === 'GET' ? ['GET', 'POST'] : ['POST']).map((method) => ({ method, path: op.path, body: BODY[op.path] }))),
+  { method: 'GET', path: '/api/v1/transactions/{reference_id}' },
+  { method: 'GET', path: '/api/v1/account/wallet' },
+  { method: 'GET', path: '/api/v1/account/statement' },
+  { method: 'GET', path: '/api/v1/mobile-recharge/operators' },
+  { method: 'GET', path: '/api/v1/dth/operators' },
+  { method: 'GET', path: '/api/v1/mobile-recharge/operator-lookup' },
+  { method: 'GET', path: '/api/v1/mobile-recharge/plans' },
+  { method: 'POST', path: '/api/v1/webhook-endpoints', body: () => ({ url: 'https://example.com/hooks' }) },
+  { method: 'GET', path: '/api/v1/webhook-endpoints' },
+  { method: 'DELETE', path: '/api/v1/webhook-endpoints/{id}' },
+  { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/rotate-secret', body: () => ({}) },
+  { method: 'GET', path: '/api/v1/webhook-endpoints/{id}/deliveries' },
+  { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/replay', body: () => ({ since: '2026-01-01T00:00:00Z' }) },
+  { method: 'GET', path: '/api/v1/audit-logs' },
+  { method: 'GET', path: '/api/v1/audit-logs/export' },
+  { method: 'GET', path: '/api/v1/audit-logs/{request_id}' },
+];

@@ -125,6 +125,38 @@ describe('hostile input: crashes, envelope and audit trail', () => {
     assert.doesNotMatch(long.text, /script|aaaaaaaaaa/);
   });
 
+  it('a router error (bad percent-encoding, over-long parameter) has its audit row, like any answer (fuzzer finding)', async () => {
+    for (const [url, status] of [
+      ['/api/v1/transactions/%E0%A4%A', 422],
+      ['/api/v1/webhook-endpoints/%ud800/deliveries?limit=1', 422],
+      [`/api/v1/audit-logs/${'a'.repeat(101)}`, 404],
+    ] as const) {
+      const r = await t.call('GET', url);
+      assert.equal(r.status, status, r.text);
+      const row = await auditRowOf(t, String(r.headers['x-request-id']));
+      assert.ok(row, `${url}: no audit row`);
+      assert.equal(row.http_status, status);
+      assert.equal(row.ok, false);
+      assert.equal(row.statuscode, 'ERR');
+    }
+    assert.equal((await verifyChain(t.store.db)).ok, true);
+  });
+
+  it('a 422/107 (idempotency key reused with another payload) lists the field, as every 422 does (fuzzer finding)', async () => {
+    const body = VALID.recharge();
+    const key = uuid();
+    assert.equal((await t.call('POST', PATHS.recharge, { body, headers: { 'idempotency-key': key } })).status, 200);
+    const r = await t.call('POST', PATHS.recharge, { body: { ...body, amount: body.amount + 1 }, headers: { 'idempotency-key': key } });
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.body.data.Errorcode, 107);
+    assert.deepEqual(r.body.data.errors.map((e: { field: string }) => e.field), ['idempotency_key']);
+    const sig = VALID.signature(); // verification operations are keyed by reference_id
+    assert.equal((await t.call('POST', PATHS.signature, { body: sig })).status, 200);
+    const again = await t.call('POST', PATHS.signature, { body: { ...sig, name: 'Someone Else' } });
+    assert.equal(again.status, 422, again.text);
+    assert.deepEqual(again.body.data.errors.map((e: { field: string }) => e.field), ['reference_id']);
+  });
+
   it('query amounts must be plain decimals: 0x10, " 100 " and 1e2 are 422 naming amount', async () => {
     const upi = (amount: string) =>
       t.call('GET', PATHS.upi, { query: { reference_id: `upi-${uuid().slice(0, 8)}`, consent: 'true', vpa: 'success@sandbox', amount, idempotency_key: uuid() } });

@@ -6,39 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAccount, createKey, revokeKey } from '../src/accounts/store.js';
-import { OPERATIONS } from '../src/operations/registry.js';
 import { approve } from '../src/access/approvals.js';
-import { PATHS, startApp, VALID, type TestApp } from './harness.js';
-
-const BODY: Record<string, () => unknown> = {
-  [PATHS.signature]: VALID.signature,
-  [PATHS.init]: VALID.init,
-  [PATHS.aadhaar]: VALID.aadhaar,
-  [PATHS.bank]: VALID.bank,
-  [PATHS.upi]: VALID.upi,
-  [PATHS.recharge]: VALID.recharge,
-  [PATHS.dth]: VALID.dth,
-};
-
-const ROUTES: Array<{ method: string; path: string; body?: () => unknown }> = [
-  ...OPERATIONS.flatMap((op) => (op.method === 'GET' ? ['GET', 'POST'] : ['POST']).map((method) => ({ method, path: op.path, body: BODY[op.path] }))),
-  { method: 'GET', path: '/api/v1/transactions/{reference_id}' },
-  { method: 'GET', path: '/api/v1/account/wallet' },
-  { method: 'GET', path: '/api/v1/account/statement' },
-  { method: 'GET', path: '/api/v1/mobile-recharge/operators' },
-  { method: 'GET', path: '/api/v1/dth/operators' },
-  { method: 'GET', path: '/api/v1/mobile-recharge/operator-lookup' },
-  { method: 'GET', path: '/api/v1/mobile-recharge/plans' },
-  { method: 'POST', path: '/api/v1/webhook-endpoints', body: () => ({ url: 'https://example.com/hooks' }) },
-  { method: 'GET', path: '/api/v1/webhook-endpoints' },
-  { method: 'DELETE', path: '/api/v1/webhook-endpoints/{id}' },
-  { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/rotate-secret', body: () => ({}) },
-  { method: 'GET', path: '/api/v1/webhook-endpoints/{id}/deliveries' },
-  { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/replay', body: () => ({ since: '2026-01-01T00:00:00Z' }) },
-  { method: 'GET', path: '/api/v1/audit-logs' },
-  { method: 'GET', path: '/api/v1/audit-logs/export' },
-  { method: 'GET', path: '/api/v1/audit-logs/{request_id}' },
-];
+import { PATHS, ROUTES, startApp, VALID, type TestApp } from './harness.js';
 
 describe('security: every authenticated route', () => {
   let t: TestApp;

@@ -1,8 +1,9 @@
 // Owns the audit row of every /api/v1 request: who, what, the outcome and the latency, with redacted
 // bodies. It is written (group-committed) before the response leaves, so what a client was told is
-// always on record: by the onSend hook here, or, for a sandbox operation's answer, in the same
+// always on record: by the onSend hook here (or, for a router error, which no hook sees, by
+// http/error-handler.ts through recordAnswer), or, for a sandbox operation's answer, in the same
 // database transaction as the operation's record (operations/recorder.ts).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditRow, AuditWriter } from './writer.js';
 import { redact, redactUrl } from './redact.js';
 
@@ -46,21 +47,27 @@ export function auditRowOf(req: FastifyRequest, status: number, latencyMs: numbe
     statuscode: typeof body?.statuscode === 'string' ? body.statuscode : null,
     reference_id: referenceOf(req),
     latency_ms: latencyMs,
-    request_body: JSON.stringify(redact(req.auditInput ?? req.body ?? (Object.keys(req.query as object).length ? req.query : null))),
+    // A router error's request (error-handler.ts) has no parsed query: null, not {}.
+    request_body: JSON.stringify(redact(req.auditInput ?? req.body ?? (Object.keys(req.query ?? {}).length ? req.query : null))),
     response_body: JSON.stringify(redact(body)),
   };
+}
+
+/** Writes the row of a request answered with `status` and `payload`, if it is an /api/v1 request. */
+export async function recordAnswer(writer: AuditWriter, req: FastifyRequest, reply: FastifyReply, status: number, payload: unknown): Promise<void> {
+  if (!req.url.startsWith('/api/v1/')) return;
+  try {
+    await writer.write(auditRowOf(req, status, reply.elapsedTime, payload));
+  } catch (err) {
+    // The operation already happened; failing the response would hide its outcome from the client.
+    req.log.error({ err, request_id: req.id }, 'audit write failed');
+  }
 }
 
 export function registerAuditHook(app: FastifyInstance, writer: AuditWriter): void {
   app.addHook('onSend', async (req, reply, payload) => {
     // Rows recorded with the operation itself (recorder.ts) are not written twice.
-    if (!req.url.startsWith('/api/v1/') || req.audited) return payload;
-    try {
-      await writer.write(auditRowOf(req, reply.statusCode, reply.elapsedTime, payload));
-    } catch (err) {
-      // The operation already happened; failing the response would hide its outcome from the client.
-      req.log.error({ err, request_id: req.id }, 'audit write failed');
-    }
+    if (!req.audited) await recordAnswer(writer, req, reply, reply.statusCode, payload);
     return payload;
   });
 }

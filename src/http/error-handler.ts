@@ -40,15 +40,24 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: ApiErro
   return reply.code(err.http).type('application/json; charset=utf-8').send(errorEnvelope(err, req.id));
 }
 
-/** Fastify's `frameworkErrors`: errors its router raises before any route or hook runs. */
-export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-  const apiErr =
-    err.code === 'FST_ERR_BAD_URL'
-      ? ApiError.validation([{ field: 'path', message: 'the path is not valid percent-encoded UTF-8' }])
-      : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-        ? new ApiError('not_found', 'No such resource: a path parameter is longer than any identifier we issue')
-        : new ApiError('internal', 'Internal error; the request id identifies it to support');
-  return sendError(req, reply, apiErr);
+/** Records an answer that no onSend hook will see (the audit row, audit/hook.ts). */
+export type RecordAnswer = (req: FastifyRequest, reply: FastifyReply, status: number, payload: string) => Promise<void>;
+
+/**
+ * Fastify's `frameworkErrors`: errors its router raises before any route or hook runs. The request
+ * lives on a bare context with no hooks, so its audit row is recorded here, before the answer leaves.
+ */
+export function frameworkErrors(record: RecordAnswer) {
+  return async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const apiErr =
+      err.code === 'FST_ERR_BAD_URL'
+        ? ApiError.validation([{ field: 'path', message: 'the path is not valid percent-encoded UTF-8' }])
+        : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError('not_found', 'No such resource: a path parameter is longer than any identifier we issue')
+          : new ApiError('internal', 'Internal error; the request id identifies it to support');
+    await record(req, reply, apiErr.http, JSON.stringify(errorEnvelope(apiErr, req.id)));
+    return sendError(req, reply, apiErr);
+  };
 }
 
 /**

@@ -15,6 +15,8 @@ export interface IdemScope {
   environment: Environment;
   operation: string;
   key: string;
+  /** The request field the key was taken from, named in a 422/107 (CONTRACT §1: a 422 lists its fields). */
+  field?: 'idempotency_key' | 'reference_id';
 }
 
 /** A claim; `txnId` is set when a crashed earlier attempt had already started a live transaction. */
@@ -52,7 +54,8 @@ export class IdempotencyStore {
       .executeTakeFirst();
     if (!row) return this.claim(s, hash); // released between our insert and select
     if (row.request_hash !== hash) {
-      throw new ApiError('idempotency_mismatch', 'This idempotency key was already used with a different request payload');
+      const message = 'This idempotency key was already used with a different request payload';
+      throw new ApiError('idempotency_mismatch', message, { errors: [{ field: s.field ?? 'idempotency_key', message }] });
     }
     if (row.status === 'done') return { kind: 'replay', status: row.response_status!, body: row.response_body! };
     // In flight: take it over only if its holder's lock ran out (the holder crashed).

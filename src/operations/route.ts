@@ -52,8 +52,9 @@ export function parseInput(def: OperationDef, req: FastifyRequest): Input {
 }
 
 function idempotencyScope(def: OperationDef, input: Input, ctx: { accountId: string; environment: OperationContext['environment'] }): IdemScope | null {
-  const key = def.idempotency?.by === 'reference_id' ? input.reference_id : input.idempotency_key;
-  return key === undefined ? null : { accountId: ctx.accountId, environment: ctx.environment, operation: def.slug, key };
+  const field = def.idempotency?.by === 'reference_id' ? 'reference_id' : 'idempotency_key';
+  const key = input[field];
+  return key === undefined ? null : { accountId: ctx.accountId, environment: ctx.environment, operation: def.slug, key, field };
 }
 
 const send = (reply: FastifyReply, status: number, body: string) =>
