@@ -5,9 +5,13 @@ import type { ConnectorFactory } from './connector.js';
 import { createDigilocker } from './digilocker/index.js';
 import { createRazorpayx } from './razorpayx/index.js';
 import { createSangam } from './sangam/index.js';
+import { createSetuDth } from './setu-dth/index.js';
+import { createSetuRecharge } from './setu-recharge/index.js';
 
 export const KINDS: Record<string, ConnectorFactory> = {
   sangam: createSangam,
   digilocker: createDigilocker,
   razorpayx: createRazorpayx,
+  'setu-recharge': createSetuRecharge,
+  'setu-dth': createSetuDth,
 };
