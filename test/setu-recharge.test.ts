@@ -5,6 +5,7 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { addEntry } from '../src/access/allowlist.js';
+import { redactUrl } from '../src/audit/redact.js';
 import { approve } from '../src/access/approvals.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { topUp } from '../src/ledger/ledger.js';
@@ -230,6 +231,8 @@ describe('setu-recharge connector, end to end', () => {
     const charged = { balance: before.balance - (4900 - 98) - fee, held: 0 };
     assert.deepEqual(await wallet(), charged);
     assert.equal((await txOf(body.reference_id)).body.data.reversed_at ?? null, null);
+    // the secret segment never reaches a log line
+    assert.equal(redactUrl(`/partners/setu/webhooks/${SECRET}/payment/reversal`), '/partners/setu/webhooks/[secret]/payment/reversal');
     // wallet notifications are acknowledged
     assert.equal((await webhook('/wallet/low-balance', { event: 'wallet.low_balance', balance: '900.00' })).status, 200);
   });
