@@ -55,7 +55,7 @@ export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
 
   app.post(`${base}/payment/reversal`, hide, async (req: Req, reply) => {
     guard(req);
-    const w = req.body as SetuPaymentWebhook;
+    const w = (req.body ?? {}) as SetuPaymentWebhook;
     if (w.status !== 'REVERSED') return answer(reply, 200, { received: true, applied: false, reason: 'not a REVERSED event' });
     const { known, now } = await resolve(req, d);
     const status = statusOf(now.status);
