@@ -71,6 +71,8 @@ export function redactUrl(url: string): string {
     }
   };
   const segments = path.split('/').map((seg) => encodeURIComponent(redactString(decode(seg), false)).replace(/%2C/g, ','));
+  // A partner whose webhooks are unsigned (Setu) is given a URL with a secret segment after /webhooks/.
+  if (segments[1] === 'partners' && segments[3] === 'webhooks' && segments.length > 4) segments[4] = '[secret]';
   if (q < 0) return segments.join('/');
   const query = url
     .slice(q + 1)

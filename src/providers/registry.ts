@@ -6,6 +6,8 @@ import { createCashfreeVerification } from './cashfree-verification/index.js';
 import { createDigilocker } from './digilocker/index.js';
 import { createRazorpayx } from './razorpayx/index.js';
 import { createSangam } from './sangam/index.js';
+import { createSetuDth } from './setu-dth/index.js';
+import { createSetuRecharge } from './setu-recharge/index.js';
 import { createSurepassSignature } from './surepass-signature/index.js';
 
 export const KINDS: Record<string, ConnectorFactory> = {
@@ -14,4 +16,6 @@ export const KINDS: Record<string, ConnectorFactory> = {
   razorpayx: createRazorpayx,
   'cashfree-verification': createCashfreeVerification,
   'surepass-signature': createSurepassSignature,
+  'setu-recharge': createSetuRecharge,
+  'setu-dth': createSetuDth,
 };

@@ -1,0 +1,297 @@
+// Owns the `setu-dth` connector (Setu BBPS BillPay v2, PARTNERS.md §4.7), serving dth-recharge. Setu's
+// prepaid API is mobile-only; DTH goes through BBPS: its own host, token and header, hence its own kind.
+// Variables: CLIENT_ID, CLIENT_SECRET, PARTNER_ID (an integer, sent as X-PARTNER-ID), CUSTOMER_MOBILE (the
+// mobile BBPS records as the payer's — Sangam is not told the end customer's: the agent's own),
+// WEBHOOK_SECRET (the secret path segment of the webhook URL, see webhook.ts); optional PAYMENT_MODE
+// (default Wallet). A missing or malformed one stops the boot naming it.
+//
+// Auth: POST <URL>/api/v2/auth/token {clientID, secret} → {token, expiresIn}, kept until shortly before
+// it expires, fetched again after a 401 and the call repeated once (a 401 executed nothing).
+//
+// execute, the documented async pattern:
+//   1. the DTH billers (GET /api/v2/bbps/billers?categoryName=DTH, cached 6 h), mapped to our codes by
+//      name; no biller for the operator asked → PartnerError naming what Setu lists unmapped;
+//   2. bill fetch (validation): POST …/bills/fetch/request → refId, polled at …/fetch/response
+//      (100 ms doubling to 1 s, within the operation's deadline). A fetch Failure (the biller knows no
+//      such subscriber) is a business failure: failed, nothing paid or charged. Still Processing at the
+//      deadline → PartnerError('timeout'): nothing was paid;
+//   3. payment: POST …/bills/payment/request with paymentRefId = our transaction id without its
+//      underscore (one payment per refId and per paymentRefId, §4.7 [G]: a repeat is a 409 and executes
+//      nothing). What a status enquiry needs (refId, the body, our amounts) is kept in the partner
+//      sessions (`pay:<txnId>`) BEFORE it is sent. Refused (4xx) → PartnerError; no answer or a 5xx →
+//      NoAnswer (pending, reconciled); accepted → one read of …/payment/response (the async pattern
+//      answers synchronous outcomes at once; anything else is left to the webhook and the reconciler).
+// status: POST …/payment/response {refId}. Success → success (utr = billerRefId), Failure → failed,
+// Credit_Adjustment → a success with a reversal (the refund: the client's debit and our commission
+// come back), anything else pending. A refId with no payment we sent is paid again with the very same
+// body (it cannot execute twice).
+// Subscriber info: the bill fetch answers the subscriber's name, current pack, balance and next recharge
+// date — the upstream offers it; no Sangam endpoint exposes it (yet).
+import {
+  NoAnswer,
+  PartnerError,
+  type Connector,
+  type ConnectorFactory,
+  type OperationRequest,
+  type Outcome,
+  type PartnerContext,
+  type PartnerReport,
+  type TxRef,
+} from '../connector.js';
+import { SetuHttp, TokenCache, Unanswered, Unsent, unreachable, type Answer, type IssuedToken } from '../setu-recharge/http.js';
+import { istTimestamp, paymentRefIdOf } from '../setu-recharge/transformers.js';
+import {
+  billerFor,
+  billerMapOf,
+  dataOf,
+  errorText,
+  fetchBody,
+  fetchFailureOf,
+  fieldsOf,
+  outcomeOf,
+  PAYMENT_MODES,
+  paymentBody,
+  reversalOf,
+  subscriberRefusal,
+  type BbpsEnvelope,
+  type BbpsFetchResponse,
+  type BbpsPayment,
+  type BbpsPaymentRequest,
+  type BillerMap,
+  type Known,
+} from './transformers.js';
+import { registerWebhooks } from './webhook.js';
+
+const STORED_TTL_S = 7 * 24 * 3600;
+const BILLERS_TTL_MS = 6 * 3600_000;
+
+export const storedKey = (txnId: string) => `pay:${txnId}`;
+
+export interface StoredPayment {
+  refId: string;
+  body: BbpsPaymentRequest;
+  amountPaise: number;
+  commissionPaise: number;
+}
+
+interface Settings {
+  clientId: string;
+  clientSecret: string;
+  partnerId: string;
+  customerMobile: string;
+  webhookSecret: string;
+  mode: string;
+}
+
+function settings(ctx: PartnerContext): Settings {
+  const full = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
+  const need = (v: string) => {
+    const value = ctx.vars[v]?.trim();
+    if (!value) throw new Error(`${full(v)} is required for a partner of kind setu-dth`);
+    return value;
+  };
+  const s: Settings = {
+    clientId: need('CLIENT_ID'),
+    clientSecret: need('CLIENT_SECRET'),
+    partnerId: need('PARTNER_ID'),
+    customerMobile: need('CUSTOMER_MOBILE'),
+    webhookSecret: need('WEBHOOK_SECRET'),
+    mode: ctx.vars.PAYMENT_MODE?.trim() || 'Wallet',
+  };
+  if (!/^[0-9]{1,18}$/.test(s.partnerId)) throw new Error(`${full('PARTNER_ID')} must be the integer partner id Setu issued`);
+  if (!/^[6-9][0-9]{9}$/.test(s.customerMobile)) throw new Error(`${full('CUSTOMER_MOBILE')} must be a 10-digit Indian mobile number`);
+  if (!/^[A-Za-z0-9_-]{24,128}$/.test(s.webhookSecret)) throw new Error(`${full('WEBHOOK_SECRET')} must be 24 to 128 letters, digits, _ or - (it is a path segment of the webhook URL)`);
+  if (!(PAYMENT_MODES as readonly string[]).includes(s.mode)) throw new Error(`${full('PAYMENT_MODE')} must be one of ${PAYMENT_MODES.join(', ')}`);
+  return s;
+}
+
+const errorOf = (a: Answer) => (a.json as BbpsEnvelope<unknown> | null)?.error ?? null;
+
+function refusal(a: Answer, what: string): string {
+  if (a.status === 401) return `Setu BBPS refused our API token (HTTP 401) for the ${what}`;
+  const why = errorText(errorOf(a));
+  return `Setu BBPS refused the ${what} (HTTP ${a.status}${why ? `: ${why}` : ''})`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class SetuDthConnector implements Connector {
+  readonly serves = ['dth-recharge'] as const;
+  private http: SetuHttp;
+  private tokens: TokenCache;
+  private billers: { map: Promise<BillerMap>; at: number } | null = null;
+
+  constructor(
+    private ctx: PartnerContext,
+    private s: Settings,
+  ) {
+    this.http = new SetuHttp('Setu BBPS', Math.min(5000, ctx.timeoutFor('dth-recharge')));
+    this.tokens = new TokenCache(() => this.login());
+  }
+
+  private get timeout(): number {
+    return this.ctx.timeoutFor('dth-recharge');
+  }
+
+  async execute(req: OperationRequest): Promise<Outcome> {
+    if (req.operation !== 'dth-recharge') throw new Error(`the setu-dth connector does not serve ${req.operation}`);
+    const deadline = Date.now() + this.timeout;
+    const known: Known = { txnId: req.txnId, amountPaise: req.amountPaise, commissionPaise: req.commissionPaise };
+    const biller = billerFor(await this.billerMap(), req.operator);
+    const bad = subscriberRefusal(biller, req.subscriberId);
+    if (bad) throw new PartnerError('unavailable', `${bad}; nothing was executed or debited`);
+
+    // 1. Bill fetch: the biller validates the subscriber. Nothing is paid until it succeeds.
+    const f = await this.api('POST', '/api/v2/bbps/bills/fetch/request', fetchBody(biller, req.subscriberId, this.s.customerMobile)).catch((err: unknown) => unreachable(err, 'Setu BBPS bill fetch'));
+    const refId = dataOf<{ refId?: string }>(f.json)?.refId;
+    if (f.status !== 200 || typeof refId !== 'string' || !refId) throw new PartnerError('unavailable', `${refusal(f, 'bill fetch')}; nothing was executed or debited`);
+    const fetched = await this.awaitFetch(refId, deadline);
+    if (fetched.status === 'Failure') return fetchFailureOf(fetched, known);
+
+    // 2. Payment, under our reference.
+    const stored: StoredPayment = {
+      refId,
+      body: paymentBody(refId, paymentRefIdOf(req.txnId), req.amountPaise, this.s.mode, istTimestamp()),
+      amountPaise: req.amountPaise,
+      commissionPaise: req.commissionPaise,
+    };
+    try {
+      await this.ctx.sessions.put(storedKey(req.txnId), stored, STORED_TTL_S);
+    } catch {
+      throw new PartnerError('unavailable', 'The payment request could not be recorded before sending; nothing was sent or debited');
+    }
+    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsOf('pending', null, known), partnerRef: refId });
+    let a: Answer;
+    try {
+      a = await this.api('POST', '/api/v2/bbps/bills/payment/request', stored.body);
+    } catch (err) {
+      if (err instanceof Unanswered) throw pending('Setu BBPS has not answered yet; the outcome will follow');
+      await this.forget(req.txnId);
+      if (err instanceof Unsent) throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was executed or debited`);
+      throw err;
+    }
+    const accepted = a.status >= 200 && a.status < 300 && !!dataOf<{ refId?: string }>(a.json)?.refId;
+    if (!accepted && a.status !== 409) {
+      if (a.status >= 400 && a.status < 500) {
+        await this.forget(req.txnId);
+        throw new PartnerError('unavailable', `${refusal(a, 'payment')}; nothing was executed or debited`);
+      }
+      throw pending(`Setu BBPS did not give a usable answer (HTTP ${a.status}); the outcome will follow`);
+    }
+    // Accepted (or a 409: this refId or reference was already paid — by this very transaction).
+    const p = await this.payment(refId).catch(() => null);
+    if (!p) return { status: 'pending', message: 'DTH recharge accepted by Setu BBPS; the outcome will follow', fields: fieldsOf('pending', null, known), partnerRef: refId };
+    // A refund already on record is settled (and reversed) by the reconciler, not here.
+    if (p.status === 'Credit_Adjustment') return { ...outcomeOf({ ...p, status: 'Processing' }, known), message: 'DTH recharge refunded at Setu BBPS; the outcome will follow' };
+    return outcomeOf(p, known);
+  }
+
+  async status(tx: TxRef): Promise<PartnerReport | null> {
+    if (tx.operation !== 'dth-recharge') return null;
+    const stored = await this.ctx.sessions.get<StoredPayment>(storedKey(tx.txnId));
+    const refId = stored?.refId ?? tx.partnerRef;
+    if (!refId) return null;
+    const known: Known = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? stored?.amountPaise ?? null, commissionPaise: stored?.commissionPaise ?? tx.commissionPaise };
+    const p = await this.payment(refId);
+    if (p) return this.reportOf(p, known);
+    if (!stored) return null;
+    // The fetch exists and no payment does: ours was lost on the way, or is still on it. The very same
+    // body again: whichever arrives second is refused (409).
+    const a = await this.api('POST', '/api/v2/bbps/bills/payment/request', stored.body).catch((err: unknown) => unreachable(err, 'Setu BBPS status enquiry (resend)'));
+    if ((a.status >= 200 && a.status < 300) || a.status === 409) {
+      const late = await this.payment(refId);
+      if (late) return this.reportOf(late, known);
+      throw new PartnerError('unavailable', 'status enquiry: Setu BBPS accepted the payment but shows none');
+    }
+    if (a.status === 400 || a.status === 404) {
+      // The very request is refused: the first copy, had it arrived, was refused the same way.
+      return { txnId: tx.txnId, partnerRef: refId, outcome: { status: 'failed', message: `${refusal(a, 'payment')}; nothing was executed`, fields: fieldsOf('failed', null, known) } };
+    }
+    throw new PartnerError('unavailable', `status enquiry: ${refusal(a, 'resent payment')}`);
+  }
+
+  routes: Connector['routes'] = (app, hooks) =>
+    registerWebhooks(app, {
+      name: this.ctx.name,
+      secret: this.s.webhookSecret,
+      stored: (txnId) => this.ctx.sessions.get<StoredPayment>(storedKey(txnId)),
+      payment: (refId) => this.payment(refId),
+      reportOf: (p, known) => this.reportOf(p, known),
+      report: (r) => hooks.report(r),
+    });
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  reportOf(p: BbpsPayment, known: Known): PartnerReport {
+    const outcome = outcomeOf(p, known);
+    const reversal = reversalOf(p);
+    return { txnId: known.txnId, partnerRef: outcome.partnerRef ?? null, outcome, ...(reversal ? { reversal } : {}) };
+  }
+
+  /** POST …/payment/response: the payment as BBPS sees it now; null when there is none for that refId. */
+  async payment(refId: string): Promise<BbpsPayment | null> {
+    const a = await this.api('POST', '/api/v2/bbps/bills/payment/response', { refId }).catch((err: unknown) => unreachable(err, 'Setu BBPS status enquiry'));
+    const p = a.status >= 200 && a.status < 300 ? dataOf<BbpsPayment>(a.json) : null;
+    if (p && typeof p.status === 'string') return p;
+    if (a.status === 404) return null;
+    throw new PartnerError('unavailable', `status enquiry: ${refusal(a, 'status enquiry')}`);
+  }
+
+  /** Polls the bill fetch until it is final; still Processing at the deadline is a PartnerError (nothing was paid). */
+  private async awaitFetch(refId: string, deadline: number): Promise<BbpsFetchResponse> {
+    for (let wait = 100; ; wait = Math.min(wait * 2, 1000)) {
+      const a = await this.api('POST', '/api/v2/bbps/bills/fetch/response', { refId }).catch((err: unknown) => unreachable(err, 'Setu BBPS bill fetch'));
+      const f = dataOf<BbpsFetchResponse>(a.json);
+      if (a.status !== 200 || !f) throw new PartnerError('unavailable', `${refusal(a, 'bill fetch')}; nothing was executed or debited`);
+      if (f.status === 'Success' || f.status === 'Failure') return f;
+      if (Date.now() + wait >= deadline) throw new PartnerError('timeout', 'The biller did not confirm the subscriber in time; nothing was executed or debited');
+      await sleep(wait);
+    }
+  }
+
+  private billerMap(): Promise<BillerMap> {
+    if (this.billers && Date.now() - this.billers.at < BILLERS_TTL_MS) return this.billers.map;
+    const map = this.api('GET', '/api/v2/bbps/billers?categoryName=DTH')
+      .catch((err: unknown) => unreachable(err, 'Setu BBPS billers'))
+      .then((a) => {
+        if (a.status !== 200) throw new PartnerError('unavailable', `${refusal(a, 'biller list')}; nothing was executed or debited`);
+        return billerMapOf(dataOf<{ billers?: unknown }>(a.json)?.billers);
+      });
+    const entry = { map, at: Date.now() };
+    this.billers = entry;
+    map.catch(() => {
+      if (this.billers === entry) this.billers = null;
+    });
+    return map;
+  }
+
+  /** One call with the current token; after a 401, once more with a fresh one (a 401 executed nothing). */
+  private async api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
+    const send = (token: string) =>
+      this.http.call(method, `${this.ctx.url}${path}`, this.timeout, body, { authorization: `Bearer ${token}`, 'x-partner-id': this.s.partnerId });
+    const token = await this.tokens.get();
+    const a = await send(token);
+    if (a.status !== 401) return a;
+    await this.tokens.invalidate(token);
+    return send(await this.tokens.get());
+  }
+
+  private async login(): Promise<IssuedToken> {
+    const a = await this.http
+      .call('POST', `${this.ctx.url}/api/v2/auth/token`, this.timeout, { clientID: this.s.clientId, secret: this.s.clientSecret })
+      .catch((err: unknown) => unreachable(err, 'Setu BBPS login'));
+    const t = (a.json ?? {}) as { token?: unknown; expiresIn?: unknown };
+    if (a.status === 401 || a.status === 403) throw new PartnerError('unavailable', `Setu BBPS refused our client credentials (HTTP ${a.status}); nothing was executed or debited`);
+    if (a.status !== 200 || typeof t.token !== 'string' || !t.token) throw new PartnerError('unavailable', `Setu BBPS login failed (HTTP ${a.status}); nothing was executed or debited`);
+    const ttlS = typeof t.expiresIn === 'number' && t.expiresIn > 0 ? t.expiresIn : 600;
+    return { token: t.token, expiresAtMs: Date.now() + ttlS * 1000 };
+  }
+
+  private async forget(txnId: string): Promise<void> {
+    await this.ctx.sessions.delete(storedKey(txnId)).catch(() => undefined);
+  }
+}
+
+export const createSetuDth: ConnectorFactory = (ctx) => new SetuDthConnector(ctx, settings(ctx));

@@ -1,0 +1,117 @@
+// Owns the webhooks of the setu-recharge connector (PARTNERS.md §4.6). Setu documents no signature and
+// no auth header for them [G], and appends its own routes to the one base URL it is given
+// (`/payment/status`, `/payment/reversal`, `/wallet/low-balance`, `/wallet/topup`; its newer page spells the
+// wallet ones `low_balance` / `top_up`). So:
+//   - the base URL given to Setu carries a secret path segment: {SANGAM_PUBLIC_URL}/partners/<name>/webhooks/<WEBHOOK_SECRET>.
+//     A call without it is a 401 and changes nothing. (Keep the URL as secret as a key: HTTPS only, and an
+//     IP allow-list at the edge where Setu publishes its addresses.)
+//   - a payment status webhook is only a trigger: its body names Setu's transaction reference, which we
+//     linked to our transaction when Setu first answered; the status API (authenticated) is asked, and
+//     ITS answer is applied. A forged "Successful" changes nothing the status API does not confirm.
+//   - a reversal (REVERSED) is signalled only by webhook — the status API keeps saying Successful — so it
+//     cannot be confirmed there. It un-pays a recharge (the client's debit and our commission come back),
+//     so it is applied only when (1) the secret segment matches, (2) the reference is one of our
+//     recharges, (3) the status API says that very recharge (same reference) is Successful (or
+//     REVERSED), and (4) the webhook's amount and mobile number are that recharge's. A reversal webhook
+//     that arrives while the recharge is still Processing is answered 409, so Setu retries it later.
+//   - a webhook claiming a final state the status API does not show yet is answered 409 (Setu retries);
+//     an unknown reference is answered 404 (Setu retries: a webhook can outrun the answer that links it);
+//     wallet webhooks are logged and acknowledged.
+// Repeats are harmless: settlement applies a final state once and a reversal once.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.js';
+import { PartnerError, type PartnerReport, type Reversal } from '../connector.js';
+import { sameSecret } from './http.js';
+import { reversalOf, rupeeStringToPaise, statusOf, type Known, type SetuPaymentWebhook, type SetuRechargeData } from './transformers.js';
+
+export interface WebhookDeps {
+  name: string;
+  secret: string;
+  /** Our transaction behind Setu's transaction reference, when we have linked them. */
+  txnOfRef(transactionRefId: string): Promise<string | undefined>;
+  known(txnId: string): Promise<Known | null>;
+  enquire(txnId: string): Promise<SetuRechargeData | null>;
+  reportOf(d: SetuRechargeData, known: Known, reversal?: Reversal): Promise<PartnerReport>;
+  report(r: PartnerReport): Promise<void>;
+}
+
+type Req = FastifyRequest<{ Params: { secret: string } }>;
+
+export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
+  const base = `/partners/${d.name}/webhooks/:secret`;
+  const guard = (req: Req) => {
+    if (!sameSecret(req.params.secret, d.secret)) throw new ApiError('unauthenticated', 'Not the webhook URL configured for this Setu partner');
+  };
+  const hide = { schema: { hide: true } };
+
+  app.post(`${base}/payment/status`, hide, async (req: Req, reply) => {
+    guard(req);
+    const { known, now } = await resolve(req, d);
+    if (await apply(d, now, known)) return answer(reply, 200, { received: true, applied: 'status' });
+    // The webhook claims a final state the status API does not show (yet): 409, so Setu retries it.
+    const claimed = statusOf((req.body as SetuPaymentWebhook).status) !== 'pending';
+    return answer(reply, claimed ? 409 : 200, { received: !claimed, applied: false, reason: 'the recharge is not final at Setu yet' });
+  });
+
+  app.post(`${base}/payment/reversal`, hide, async (req: Req, reply) => {
+    guard(req);
+    const w = (req.body ?? {}) as SetuPaymentWebhook;
+    if (w.status !== 'REVERSED') return answer(reply, 200, { received: true, applied: false, reason: 'not a REVERSED event' });
+    const { known, now } = await resolve(req, d);
+    const status = statusOf(now.status);
+    if (status === 'pending') return answer(reply, 409, { received: false, reason: 'the recharge is not final at Setu yet; retry later' });
+    if (status === 'failed') {
+      // The status API says it failed: that is applied, not the reversal (nothing was paid to undo).
+      await apply(d, now, known);
+      return answer(reply, 200, { received: true, applied: 'status', reason: 'the status API reports a failure' });
+    }
+    const paise = rupeeStringToPaise(w.amount);
+    const mismatch =
+      (paise === null || paise !== now.amount ? 'amount' : null) ??
+      (w.mobile_number !== now.details?.mobile_number && now.details?.mobile_number !== undefined ? 'mobile number' : null);
+    if (mismatch) {
+      req.log.warn({ partner: d.name, txn_id: known.txnId, field: mismatch }, 'Setu reversal webhook disagrees with the recharge: not applied');
+      return answer(reply, 200, { received: true, applied: false, reason: `the ${mismatch} is not the recharge's` });
+    }
+    await d.report(await d.reportOf(now, known, reversalOf(w)));
+    return answer(reply, 200, { received: true, applied: 'reversal' });
+  });
+
+  for (const route of ['/wallet/low-balance', '/wallet/low_balance', '/wallet/topup', '/wallet/top_up']) {
+    app.post(`${base}${route}`, hide, async (req: Req, reply) => {
+      guard(req);
+      const body = req.body as { event?: unknown; balance?: unknown; currentBalance?: unknown };
+      req.log.warn({ partner: d.name, event: body?.event, balance: body?.balance ?? body?.currentBalance }, 'Setu wallet notification');
+      return answer(reply, 200, { received: true });
+    });
+  }
+}
+
+const answer = (reply: FastifyReply, code: number, body: Record<string, unknown>) => reply.code(code).send(body);
+
+/** The webhook's transaction, and what Setu's status API says of it now. */
+async function resolve(req: Req, d: WebhookDeps): Promise<{ txnId: string; known: Known; now: SetuRechargeData }> {
+  const w = req.body as SetuPaymentWebhook | undefined;
+  const ref = typeof w?.transactionRefId === 'string' ? w.transactionRefId.trim() : '';
+  if (!ref) throw ApiError.validation([{ field: 'transactionRefId', message: 'transactionRefId is required' }]);
+  const txnId = await d.txnOfRef(ref);
+  const known = txnId ? await d.known(txnId) : null;
+  if (!txnId || !known) throw new ApiError('not_found', `No recharge of this partner has Setu reference ${ref.slice(0, 40)} (yet)`);
+  let now: SetuRechargeData | null;
+  try {
+    now = await d.enquire(txnId);
+  } catch (err) {
+    if (err instanceof PartnerError) throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
+    throw err;
+  }
+  if (!now || now.transactionRefId !== ref) throw new ApiError('not_found', `Setu's status API does not show reference ${ref.slice(0, 40)} for that recharge`);
+  return { txnId, known, now };
+}
+
+/** Applies the status API's answer (not the webhook's); false while it is still pending. */
+async function apply(d: WebhookDeps, now: SetuRechargeData, known: Known): Promise<boolean> {
+  const r = await d.reportOf(now, known);
+  if (r.outcome.status === 'pending') return false;
+  await d.report(r);
+  return true;
+}

@@ -1,0 +1,402 @@
+// The setu-recharge connector end to end: Sangam's HTTP surface, a live app listening on a real port,
+// the Setu prepaid emulator in-process posting its (unsigned) webhooks under the secret base URL
+// /partners/setu/webhooks/<secret>, the wallet and the ledger (checked after every test). Plus the
+// pre-flight (operator lookup, plans) through /api/v1/mobile-recharge/*, and a few unit-level checks.
+import { after, afterEach, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { addEntry } from '../src/access/allowlist.js';
+import { redactUrl } from '../src/audit/redact.js';
+import { approve } from '../src/access/approvals.js';
+import { checkLedger } from '../src/ledger/check.js';
+import { topUp } from '../src/ledger/ledger.js';
+import { listFees } from '../src/ledger/pricing.js';
+import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
+import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
+import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
+import { lookupOf, paymentRefIdOf, plansOf, statusOf, txnIdOfPaymentRef } from '../src/providers/setu-recharge/transformers.js';
+import { eventually, PATHS, sleep, startApp, VALID, type TestApp } from './harness.js';
+import { freePort } from './live-harness.js';
+
+const SECRET = 'setu_webhook_path_secret_for_tests_0001';
+
+interface SetuApp extends TestApp {
+  base: string;
+}
+
+async function startSetuApp(emu: SetuRechargeEmulator, port: number | null, env: Record<string, string> = {}): Promise<SetuApp> {
+  const base = `http://127.0.0.1:${port ?? 1}`;
+  const t = await startApp({
+    SANGAM_PARTNER_SETU_KIND: 'setu-recharge',
+    SANGAM_PARTNER_SETU_URL: emu.url,
+    SANGAM_PARTNER_SETU_TOKEN_URL: `${emu.url}/v1/users/login`,
+    SANGAM_PARTNER_SETU_CLIENT_ID: emu.settings.clientId,
+    SANGAM_PARTNER_SETU_CLIENT_SECRET: emu.settings.clientSecret,
+    SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: emu.settings.productInstanceId,
+    SANGAM_PARTNER_SETU_WEBHOOK_SECRET: SECRET,
+    SANGAM_PARTNER_ROUTES: 'recharge-commission=setu',
+    SANGAM_PUBLIC_URL: base,
+    SANGAM_PARTNER_TIMEOUT_MS: '700',
+    SANGAM_RECONCILE_SCHEDULE: '2',
+    SANGAM_RECONCILE_POLL_MS: '100',
+    SANGAM_BREAKER_MIN_CALLS: '10000',
+    SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+    ...env,
+  });
+  if (port !== null) await t.app.listen({ port, host: '127.0.0.1' });
+  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+  await approve(t.store.db, t.accountId, 'all');
+  await topUp(t.store.db, t.accountId, 10_000 * 100, 'test funds');
+  return { ...t, base };
+}
+
+// Emulator lookup: d1 = 1 → jio; d2d3 = 04 → Maharashtra; d4 ≠ 9 → not ported; the last four steer the recharge.
+const mobile = (suffix: string) => `910456${suffix}`;
+
+describe('setu-recharge connector, end to end', () => {
+  let emu: SetuRechargeEmulator;
+  let t: SetuApp;
+  let fee = 0;
+
+  before(async () => {
+    const port = await freePort();
+    emu = await startSetuRechargeEmulator({
+      webhookUrl: `http://127.0.0.1:${port}/partners/setu/webhooks/${SECRET}`,
+      pendingMs: 300,
+      latencyMs: 0,
+      webhookTimeScale: 0.005,
+    });
+    t = await startSetuApp(emu, port);
+    fee = (await listFees(t.store.db)).find((f) => f.operation === 'recharge-commission')?.fee_paise ?? 0;
+  });
+  after(async () => {
+    await t.close();
+    await emu.close();
+  });
+  afterEach(async () => {
+    emu.setFaults({});
+    const r = await checkLedger(t.store.db);
+    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+  });
+
+  const recharge = (body: Record<string, unknown>) => t.call('POST', PATHS.recharge, { key: t.liveKey, body });
+  const txOf = (ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
+  const wallet = async () => {
+    const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
+    return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
+  };
+  const final = (ref: string, timeoutMs = 10000) =>
+    eventually(async () => {
+      const r = await txOf(ref);
+      return r.body.data.status !== 'pending' && r;
+    }, timeoutMs);
+  const rechargesOf = (txnId: string) => emu.recharges().filter((r) => r.input.paymentRefId === paymentRefIdOf(txnId));
+  const checksOf = async (txnId: string) => (await t.store.db.selectFrom('transactions').select('checks').where('id', '=', txnId).executeTakeFirstOrThrow()).checks;
+  const calls = async () => (await (await fetch(`${emu.url}/_sim/calls`)).json()) as Record<string, number>;
+  const sim = (path: string, body: unknown) => fetch(`${emu.url}/_sim${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const webhook = (path: string, body: unknown, secret = SECRET) =>
+    fetch(`${t.base}/partners/setu/webhooks/${secret}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('success: TXN at once, commission in INR, utr = operatorRefId, our reference is the paymentRefId; debited once', async () => {
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('1234'), operator: 'JIO', circle: 'MH', amount: 199 };
+    const r = await recharge(body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'TXN');
+    assert.equal(r.body.data.status, 'success');
+    assert.equal(r.body.data.commission, 3.98);
+    assert.equal(r.body.data.operator, 'JIO');
+    const txnId = r.body.data.txn_id as string;
+    const [rec, ...more] = rechargesOf(txnId);
+    assert.equal(more.length, 0);
+    assert.equal(rec!.input.paymentRefId, txnId.replace('_', ''));
+    assert.equal(rec!.input.operator, 'jio');
+    assert.equal(rec!.input.location, 'Maharashtra');
+    assert.equal(rec!.input.amount, 19900);
+    assert.equal(rec!.input.mode, 'Wallet');
+    assert.equal(r.body.data.utr, rec!.operatorRefId);
+    assert.deepEqual(await wallet(), { balance: before.balance - (19900 - 398) - fee, held: 0 });
+  });
+
+  it('failure (0001): a business failure at once, nothing charged', async () => {
+    const before = await wallet();
+    const r = await recharge({ ...VALID.recharge(), mobile: mobile('0001'), circle: 'MH' });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'ERR');
+    assert.equal(r.body.data.status, 'failed');
+    assert.equal(r.body.data.commission, 0);
+    assert.match(r.body.data.message, /Recharge failed at operator end/);
+    assert.deepEqual(await wallet(), before);
+  });
+
+  it('documented refusals inside the recharge (Invalid Amount, Insufficient Balance): failed, nothing charged', async () => {
+    const before = await wallet();
+    const odd = await recharge({ ...VALID.recharge(), mobile: mobile('2345'), circle: 'MH', amount: 10.5 });
+    assert.equal(odd.body.data.status, 'failed');
+    assert.match(odd.body.data.message, /Invalid Amount/);
+    await sim('/wallet', { balance: 1000 });
+    const poor = await recharge({ ...VALID.recharge(), mobile: mobile('2346'), circle: 'MH', amount: 199 });
+    assert.equal(poor.body.data.status, 'failed');
+    assert.match(poor.body.data.message, /Insufficient balance/i);
+    await sim('/wallet', { balance: 5_000_000 });
+    assert.deepEqual(await wallet(), before);
+  });
+
+  it('pending (0002) → success by the payment/status webhook, confirmed with the status API (no reconciler check)', async () => {
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('0002'), circle: 'MH', amount: 299 };
+    const r = await recharge(body);
+    assert.equal(r.body.statuscode, 'TUP');
+    assert.equal(r.body.data.verified_at, null);
+    const txnId = r.body.data.txn_id as string;
+    const done = await final(body.reference_id, 5000);
+    assert.equal(done.body.data.status, 'success');
+    assert.equal(done.body.data.utr, rechargesOf(txnId)[0]!.operatorRefId);
+    assert.equal(await checksOf(txnId), 0);
+    const ref = rechargesOf(txnId)[0]!.transactionRefId;
+    await eventually(async () => emu.webhookLog().some((w) => w.ref === ref && w.url.endsWith('/payment/status') && w.status_code === 200));
+    assert.deepEqual(await wallet(), { balance: before.balance - (29900 - 598) - fee, held: 0 });
+  });
+
+  it('pending (0003) → failure by polling /recharge/status when webhooks are dropped; nothing charged', async () => {
+    emu.setFaults({ drop_webhooks: true });
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('0003'), circle: 'MH' };
+    const r = await recharge(body);
+    assert.equal(r.body.statuscode, 'TUP');
+    const done = await final(body.reference_id);
+    assert.equal(done.body.data.status, 'failed');
+    const ref = rechargesOf(r.body.data.txn_id)[0]!.transactionRefId;
+    assert.ok(emu.webhookLog().filter((w) => w.ref === ref).every((w) => w.outcome === 'dropped'));
+    assert.ok(((await calls())['/recharge/status'] ?? 0) >= 1);
+    assert.deepEqual(await wallet(), before);
+  });
+
+  it('a forged "Successful" webhook is not believed: the status API says Failure, and that is applied', async () => {
+    emu.setFaults({ forged_success: true });
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('0003'), circle: 'MH' };
+    const r = await recharge(body);
+    const txnId = r.body.data.txn_id as string;
+    const ref = rechargesOf(txnId)[0]!.transactionRefId;
+    await eventually(async () => emu.webhookLog().some((w) => w.ref === ref && w.forged && w.status_code === 200));
+    const done = await final(body.reference_id);
+    assert.equal(done.body.data.status, 'failed');
+    assert.equal(done.body.data.utr, null);
+    assert.deepEqual(await wallet(), before);
+  });
+
+  it('REVERSED (0004, webhook only): stays success with reversed_at; the debit and the commission come back; transaction.reversed', async () => {
+    const ep = await t.call('POST', '/api/v1/webhook-endpoints', { key: t.liveKey, body: { url: 'https://127.0.0.1:9/hooks' } });
+    assert.equal(ep.status, 200, ep.text);
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('0004'), operator: 'JIO', circle: 'MH', amount: 199 };
+    const r = await recharge(body);
+    assert.equal(r.body.data.status, 'success');
+    const txnId = r.body.data.txn_id as string;
+    assert.deepEqual(await wallet(), { balance: before.balance - (19900 - 398) - fee, held: 0 });
+    const done = await eventually(async () => {
+      const x = await txOf(body.reference_id);
+      return x.body.data.reversed_at && x;
+    }, 8000);
+    assert.equal(done.body.data.status, 'success');
+    assert.match(done.body.data.reversal_reason, /reversed/i);
+    assert.deepEqual(await wallet(), before);
+    const events = await t.store.db.selectFrom('webhook_events').select(['type']).where('txn_id', '=', txnId).execute();
+    assert.ok(events.some((e) => e.type === 'transaction.reversed'), JSON.stringify(events));
+    // the same reversal again (Setu retries) returns nothing twice
+    const rec = rechargesOf(txnId)[0]!;
+    const again = await webhook('/payment/reversal', { transactionRefId: rec.transactionRefId, status: 'REVERSED', amount: '199.00', mobile_number: body.mobile, provider: 'Jio' });
+    assert.equal(again.status, 200);
+    assert.deepEqual(await wallet(), before);
+    await t.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.data.id}`, { key: t.liveKey });
+  });
+
+  it('unsigned webhooks are safe: wrong secret 401, the bare URL 404, unknown reference 404, a reversal not matching the recharge is not applied', async () => {
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('3456'), circle: 'MH', amount: 49 };
+    const r = await recharge(body);
+    assert.equal(r.body.data.status, 'success');
+    const txnId = r.body.data.txn_id as string;
+    const rec = rechargesOf(txnId)[0]!;
+    const reversal = { transactionRefId: rec.transactionRefId, status: 'REVERSED', amount: '49.00', mobile_number: body.mobile, provider: 'Jio', timestamp: '2026-01-09T11:56:26+05:30' };
+    assert.equal((await webhook('/payment/reversal', reversal, 'not_the_secret_at_all_000000000000')).status, 401);
+    const bare = await fetch(`${t.base}/partners/setu/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(reversal) });
+    assert.equal(bare.status, 404);
+    assert.equal((await webhook('/payment/reversal', { ...reversal, transactionRefId: 'CYJSTPM00000000' })).status, 404);
+    const wrongAmount = await webhook('/payment/reversal', { ...reversal, amount: '4900.00' });
+    assert.equal(wrongAmount.status, 200);
+    assert.equal(((await wrongAmount.json()) as { applied: unknown }).applied, false);
+    const wrongMobile = await webhook('/payment/reversal', { ...reversal, mobile_number: '9999999999' });
+    assert.equal(((await wrongMobile.json()) as { applied: unknown }).applied, false);
+    const charged = { balance: before.balance - (4900 - 98) - fee, held: 0 };
+    assert.deepEqual(await wallet(), charged);
+    assert.equal((await txOf(body.reference_id)).body.data.reversed_at ?? null, null);
+    // the secret segment never reaches a log line
+    assert.equal(redactUrl(`/partners/setu/webhooks/${SECRET}/payment/reversal`), '/partners/setu/webhooks/[secret]/payment/reversal');
+    // wallet notifications are acknowledged
+    assert.equal((await webhook('/wallet/low-balance', { event: 'wallet.low_balance', balance: '900.00' })).status, 200);
+  });
+
+  it('operator lookup (live): our codes, ported flag, cached — the second call does not reach Setu', async () => {
+    const before = (await calls())['/fetch-operator-details'] ?? 0;
+    const a = await t.call('GET', '/api/v1/mobile-recharge/operator-lookup?mobile=9876543210', { key: t.liveKey });
+    assert.equal(a.status, 200, a.text);
+    assert.deepEqual(a.body.data, { mobile: '9876543210', operator: 'VI', circle: 'MH', ported: false });
+    const again = await t.call('GET', '/api/v1/mobile-recharge/operator-lookup?mobile=9876543210', { key: t.liveKey });
+    assert.deepEqual(again.body.data, a.body.data);
+    const ported = await t.call('GET', '/api/v1/mobile-recharge/operator-lookup?mobile=9876943210', { key: t.liveKey });
+    assert.deepEqual(ported.body.data, { mobile: '9876943210', operator: 'JIO', circle: 'MH', ported: true });
+    assert.equal((await calls())['/fetch-operator-details'], before + 2);
+  });
+
+  it('plans (live): amounts in INR, our categories, BSNL split into Topup and Special; cached', async () => {
+    const before = (await calls())['/fetch-plans'] ?? 0;
+    const at = await t.call('GET', '/api/v1/mobile-recharge/plans?operator=AT&circle=KA', { key: t.liveKey });
+    assert.equal(at.status, 200, at.text);
+    const plans = at.body.data.plans as Array<{ amount: number; validity: string; description: string; category: string }>;
+    assert.ok(plans.some((p) => p.amount === 10 && p.category === 'talktime' && p.validity === 'no expiry'));
+    assert.ok(plans.some((p) => p.amount === 299 && p.category === 'unlimited' && p.validity === '28 days'));
+    assert.ok(plans.some((p) => p.amount === 19 && p.category === 'data'));
+    assert.ok(plans.some((p) => p.amount === 151 + 2 * 7), 'the Karnataka circle plan'); // Karnataka is circle #7
+    await t.call('GET', '/api/v1/mobile-recharge/plans?operator=AT&circle=KA', { key: t.liveKey });
+    const bs = await t.call('GET', '/api/v1/mobile-recharge/plans?operator=BS&circle=KL', { key: t.liveKey });
+    const bt = await t.call('GET', '/api/v1/mobile-recharge/plans?operator=BT&circle=KL', { key: t.liveKey });
+    assert.ok(bs.body.data.plans.length > 0 && bs.body.data.plans.every((p: { amount: number }) => [107, 197, 397, 151 + 2 * 9].includes(p.amount)), bs.text);
+    assert.deepEqual(bt.body.data.plans.map((p: { amount: number }) => p.amount).sort((x: number, y: number) => x - y), [10, 50]);
+    assert.equal((await calls())['/fetch-plans'], before + 3);
+  });
+
+  it('a recharge without operator and circle: looked up live, data.operator says which; recharged in Setu’s circle', async () => {
+    const body = { ...VALID.recharge(), mobile: mobile('4567'), amount: 199 };
+    delete (body as { operator?: string }).operator;
+    const r = await recharge(body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.data.status, 'success');
+    assert.equal(r.body.data.operator, 'JIO');
+    assert.equal(r.body.data.circle, 'MH');
+    assert.equal(r.body.data.commission, 3.98);
+    assert.equal(rechargesOf(r.body.data.txn_id)[0]!.input.location, 'Maharashtra');
+  });
+
+  it('unmapped operator (mtnl) or circle (Uttaranchal): a clear 502 naming it, nothing debited, never a guess', async () => {
+    const before = await wallet();
+    const mtnl = await t.call('GET', '/api/v1/mobile-recharge/operator-lookup?mobile=9868012345', { key: t.liveKey });
+    assert.equal(mtnl.status, 502, mtnl.text);
+    assert.equal(mtnl.body.data.Errorcode, 113);
+    assert.match(mtnl.body.data.Message, /operator "mtnl"/);
+    const ua = await t.call('GET', '/api/v1/mobile-recharge/operator-lookup?mobile=9823012345', { key: t.liveKey });
+    assert.equal(ua.status, 502);
+    assert.match(ua.body.data.Message, /circle "Uttaranchal"/);
+    const count = emu.recharges().length;
+    const body = { ...VALID.recharge(), mobile: '9868012345', amount: 199 };
+    delete (body as { operator?: string }).operator;
+    const r = await recharge(body);
+    assert.equal(r.status, 502, r.text);
+    assert.match(r.body.data.Message, /mtnl/);
+    assert.equal(emu.recharges().length, count);
+    assert.deepEqual(await wallet(), before);
+  });
+
+  for (const [name, faults] of [
+    ['a 500 before executing (ERR100): the status API knows nothing, the stored request is sent again', { error_next: 1, error_status: 500, scope: 'payment' as const }],
+    ['a 503 after executing (ERR999)', { error_after_accept_next: 1, error_status: 503 }],
+    ['a read timeout while Setu is still working', { timeout_next: 1, timeout_ms: 1200, scope: 'payment' as const }],
+  ] as const) {
+    it(`no answer (${name}): TUP, settled by the status enquiry; one recharge, charged once`, async () => {
+      emu.setFaults({ ...faults, drop_webhooks: true });
+      const before = await wallet();
+      const body = { ...VALID.recharge(), mobile: mobile('5678'), circle: 'MH', amount: 99 };
+      const r = await recharge(body);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.statuscode, 'TUP');
+      const txnId = r.body.data.txn_id as string;
+      const done = await final(body.reference_id, 12000);
+      assert.equal(done.body.data.status, 'success', done.text);
+      await sleep('timeout_ms' in faults ? faults.timeout_ms : 0); // the hung request lands as a refused duplicate
+      assert.equal(rechargesOf(txnId).length, 1);
+      assert.equal(done.body.data.utr, rechargesOf(txnId)[0]!.operatorRefId);
+      assert.deepEqual(await wallet(), { balance: before.balance - (9900 - 198) - fee, held: 0 });
+    });
+  }
+
+  it('an expired token: the 401 is followed by a fresh login and the call succeeds', async () => {
+    const issued = (await calls()).tokens_issued ?? 0;
+    await sim('/tokens/expire', {});
+    const r = await recharge({ ...VALID.recharge(), mobile: mobile('6789'), circle: 'MH' });
+    assert.equal(r.body.data.status, 'success', r.text);
+    assert.equal((await calls()).tokens_issued, issued + 1);
+  });
+
+  for (const [name, env, message] of [
+    ['wrong client secret (login 401)', { SANGAM_PARTNER_SETU_CLIENT_SECRET: 'wrong-secret' }, /Setu refused our client credentials \(HTTP 401\)/],
+    ['wrong product instance (ERR009)', { SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: '00000000-0000-0000-0000-000000000000' }, /HTTP 422: Invalid product instance id/],
+  ] as const) {
+    it(`${name}: a 502 that says so, nothing debited`, async () => {
+      const bad = await startSetuApp(emu, null, env);
+      try {
+        const before = (await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data;
+        const count = emu.recharges().length;
+        const r = await bad.call('POST', PATHS.recharge, { key: bad.liveKey, body: { ...VALID.recharge(), mobile: mobile('7890'), circle: 'MH' } });
+        assert.equal(r.status, 502, r.text);
+        assert.equal(r.body.data.Errorcode, 113);
+        assert.match(r.body.data.Message, message);
+        assert.doesNotMatch(r.text, /wrong-secret|setu-recharge-emulator-secret/);
+        assert.equal(emu.recharges().length, count);
+        assert.deepEqual((await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data, before);
+        const l = await checkLedger(bad.store.db);
+        assert.ok(l.ok, l.breaches.join('\n'));
+      } finally {
+        await bad.close();
+      }
+    });
+  }
+});
+
+describe('setu-recharge transformers and factory', () => {
+  it('maps Setu’s operators and circles to ours; an unmapped one is a PartnerError naming it', () => {
+    assert.deepEqual(lookupOf({ current_operator: 'airtel', current_location: 'West Bengal & AN Island', ported: false }), { operator: 'AT', circle: 'WB', ported: false });
+    assert.deepEqual(lookupOf({ current_operator: 'bsnl', current_location: 'J&K', ported: true }), { operator: 'BT', circle: 'JK', ported: true });
+    assert.throws(() => lookupOf({ current_operator: 'mtnl', current_location: 'Delhi' }), (e: Error) => e instanceof PartnerError && /"mtnl"/.test(e.message));
+    for (const c of ['Uttaranchal', 'All', 'IND', 'toString']) {
+      assert.throws(() => lookupOf({ current_operator: 'jio', current_location: c }), (e: Error) => e instanceof PartnerError && e.message.includes(`"${c}"`));
+    }
+  });
+
+  it('statuses: Successful/REVERSED success, Failure failed, anything else pending', () => {
+    assert.equal(statusOf('Successful'), 'success');
+    assert.equal(statusOf('REVERSED'), 'success');
+    assert.equal(statusOf('Failure'), 'failed');
+    for (const s of ['Processing', 'SUCCESSFUL', 'Pending', '', undefined]) assert.equal(statusOf(s), 'pending');
+  });
+
+  it('the payment reference is our id without its underscore, and maps back', () => {
+    assert.equal(paymentRefIdOf('txn_Ab12Cd34Ef56Gh78Ij90'), 'txnAb12Cd34Ef56Gh78Ij90');
+    assert.equal(txnIdOfPaymentRef('txnAb12Cd34Ef56Gh78Ij90'), 'txn_Ab12Cd34Ef56Gh78Ij90');
+    assert.equal(txnIdOfPaymentRef('TEST6291DD4004750702202402'), null);
+  });
+
+  it('plans: rows without a usable amount are skipped; annual by validity', () => {
+    const p = plansOf([{ amount: 359900, plan_name: 'Unlimited', plan_description: 'x', validity: '365 Days' }, { amount: 'x' }, null], 'AT');
+    assert.deepEqual(p, [{ amountPaise: 359900, validity: '365 days', description: 'x', category: 'annual' }]);
+  });
+
+  it('the factory names the full variable that is missing or malformed', () => {
+    const ctx = (vars: Record<string, string>): PartnerContext => ({
+      name: 'setu',
+      url: 'http://127.0.0.1:1',
+      vars,
+      webhookUrl: '',
+      oauthCallbackUrl: '',
+      timeoutFor: () => 1000,
+      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
+    });
+    const all = { TOKEN_URL: 'http://127.0.0.1:1/v1/users/login', CLIENT_ID: 'c', CLIENT_SECRET: 's', PRODUCT_INSTANCE_ID: 'p', WEBHOOK_SECRET: SECRET };
+    for (const v of Object.keys(all)) {
+      const { [v]: _, ...rest } = all as Record<string, string>;
+      assert.throws(() => createSetuRecharge(ctx(rest)), new RegExp(`SANGAM_PARTNER_SETU_${v} is required`));
+    }
+    assert.throws(() => createSetuRecharge(ctx({ ...all, WEBHOOK_SECRET: 'short' })), /SANGAM_PARTNER_SETU_WEBHOOK_SECRET must be/);
+    assert.throws(() => createSetuRecharge(ctx({ ...all, PAYMENT_MODE: 'Cash' })), /SANGAM_PARTNER_SETU_PAYMENT_MODE must be/);
+    void createSetuRecharge(ctx(all)).close?.();
+  });
+});
