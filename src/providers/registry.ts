@@ -2,6 +2,7 @@
 // that partner's connector with its factory. Adding a partner is its folder under providers/ and one
 // line here.
 import type { ConnectorFactory } from './connector.js';
+import { createCashfreePayouts } from './cashfree-payouts/index.js';
 import { createDigilocker } from './digilocker/index.js';
 import { createRazorpayx } from './razorpayx/index.js';
 import { createSangam } from './sangam/index.js';
@@ -10,4 +11,5 @@ export const KINDS: Record<string, ConnectorFactory> = {
   sangam: createSangam,
   digilocker: createDigilocker,
   razorpayx: createRazorpayx,
+  'cashfree-payouts': createCashfreePayouts,
 };
