@@ -184,7 +184,7 @@ export function outcomeOf(t: CfTransfer, txnId: string | null): Outcome {
     status === 'success'
       ? 'Transfer successful'
       : status === 'failed'
-        ? `Transfer ${t.status.toLowerCase().replace(/_/g, ' ')} by Cashfree${code ? `: ${code}` : ''}`
+        ? `Transfer ${t.status.toLowerCase().replace(/_/g, ' ')} at Cashfree${code ? `: ${code}` : ''}`
         : `Transfer ${t.status.toLowerCase().replace(/_/g, ' ')} at Cashfree; the outcome will follow`;
   const partnerRef = refOf(t);
   return { status, message, fields: fieldsOf(t, txnId), ...(partnerRef ? { partnerRef } : {}) };
