@@ -2,6 +2,7 @@
 // that partner's connector with its factory. Adding a partner is its folder under providers/ and one
 // line here.
 import type { ConnectorFactory } from './connector.js';
+import { createCashfreePayouts } from './cashfree-payouts/index.js';
 import { createCashfreeVerification } from './cashfree-verification/index.js';
 import { createDigilocker } from './digilocker/index.js';
 import { createRazorpayx } from './razorpayx/index.js';
@@ -14,6 +15,7 @@ export const KINDS: Record<string, ConnectorFactory> = {
   sangam: createSangam,
   digilocker: createDigilocker,
   razorpayx: createRazorpayx,
+  'cashfree-payouts': createCashfreePayouts,
   'cashfree-verification': createCashfreeVerification,
   'surepass-signature': createSurepassSignature,
   'setu-recharge': createSetuRecharge,

@@ -1,0 +1,202 @@
+// Owns the `cashfree-payouts` connector (Cashfree Payouts V2, Standard Transfer to a UPI VPA,
+// PARTNERS.md §3), serving upi-payment-status — the second UPI route beside razorpayx. Variables:
+// CLIENT_ID, CLIENT_SECRET (the V2 headers; the secret also signs webhooks), optionally API_VERSION
+// (`x-api-version`, YYYY-MM-DD, default 2024-01-01); a missing or malformed one stops the boot with a
+// message naming it. URL is the API base (`https://api.cashfree.com/payout`).
+//
+// execute: POST /transfers with transfer_id = our transaction id (`txn_` + 20 base62 fits the
+// documented ≤ 40 of letters, digits and `_`), the amount in rupees built exactly from paise. Cashfree
+// has no idempotency header: transfer_id is the key (§3.6). The exact body is kept in the partner
+// sessions (`transfer:<txnId>`) BEFORE it is sent, so a status enquiry can resend it under the same
+// transfer_id. Failures are classified by what Cashfree may have done:
+//   - PartnerError (nothing happened there; the core fails the transaction, charges nothing, frees the
+//     idempotency key; the router may fail over): not reached (refused connection, connect timeout),
+//     400 and 422 (validation refusals), 401/403 (credentials, APIs not enabled), 429 (throttled), and
+//     404/405 (no such route: nothing there can have executed a transfer);
+//   - NoAnswer (it may have acted; pending, reconciled here, never failed over): a read timeout or a
+//     broken connection after the request went out, any 5xx ([P] "When you get a 5XX response, do not
+//     initiate another transaction" — check status first), 409 (a transfer with our transfer_id
+//     already exists), any other status, or a 2xx we cannot read.
+// status: GET /transfers?transfer_id=<txnId>. When Cashfree knows no such transfer and we hold a body we
+// sent (or were about to send) it, the body is resent under the same transfer_id: either it never
+// arrived and this makes the one transfer, or the first request lands later and Cashfree refuses it as
+// a repeat — one transfer either way. Without a stored body there is nothing to resend: a transaction
+// we never sent to Cashfree (it went to another partner) is never created here by a status enquiry.
+// parseCallback: webhook.ts (signature, timestamp window); the event id is derived (transformers.ts).
+import {
+  NoAnswer,
+  PartnerError,
+  type Connector,
+  type ConnectorFactory,
+  type OperationRequest,
+  type Outcome,
+  type PartnerContext,
+  type PartnerReport,
+  type TxRef,
+} from '../connector.js';
+import { CashfreeHttp, Unanswered, Unsent, type CfAnswer } from './http.js';
+import { asTransfer, errorDescription, fieldsOf, outcomeOf, refusalOf, reportOf, transferBody, type CfTransfer } from './transformers.js';
+import { parseWebhook } from './webhook.js';
+
+/**
+ * How long the sent body is kept for a resend. A UPI transfer may stay PENDING at the bank for days;
+ * a week covers that and the reconciler's default cutoff.
+ */
+const STORED_BODY_TTL_S = 7 * 24 * 3600;
+
+/** [P] the OpenAPI default/example `x-api-version`. */
+const DEFAULT_API_VERSION = '2024-01-01';
+
+const sessionKey = (txnId: string) => `transfer:${txnId}`;
+
+/** What a status enquiry needs to resend a create: the transfer_id and the exact bytes sent. */
+interface StoredCreate {
+  transferId: string;
+  body: string;
+}
+
+interface Settings {
+  clientId: string;
+  clientSecret: string;
+  apiVersion: string;
+}
+
+function settings(ctx: PartnerContext): Settings {
+  const name = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
+  const need = (v: string) => {
+    const value = ctx.vars[v]?.trim();
+    if (!value) throw new Error(`${name(v)} is required for a partner of kind cashfree-payouts`);
+    return value;
+  };
+  const s = { clientId: need('CLIENT_ID'), clientSecret: need('CLIENT_SECRET'), apiVersion: ctx.vars.API_VERSION?.trim() || DEFAULT_API_VERSION };
+  // They travel as HTTP header values: no spaces or control characters.
+  if (!/^[\x21-\x7e]+$/.test(s.clientId)) throw new Error(`${name('CLIENT_ID')} must be a Cashfree client id (no spaces)`);
+  if (!/^[\x21-\x7e]+$/.test(s.clientSecret)) throw new Error(`${name('CLIENT_SECRET')} must be a Cashfree client secret (no spaces)`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s.apiVersion)) throw new Error(`${name('API_VERSION')} must be a date, YYYY-MM-DD (such as ${DEFAULT_API_VERSION})`);
+  return s;
+}
+
+/** Statuses after which the transfer was not executed (see the module header). */
+const REFUSED = new Set([400, 401, 403, 404, 405, 422, 429]);
+
+/** A refusal before execution, in words that say so; Cashfree's own code and text when it gave them. */
+function refusalText(a: CfAnswer): string {
+  const why = errorDescription(a.json);
+  switch (a.status) {
+    case 401:
+      return 'Cashfree refused our API credentials (HTTP 401)';
+    case 403:
+      return `Cashfree refused the request (HTTP 403${why ? `: ${why}` : ''})`;
+    case 429:
+      return `Cashfree is throttling requests (HTTP 429${a.retryAfterS ? `, retry after ${a.retryAfterS} s` : ''})`;
+    default:
+      return `Cashfree refused the transfer (HTTP ${a.status}${why ? `: ${why}` : ''})`;
+  }
+}
+
+export class CashfreePayoutsConnector implements Connector {
+  readonly serves = ['upi-payment-status'] as const;
+  private http: CashfreeHttp;
+
+  constructor(
+    private ctx: PartnerContext,
+    private s: Settings,
+  ) {
+    this.http = new CashfreeHttp(ctx.url, s, Math.min(5000, ctx.timeoutFor('upi-payment-status')));
+  }
+
+  async execute(req: OperationRequest): Promise<Outcome> {
+    if (req.operation !== 'upi-payment-status') throw new Error(`the cashfree-payouts connector does not serve ${req.operation}`);
+    const pre = refusalOf(req.txnId, req.vpa, req.amountPaise);
+    if (pre) throw new PartnerError('unavailable', `${pre}; nothing was executed or debited`);
+    const create: StoredCreate = { transferId: req.txnId, body: JSON.stringify(transferBody(req)) };
+    try {
+      await this.ctx.sessions.put(sessionKey(req.txnId), create, STORED_BODY_TTL_S);
+    } catch {
+      throw new PartnerError('unavailable', 'The transfer request could not be recorded before sending; nothing was sent or debited');
+    }
+    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsOf({}, req.txnId, req.amountPaise) });
+    let a: CfAnswer;
+    try {
+      a = await this.send(create);
+    } catch (err) {
+      if (err instanceof Unsent) {
+        await this.forget(req.txnId);
+        throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was executed or debited`);
+      }
+      throw pending('Cashfree has not answered yet; the outcome will follow');
+    }
+    if (REFUSED.has(a.status)) {
+      await this.forget(req.txnId);
+      throw new PartnerError('unavailable', `${refusalText(a)}; nothing was executed or debited`);
+    }
+    const transfer = a.status >= 200 && a.status < 300 ? asTransfer(a.json) : null;
+    if (!transfer) throw pending(`Cashfree did not give a usable answer (HTTP ${a.status}); the outcome will follow`);
+    return outcomeOf(transfer, req.txnId);
+  }
+
+  async status(tx: TxRef): Promise<PartnerReport | null> {
+    if (tx.operation !== 'upi-payment-status') return null;
+    const found = await this.fetch(tx.txnId);
+    if (found) return reportOf(found, tx.txnId);
+    const stored = await this.ctx.sessions.get<StoredCreate>(sessionKey(tx.txnId));
+    if (!stored) return null; // never sent here, and Cashfree knows no transfer by that id
+    const a = await this.call(() => this.send(stored));
+    const t = a.status >= 200 && a.status < 300 ? asTransfer(a.json) : null;
+    if (t) return reportOf(t, tx.txnId);
+    if (a.status === 409) {
+      // The first request landed between the GET and the resend: it is the one transfer.
+      const late = await this.fetch(tx.txnId);
+      if (late) return reportOf(late, tx.txnId);
+    }
+    if (a.status === 400 || a.status === 422) {
+      // Cashfree has no transfer by this id, and this very body is refused now: the first request,
+      // byte for byte the same, cannot have made one. Nothing was paid, nor will be.
+      return {
+        txnId: tx.txnId,
+        partnerRef: null,
+        outcome: { status: 'failed', message: `${refusalText(a)}; nothing was paid`, fields: fieldsOf({}, tx.txnId, tx.amountPaise) },
+      };
+    }
+    throw new Error(`status enquiry by resending the transfer failed with HTTP ${a.status}`);
+  }
+
+  parseCallback(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }) {
+    return parseWebhook(req, this.s.clientSecret);
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  /** POST /transfers with the stored bytes; x-request-id names the transfer in Cashfree's logs. */
+  private send(c: StoredCreate): Promise<CfAnswer> {
+    return this.http.call('POST', '/transfers', this.ctx.timeoutFor('upi-payment-status'), c.transferId, c.body);
+  }
+
+  /** GET /transfers?transfer_id=…; null when Cashfree says there is no such transfer [G: a 404]. */
+  private async fetch(transferId: string): Promise<CfTransfer | null> {
+    const a = await this.call(() => this.http.call('GET', `/transfers?transfer_id=${encodeURIComponent(transferId)}`, this.ctx.timeoutFor('upi-payment-status'), transferId));
+    if (a.status === 404) return null;
+    const t = a.status === 200 ? asTransfer(a.json) : null;
+    if (!t) throw new Error(`status enquiry failed with HTTP ${a.status}`);
+    return t;
+  }
+
+  /** A status-enquiry call; a transport failure is an error (the reconciler asks again later). */
+  private async call(fn: () => Promise<CfAnswer>): Promise<CfAnswer> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof Unsent || err instanceof Unanswered) throw new PartnerError(err instanceof Unsent && err.timedOut ? 'timeout' : 'unavailable', `status enquiry: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** Drops the stored body of a create that cannot have executed (best effort: it expires anyway). */
+  private async forget(txnId: string): Promise<void> {
+    await this.ctx.sessions.delete(sessionKey(txnId)).catch(() => undefined);
+  }
+}
+
+export const createCashfreePayouts: ConnectorFactory = (ctx) => new CashfreePayoutsConnector(ctx, settings(ctx));
