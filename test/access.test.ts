@@ -155,7 +155,8 @@ describe('live compliance approval', () => {
 
 describe('rate limits', () => {
   let t: TestApp;
-  before(async () => (t = await startApp({ SANGAM_RATE_LIMIT_PER_SEC: '5', SANGAM_RATE_LIMIT_BURST: '10', SANGAM_AUTH_FAILURES_PER_MIN: '5' })));
+  // A slow refill (1/s): a loaded machine takes a while to send the burst, and must not refill it meanwhile.
+  before(async () => (t = await startApp({ SANGAM_RATE_LIMIT_PER_SEC: '1', SANGAM_RATE_LIMIT_BURST: '10', SANGAM_AUTH_FAILURES_PER_MIN: '5' })));
   after(() => t.close());
 
   it('absorbs a burst, then 429 with Retry-After and RateLimit headers, then recovers', async () => {
