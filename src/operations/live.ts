@@ -19,6 +19,7 @@ import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
 import type { IdemScope } from '../http/idempotency.js';
 import { PartnerError, type FinalOutcome, type Outcome } from '../providers/connector.js';
+import { paiseToInr } from '../money.js';
 import type { Services } from '../services.js';
 import type { TxRow } from '../transactions/store.js';
 import type { OperationContext, OperationDef } from './operation.js';
@@ -51,7 +52,9 @@ export async function liveRecording(def: OperationDef, input: Input, ctx: Operat
       operation: def.slug,
       referenceId: input.reference_id,
       amountPaise: principalPaise || null,
-      outcome: { status: 'pending', message: 'Submitted to the partner network', fields: {} },
+      // Payments and recharges show their txn_id and amount from the recovery point on, so a retry that
+      // finds the transaction still with the partner answers them too.
+      outcome: { status: 'pending', message: 'Submitted to the partner network', fields: principalPaise ? { txn_id: ctx.txnId, amount: paiseToInr(principalPaise) } : {} },
       nextCheckAt: new Date(Date.now() + services.config.reconcile.scheduleS[0]! * 1000),
     },
     key,
