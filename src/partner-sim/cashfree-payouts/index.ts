@@ -6,7 +6,7 @@
 // (/_sim/faults). The API lives under /payout, as on the real hosts; everything is in memory.
 // Legacy V1/V1.2 (bearer tokens, directTransfer) is not emulated: V2 does not need it.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
 import { CfError, invalid, routeNotFound, serverError } from './errors.js';
@@ -61,18 +61,13 @@ export const CASHFREE_PAYOUTS_DEFAULTS = {
 
 export type CashfreePayoutsSettings = typeof CASHFREE_PAYOUTS_DEFAULTS;
 
-export interface CashfreePayoutsEmulator {
-  app: FastifyInstance;
+export interface CashfreePayoutsEmulator extends EmulatorHandle<CashfreePayoutsSettings, Faults> {
   /** The API base, `<origin>/payout`, like `https://sandbox.cashfree.com/payout`. */
   url: string;
   origin: string;
-  settings: CashfreePayoutsSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<Faults>): void;
   setWebhookUrl(url: string | null): void;
   transfers(): TransferRecord[];
   webhookLog(): DeliveryRecord[];
-  close(): Promise<void>;
 }
 
 export async function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOptions = {}): Promise<CashfreePayoutsEmulator> {

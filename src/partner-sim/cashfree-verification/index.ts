@@ -4,7 +4,7 @@
 // codes, Cashfree's `{type, code, message}` errors — plus a status call, and misbehaviour on demand
 // (/_sim/faults). Synchronous, no webhooks (none documented). Everything lives in memory.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
 import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
@@ -37,16 +37,11 @@ export type CashfreeVerificationSettings = typeof CASHFREE_VERIFICATION_DEFAULTS
 /** [P] the API version the docs give as the default. */
 export const CASHFREE_VERIFICATION_API_VERSION = '2024-12-01';
 
-export interface CashfreeVerificationEmulator {
-  app: FastifyInstance;
+export interface CashfreeVerificationEmulator extends EmulatorHandle<CashfreeVerificationSettings, SyncFaults> {
   /** The API base, like `https://sandbox.cashfree.com/verification`: the penny drop is `${url}/mobile/penny-drop`. */
   url: string;
   origin: string;
-  settings: CashfreeVerificationSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<SyncFaults>): void;
   verifications(): PennyDropRecord[];
-  close(): Promise<void>;
 }
 
 export async function startCashfreeVerificationEmulator(opts: CashfreeVerificationEmulatorOptions = {}): Promise<CashfreeVerificationEmulator> {

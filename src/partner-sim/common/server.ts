@@ -86,3 +86,13 @@ export async function closeEmulator(app: FastifyInstance, timers: Timers, also: 
   also();
   await app.close();
 }
+
+/** What starting any emulator answers; each adds its own ledgers and webhook controls. */
+export interface EmulatorHandle<S, F> {
+  app: FastifyInstance;
+  url: string;
+  settings: S;
+  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
+  setFaults(f: Partial<F>): void;
+  close(): Promise<void>;
+}

@@ -4,7 +4,7 @@
 // `X-Payout-Idempotency`, the documented statuses and signed webhooks — and misbehaves on demand
 // (/_sim/faults). Everything lives in memory; a restart forgets all payouts.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, withFundAccount } from './api.js';
 import { badRequest, RzpError, routeNotFound, serverError } from './errors.js';
@@ -61,16 +61,10 @@ export const RAZORPAYX_DEFAULTS = {
 
 export type RazorpayxSettings = typeof RAZORPAYX_DEFAULTS;
 
-export interface RazorpayxEmulator {
-  app: FastifyInstance;
-  url: string;
-  settings: RazorpayxSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<Faults>): void;
+export interface RazorpayxEmulator extends EmulatorHandle<RazorpayxSettings, Faults> {
   setWebhook(t: { url?: string | null; secret?: string }): void;
   payouts(): PayoutRecord[];
   webhookLog(): DeliveryRecord[];
-  close(): Promise<void>;
 }
 
 export async function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Promise<RazorpayxEmulator> {

@@ -5,7 +5,7 @@
 // documented in outline only; the fields the emulator fills in are [G] and say so where they are defined.
 // It shares faults, tokens and the webhook sender with the prepaid emulator. Everything lives in memory.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
 import { newTraceId } from '../setu-recharge/errors.js';
 import { NO_FAULTS, type Faults } from '../setu-recharge/faults.js';
 import { TokenIssuer } from '../setu-recharge/tokens.js';
@@ -53,15 +53,10 @@ export const SETU_DTH_DEFAULTS = {
 
 export type SetuDthSettings = typeof SETU_DTH_DEFAULTS;
 
-export interface SetuDthEmulator {
-  app: FastifyInstance;
-  url: string;
-  settings: SetuDthSettings;
-  setFaults(f: Partial<Faults>): void;
+export interface SetuDthEmulator extends EmulatorHandle<SetuDthSettings, Faults> {
   setWebhookUrl(url: string | null): void;
   bills(): FetchRecord[];
   webhookLog(): DeliveryRecord[];
-  close(): Promise<void>;
 }
 
 export async function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise<SetuDthEmulator> {

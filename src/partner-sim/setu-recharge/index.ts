@@ -5,7 +5,7 @@
 // URL — and misbehaves on demand (/_sim/faults). DTH is a different Setu product with its own host and auth
 // (§4.7) and has its own emulator, src/partner-sim/setu-dth/. Everything lives in memory.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, registerLogin } from './api.js';
 import { DISPLAY_NAME, type Operator } from './catalogue.js';
@@ -59,16 +59,10 @@ export const SETU_RECHARGE_DEFAULTS = {
 
 export type SetuRechargeSettings = typeof SETU_RECHARGE_DEFAULTS;
 
-export interface SetuRechargeEmulator {
-  app: FastifyInstance;
-  url: string;
-  settings: SetuRechargeSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<Faults>): void;
+export interface SetuRechargeEmulator extends EmulatorHandle<SetuRechargeSettings, Faults> {
   setWebhookUrl(url: string | null): void;
   recharges(): RechargeRecord[];
   webhookLog(): DeliveryRecord[];
-  close(): Promise<void>;
 }
 
 export async function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}): Promise<SetuRechargeEmulator> {

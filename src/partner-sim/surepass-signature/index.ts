@@ -6,7 +6,7 @@
 // Synchronous; no webhooks or idempotency (none documented). Everything lives in memory.
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, installErrorShapes, listen, Timers, withDefaults } from '../common/server.js';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, listen, Timers, withDefaults } from '../common/server.js';
 import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, type ComparisonRecord } from './api.js';
@@ -53,15 +53,10 @@ export const SUREPASS_SIGNATURE_DEFAULTS = {
 
 export type SurepassSignatureSettings = typeof SUREPASS_SIGNATURE_DEFAULTS;
 
-export interface SurepassSignatureEmulator {
-  app: FastifyInstance;
+export interface SurepassSignatureEmulator extends EmulatorHandle<SurepassSignatureSettings, SyncFaults> {
   /** The API base, like `https://sandbox.surepass.io`: the comparator is `${url}${settings.path}`. */
   url: string;
-  settings: SurepassSignatureSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<SyncFaults>): void;
   comparisons(): ComparisonRecord[];
-  close(): Promise<void>;
 }
 
 export async function startSurepassSignatureEmulator(opts: SurepassSignatureEmulatorOptions = {}): Promise<SurepassSignatureEmulator> {
