@@ -3,6 +3,8 @@
 // fund source balance, pre-created beneficiaries and the webhook URL. Answers here use a plain
 // `{ error }` body.
 import type { FastifyInstance } from 'fastify';
+import { registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
+import { registerFaultRoutes } from '../common/faults.js';
 import { parseFaults, type Faults } from './faults.js';
 import type { TransferBook } from './transfers.js';
 import { VPA } from './validate.js';
@@ -35,16 +37,10 @@ const SETTLEABLE = ['SUCCESS', 'FAILED', 'REJECTED', 'REVERSED'] as const;
 type Settle = { status?: string; status_code?: unknown; status_description?: unknown };
 
 export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
-  app.get('/_sim/faults', async () => d.getFaults());
-  app.post('/_sim/faults', async (req, reply) => {
-    const f = parseFaults(req.body ?? {});
-    if (typeof f === 'string') return reply.code(400).send({ error: f });
-    d.setFaults(f);
-    return f;
-  });
+  registerFaultRoutes(app, d.getFaults, d.setFaults, parseFaults);
 
   app.get('/_sim/transfers', async () => transferLedger(d.book));
-  app.get('/_sim/webhooks', async () => ({ count: d.webhooks.log.length, deliveries: d.webhooks.log }));
+  registerWebhookLog(app, () => d.webhooks.log);
 
   app.post<{ Params: { id: string }; Body: Settle }>('/_sim/transfers/:id/settle', async (req, reply) => {
     const { status, status_code, status_description } = req.body ?? {};
@@ -76,11 +72,5 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
     return reply.code(201).send(bene);
   });
 
-  app.get('/_sim/webhook', async () => ({ url: d.webhookUrl() }));
-  app.post<{ Body: { url?: unknown } }>('/_sim/webhook', async (req, reply) => {
-    const url = req.body?.url;
-    if (url !== null && (typeof url !== 'string' || !URL.canParse(url))) return reply.code(400).send({ error: 'url must be an absolute URL or null' });
-    d.setWebhookUrl(url);
-    return { url };
-  });
+  registerWebhookUrl(app, d.webhookUrl, d.setWebhookUrl);
 }

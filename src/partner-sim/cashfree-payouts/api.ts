@@ -5,6 +5,7 @@
 // the body, transfers.ts does the work.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { failAfterAccept, misbehave as misbehaveAs } from '../common/faults.js';
 import { apisNotEnabled, invalid, serverError, throttled, unauthorized } from './errors.js';
 import type { Faults } from './faults.js';
 import type { TransferBook } from './transfers.js';
@@ -69,21 +70,11 @@ class RateLimiter {
 async function misbehave(req: FastifyRequest, reply: FastifyReply, d: ApiDeps): Promise<void> {
   const f = d.faults();
   if (f.apis_not_enabled) throw apisNotEnabled();
-  const counts = f.scope === 'any' || req.method === 'POST';
-  if (counts && f.throttle_next > 0) {
-    f.throttle_next--;
+  const throttledNow = () => {
     reply.header('x-ratelimit-remaining', '0');
-    throw throttled(1);
-  }
-  if (counts && f.error_next > 0) {
-    f.error_next--;
-    throw serverError(f.error_status);
-  }
-  if (counts && f.timeout_next > 0) {
-    f.timeout_next--;
-    await d.sleep(f.timeout_ms);
-  }
-  if (d.latencyMs > 0) await d.sleep(d.latencyMs);
+    return throttled(1);
+  };
+  await misbehaveAs(f, req.method === 'POST', { throttled: throttledNow, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
 }
 
 function createTransfer(d: ApiDeps, body: unknown, apiVersion: string | undefined): unknown {
@@ -92,10 +83,7 @@ function createTransfer(d: ApiDeps, body: unknown, apiVersion: string | undefine
   const { record, replay } = d.book.create(input, body, f.conflict_on_replay);
   if (!replay) record.apiVersion = apiVersion ?? null;
   const response = structuredClone(record.transfer);
-  if (!replay && f.error_after_accept_next > 0) {
-    f.error_after_accept_next--;
-    throw serverError(f.error_status);
-  }
+  if (!replay && failAfterAccept(f)) throw serverError(f.error_status);
   return response;
 }
 

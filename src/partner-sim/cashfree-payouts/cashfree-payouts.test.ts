@@ -4,50 +4,13 @@
 // raw body under the client secret), and every fault switch. No database: the emulator is in-memory.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { type Received, startCli, startReceiver, waitFor } from '../common/testing.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from './index.js';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const CLIENT_SECRET = 'test_client_secret';
 const RECEIVED_DESCRIPTION =
   'The transfer has been received by Cashfree successfully for further processing. You should use Check Status API response or Webhooks to know the terminal state of the transfer request.';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: any;
-}
-
-async function startReceiver(): Promise<{ server: Server; url: string; got: Received[]; status: { code: number } }> {
-  const got: Received[] = [];
-  const status = { code: 200 };
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      got.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-      res.statusCode = status.code;
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { server, url: `http://127.0.0.1:${port}/partners/cashfree/webhooks`, got, status };
-}
-
-async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** Exactly the documented recipe: signatureData = timestamp + rawBody; HMAC SHA256; Base64. */
 const verify = (r: Received, secret = CLIENT_SECRET) =>
@@ -62,7 +25,7 @@ describe('Cashfree Payouts V2 emulator', () => {
   let creds: Record<string, string>;
 
   before(async () => {
-    hook = await startReceiver();
+    hook = await startReceiver('/partners/cashfree/webhooks');
     emu = await startCashfreePayoutsEmulator({ latencyMs: 0, pendingMs: 40, clientSecret: CLIENT_SECRET, webhookUrl: hook.url, webhookRetryBaseMs: 20, webhookAttempts: 3, rateLimitPerMinute: 10_000 });
     creds = { 'x-client-id': emu.settings.clientId, 'x-client-secret': CLIENT_SECRET, 'x-api-version': '2024-01-01' };
   });
@@ -465,16 +428,8 @@ describe('Cashfree Payouts V2 emulator', () => {
 
 describe('sangam partner-sim --kind cashfree-payouts', () => {
   it('starts the emulator and prints its settings and the SANGAM_PARTNER_CASHFREE_* variables', async () => {
-    const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--kind', 'cashfree-payouts', '--port', '0', '--client-id', 'CLI_ID', '--client-secret', 'cli_secret', '--latency-ms', '0'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { child, printed: out } = await startCli(['--kind', 'cashfree-payouts', '--port', '0', '--client-id', 'CLI_ID', '--client-secret', 'cli_secret', '--latency-ms', '0']);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        child.stdout.once('data', (d: Buffer) => resolve(d.toString()));
-        child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-      });
-      const out = JSON.parse(line);
       assert.equal(out.kind, 'cashfree-payouts');
       assert.match(out.url, /\/payout$/);
       assert.deepEqual(out.env, {

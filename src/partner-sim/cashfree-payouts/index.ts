@@ -5,7 +5,8 @@
 // error shapes, and Webhooks V2 signed with the client secret — and misbehaves on demand
 // (/_sim/faults). The API lives under /payout, as on the real hosts; everything is in memory.
 // Legacy V1/V1.2 (bearer tokens, directTransfer) is not emulated: V2 does not need it.
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
 import { CfError, invalid, routeNotFound, serverError } from './errors.js';
@@ -60,31 +61,20 @@ export const CASHFREE_PAYOUTS_DEFAULTS = {
 
 export type CashfreePayoutsSettings = typeof CASHFREE_PAYOUTS_DEFAULTS;
 
-export interface CashfreePayoutsEmulator {
-  app: FastifyInstance;
+export interface CashfreePayoutsEmulator extends EmulatorHandle<CashfreePayoutsSettings, Faults> {
   /** The API base, `<origin>/payout`, like `https://sandbox.cashfree.com/payout`. */
   url: string;
   origin: string;
-  settings: CashfreePayoutsSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<Faults>): void;
   setWebhookUrl(url: string | null): void;
   transfers(): TransferRecord[];
   webhookLog(): DeliveryRecord[];
-  close(): Promise<void>;
 }
 
 export async function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOptions = {}): Promise<CashfreePayoutsEmulator> {
-  const s: CashfreePayoutsSettings = { ...CASHFREE_PAYOUTS_DEFAULTS, ...definedOnly(opts) };
-  const app = Fastify({ logger: false, forceCloseConnections: true });
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
+  const s = withDefaults(CASHFREE_PAYOUTS_DEFAULTS, opts);
+  const app = emulatorApp();
+  const timers = new Timers();
+  const later = timers.later;
   let faults: Faults = { ...NO_FAULTS };
   let webhookUrl = s.webhookUrl;
 
@@ -117,56 +107,33 @@ export async function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulator
     fundsourceId: s.fundsourceId,
     latencyMs: s.latencyMs,
     rateLimitPerMinute: s.rateLimitPerMinute,
-    sleep: (ms: number) => new Promise<void>((r) => later(ms, r)),
+    sleep: timers.sleep,
   };
   await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/payout' });
   const setWebhookUrl = (url: string | null) => void (webhookUrl = url);
-  await registerAdmin(app, {
-    book,
-    webhooks,
-    getFaults: () => faults,
-    setFaults: (f) => void (faults = f),
-    webhookUrl: () => webhookUrl,
-    setWebhookUrl,
-  });
+  await registerAdmin(app, { book, webhooks, getFaults: () => faults, setFaults: (f) => void (faults = f), webhookUrl: () => webhookUrl, setWebhookUrl });
 
-  const origin = await app.listen({ port: s.port, host: s.host });
+  const { origin, port } = await listen(app, s);
   return {
     app,
     url: `${origin}/payout`,
     origin,
-    settings: { ...s, port: Number(new URL(origin).port) },
+    settings: { ...s, port },
     setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
     setWebhookUrl,
     transfers: () => [...book.transfers.values()],
     webhookLog: () => webhooks.log,
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      webhooks.close();
-      await app.close();
-    },
+    close: () => closeEmulator(app, timers, () => webhooks.close()),
   };
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Every error leaves in Cashfree's `{type, code, message}` shape; a body that is not JSON is a 400 [G]. */
 function installErrorHandling(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    if (body === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(invalid('request_invalid', 'request body is not valid JSON'), undefined);
-    }
+  jsonBodies(app, () => invalid('request_invalid', 'request body is not valid JSON'));
+  installErrorShapes(app, {
+    known: (err) => (err instanceof CfError ? { status: err.statusCode, body: err.toJSON(), headers: err.headers } : undefined),
+    client: (err) => invalid('request_invalid', err.message).toJSON(),
+    server: () => serverError(500).toJSON(),
+    notFound: () => routeNotFound().toJSON(),
   });
-  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
-    if (err instanceof CfError) return reply.code(err.statusCode).headers(err.headers).send(err.toJSON());
-    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(invalid('request_invalid', err.message).toJSON());
-    return reply.code(500).send(serverError(500).toJSON());
-  });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send(routeNotFound().toJSON()));
 }

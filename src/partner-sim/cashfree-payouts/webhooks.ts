@@ -12,6 +12,7 @@
 //   captured); each retry has the same body, a fresh timestamp and signature, and attempt + 1.
 // Events of one transfer go out in order unless the out_of_order fault is set.
 import { createHmac, randomBytes } from 'node:crypto';
+import { DeliveryQueue, doubling, type Outcome } from '../common/webhooks.js';
 import type { Faults } from './faults.js';
 import type { Transfer } from './transfers.js';
 
@@ -24,7 +25,7 @@ export interface DeliveryRecord {
   timestamp: string;
   /** The HTTP status the receiver answered, or null (network error, dropped, no URL). */
   http_status: number | null;
-  outcome: 'delivered' | 'rejected' | 'error' | 'dropped' | 'no_url';
+  outcome: Outcome;
   signature: 'valid' | 'bad';
   at: string;
 }
@@ -54,47 +55,46 @@ const IST_OFFSET_MS = 330 * 60_000;
 const eventTime = (): string => new Date(Date.now() + IST_OFFSET_MS).toISOString().slice(0, 19);
 
 export class WebhookSender {
-  readonly log: DeliveryRecord[] = [];
-  private readonly chains = new Map<string, Promise<void>>();
-  private readonly held = new Map<string, Event[]>();
-  private readonly abort = new AbortController();
+  private readonly queue: DeliveryQueue<Event, Faults, DeliveryRecord>;
 
-  constructor(private readonly o: WebhookOptions) {}
+  constructor(private readonly o: WebhookOptions) {
+    this.queue = new DeliveryQueue<Event, Faults, DeliveryRecord>({
+      faults: o.faults,
+      timeoutMs: o.timeoutMs,
+      later: o.later,
+      url: () => o.url(),
+      body: (ev) => ev.body,
+      headers: (ev, attempt, f) => this.headers(ev, attempt, f),
+      retryDelayMs: doubling(o.attempts, o.retryBaseMs),
+      logRow: (ev, attempt, http_status, outcome, headers) => ({
+        type: ev.type,
+        ...ev.transfer,
+        attempt,
+        timestamp: headers?.['x-webhook-timestamp'] ?? '',
+        http_status,
+        outcome,
+        signature: ev.bad ? 'bad' : 'valid',
+        at: new Date().toISOString(),
+      }),
+    });
+  }
+
+  get log(): DeliveryRecord[] {
+    return this.queue.log;
+  }
 
   /** Queues one event carrying a snapshot of the transfer. `final`: nothing held back may stay behind it. */
   emit(type: string, transfer: Transfer, final: boolean): void {
-    const f = this.o.faults();
     const body = JSON.stringify({ data: transfer, event_time: eventTime(), type });
-    const ev: Event = { type, transfer: { transfer_id: transfer.transfer_id, status: transfer.status, status_code: transfer.status_code }, body, bad: f.bad_signature };
-    if (f.drop_webhooks) return void this.record(ev, 1, '', null, 'dropped');
-    const id = transfer.transfer_id;
-    if (f.out_of_order && !final) {
-      this.held.set(id, [...(this.held.get(id) ?? []), ev]);
-      return;
-    }
-    this.enqueue(ev, f);
-    if (final) {
-      for (const h of this.held.get(id) ?? []) this.enqueue(h, f);
-      this.held.delete(id);
-    }
+    const ev: Event = { type, transfer: { transfer_id: transfer.transfer_id, status: transfer.status, status_code: transfer.status_code }, body, bad: this.o.faults().bad_signature };
+    this.queue.emit(ev, transfer.transfer_id, !final, final);
   }
 
   close(): void {
-    this.abort.abort();
+    this.queue.close();
   }
 
-  private enqueue(ev: Event, f: Faults): void {
-    const id = ev.transfer.transfer_id;
-    const next = (this.chains.get(id) ?? Promise.resolve())
-      .then(() => new Promise<void>((r) => this.o.later(f.webhook_delay_ms, r)))
-      .then(async () => {
-        const headers = this.headers(ev, 1, f);
-        await this.send(ev, 1, headers);
-        if (f.duplicate_webhooks) await this.send(ev, 1, headers);
-      });
-    this.chains.set(id, next);
-  }
-
+  /** Each attempt is signed afresh: a new timestamp (skewed by the fault) and attempt number. */
   private headers(ev: Event, attempt: number, f: Faults): Record<string, string> {
     const timestamp = String(Date.now() - f.webhook_timestamp_skew_ms);
     const secret = ev.bad ? randomBytes(16).toString('hex') : this.o.secret;
@@ -105,29 +105,5 @@ export class WebhookSender {
       'x-webhook-version': this.o.version,
       'x-webhook-attempt': String(attempt),
     };
-  }
-
-  /** One attempt; a failure schedules the next one without holding up the transfer's later events. */
-  private async send(ev: Event, attempt: number, headers: Record<string, string>): Promise<void> {
-    const url = this.o.url();
-    const timestamp = headers['x-webhook-timestamp']!;
-    if (!url) return void this.record(ev, attempt, timestamp, null, 'no_url');
-    let status: number | null = null;
-    try {
-      const res = await fetch(url, { method: 'POST', headers, body: ev.body, signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.o.timeoutMs)]) });
-      status = res.status;
-      await res.body?.cancel();
-    } catch {
-      if (this.abort.signal.aborted) return;
-    }
-    const ok = status !== null && status >= 200 && status < 300;
-    this.record(ev, attempt, timestamp, status, ok ? 'delivered' : status === null ? 'error' : 'rejected');
-    if (!ok && attempt < this.o.attempts) {
-      this.o.later(this.o.retryBaseMs * 2 ** (attempt - 1), () => void this.send(ev, attempt + 1, this.headers(ev, attempt + 1, this.o.faults())));
-    }
-  }
-
-  private record(ev: Event, attempt: number, timestamp: string, http_status: number | null, outcome: DeliveryRecord['outcome']): void {
-    this.log.push({ type: ev.type, ...ev.transfer, attempt, timestamp, http_status, outcome, signature: ev.bad ? 'bad' : 'valid', at: new Date().toISOString() });
   }
 }

@@ -2,6 +2,7 @@
 // drop made (to prove one verification_id never paid its rupee twice) and the magic numbers. Answers here
 // use a plain `{ error }` body.
 import type { FastifyInstance } from 'fastify';
+import { registerFaultRoutes } from '../common/faults.js';
 import { parseSyncFaults, type SyncFaults } from '../sync-faults.js';
 import { MAGIC_MOBILES } from './directory.js';
 import type { PennyDropState } from './state.js';
@@ -26,13 +27,7 @@ export function pennyDropLedger(state: PennyDropState) {
 }
 
 export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
-  app.get('/_sim/faults', async () => d.getFaults());
-  app.post('/_sim/faults', async (req, reply) => {
-    const f = parseSyncFaults(req.body ?? {});
-    if (typeof f === 'string') return reply.code(400).send({ error: f });
-    d.setFaults(f);
-    return f;
-  });
+  registerFaultRoutes(app, d.getFaults, d.setFaults, parseSyncFaults);
   app.get('/_sim/verifications', async () => pennyDropLedger(d.state));
   app.get('/_sim/magic', async () => MAGIC_MOBILES);
 }

@@ -3,7 +3,8 @@
 // fault/latency hook and the `x-request-id` echo run first, validate.ts checks the body, state.ts works.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalid, missing, serverError, throttled, unauthenticated } from './errors.js';
-import { failAfterAccept, nextMisbehaviour, type SyncFaults } from '../sync-faults.js';
+import { failAfterAccept, misbehave as misbehaveAs } from '../common/faults.js';
+import type { SyncFaults } from '../sync-faults.js';
 import { planFor } from './directory.js';
 import type { PennyDropState } from './state.js';
 import { validatePennyDrop, VERIFICATION_ID } from './validate.js';
@@ -37,11 +38,7 @@ function authenticate(req: FastifyRequest, d: ApiDeps): void {
 }
 
 async function misbehave(req: FastifyRequest, d: ApiDeps): Promise<void> {
-  const m = nextMisbehaviour(d.faults(), req.method === 'POST');
-  if (m.kind === 'throttle') throw throttled();
-  if (m.kind === 'error') throw serverError(m.status);
-  if (m.kind === 'hang') await d.sleep(m.ms);
-  if (d.latencyMs > 0) await d.sleep(d.latencyMs);
+  await misbehaveAs(d.faults(), req.method === 'POST', { throttled, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
 }
 
 /** [G] the status call: `?verification_id=` or `?reference_id=`, as Cashfree's other status calls take their ids. */

@@ -3,25 +3,13 @@
 // per verification_id, the status call, the magic numbers and every fault. No database: it is in-memory.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { bankNameOf, ifscExists } from '../../catalog/ifsc.js';
+import { refusedCli, startCli, waitFor } from '../common/testing.js';
 import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from './index.js';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SAMPLE_KEYS = ['verification_id', 'reference_id', 'status', 'ifsc', 'vpa', 'mobile_number', 'account_type', 'name_at_bank', 'utr', 'bank_account', 'name_match_score', 'name_match_result', 'ifsc_details'];
 const IFSC_DETAIL_KEYS = ['bank', 'neft', 'imps', 'rtgs', 'upi', 'address', 'city', 'state', 'branch', 'category', 'swift_code', 'micr', 'nbin'];
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('Cashfree Mobile Penny Drop emulator', () => {
   let emu: CashfreeVerificationEmulator;
@@ -277,17 +265,8 @@ describe('Cashfree Mobile Penny Drop emulator', () => {
   });
 
   it('runs from the CLI and prints the URL, keys and SANGAM_PARTNER_CASHFREEVRS_* variables', async () => {
-    const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--kind', 'cashfree-verification', '--port', '0', '--client-id', 'cli_id', '--latency-ms', '0'], { cwd: ROOT });
+    const { child, printed } = await startCli(['--kind', 'cashfree-verification', '--port', '0', '--client-id', 'cli_id', '--latency-ms', '0']);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c) => {
-          out += c;
-          if (out.includes('\n')) resolve(out.split('\n')[0]!);
-        });
-        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-      });
-      const printed = JSON.parse(line);
       assert.equal(printed.kind, 'cashfree-verification');
       assert.match(printed.url, /^http:\/\/127\.0\.0\.1:\d+\/verification$/);
       assert.deepEqual(printed.env, {
@@ -306,7 +285,6 @@ describe('Cashfree Mobile Penny Drop emulator', () => {
     } finally {
       child.kill('SIGTERM');
     }
-    const stray = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--kind', 'cashfree-verification', '--token', 'x'], { cwd: ROOT });
-    assert.equal(await new Promise((r) => stray.on('exit', r)), 2, '--token belongs to surepass-signature');
+    assert.equal((await refusedCli(['--kind', 'cashfree-verification', '--token', 'x'])).code, 2, '--token belongs to surepass-signature');
   });
 });

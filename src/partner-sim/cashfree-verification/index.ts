@@ -3,8 +3,9 @@
 // `POST /verification/mobile/penny-drop` answering the account linked to a mobile number with real IFSC
 // codes, Cashfree's `{type, code, message}` errors — plus a status call, and misbehaviour on demand
 // (/_sim/faults). Synchronous, no webhooks (none documented). Everything lives in memory.
-import Fastify, { type FastifyInstance } from 'fastify';
-import { definedOnly, NO_SYNC_FAULTS, Timers, type SyncFaults } from '../sync-faults.js';
+import type { FastifyInstance } from 'fastify';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
 import { CfError, invalid, routeNotFound, serverError } from './errors.js';
@@ -36,24 +37,19 @@ export type CashfreeVerificationSettings = typeof CASHFREE_VERIFICATION_DEFAULTS
 /** [P] the API version the docs give as the default. */
 export const CASHFREE_VERIFICATION_API_VERSION = '2024-12-01';
 
-export interface CashfreeVerificationEmulator {
-  app: FastifyInstance;
+export interface CashfreeVerificationEmulator extends EmulatorHandle<CashfreeVerificationSettings, SyncFaults> {
   /** The API base, like `https://sandbox.cashfree.com/verification`: the penny drop is `${url}/mobile/penny-drop`. */
   url: string;
   origin: string;
-  settings: CashfreeVerificationSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<SyncFaults>): void;
   verifications(): PennyDropRecord[];
-  close(): Promise<void>;
 }
 
 export async function startCashfreeVerificationEmulator(opts: CashfreeVerificationEmulatorOptions = {}): Promise<CashfreeVerificationEmulator> {
-  const s: CashfreeVerificationSettings = { ...CASHFREE_VERIFICATION_DEFAULTS, ...definedOnly(opts) };
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const s = withDefaults(CASHFREE_VERIFICATION_DEFAULTS, opts);
+  const app = emulatorApp();
   const timers = new Timers();
   let faults: SyncFaults = { ...NO_SYNC_FAULTS };
-  const state = new PennyDropState({ pendingMs: () => s.pendingMs, later: (ms, fn) => timers.later(ms, fn) });
+  const state = new PennyDropState({ pendingMs: () => s.pendingMs, later: timers.later });
 
   installErrorHandling(app);
   await app.register(
@@ -64,44 +60,35 @@ export async function startCashfreeVerificationEmulator(opts: CashfreeVerificati
         clientId: s.clientId,
         clientSecret: s.clientSecret,
         latencyMs: s.latencyMs,
-        sleep: (ms) => timers.sleep(ms),
+        sleep: timers.sleep,
       }),
     { prefix: '/verification' },
   );
   await registerAdmin(app, { state, getFaults: () => faults, setFaults: (f) => void (faults = f) });
 
-  const origin = await app.listen({ port: s.port, host: s.host });
+  const { origin, port } = await listen(app, s);
   return {
     app,
     url: `${origin}/verification`,
     origin,
-    settings: { ...s, port: Number(new URL(origin).port) },
+    settings: { ...s, port },
     setFaults: (f) => void (faults = { ...NO_SYNC_FAULTS, ...f }),
     verifications: () => [...state.byId.values()],
-    async close() {
-      timers.clear();
-      await app.close();
-    },
+    close: () => closeEmulator(app, timers),
   };
 }
 
 /** Every error leaves in Cashfree's `{type, code, message}` shape; a body that is not JSON is a 400 [G]. */
 function installErrorHandling(app: FastifyInstance): void {
   // JSON only: Fastify's default text/plain parser goes too, so any other body is a 415.
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(invalid('request_invalid', 'request body is not valid JSON'), undefined);
-    }
-  });
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
-    if (err instanceof CfError) return reply.code(err.statusCode).send(err.toJSON());
+  app.removeContentTypeParser('text/plain');
+  jsonBodies(app, () => invalid('request_invalid', 'request body is not valid JSON'), false);
+  installErrorShapes(app, {
+    known: (err) => (err instanceof CfError ? { status: err.statusCode, body: err.toJSON() } : undefined),
     // [G] Cashfree's 415/413 bodies are not documented; keep the status, answer in its shape.
-    if (err.statusCode === 415) return reply.code(415).send(invalid('content_type_invalid', 'Content-Type should be application/json').toJSON());
-    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(invalid('request_invalid', err.message).toJSON());
-    return reply.code(500).send(serverError(500).toJSON());
+    client: (err) =>
+      err.statusCode === 415 ? invalid('content_type_invalid', 'Content-Type should be application/json').toJSON() : invalid('request_invalid', err.message).toJSON(),
+    server: () => serverError(500).toJSON(),
+    notFound: () => routeNotFound().toJSON(),
   });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send(routeNotFound().toJSON()));
 }

@@ -1,7 +1,8 @@
 // Owns what the DigiLocker emulator's routes share: the registered client, the OAuth state, the PKI, the
 // fault switches (POST /_sim/faults) and call counters, and the gate every API call passes through
-// (latency, injected timeouts and 5xx).
+// (latency, injected timeouts and 5xx, counted by common/faults.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { nextMisbehaviour } from '../common/faults.js';
 import type { Grants } from './grants.js';
 import type { TestPki } from './pki.js';
 import { RESIDENTS, residentByKey } from './residents.js';
@@ -100,15 +101,10 @@ function injectedError(api: ApiName, status: 500 | 503): { error: string; error_
 export function gate(ctx: Ctx, api: ApiName) {
   return async (_req: FastifyRequest, reply: FastifyReply) => {
     ctx.calls[api]++;
-    if (ctx.faults.error_next > 0) {
-      ctx.faults.error_next--;
-      return reply.code(ctx.faults.error_status).send(injectedError(api, ctx.faults.error_status));
-    }
-    if (ctx.faults.timeout_next > 0) {
-      ctx.faults.timeout_next--;
-      await ctx.sleep(ctx.faults.timeout_ms);
-    } else if (ctx.latencyMs > 0) {
-      await ctx.sleep(ctx.latencyMs);
-    }
+    const m = nextMisbehaviour(ctx.faults, true);
+    if (m.kind === 'error') return reply.code(m.status).send(injectedError(api, m.status as 500 | 503));
+    // A stalled call gets no latency on top (unlike the other emulators).
+    if (m.kind === 'hang') await ctx.sleep(m.ms);
+    else if (ctx.latencyMs > 0) await ctx.sleep(ctx.latencyMs);
   };
 }

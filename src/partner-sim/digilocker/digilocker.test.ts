@@ -3,15 +3,14 @@
 // anchor, the hmac header, the documented errors, and every fault. No database is involved.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash, createHmac, randomBytes, verify as rsaVerify, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
+import { refusedCli, startCli } from '../common/testing.js';
 import { startDigilockerEmulator, type DigilockerEmulator } from './server.js';
 
 const DSIG = 'http://www.w3.org/2000/09/xmldsig#';
@@ -427,13 +426,8 @@ describe('DigiLocker emulator: --pki-dir, code expiry, CLI', () => {
   it('`sangam partner-sim --kind digilocker` prints what to configure', async () => {
     const bin = join(process.cwd(), 'bin/sangam.js');
     assert.ok(existsSync(bin), 'run from the repository root');
-    const child = spawn(process.execPath, [bin, 'partner-sim', '--kind', 'digilocker', '--port', '0', '--pki-dir', dir, '--client-id', 'CLIID', '--client-secret', 'shh'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const { child, printed } = await startCli(['--kind', 'digilocker', '--port', '0', '--pki-dir', dir, '--client-id', 'CLIID', '--client-secret', 'shh']);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once('line', resolve);
-        child.once('exit', (c) => reject(new Error(`exited ${c}`)));
-      });
-      const printed = JSON.parse(line) as Record<string, string>;
       assert.equal(printed.client_id, 'CLIID');
       assert.equal(printed.client_secret, 'shh');
       assert.equal(printed.trust_anchors, join(dir, 'trust-anchors.pem'));
@@ -444,10 +438,8 @@ describe('DigiLocker emulator: --pki-dir, code expiry, CLI', () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
-    const bad = spawn(process.execPath, [bin, 'partner-sim', '--kind', 'digilocker', '--secret', 'whsec_x'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    bad.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    assert.equal(await new Promise((r) => bad.once('exit', r)), 2);
-    assert.match(err, /--secret is for --kind sangam, not digilocker/);
+    const bad = await refusedCli(['--kind', 'digilocker', '--secret', 'whsec_x']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--secret is for --kind sangam, not digilocker/);
   });
 });

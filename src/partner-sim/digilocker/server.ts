@@ -4,7 +4,9 @@
 // It runs the OAuth code + PKCE flow with a consent page of synthetic residents, serves eAadhaar XML
 // signed by its own test PKI (the trust anchor is written to a file), and misbehaves on demand through
 // POST /_sim/faults. Everything is in memory; nothing is contacted but the client that calls it.
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { registerFaultRoutes } from '../common/faults.js';
+import { closeEmulator, emulatorApp, listen, Timers } from '../common/server.js';
 import { NO_FAULTS, parseFaults, type Counter, type Ctx, type DigilockerFaults } from './context.js';
 import { Grants } from './grants.js';
 import { registerOAuthRoutes } from './oauth.js';
@@ -72,13 +74,7 @@ function errorShapes(app: FastifyInstance): void {
 }
 
 function registerAdmin(app: FastifyInstance, ctx: Ctx): void {
-  app.post('/_sim/faults', async (req, reply) => {
-    const f = parseFaults(req.body ?? {});
-    if (typeof f === 'string') return reply.code(400).send({ error: f });
-    ctx.faults = f;
-    return f;
-  });
-  app.get('/_sim/faults', async () => ctx.faults);
+  registerFaultRoutes(app, () => ctx.faults, (f) => void (ctx.faults = f), parseFaults);
   app.get('/_sim/calls', async () => ctx.calls);
   app.get('/_sim/residents', async () =>
     RESIDENTS.map((r) => ({ key: r.key, digilockerid: r.digilockerid, name: r.name, dob: r.dob, gender: r.gender, behaviour: r.behaviour, uid: `xxxxxxxx${r.aadhaarLast4}` })),
@@ -94,7 +90,7 @@ function registerAdmin(app: FastifyInstance, ctx: Ctx): void {
 
 export async function startDigilockerEmulator(opts: DigilockerEmulatorOptions = {}): Promise<DigilockerEmulator> {
   const pki = await loadOrCreatePki(opts.pkiDir);
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Timers();
   const calls: Record<Counter, number> = { authorize: 0, consent: 0, token: 0, revoke: 0, user: 0, eaadhaar: 0, xxe_dtd: 0 };
   const ctx: Ctx = {
     clientId: opts.clientId ?? 'SANGAMEMU1',
@@ -107,17 +103,10 @@ export async function startDigilockerEmulator(opts: DigilockerEmulatorOptions = 
     calls,
     latencyMs: opts.latencyMs ?? 0,
     xxeUrl: '',
-    sleep: (ms) =>
-      new Promise<void>((resolve) => {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          resolve();
-        }, ms);
-        timers.add(t);
-      }),
+    sleep: timers.sleep,
   };
 
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const app = emulatorApp();
   formParser(app);
   errorShapes(app);
   await app.register(
@@ -129,7 +118,7 @@ export async function startDigilockerEmulator(opts: DigilockerEmulatorOptions = 
   );
   registerAdmin(app, ctx);
 
-  const origin = await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
+  const { origin } = await listen(app, { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
   ctx.xxeUrl = `${origin}/_sim/xxe.dtd`;
   return {
     app,
@@ -147,8 +136,7 @@ export async function startDigilockerEmulator(opts: DigilockerEmulatorOptions = 
       return (ctx.faults = parsed);
     },
     async close() {
-      for (const t of timers) clearTimeout(t);
-      await app.close();
+      await closeEmulator(app, timers);
       await pki.dispose();
     },
   };

@@ -2,6 +2,8 @@
 // every payout created (to prove "never paid twice"), the webhook delivery log, forced transitions,
 // the business balance and the webhook target. Answers here use a plain `{ error }` body.
 import type { FastifyInstance } from 'fastify';
+import { registerWebhookLog } from '../common/admin.js';
+import { registerFaultRoutes } from '../common/faults.js';
 import { parseFaults, type Faults } from './faults.js';
 import type { IdempotencyBook } from './idempotency.js';
 import type { PayoutStatus } from './entities.js';
@@ -36,16 +38,10 @@ export function payoutLedger(d: Pick<AdminDeps, 'state' | 'idem'>) {
 const SETTLEABLE = new Set<PayoutStatus>(['processing', 'processed', 'failed', 'reversed', 'rejected']);
 
 export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
-  app.get('/_sim/faults', async () => d.getFaults());
-  app.post('/_sim/faults', async (req, reply) => {
-    const f = parseFaults(req.body ?? {});
-    if (typeof f === 'string') return reply.code(400).send({ error: f });
-    d.setFaults(f);
-    return f;
-  });
+  registerFaultRoutes(app, d.getFaults, d.setFaults, parseFaults);
 
   app.get('/_sim/payouts', async () => payoutLedger(d));
-  app.get('/_sim/webhooks', async () => ({ count: d.webhooks.log.length, deliveries: d.webhooks.log }));
+  registerWebhookLog(app, () => d.webhooks.log);
 
   app.post<{ Params: { id: string }; Body: { status?: string; reason?: string; description?: string; source?: string } }>('/_sim/payouts/:id/settle', async (req, reply) => {
     const { status, ...details } = req.body ?? {};

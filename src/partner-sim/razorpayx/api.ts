@@ -2,6 +2,7 @@
 // accounts, payouts (plain and composite), fetch, list and cancel. Handlers stay thin: auth and the
 // fault/latency hook run first, validate.ts checks the body, state.ts does the work.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { failAfterAccept, misbehave as misbehaveAs } from '../common/faults.js';
 import { serverError, throttled, unauthorized, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
 import { readKey, type IdempotencyBook } from './idempotency.js';
@@ -43,21 +44,8 @@ function authenticate(req: FastifyRequest, d: ApiDeps): void {
 }
 
 async function misbehave(req: FastifyRequest, d: ApiDeps): Promise<void> {
-  const f = d.faults();
-  const counts = f.scope === 'any' || (req.method === 'POST' && req.routeOptions.url === '/v1/payouts');
-  if (counts && f.throttle_next > 0) {
-    f.throttle_next--;
-    throw throttled();
-  }
-  if (counts && f.error_next > 0) {
-    f.error_next--;
-    throw serverError(f.error_status);
-  }
-  if (counts && f.timeout_next > 0) {
-    f.timeout_next--;
-    await d.sleep(f.timeout_ms);
-  }
-  if (d.latencyMs > 0) await d.sleep(d.latencyMs);
+  const isCreate = req.method === 'POST' && req.routeOptions.url === '/v1/payouts';
+  await misbehaveAs(d.faults(), isCreate, { throttled, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
 }
 
 function createPayout(d: ApiDeps, body: unknown, key: string): unknown {
@@ -71,11 +59,7 @@ function createPayout(d: ApiDeps, body: unknown, key: string): unknown {
   // [P] "Razorpay saves the response to the first request": a replay answers this snapshot, not today's status.
   const response = structuredClone(view);
   d.idem.save(key, body, rec.payout.id, response);
-  const f = d.faults();
-  if (f.error_after_accept_next > 0) {
-    f.error_after_accept_next--;
-    throw serverError(f.error_status);
-  }
+  if (failAfterAccept(d.faults())) throw serverError(d.faults().error_status);
   return response;
 }
 

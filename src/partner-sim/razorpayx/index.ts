@@ -3,7 +3,8 @@
 // docs/PARTNER-EMULATORS.md — Basic auth, contacts, VPA fund accounts, payouts with mandatory
 // `X-Payout-Idempotency`, the documented statuses and signed webhooks — and misbehaves on demand
 // (/_sim/faults). Everything lives in memory; a restart forgets all payouts.
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, withFundAccount } from './api.js';
 import { badRequest, RzpError, routeNotFound, serverError } from './errors.js';
@@ -60,29 +61,17 @@ export const RAZORPAYX_DEFAULTS = {
 
 export type RazorpayxSettings = typeof RAZORPAYX_DEFAULTS;
 
-export interface RazorpayxEmulator {
-  app: FastifyInstance;
-  url: string;
-  settings: RazorpayxSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<Faults>): void;
+export interface RazorpayxEmulator extends EmulatorHandle<RazorpayxSettings, Faults> {
   setWebhook(t: { url?: string | null; secret?: string }): void;
   payouts(): PayoutRecord[];
   webhookLog(): DeliveryRecord[];
-  close(): Promise<void>;
 }
 
 export async function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Promise<RazorpayxEmulator> {
-  const s: RazorpayxSettings = { ...RAZORPAYX_DEFAULTS, ...definedOnly(opts) };
-  const app = Fastify({ logger: false, forceCloseConnections: true });
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
+  const s = withDefaults(RAZORPAYX_DEFAULTS, opts);
+  const app = emulatorApp();
+  const timers = new Timers();
+  const later = timers.later;
   let faults: Faults = { ...NO_FAULTS };
   const target = { url: s.webhookUrl, secret: s.webhookSecret };
 
@@ -110,16 +99,7 @@ export async function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}
   const idem = new IdempotencyBook();
 
   installErrorHandling(app);
-  const apiDeps = {
-    state,
-    idem,
-    faults: () => faults,
-    keyId: s.keyId,
-    keySecret: s.keySecret,
-    accountNumber: s.accountNumber,
-    latencyMs: s.latencyMs,
-    sleep: (ms: number) => new Promise<void>((r) => later(ms, r)),
-  };
+  const apiDeps = { state, idem, faults: () => faults, keyId: s.keyId, keySecret: s.keySecret, accountNumber: s.accountNumber, latencyMs: s.latencyMs, sleep: timers.sleep };
   await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/v1' });
   const setWebhook = (t: { url?: string | null; secret?: string }) => Object.assign(target, t);
   await registerAdmin(app, {
@@ -132,43 +112,27 @@ export async function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}
     setWebhookTarget: setWebhook,
   });
 
-  const url = await app.listen({ port: s.port, host: s.host });
+  const { origin: url, port } = await listen(app, s);
   return {
     app,
     url,
-    settings: { ...s, port: Number(new URL(url).port) },
+    settings: { ...s, port },
     setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
     setWebhook,
     payouts: () => [...state.payouts.values()],
     webhookLog: () => webhooks.log,
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      webhooks.close();
-      await app.close();
-    },
+    close: () => closeEmulator(app, timers, () => webhooks.close()),
   };
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Every error leaves in RazorpayX's `{error:{…}}` shape; a body that is not JSON is a 400; an empty JSON body is no body
  * (a cancel sent with a JSON content type and nothing else must not fail). */
 function installErrorHandling(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    if (body === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(badRequest('The request body is not valid JSON.'), undefined);
-    }
+  jsonBodies(app, () => badRequest('The request body is not valid JSON.'));
+  installErrorShapes(app, {
+    known: (err) => (err instanceof RzpError ? { status: err.statusCode, body: err.toJSON() } : undefined),
+    client: (err) => badRequest(err.message).toJSON(),
+    server: () => serverError(500).toJSON(),
+    notFound: () => routeNotFound().toJSON(),
   });
-  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
-    if (err instanceof RzpError) return reply.code(err.statusCode).send(err.toJSON());
-    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(badRequest(err.message).toJSON());
-    return reply.code(500).send(serverError(500).toJSON());
-  });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send(routeNotFound().toJSON()));
 }

@@ -3,48 +3,11 @@
 // would), and every fault switch. No database: the emulator is in-memory.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { type Received, startCli, startReceiver, waitFor } from '../common/testing.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from './index.js';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const WEBHOOK_SECRET = 'test_webhook_secret';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  raw: string;
-  body: any;
-}
-
-async function startReceiver(): Promise<{ server: Server; url: string; got: Received[]; status: { code: number } }> {
-  const got: Received[] = [];
-  const status = { code: 200 };
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      got.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-      res.statusCode = status.code;
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { server, url: `http://127.0.0.1:${port}/partners/razorpayx/webhooks`, got, status };
-}
-
-async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const verify = (r: Received, secret = WEBHOOK_SECRET) => createHmac('sha256', secret).update(r.raw).digest('hex') === r.headers['x-razorpay-signature'];
 
@@ -54,7 +17,7 @@ describe('RazorpayX emulator', () => {
   let auth: string;
 
   before(async () => {
-    hook = await startReceiver();
+    hook = await startReceiver('/partners/razorpayx/webhooks');
     emu = await startRazorpayxEmulator({ latencyMs: 0, pendingMs: 40, webhookSecret: WEBHOOK_SECRET, webhookUrl: hook.url, webhookRetryBaseMs: 20, webhookAttempts: 3 });
     auth = `Basic ${Buffer.from(`${emu.settings.keyId}:${emu.settings.keySecret}`).toString('base64')}`;
   });
@@ -458,13 +421,8 @@ describe('RazorpayX emulator', () => {
 
 describe('sangam partner-sim --kind razorpayx', () => {
   it('starts the emulator and prints its settings and the SANGAM_PARTNER_RAZORPAYX_* variables', async () => {
-    const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--kind', 'razorpayx', '--port', '0', '--key-id', 'rzp_test_cli', '--key-secret', 'cli_secret', '--latency-ms', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const { child, printed: out } = await startCli(['--kind', 'razorpayx', '--port', '0', '--key-id', 'rzp_test_cli', '--key-secret', 'cli_secret', '--latency-ms', '0']);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        child.stdout.once('data', (d: Buffer) => resolve(d.toString()));
-        child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-      });
-      const out = JSON.parse(line);
       assert.equal(out.kind, 'razorpayx');
       assert.equal(out.key_id, 'rzp_test_cli');
       assert.equal(out.env.SANGAM_PARTNER_RAZORPAYX_URL, out.url);

@@ -2,6 +2,8 @@
 // fetch and payment with the payment requests seen per paymentRefId (to prove "never paid twice"), the
 // webhook log, forced payment transitions, the webhook URL, token expiry and call counters.
 import type { FastifyInstance } from 'fastify';
+import { registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
+import { registerFaultRoutes } from '../common/faults.js';
 import { parseFaults, type Faults } from '../setu-recharge/faults.js';
 import type { TokenIssuer } from '../setu-recharge/tokens.js';
 import type { WebhookSender } from '../setu-recharge/webhooks.js';
@@ -32,13 +34,7 @@ function row(r: FetchRecord) {
 }
 
 export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
-  app.get('/_sim/faults', async () => d.getFaults());
-  app.post('/_sim/faults', async (req, reply) => {
-    const f = parseFaults(req.body ?? {});
-    if (typeof f === 'string') return reply.code(400).send({ error: f });
-    d.setFaults(f);
-    return f;
-  });
+  registerFaultRoutes(app, d.getFaults, d.setFaults, parseFaults);
 
   app.get('/_sim/bills', async () => {
     const bills = [...d.state.fetches.values()].map(row);
@@ -54,14 +50,8 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
     return row(r);
   });
 
-  app.get('/_sim/webhooks', async () => ({ count: d.webhooks.log.length, deliveries: d.webhooks.log }));
-  app.get('/_sim/webhook', async () => ({ url: d.webhookUrl() }));
-  app.post<{ Body: { url?: unknown } }>('/_sim/webhook', async (req, reply) => {
-    const url = req.body?.url;
-    if (url !== null && (typeof url !== 'string' || !URL.canParse(url))) return reply.code(400).send({ error: 'url must be an absolute URL or null' });
-    d.setWebhookUrl(url);
-    return { url };
-  });
+  registerWebhookLog(app, () => d.webhooks.log);
+  registerWebhookUrl(app, d.webhookUrl, d.setWebhookUrl);
 
   app.post('/_sim/tokens/expire', async () => {
     d.tokens.expireAll();

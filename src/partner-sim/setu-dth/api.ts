@@ -5,7 +5,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BILLERS, billerById, plansFor } from './billers.js';
 import { badCredentials, badPartnerId, invalidParams, notFound, serverError, unauthorized, wrongPartnerId } from './errors.js';
-import { failAfterAccept, misbehave, type Faults } from '../setu-recharge/faults.js';
+import { failAfterAccept, misbehave } from '../common/faults.js';
+import type { Faults } from '../setu-recharge/faults.js';
 import { bearer, type TokenIssuer } from '../setu-recharge/tokens.js';
 import { rupees } from '../setu-recharge/webhooks.js';
 import type { BbpsState, FetchRecord } from './state.js';
@@ -92,8 +93,7 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
   api.addHook('preHandler', async (req) => {
     const route = req.routeOptions.url ?? '?';
     d.calls[route] = (d.calls[route] ?? 0) + 1;
-    await misbehave(d.faults(), route === '/api/v2/bbps/bills/payment/request', d.sleep, serverError);
-    if (d.latencyMs > 0) await d.sleep(d.latencyMs);
+    await misbehave(d.faults(), route === '/api/v2/bbps/bills/payment/request', { failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
   });
 
   // [G] filter parameter `categoryName`; only DTH billers exist here.
@@ -114,7 +114,7 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
 
   api.post('/api/v2/bbps/bills/payment/request', async (req) => {
     const rec = d.state.pay(validatePayment(req.body));
-    failAfterAccept(d.faults(), serverError);
+    if (failAfterAccept(d.faults())) throw serverError(d.faults().error_status);
     return ok(req, { refId: rec.refId });
   });
   api.post('/api/v2/bbps/bills/payment/response', async (req) => {

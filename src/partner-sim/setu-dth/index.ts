@@ -4,8 +4,8 @@
 // separate kind. Billers, plans, the async fetch → pay flow and the `BILL_FETCH` / `BILL_PAY` webhooks are
 // documented in outline only; the fields the emulator fills in are [G] and say so where they are defined.
 // It shares faults, tokens and the webhook sender with the prepaid emulator. Everything lives in memory.
-import Fastify, { type FastifyInstance } from 'fastify';
-import { definedOnly, timerSet } from '../setu-recharge/runtime.js';
+import type { FastifyInstance } from 'fastify';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
 import { newTraceId } from '../setu-recharge/errors.js';
 import { NO_FAULTS, type Faults } from '../setu-recharge/faults.js';
 import { TokenIssuer } from '../setu-recharge/tokens.js';
@@ -53,21 +53,17 @@ export const SETU_DTH_DEFAULTS = {
 
 export type SetuDthSettings = typeof SETU_DTH_DEFAULTS;
 
-export interface SetuDthEmulator {
-  app: FastifyInstance;
-  url: string;
-  settings: SetuDthSettings;
-  setFaults(f: Partial<Faults>): void;
+export interface SetuDthEmulator extends EmulatorHandle<SetuDthSettings, Faults> {
   setWebhookUrl(url: string | null): void;
   bills(): FetchRecord[];
   webhookLog(): DeliveryRecord[];
-  close(): Promise<void>;
 }
 
 export async function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise<SetuDthEmulator> {
-  const s: SetuDthSettings = { ...SETU_DTH_DEFAULTS, ...definedOnly(opts) };
-  const app = Fastify({ logger: false, forceCloseConnections: true, genReqId: newTraceId });
-  const { later, clearAll } = timerSet();
+  const s = withDefaults(SETU_DTH_DEFAULTS, opts);
+  const app = emulatorApp({ genReqId: newTraceId });
+  const timers = new Timers();
+  const later = timers.later;
   let faults: Faults = { ...NO_FAULTS };
   let webhookUrl = s.webhookUrl;
   const webhooks = new WebhookSender({ faults: () => faults, timeScale: s.webhookTimeScale, timeoutMs: s.webhookTimeoutMs, later, userAgent: 'Setu-BBPS-Webhooks/2.0' });
@@ -96,7 +92,7 @@ export async function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): P
   });
   const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
   const calls: Record<string, number> = {};
-  const deps = { state, tokens, faults: () => faults, clientId: s.clientId, clientSecret: s.clientSecret, partnerId: s.partnerId, latencyMs: s.latencyMs, sleep: (ms: number) => new Promise<void>((r) => later(ms, r)), calls };
+  const deps = { state, tokens, faults: () => faults, clientId: s.clientId, clientSecret: s.clientSecret, partnerId: s.partnerId, latencyMs: s.latencyMs, sleep: timers.sleep, calls };
 
   installErrorHandling(app);
   await app.register(async (scope) => registerToken(scope, deps));
@@ -112,38 +108,27 @@ export async function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): P
     setWebhookUrl: (u) => void (webhookUrl = u),
   });
 
-  const url = await app.listen({ port: s.port, host: s.host });
+  const { origin: url, port } = await listen(app, s);
   return {
     app,
     url,
-    settings: { ...s, port: Number(new URL(url).port) },
+    settings: { ...s, port },
     setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
     setWebhookUrl: (u) => void (webhookUrl = u),
     bills: () => [...state.fetches.values()],
     webhookLog: () => webhooks.log,
-    async close() {
-      clearAll();
-      webhooks.close();
-      await app.close();
-    },
+    close: () => closeEmulator(app, timers, () => webhooks.close()),
   };
 }
 
+/** Every error leaves in the BBPS shape with the request's trace id, which every answer also carries as `x-trace-id`. */
 function installErrorHandling(app: FastifyInstance): void {
   app.addHook('onRequest', async (req, reply) => void reply.header('x-trace-id', req.id));
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    if (body === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(invalidParams('Request body is not valid JSON'), undefined);
-    }
+  jsonBodies(app, () => invalidParams('Request body is not valid JSON'));
+  installErrorShapes(app, {
+    known: (err, req) => (err instanceof BbpsError ? { status: err.statusCode, body: err.body(req.id) } : undefined),
+    client: (err, req) => invalidParams(err.message).body(req.id),
+    server: (req) => new BbpsError(500, 'internal-server-error', 'Internal server error').body(req.id),
+    notFound: (req) => routeNotFound().body(req.id),
   });
-  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
-    if (err instanceof BbpsError) return reply.code(err.statusCode).send(err.body(req.id));
-    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(invalidParams(err.message).body(req.id));
-    return reply.code(500).send(new BbpsError(500, 'internal-server-error', 'Internal server error').body(req.id));
-  });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send(routeNotFound().body(req.id)));
 }

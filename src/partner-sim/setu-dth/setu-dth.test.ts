@@ -4,40 +4,8 @@
 // the BILL_FETCH / BILL_PAY webhook envelope, and the faults. No database.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { refusedCli, startCli, startReceiver, waitFor } from '../common/testing.js';
 import { startSetuDthEmulator, type SetuDthEmulator } from './index.js';
-
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-async function startReceiver(): Promise<{ server: Server; url: string; got: any[]; status: { code: number } }> {
-  const got: any[] = [];
-  const status = { code: 200 };
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      got.push(JSON.parse(raw));
-      res.statusCode = status.code;
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { server, url: `http://127.0.0.1:${port}/partners/setudth/webhooks`, got, status };
-}
-
-async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 let seq = 0;
 const payRef = () => `DTH${Date.now().toString(36).toUpperCase()}${++seq}`;
@@ -49,7 +17,7 @@ describe('Setu BBPS (DTH) emulator', () => {
   let token: string;
 
   before(async () => {
-    hook = await startReceiver();
+    hook = await startReceiver('/partners/setudth/webhooks');
     emu = await startSetuDthEmulator({ latencyMs: 0, pendingMs: 40, fetchMs: 10, webhookUrl: hook.url, webhookTimeScale: 0.005 });
     token = (await getToken()).body.token;
   });
@@ -97,7 +65,7 @@ describe('Setu BBPS (DTH) emulator', () => {
     paymentDetails: { mode: 'UPI', paymentRefId, amount, timestamp: '2024-02-07T13:54:00+05:30' },
   });
   const payment = (refId: string) => call('POST', '/api/v2/bbps/bills/payment/response', { refId });
-  const hooksFor = (refId: string, event: string) => hook.got.filter((g) => g.event === event && (g.data?.refId ?? g.error?.refId) === refId);
+  const hooksFor = (refId: string, event: string) => hook.got.map((g) => g.body).filter((g) => g.event === event && (g.data?.refId ?? g.error?.refId) === refId);
 
   it('issues {token, expiresIn}; refuses bad credentials, a missing/wrong X-PARTNER-ID, and expired tokens', async () => {
     const t = await getToken();
@@ -261,13 +229,8 @@ describe('Setu BBPS (DTH) emulator', () => {
 
 describe('sangam partner-sim --kind setu-dth', () => {
   it('starts the emulator and prints the SANGAM_PARTNER_SETUDTH_* variables; refuses another kind\'s option', async () => {
-    const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--kind', 'setu-dth', '--port', '0', '--partner-id', '77', '--latency-ms', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const { child, printed: out } = await startCli(['--kind', 'setu-dth', '--port', '0', '--partner-id', '77', '--latency-ms', '0']);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        child.stdout.once('data', (d: Buffer) => resolve(d.toString()));
-        child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-      });
-      const out = JSON.parse(line);
       assert.equal(out.kind, 'setu-dth');
       assert.equal(out.env.SANGAM_PARTNER_SETUDTH_URL, out.url);
       assert.equal(out.env.SANGAM_PARTNER_SETUDTH_PARTNER_ID, '77');
@@ -278,11 +241,8 @@ describe('sangam partner-sim --kind setu-dth', () => {
     } finally {
       child.kill('SIGTERM');
     }
-    const stray = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--kind', 'setu-dth', '--product-instance-id', 'x'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    stray.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((r) => stray.once('exit', r));
-    assert.equal(code, 2);
-    assert.match(err, /--product-instance-id is for --kind setu-recharge/);
+    const stray = await refusedCli(['--kind', 'setu-dth', '--product-instance-id', 'x']);
+    assert.equal(stray.code, 2);
+    assert.match(stray.stderr, /--product-instance-id is for --kind setu-recharge/);
   });
 });

@@ -3,6 +3,8 @@
 // log, forced transitions, the wallet (balance and top-ups, which send `wallet.credit`), the webhook base URL,
 // token expiry and call counters. Answers here use a plain `{ error }` body.
 import type { FastifyInstance } from 'fastify';
+import { registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
+import { registerFaultRoutes } from '../common/faults.js';
 import { CIRCLES, OPERATORS } from './catalogue.js';
 import { parseFaults, type Faults } from './faults.js';
 import { MAGIC_SUFFIXES } from './outcomes.js';
@@ -54,13 +56,7 @@ export function rechargeLedger(state: RechargeState) {
 const wholePaise = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
-  app.get('/_sim/faults', async () => d.getFaults());
-  app.post('/_sim/faults', async (req, reply) => {
-    const f = parseFaults(req.body ?? {});
-    if (typeof f === 'string') return reply.code(400).send({ error: f });
-    d.setFaults(f);
-    return f;
-  });
+  registerFaultRoutes(app, d.getFaults, d.setFaults, parseFaults);
 
   app.get('/_sim/recharges', async () => rechargeLedger(d.state));
   app.post<{ Params: { ref: string }; Body: { status?: string } }>('/_sim/recharges/:ref/settle', async (req, reply) => {
@@ -71,14 +67,8 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
     return rechargeLedgerRow(r);
   });
 
-  app.get('/_sim/webhooks', async () => ({ count: d.webhooks.log.length, deliveries: d.webhooks.log }));
-  app.get('/_sim/webhook', async () => ({ url: d.webhookBase() }));
-  app.post<{ Body: { url?: unknown } }>('/_sim/webhook', async (req, reply) => {
-    const url = req.body?.url;
-    if (url !== null && (typeof url !== 'string' || !URL.canParse(url))) return reply.code(400).send({ error: 'url must be an absolute URL or null' });
-    d.setWebhookBase(url);
-    return { url };
-  });
+  registerWebhookLog(app, () => d.webhooks.log);
+  registerWebhookUrl(app, d.webhookBase, d.setWebhookBase);
 
   app.get('/_sim/wallet', async () => ({ balance: d.state.wallet }));
   app.post<{ Body: { balance?: unknown } }>('/_sim/wallet', async (req, reply) => {

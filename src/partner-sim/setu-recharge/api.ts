@@ -6,7 +6,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isSpecial, lookup, plansFor } from './catalogue.js';
 import { badTokenRequest, invalidInstance, notAuthenticated, serverError } from './errors.js';
-import { failAfterAccept, misbehave, type Faults } from './faults.js';
+import { failAfterAccept, misbehave } from '../common/faults.js';
+import type { Faults } from './faults.js';
 import { amountError } from './outcomes.js';
 import type { RechargeRecord, RechargeState } from './state.js';
 import { bearer, type TokenIssuer } from './tokens.js';
@@ -66,8 +67,7 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
   api.addHook('onRequest', async (req) => authenticate(req, d));
   api.addHook('preHandler', async (req) => {
     d.calls[req.routeOptions.url ?? '?'] = (d.calls[req.routeOptions.url ?? '?'] ?? 0) + 1;
-    await misbehave(d.faults(), req.routeOptions.url === '/recharge/request', d.sleep, serverError);
-    if (d.latencyMs > 0) await d.sleep(d.latencyMs);
+    await misbehave(d.faults(), req.routeOptions.url === '/recharge/request', { failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
   });
 
   api.post('/fetch-operator-details', async (req) => ok(req, lookup(validateCustomer(req.body, ['Mobile Number']).mobile)));
@@ -94,7 +94,7 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
     const input = validateRecharge(req.body);
     d.state.claim(input.paymentRefId);
     const rec = d.state.create(input, req.id);
-    failAfterAccept(d.faults(), serverError);
+    if (failAfterAccept(d.faults())) throw serverError(d.faults().error_status);
     return ok(req, rechargeView(rec));
   });
 

@@ -4,14 +4,14 @@
 // validate/request/status keyed on paymentRefId, the wallet, and unsigned webhooks under the configured base
 // URL — and misbehaves on demand (/_sim/faults). DTH is a different Setu product with its own host and auth
 // (§4.7) and has its own emulator, src/partner-sim/setu-dth/. Everything lives in memory.
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, registerLogin } from './api.js';
 import { DISPLAY_NAME, type Operator } from './catalogue.js';
 import { newTraceId, paramsInvalid, routeNotFound, SetuError } from './errors.js';
 import { NO_FAULTS, type Faults } from './faults.js';
 import { RechargeState, type RechargeRecord } from './state.js';
-import { definedOnly, timerSet } from './runtime.js';
 import { TokenIssuer } from './tokens.js';
 import { istNow, PAYMENT_RETRIES, rupees, WALLET_RETRIES, WebhookSender, type DeliveryRecord, type RetrySchedule } from './webhooks.js';
 
@@ -59,22 +59,17 @@ export const SETU_RECHARGE_DEFAULTS = {
 
 export type SetuRechargeSettings = typeof SETU_RECHARGE_DEFAULTS;
 
-export interface SetuRechargeEmulator {
-  app: FastifyInstance;
-  url: string;
-  settings: SetuRechargeSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<Faults>): void;
+export interface SetuRechargeEmulator extends EmulatorHandle<SetuRechargeSettings, Faults> {
   setWebhookUrl(url: string | null): void;
   recharges(): RechargeRecord[];
   webhookLog(): DeliveryRecord[];
-  close(): Promise<void>;
 }
 
 export async function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}): Promise<SetuRechargeEmulator> {
-  const s: SetuRechargeSettings = { ...SETU_RECHARGE_DEFAULTS, ...definedOnly(opts) };
-  const app = Fastify({ logger: false, forceCloseConnections: true, genReqId: newTraceId });
-  const { later, clearAll } = timerSet();
+  const s = withDefaults(SETU_RECHARGE_DEFAULTS, opts);
+  const app = emulatorApp({ genReqId: newTraceId });
+  const timers = new Timers();
+  const later = timers.later;
   let faults: Faults = { ...NO_FAULTS };
   let webhookBase = s.webhookUrl;
 
@@ -100,7 +95,7 @@ export async function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOption
   });
   const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
   const calls: Record<string, number> = {};
-  const sleep = (ms: number) => new Promise<void>((r) => later(ms, r));
+  const sleep = timers.sleep;
 
   installErrorHandling(app);
   const deps = { state, tokens, faults: () => faults, clientId: s.clientId, clientSecret: s.clientSecret, productInstanceId: s.productInstanceId, latencyMs: s.latencyMs, sleep, calls };
@@ -121,20 +116,16 @@ export async function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOption
     },
   });
 
-  const url = await app.listen({ port: s.port, host: s.host });
+  const { origin: url, port } = await listen(app, s);
   return {
     app,
     url,
-    settings: { ...s, port: Number(new URL(url).port) },
+    settings: { ...s, port },
     setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
     setWebhookUrl: (u) => void (webhookBase = u),
     recharges: () => [...state.recharges.values()],
     webhookLog: () => webhooks.log,
-    async close() {
-      clearAll();
-      webhooks.close();
-      await app.close();
-    },
+    close: () => closeEmulator(app, timers, () => webhooks.close()),
   };
 }
 
@@ -156,19 +147,11 @@ function paymentWebhook(rec: RechargeRecord, status: string): Record<string, unk
 /** Every error leaves in Setu's shape with the request's trace id, which every answer also carries as `x-trace-id`. */
 function installErrorHandling(app: FastifyInstance): void {
   app.addHook('onRequest', async (req, reply) => void reply.header('x-trace-id', req.id));
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    if (body === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(paramsInvalid('Request body is not valid JSON'), undefined);
-    }
+  jsonBodies(app, () => paramsInvalid('Request body is not valid JSON'));
+  installErrorShapes(app, {
+    known: (err, req) => (err instanceof SetuError ? { status: err.statusCode, body: err.body(req.id) } : undefined),
+    client: (err, req) => paramsInvalid(err.message).body(req.id),
+    server: (req) => new SetuError(500, 'ERR100', 'internal-server-error', 'Internal server error').body(req.id),
+    notFound: (req) => routeNotFound().body(req.id),
   });
-  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
-    if (err instanceof SetuError) return reply.code(err.statusCode).send(err.body(req.id));
-    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(paramsInvalid(err.message).body(req.id));
-    return reply.code(500).send(new SetuError(500, 'ERR100', 'internal-server-error', 'Internal server error').body(req.id));
-  });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send(routeNotFound().body(req.id)));
 }

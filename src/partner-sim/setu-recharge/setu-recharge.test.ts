@@ -4,46 +4,8 @@
 // webhooks with their documented routes and retry, the wallet, and every fault. No database.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { startCli, startReceiver, waitFor } from '../common/testing.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from './index.js';
-
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: any;
-}
-
-async function startReceiver(): Promise<{ server: Server; base: string; got: Received[]; status: { code: number } }> {
-  const got: Received[] = [];
-  const status = { code: 200 };
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      got.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(raw) });
-      res.statusCode = status.code;
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { server, base: `http://127.0.0.1:${port}/partners/setu/webhooks`, got, status };
-}
-
-async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 let seq = 0;
 const refId = () => `SANGAMTEST${Date.now().toString(36).toUpperCase()}${++seq}`;
@@ -54,8 +16,8 @@ describe('Setu prepaid recharge emulator', () => {
   let token: string;
 
   before(async () => {
-    hook = await startReceiver();
-    emu = await startSetuRechargeEmulator({ latencyMs: 0, pendingMs: 40, webhookUrl: hook.base, webhookTimeScale: 0.005 });
+    hook = await startReceiver('/partners/setu/webhooks');
+    emu = await startSetuRechargeEmulator({ latencyMs: 0, pendingMs: 40, webhookUrl: hook.url, webhookTimeScale: 0.005 });
     token = (await login()).body.access_token;
   });
   after(async () => {
@@ -448,24 +410,16 @@ describe('Setu prepaid recharge emulator', () => {
       const r = await recharge('9876543210');
       await waitFor(async () => (await admin('GET', '/_sim/webhooks')).body.deliveries.some((x: any) => x.ref === r.body.data.transactionRefId && x.outcome === 'no_url'));
       assert.equal((await admin('POST', '/_sim/webhook', { url: 'not a url' })).status, 400);
-      await admin('POST', '/_sim/webhook', { url: hook.base });
-      assert.deepEqual((await admin('GET', '/_sim/webhook')).body, { url: hook.base });
+      await admin('POST', '/_sim/webhook', { url: hook.url });
+      assert.deepEqual((await admin('GET', '/_sim/webhook')).body, { url: hook.url });
     });
   });
 });
 
 describe('sangam partner-sim --kind setu-recharge', () => {
   it('starts the emulator and prints its settings and the SANGAM_PARTNER_SETU_* variables', async () => {
-    const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--kind', 'setu-recharge', '--port', '0', '--client-id', 'CLI0-CLI0-CLI0-CLI0', '--latency-ms', '0'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { child, printed: out } = await startCli(['--kind', 'setu-recharge', '--port', '0', '--client-id', 'CLI0-CLI0-CLI0-CLI0', '--latency-ms', '0']);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        child.stdout.once('data', (d: Buffer) => resolve(d.toString()));
-        child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-      });
-      const out = JSON.parse(line);
       assert.equal(out.kind, 'setu-recharge');
       assert.equal(out.env.SANGAM_PARTNER_SETU_KIND, 'setu-recharge');
       assert.equal(out.env.SANGAM_PARTNER_SETU_URL, out.url);

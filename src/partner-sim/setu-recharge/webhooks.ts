@@ -4,6 +4,7 @@
 // 5 retries starting at 2 s, doubling, capped at 2 min; wallet webhooks 3 retries starting at 5 s, capped at
 // 1 min — multiplied by `timeScale` so tests can run them in milliseconds. Any non-2xx or network error is a
 // failed attempt. Webhooks of one transaction go out in order unless the out_of_order fault is set.
+import { DeliveryQueue, type Outcome } from '../common/webhooks.js';
 import type { Faults } from './faults.js';
 
 export interface RetrySchedule {
@@ -34,7 +35,7 @@ export interface DeliveryRecord {
   ref: string;
   attempt: number;
   status_code: number | null;
-  outcome: 'delivered' | 'rejected' | 'error' | 'dropped' | 'no_url';
+  outcome: Outcome;
   forged: boolean;
   at: string;
 }
@@ -52,68 +53,50 @@ export interface SenderOptions {
   userAgent: string;
 }
 
-export class WebhookSender {
-  readonly log: DeliveryRecord[] = [];
-  private seq = 0;
-  private readonly chains = new Map<string, Promise<void>>();
-  private readonly held = new Map<string, Queued[]>();
-  private readonly abort = new AbortController();
+type Logged = Pick<Queued, 'seq' | 'url' | 'label' | 'ref' | 'forged'>;
 
-  constructor(private readonly o: SenderOptions) {}
+const row = (q: Logged, attempt: number, status_code: number | null, outcome: Outcome): DeliveryRecord => ({
+  seq: q.seq,
+  url: q.url,
+  label: q.label,
+  ref: q.ref,
+  attempt,
+  status_code,
+  outcome,
+  forged: q.forged ?? false,
+  at: new Date().toISOString(),
+});
+
+export class WebhookSender {
+  private seq = 0;
+  private readonly queue: DeliveryQueue<Queued, Faults, DeliveryRecord>;
+
+  constructor(o: SenderOptions) {
+    this.queue = new DeliveryQueue<Queued, Faults, DeliveryRecord>({
+      faults: o.faults,
+      timeoutMs: o.timeoutMs,
+      later: o.later,
+      url: (q) => q.url,
+      body: (q) => q.raw,
+      headers: () => ({ 'content-type': 'application/json', 'user-agent': o.userAgent }),
+      // [P] the documented schedule: retries doubling from initialMs, capped at maxMs.
+      retryDelayMs: (q, attempt) => (attempt <= q.schedule.retries ? Math.min(q.schedule.initialMs * 2 ** (attempt - 1), q.schedule.maxMs) * o.timeScale : null),
+      logRow: row,
+    });
+  }
+
+  get log(): DeliveryRecord[] {
+    return this.queue.log;
+  }
 
   /** Queues one webhook. `holdable`: a message out_of_order may delay until the chain's next `emit`. */
   emit(w: Outgoing | { noUrl: true; label: string; ref: string }, holdable = false): void {
-    if ('noUrl' in w) return void this.record({ seq: ++this.seq, url: '', label: w.label, ref: w.ref, forged: false }, 1, null, 'no_url');
-    const f = this.o.faults();
-    const q: Queued = { ...w, seq: ++this.seq, raw: JSON.stringify(w.body) };
-    if (f.drop_webhooks) return void this.record(q, 1, null, 'dropped');
-    if (f.out_of_order && holdable) {
-      this.held.set(q.chain, [...(this.held.get(q.chain) ?? []), q]);
-      return;
-    }
-    this.enqueue(q, f);
-    for (const h of this.held.get(q.chain) ?? []) this.enqueue(h, f);
-    this.held.delete(q.chain);
+    if ('noUrl' in w) return void this.queue.log.push(row({ seq: ++this.seq, url: '', label: w.label, ref: w.ref, forged: false }, 1, null, 'no_url'));
+    this.queue.emit({ ...w, seq: ++this.seq, raw: JSON.stringify(w.body) }, w.chain, holdable, true);
   }
 
   close(): void {
-    this.abort.abort();
-  }
-
-  private enqueue(q: Queued, f: Faults): void {
-    const prev = this.chains.get(q.chain) ?? Promise.resolve();
-    const next = prev
-      .then(() => new Promise<void>((r) => this.o.later(f.webhook_delay_ms, r)))
-      .then(() => this.send(q, 1))
-      .then(() => (f.duplicate_webhooks ? this.send(q, 1) : undefined));
-    this.chains.set(q.chain, next);
-  }
-
-  /** One attempt; a failure schedules the next without holding up the chain's later webhooks. */
-  private async send(q: Queued, attempt: number): Promise<void> {
-    let status: number | null = null;
-    try {
-      const res = await fetch(q.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': this.o.userAgent },
-        body: q.raw,
-        signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.o.timeoutMs)]),
-      });
-      status = res.status;
-      await res.body?.cancel();
-    } catch {
-      if (this.abort.signal.aborted) return;
-    }
-    const ok = status !== null && status >= 200 && status < 300;
-    this.record(q, attempt, status, ok ? 'delivered' : status === null ? 'error' : 'rejected');
-    if (!ok && attempt <= q.schedule.retries) {
-      const delay = Math.min(q.schedule.initialMs * 2 ** (attempt - 1), q.schedule.maxMs) * this.o.timeScale;
-      this.o.later(delay, () => void this.send(q, attempt + 1));
-    }
-  }
-
-  private record(q: Pick<Queued, 'seq' | 'url' | 'label' | 'ref' | 'forged'>, attempt: number, status_code: number | null, outcome: DeliveryRecord['outcome']): void {
-    this.log.push({ seq: q.seq, url: q.url, label: q.label, ref: q.ref, attempt, status_code, outcome, forged: q.forged ?? false, at: new Date().toISOString() });
+    this.queue.close();
   }
 }
 

@@ -3,7 +3,8 @@
 // fault/latency hook run first, form.ts reads the body, compare.ts scores.
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { failAfterAccept, nextMisbehaviour, type SyncFaults } from '../sync-faults.js';
+import { failAfterAccept, misbehave as misbehaveAs } from '../common/faults.js';
+import type { SyncFaults } from '../sync-faults.js';
 import { compare, type Compared } from './compare.js';
 import { failure, invalidToken, serverError, throttled } from './errors.js';
 import { readForm, type InputKind } from './form.js';
@@ -42,11 +43,7 @@ function authenticate(req: FastifyRequest, d: ApiDeps): void {
 }
 
 async function misbehave(d: ApiDeps): Promise<void> {
-  const m = nextMisbehaviour(d.faults(), true);
-  if (m.kind === 'throttle') throw throttled();
-  if (m.kind === 'error') throw serverError(m.status);
-  if (m.kind === 'hang') await d.sleep(m.ms);
-  if (d.latencyMs > 0) await d.sleep(d.latencyMs);
+  await misbehaveAs(d.faults(), true, { throttled, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

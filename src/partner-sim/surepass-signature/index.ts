@@ -5,8 +5,9 @@
 // Surepass's error shapes — with deterministic scores and misbehaviour on demand (/_sim/faults).
 // Synchronous; no webhooks or idempotency (none documented). Everything lives in memory.
 import { createHmac } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { definedOnly, NO_SYNC_FAULTS, Timers, type SyncFaults } from '../sync-faults.js';
+import type { FastifyInstance } from 'fastify';
+import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, listen, Timers, withDefaults } from '../common/server.js';
+import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, type ComparisonRecord } from './api.js';
 import { failure, routeNotFound, serverError, SurepassError } from './errors.js';
@@ -52,22 +53,17 @@ export const SUREPASS_SIGNATURE_DEFAULTS = {
 
 export type SurepassSignatureSettings = typeof SUREPASS_SIGNATURE_DEFAULTS;
 
-export interface SurepassSignatureEmulator {
-  app: FastifyInstance;
+export interface SurepassSignatureEmulator extends EmulatorHandle<SurepassSignatureSettings, SyncFaults> {
   /** The API base, like `https://sandbox.surepass.io`: the comparator is `${url}${settings.path}`. */
   url: string;
-  settings: SurepassSignatureSettings;
-  /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
-  setFaults(f: Partial<SyncFaults>): void;
   comparisons(): ComparisonRecord[];
-  close(): Promise<void>;
 }
 
 export async function startSurepassSignatureEmulator(opts: SurepassSignatureEmulatorOptions = {}): Promise<SurepassSignatureEmulator> {
-  const s: SurepassSignatureSettings = { ...SUREPASS_SIGNATURE_DEFAULTS, ...definedOnly(opts) };
+  const s = withDefaults(SUREPASS_SIGNATURE_DEFAULTS, opts);
   if (!Number.isInteger(s.threshold) || s.threshold < 40 || s.threshold > 100) throw new Error('threshold must be a whole number from 40 to 100');
   if (!s.path.startsWith('/') || s.path.startsWith('/_sim')) throw new Error('path must start with / and not be under /_sim');
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: s.maxBytes });
+  const app = emulatorApp({ bodyLimit: s.maxBytes });
   const timers = new Timers();
   let faults: SyncFaults = { ...NO_SYNC_FAULTS };
   const comparisons: ComparisonRecord[] = [];
@@ -80,22 +76,19 @@ export async function startSurepassSignatureEmulator(opts: SurepassSignatureEmul
     maxBytes: s.maxBytes,
     latencyMs: s.latencyMs,
     faults: () => faults,
-    sleep: (ms) => timers.sleep(ms),
+    sleep: timers.sleep,
     record: (r) => comparisons.push(r),
   });
   await registerAdmin(app, { comparisons, getFaults: () => faults, setFaults: (f) => void (faults = f) });
 
-  const url = await app.listen({ port: s.port, host: s.host });
+  const { origin: url, port } = await listen(app, s);
   return {
     app,
     url,
-    settings: { ...s, port: Number(new URL(url).port) },
+    settings: { ...s, port },
     setFaults: (f) => void (faults = { ...NO_SYNC_FAULTS, ...f }),
     comparisons: () => comparisons,
-    async close() {
-      timers.clear();
-      await app.close();
-    },
+    close: () => closeEmulator(app, timers),
   };
 }
 
@@ -104,13 +97,14 @@ function installErrorHandling(app: FastifyInstance): void {
   for (const type of ['multipart/form-data', 'application/x-www-form-urlencoded']) {
     app.addContentTypeParser(type, { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   }
-  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
-    if (err instanceof SurepassError) return reply.code(err.statusCode).send(err.body);
+  installErrorShapes(app, {
+    known: (err) => (err instanceof SurepassError ? { status: err.statusCode, body: err.body } : undefined),
     // [G] texts and codes: the docs give no body for these.
-    if (err.statusCode === 413) return reply.code(413).send(failure(413, 'File size too large', 'payload_too_large').body);
-    if (err.statusCode === 415) return reply.code(415).send(failure(415, 'Content-Type must be multipart/form-data', 'unsupported_media_type').body);
-    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send(failure(err.statusCode, 'Bad Request', 'bad_request').body);
-    return reply.code(500).send(serverError(500).body);
+    client: (err) =>
+      err.statusCode === 413 ? failure(413, 'File size too large', 'payload_too_large').body
+      : err.statusCode === 415 ? failure(415, 'Content-Type must be multipart/form-data', 'unsupported_media_type').body
+      : failure(err.statusCode, 'Bad Request', 'bad_request').body,
+    server: () => serverError(500).body,
+    notFound: () => routeNotFound().body,
   });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send(routeNotFound().body));
 }

@@ -3,12 +3,10 @@
 // scores, the magic markers, Surepass's error shapes and every fault. No database: it is in-memory.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { startCli } from '../common/testing.js';
 import { startSurepassSignatureEmulator, SUREPASS_SIGNATURE_PATH, type SurepassSignatureEmulator } from './index.js';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ENVELOPE_KEYS = ['data', 'message', 'message_code', 'status_code', 'success'];
 const FAILURE_KEYS = ['data', 'message', 'message_code', 'status_code', 'success'];
 
@@ -210,17 +208,8 @@ describe('Surepass Signature Comparator emulator', () => {
   });
 
   it('serves another path and threshold when told, and runs from the CLI printing SANGAM_PARTNER_SUREPASS_* variables', async () => {
-    const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--kind', 'surepass-signature', '--port', '0', '--comparator-path', '/api/v1/signature-match', '--threshold', '99', '--latency-ms', '0'], { cwd: ROOT });
+    const { child, printed } = await startCli(['--kind', 'surepass-signature', '--port', '0', '--comparator-path', '/api/v1/signature-match', '--threshold', '99', '--latency-ms', '0']);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c) => {
-          out += c;
-          if (out.includes('\n')) resolve(out.split('\n')[0]!);
-        });
-        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-      });
-      const printed = JSON.parse(line);
       assert.deepEqual(printed.env, {
         SANGAM_PARTNER_SUREPASS_KIND: 'surepass-signature',
         SANGAM_PARTNER_SUREPASS_URL: printed.url,
