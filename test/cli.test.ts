@@ -99,8 +99,9 @@ describe('sangam CLI', () => {
       server = spawn(process.execPath, ['dist/src/server.js'], {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'ignore', 'inherit'],
+        stdio: ['ignore', 'ignore', 'pipe'], // never inherited: an orphan must not hold the runner's pipe
       });
+      server.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
       for (let i = 0; i < 200; i++) {
         const up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
         if (up) return;

@@ -36,8 +36,11 @@ export async function startSim(opts: { pendingMs?: number; latencyMs?: number; s
   const child = spawn(
     process.execPath,
     ['bin/sangam.js', 'partner-sim', '--port', '0', '--secret', secret, '--latency-ms', String(opts.latencyMs ?? 0), '--pending-ms', String(opts.pendingMs ?? 300)],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    // stderr through this process, never inherited: a simulator orphaned by a failed test must not hold
+    // the test runner's pipe open (the runner would wait for it forever).
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`partner-sim exited with ${code}`)));

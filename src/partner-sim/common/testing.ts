@@ -57,7 +57,9 @@ export async function waitFor<T>(probe: () => T | undefined | false | Promise<T 
 
 /** Starts `sangam partner-sim <args>` from the repository root and answers the first line it prints, parsed. */
 export async function startCli(args: string[]): Promise<{ child: ChildProcess; printed: any }> {
-  const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  // stderr through this process, never inherited: an orphan must not hold the test runner's pipe open.
+  const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
   try {
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
