@@ -80,6 +80,12 @@ const refused = (status: number) => status >= 400 && status < 500;
 
 export class RazorpayxConnector implements Connector {
   readonly serves = ['upi-payment-status'] as const;
+  /**
+   * PARTNERS.md §2.6–2.7: RazorpayX asks that status come by webhook and allows polling for critical
+   * cases; a UPI payout may stay `processing` up to T+3 working days. So: first ask after 5 minutes
+   * (the webhook normally came first), then every 15 minutes, and manual review after 4 days.
+   */
+  readonly polling = { firstS: 300, gapS: 900, cutoffS: 4 * 86_400 };
   private http: RazorpayxHttp;
 
   constructor(
