@@ -25,6 +25,7 @@ export const EnvSchema = Type.Object({
   SANGAM_XML_URL_TTL_S: Int(900, 10, 86_400, 'Lifetime of a signed Xml_Url'),
   SANGAM_OPERATOR_LOOKUP_TTL_S: Int(86_400, 0, 30 * 86_400, 'How long a live operator lookup is cached per mobile (lookups cost money at the partner)'),
   SANGAM_PLANS_TTL_S: Int(21_600, 0, 7 * 86_400, 'How long a live plan list is cached per operator and circle'),
+  SANGAM_DTH_INFO_TTL_S: Int(300, 0, 86_400, 'How long a live DTH subscriber info is cached per operator and subscriber (short: the balance moves)'),
   SANGAM_IDEMPOTENCY_LOCK_MS: Int(60_000, 100, 3_600_000, 'How long a request holds its idempotency key before a retry may take it over (a crashed holder)'),
   SANGAM_AUDIT_RETENTION_DAYS: Int(365, 1, 3650, 'Audit rows older than this are purged daily (a checkpoint keeps the chain verifiable)'),
   SANGAM_IDEMPOTENCY_RETENTION_H: Int(24, 24, 24 * 90, 'How long idempotency keys are kept (at least 24 h)'),
@@ -79,7 +80,7 @@ export interface Config {
   authCacheMs: number;
   doclockerSessionTtlS: number;
   xmlUrlTtlS: number;
-  preflightTtl: { lookupS: number; plansS: number };
+  preflightTtl: { lookupS: number; plansS: number; dthInfoS: number };
   requestTimeoutMs: number;
   idempotencyRetentionH: number;
   auditRetentionDays: number;
@@ -195,7 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authCacheMs: e.SANGAM_AUTH_CACHE_MS,
     doclockerSessionTtlS: e.SANGAM_DOCLOCKER_SESSION_TTL_S,
     xmlUrlTtlS: e.SANGAM_XML_URL_TTL_S,
-    preflightTtl: { lookupS: e.SANGAM_OPERATOR_LOOKUP_TTL_S, plansS: e.SANGAM_PLANS_TTL_S },
+    preflightTtl: { lookupS: e.SANGAM_OPERATOR_LOOKUP_TTL_S, plansS: e.SANGAM_PLANS_TTL_S, dthInfoS: e.SANGAM_DTH_INFO_TTL_S },
     requestTimeoutMs: e.SANGAM_REQUEST_TIMEOUT_MS,
     idempotencyRetentionH: e.SANGAM_IDEMPOTENCY_RETENTION_H,
     auditRetentionDays: e.SANGAM_AUDIT_RETENTION_DAYS,

@@ -239,6 +239,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/api/v1/dth/operators' },
   { method: 'GET', path: '/api/v1/mobile-recharge/operator-lookup' },
   { method: 'GET', path: '/api/v1/mobile-recharge/plans' },
+  { method: 'GET', path: '/api/v1/dth/subscriber-info' },
   { method: 'POST', path: '/api/v1/webhook-endpoints', body: () => ({ url: 'https://example.com/hooks' }) },
   { method: 'GET', path: '/api/v1/webhook-endpoints' },
   { method: 'DELETE', path: '/api/v1/webhook-endpoints/{id}' },

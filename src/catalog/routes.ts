@@ -1,10 +1,12 @@
 // Owns the catalogue endpoints the seed refers to ("operator code obtained from a lookup API"): the
 // operator listings, and recharge pre-flight (CONTRACT §10) — the operator and circle of a mobile,
-// and the plans of an operator in a circle (preflight.ts).
+// and the plans of an operator in a circle (preflight.ts) —, and its DTH counterpart: a subscriber's name,
+// pack, balance and next recharge date.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { okEnvelope } from '../http/envelope.js';
 import { paiseToInr } from '../money.js';
+import { DthOperator, SubscriberId } from '../operations/dth-recharge/schema.js';
 import { Code, Mobile } from '../operations/fields.js';
 import type { Services } from '../services.js';
 import { CIRCLES, codes, DTH_OPERATORS, MOBILE_OPERATORS, type Operator } from './operators.js';
@@ -19,6 +21,7 @@ const PlansQuery = Type.Object({
   operator: Code('operator', codes(MOBILE_OPERATORS), 'Mobile operator code'),
   circle: Code('circle', codes(CIRCLES), 'Telecom circle code'),
 });
+const SubscriberQuery = Type.Object({ operator: DthOperator, subscriber_id: SubscriberId });
 
 export function registerCatalogRoutes(app: FastifyInstance, services: Services): void {
   const schema = (summary: string) => ({ summary, tags: ['Recharge and bill payments'] });
@@ -47,6 +50,22 @@ export function registerCatalogRoutes(app: FastifyInstance, services: Services):
         operator,
         circle,
         plans: plans.map((p) => ({ amount: paiseToInr(p.amountPaise), validity: p.validity, description: p.description, category: p.category })),
+      });
+    },
+  );
+  app.get<{ Querystring: Static<typeof SubscriberQuery> }>(
+    '/api/v1/dth/subscriber-info',
+    { schema: { ...schema("A DTH subscriber's name, current pack, balance (INR) and next recharge date (sandbox: deterministic; live: the DTH partner's bill fetch, cached briefly)"), querystring: SubscriberQuery } },
+    async (req) => {
+      const { operator, subscriber_id } = req.query;
+      const s = await services.preflight.dthSubscriber(req.auth!.environment, operator, subscriber_id);
+      return okEnvelope('Subscriber found', {
+        operator,
+        subscriber_id,
+        name: s.name,
+        pack: s.pack,
+        balance: s.balancePaise === null ? null : paiseToInr(s.balancePaise),
+        next_recharge_date: s.nextRechargeDate,
       });
     },
   );

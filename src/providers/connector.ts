@@ -93,6 +93,16 @@ export interface RechargePlan {
   category: 'unlimited' | 'data' | 'talktime' | 'annual' | 'other';
 }
 
+/** A DTH subscriber as the biller knows them; null where the partner leaves a detail out. */
+export interface DthSubscriber {
+  name: string | null;
+  /** The current pack (plan) name. */
+  pack: string | null;
+  balancePaise: number | null;
+  /** YYYY-MM-DD. */
+  nextRechargeDate: string | null;
+}
+
 /**
  * How often a partner may be asked about a pending transaction: the first enquiry after `firstS`, then
  * no closer than `gapS` apart, and after `cutoffS` the transaction goes to manual review (hold kept).
@@ -177,6 +187,13 @@ export interface Connector {
    */
   lookupOperator?(mobile: string): Promise<OperatorLookup>;
   plans?(operator: string, circle: string): Promise<RechargePlan[]>;
+  /**
+   * DTH pre-flight (CONTRACT §10's DTH counterpart), for partners that serve dth-recharge and offer it:
+   * the subscriber's name, current pack, balance and next recharge date, read without paying (a BBPS
+   * bill fetch) and mapped in the partner's transformer. Null when the biller knows no such subscriber
+   * (or cannot have one: an id its rules refuse); a PartnerError when it could not be asked.
+   */
+  dthSubscriberInfo?(operator: string, subscriberId: string): Promise<DthSubscriber | null>;
   /** Routes of its own, under /partners/<name>/ (an OAuth callback). */
   routes?(app: FastifyInstance, hooks: PartnerRouteHooks): void;
   close?(): Promise<void>;

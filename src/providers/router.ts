@@ -14,6 +14,7 @@ import {
   NoAnswer,
   PartnerError,
   type Connector,
+  type DthSubscriber,
   type OperationRequest,
   type OperationSlug,
   type OperatorLookup,
@@ -48,6 +49,9 @@ interface Endpoint {
 
 /** The partner that produced an outcome travels with it, so the transaction records who holds it. */
 export type RoutedOutcome = Outcome & { partner?: string };
+
+/** The optional pre-flight questions a connector may answer (no money moves), and what each is called in a failure. */
+const PREFLIGHT_NAMES = { lookupOperator: 'operator lookup', plans: 'plans', dthSubscriberInfo: 'subscriber info' } as const;
 
 const invalid = (what: string) => new ConfigError(`Invalid configuration:\n  ${what}`);
 
@@ -160,18 +164,23 @@ export class PartnerRouter {
 
   /** The operator and circle of a mobile, from the recharge partners that offer a lookup. */
   lookupOperator(mobile: string): Promise<OperatorLookup> {
-    return this.firstOf('lookupOperator', (c) => c.lookupOperator!(mobile));
+    return this.firstOf('recharge-commission', 'lookupOperator', (c) => c.lookupOperator!(mobile));
   }
 
   /** The plans of an operator in a circle, from the recharge partners that offer them. */
   plans(operator: string, circle: string): Promise<RechargePlan[]> {
-    return this.firstOf('plans', (c) => c.plans!(operator, circle));
+    return this.firstOf('recharge-commission', 'plans', (c) => c.plans!(operator, circle));
   }
 
-  /** Asks the partners of recharge-commission's route that have `method`, the next only after a PartnerError. */
-  private async firstOf<T>(method: 'lookupOperator' | 'plans', ask: (c: Connector) => Promise<T>): Promise<T> {
+  /** A DTH subscriber's name, pack, balance and next recharge date, from the DTH partners that offer it. */
+  dthSubscriberInfo(operator: string, subscriberId: string): Promise<DthSubscriber | null> {
+    return this.firstOf('dth-recharge', 'dthSubscriberInfo', (c) => c.dthSubscriberInfo!(operator, subscriberId));
+  }
+
+  /** Asks the partners of `slug`'s route that have `method`, the next only after a PartnerError. */
+  private async firstOf<T>(slug: OperationSlug, method: keyof typeof PREFLIGHT_NAMES, ask: (c: Connector) => Promise<T>): Promise<T> {
     let last: PartnerError | null = null;
-    for (const name of this.route('recharge-commission')) {
+    for (const name of this.route(slug)) {
       const c = this.endpoints.get(name)!.connector;
       if (!c[method]) continue;
       try {
@@ -181,7 +190,7 @@ export class PartnerRouter {
         last = err;
       }
     }
-    throw last ?? new PartnerError('unavailable', `No live recharge partner offers ${method === 'plans' ? 'plans' : 'operator lookup'}`);
+    throw last ?? new PartnerError('unavailable', `No live ${slug === 'dth-recharge' ? 'DTH' : 'recharge'} partner offers ${PREFLIGHT_NAMES[method]}`);
   }
 
   /** Status enquiry at one partner; null when it does not know the transaction (or cannot be asked). */

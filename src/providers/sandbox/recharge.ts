@@ -1,8 +1,12 @@
 // Owns the sandbox's recharge pre-flight (CONTRACT §10): a deterministic operator and circle for a
 // mobile number (the same answer every time; about one number in ten is ported) and a fixed plan
-// catalogue per operator, priced like India's prepaid market in 2026. In our codes.
+// catalogue per operator, priced like India's prepaid market in 2026. In our codes. And its DTH
+// pre-flight: a subscriber's name (people.ts), current pack, balance and next recharge date, derived from
+// the subscriber id (the date counts from today: what the balance still covers); an id ending 0009 is a
+// subscriber the biller does not know, as in the BBPS emulator.
 import { CIRCLES, MOBILE_OPERATORS } from '../../catalog/operators.js';
-import type { OperatorLookup, RechargePlan } from '../connector.js';
+import type { DthSubscriber, OperatorLookup, RechargePlan } from '../connector.js';
+import { person } from './people.js';
 import { SeededRandom } from './random.js';
 
 export function sandboxLookup(mobile: string): OperatorLookup {
@@ -44,3 +48,28 @@ const BSNL: readonly RechargePlan[] = [
 ];
 
 export const sandboxPlans = (operator: string): RechargePlan[] => [...(operator === 'BT' || operator === 'BS' ? BSNL : PRIVATE)];
+
+/** Monthly DTH packs per operator (name, INR a month), priced like 2026's NTO-regulated packs. */
+const DTH_PACKS: Readonly<Record<string, ReadonlyArray<readonly [string, number]>>> = {
+  AD: [['Hindi Value SD', 299], ['Hindi Entertainment HD', 399], ['Telugu Value SD', 289], ['Mega HD', 549]],
+  DT: [['Super Family', 269], ['Titanium HD', 459], ['Tamil Saral', 229], ['Hindi Maxi', 329]],
+  SD: [['Tamil Value', 229], ['Telugu Value Plus', 269], ['Kannada Family HD', 349], ['Malayalam Super', 259]],
+  TS: [['Hindi Smart', 299], ['Hindi Mega HD', 499], ['Marathi Basic', 259], ['Bangla Value HD', 389]],
+  VD: [['Gold Hindi', 279], ['Diamond HD', 469], ['Platinum Sports', 529], ['Silver Tamil', 239]],
+};
+
+export function sandboxDthSubscriber(operator: string, subscriberId: string, today = new Date()): DthSubscriber | null {
+  if (subscriberId.endsWith('0009')) return null;
+  const r = new SeededRandom(`dth-subscriber|${operator}|${subscriberId}`);
+  const [pack, monthlyInr] = r.pick(DTH_PACKS[operator] ?? DTH_PACKS.TS!);
+  // Anywhere from nothing left to about two months of the pack, in whole rupees and paise.
+  const balancePaise = r.int(monthlyInr * 2 * 100);
+  const days = Math.floor((balancePaise / (monthlyInr * 100)) * 30);
+  return {
+    name: person(`dth:${subscriberId}`).name,
+    pack,
+    balancePaise,
+    // The date in India (UTC+05:30), where the subscriber recharges.
+    nextRechargeDate: new Date(today.getTime() + 19_800_000 + days * 86_400_000).toISOString().slice(0, 10),
+  };
+}

@@ -25,13 +25,15 @@
 // Credit_Adjustment → a success with a reversal (the refund: the client's debit and our commission
 // come back), anything else pending. A refId with no payment we sent is paid again with the very same
 // body (it cannot execute twice).
-// Subscriber info: the bill fetch answers the subscriber's name, current pack, balance and next recharge
-// date — the upstream offers it; no Sangam endpoint exposes it (yet).
+// dthSubscriberInfo (GET /api/v1/dth/subscriber-info): steps 1 and 2 alone — the bill fetch answers the
+// subscriber's name, current pack, balance and next recharge date (subscriberOf); nothing is paid. A fetch
+// Failure, or an id the biller's parameter rule refuses, is a subscriber it does not know (null).
 import {
   NoAnswer,
   PartnerError,
   type Connector,
   type ConnectorFactory,
+  type DthSubscriber,
   type OperationRequest,
   type Outcome,
   type PartnerContext,
@@ -53,12 +55,14 @@ import {
   paymentBody,
   reversalOf,
   subscriberRefusal,
+  subscriberOf,
   type BbpsEnvelope,
   type BbpsFetchResponse,
   type BbpsPayment,
   type BbpsPaymentRequest,
   type BillerMap,
   type Known,
+  type MappedBiller,
 } from './transformers.js';
 import { registerWebhooks } from './webhook.js';
 
@@ -142,10 +146,7 @@ export class SetuDthConnector implements Connector {
     if (bad) throw new PartnerError('unavailable', `${bad}; nothing was executed or debited`);
 
     // 1. Bill fetch: the biller validates the subscriber. Nothing is paid until it succeeds.
-    const f = await this.api('POST', '/api/v2/bbps/bills/fetch/request', fetchBody(biller, req.subscriberId, this.s.customerMobile)).catch((err: unknown) => unreachable(err, 'Setu BBPS bill fetch'));
-    const refId = dataOf<{ refId?: string }>(f.json)?.refId;
-    if (f.status !== 200 || typeof refId !== 'string' || !refId) throw new PartnerError('unavailable', `${refusal(f, 'bill fetch')}; nothing was executed or debited`);
-    const fetched = await this.awaitFetch(refId, deadline);
+    const { refId, fetched } = await this.fetchBill(biller, req.subscriberId, deadline);
     if (fetched.status === 'Failure') return fetchFailureOf(fetched, known);
 
     // 2. Payment, under our reference.
@@ -184,6 +185,13 @@ export class SetuDthConnector implements Connector {
     // A refund already on record is settled (and reversed) by the reconciler, not here.
     if (p.status === 'Credit_Adjustment') return { ...outcomeOf({ ...p, status: 'Processing' }, known), message: 'DTH recharge refunded at Setu BBPS; the outcome will follow' };
     return outcomeOf(p, known);
+  }
+
+  async dthSubscriberInfo(operator: string, subscriberId: string): Promise<DthSubscriber | null> {
+    const biller = billerFor(await this.billerMap(), operator);
+    if (subscriberRefusal(biller, subscriberId)) return null;
+    const { fetched } = await this.fetchBill(biller, subscriberId, Date.now() + this.timeout);
+    return fetched.status === 'Failure' ? null : subscriberOf(fetched);
   }
 
   async status(tx: TxRef): Promise<PartnerReport | null> {
@@ -237,6 +245,14 @@ export class SetuDthConnector implements Connector {
     if (p && typeof p.status === 'string') return p;
     if (a.status === 404) return null;
     throw new PartnerError('unavailable', `status enquiry: ${refusal(a, 'status enquiry')}`);
+  }
+
+  /** Bill fetch request, then its answer once final. */
+  private async fetchBill(biller: MappedBiller, subscriberId: string, deadline: number): Promise<{ refId: string; fetched: BbpsFetchResponse }> {
+    const f = await this.api('POST', '/api/v2/bbps/bills/fetch/request', fetchBody(biller, subscriberId, this.s.customerMobile)).catch((err: unknown) => unreachable(err, 'Setu BBPS bill fetch'));
+    const refId = dataOf<{ refId?: string }>(f.json)?.refId;
+    if (f.status !== 200 || typeof refId !== 'string' || !refId) throw new PartnerError('unavailable', `${refusal(f, 'bill fetch')}; nothing was executed or debited`);
+    return { refId, fetched: await this.awaitFetch(refId, deadline) };
   }
 
   /** Polls the bill fetch until it is final; still Processing at the deadline is a PartnerError (nothing was paid). */

@@ -6,7 +6,7 @@
 // §4.7 documents the endpoints, the async refId pattern, the webhook envelope and the BILL_PAY data;
 // the biller, fetch and request field names beyond those are [G] (the emulator's, marked there too).
 import { paiseToInr } from '../../money.js';
-import { PartnerError, type Outcome, type Reversal } from '../connector.js';
+import { PartnerError, type DthSubscriber, type Outcome, type Reversal } from '../connector.js';
 
 // ---- Setu BBPS shapes, in its names --------------------------------------------------------------
 
@@ -245,6 +245,43 @@ export function reversalOf(p: BbpsPayment, at = new Date()): Reversal | undefine
 export function fetchFailureOf(f: BbpsFetchResponse, k: Known): Outcome {
   const why = errorText(f.failureReason);
   return { status: 'failed', message: `The biller could not find the subscriber${why ? `: ${why}` : ''}; nothing was paid`, fields: fieldsOf('failed', null, k) };
+}
+
+/** A bill's additionalInfo value by name (case and spacing ignored), or null. */
+function infoOf(bill: NonNullable<BbpsFetchResponse['bills']>[number], name: string): string | null {
+  const hit = (Array.isArray(bill.additionalInfo) ? bill.additionalInfo : []).find((i) => typeof i?.name === 'string' && squash(i.name) === squash(name));
+  return text(hit?.value);
+}
+
+/** "123.50" (rupees, as BBPS writes amounts in additionalInfo [G]) → paise; anything else → null. */
+function paiseOfRupees(v: string | null): number | null {
+  if (!v || !/^-?[0-9]+(\.[0-9]{1,2})?$/.test(v.replace(/,/g, ''))) return null;
+  return Math.round(Number(v.replace(/,/g, '')) * 100);
+}
+
+/** YYYY-MM-DD from an ISO date or BBPS's DD-MM-YYYY; anything else → null rather than a guess. */
+function isoDateOf(v: string | null): string | null {
+  if (!v) return null;
+  const iso = /^([0-9]{4})-([0-9]{2})-([0-9]{2})/.exec(v);
+  if (iso) return `${iso[1]}-${iso[2]}-${iso[3]}`;
+  const dmy = /^([0-9]{2})[-/]([0-9]{2})[-/]([0-9]{4})$/.exec(v);
+  return dmy ? `${dmy[3]}-${dmy[2]}-${dmy[1]}` : null;
+}
+
+/**
+ * A successful bill fetch as subscriber info [G]: the name is the bill's customerName, the pack its
+ * "Current Plan" (else its planId), the balance its "Account Balance" and the next recharge date its
+ * "Next Recharge Date" (else the bill's dueDate). A detail the biller leaves out is null.
+ */
+export function subscriberOf(f: BbpsFetchResponse): DthSubscriber {
+  const bill = Array.isArray(f.bills) ? f.bills[0] : undefined;
+  if (!bill) return { name: null, pack: null, balancePaise: null, nextRechargeDate: null };
+  return {
+    name: text(bill.customerName),
+    pack: infoOf(bill, 'Current Plan') ?? text(bill.planId),
+    balancePaise: paiseOfRupees(infoOf(bill, 'Account Balance')),
+    nextRechargeDate: isoDateOf(infoOf(bill, 'Next Recharge Date') ?? text(bill.dueDate)),
+  };
 }
 
 export function dataOf<T>(v: unknown): T | null {
