@@ -26,7 +26,7 @@ import { registerPartnerRoutes } from './settlement/callbacks.js';
 import { Reconciler } from './settlement/reconciler.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
-import { purgeBefore } from './audit/chain.js';
+import { Checkpointer, purgeAudit } from './audit/checkpoints.js';
 import { registerConsoleApi } from './console/routes/index.js';
 import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
@@ -144,7 +144,9 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   let lastUsed: NodeJS.Timeout | undefined;
   const reconciler = new Reconciler(services, app.log);
   const webhooks = new WebhookWorker(services.db, config.webhooks, app.log);
+  const checkpointer = new Checkpointer(services.db, config.auditCheckpoint.signingKey, config.auditCheckpoint.everyS, app.log);
   app.addHook('onReady', async () => {
+    checkpointer.start();
     services.finalizer.start();
     reconciler.start();
     webhooks.start();
@@ -152,7 +154,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     purge = setInterval(() => {
       services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
       if (new Date().getUTCHours() === 2) {
-        purgeBefore(services.db, new Date(Date.now() - config.auditRetentionDays * 86_400_000)).catch((err: unknown) => app.log.error({ err }, 'audit purge failed'));
+        purgeAudit(services.db, new Date(Date.now() - config.auditRetentionDays * 86_400_000), config.auditCheckpoint.signingKey).catch((err: unknown) => app.log.error({ err }, 'audit purge failed'));
       }
     }, 3_600_000).unref();
     lastUsed = setInterval(() => {
@@ -166,6 +168,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     await services.finalizer.stop();
     await reconciler.stop();
     await webhooks.stop();
+    await checkpointer.stop();
     await services.recorder.flush();
     await services.outcomes.flush();
     await services.audit.flush();

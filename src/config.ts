@@ -28,6 +28,10 @@ export const EnvSchema = Type.Object({
   SANGAM_DTH_INFO_TTL_S: Int(300, 0, 86_400, 'How long a live DTH subscriber info is cached per operator and subscriber (short: the balance moves)'),
   SANGAM_IDEMPOTENCY_LOCK_MS: Int(60_000, 100, 3_600_000, 'How long a request holds its idempotency key before a retry may take it over (a crashed holder)'),
   SANGAM_AUDIT_RETENTION_DAYS: Int(365, 1, 3650, 'Audit rows older than this are purged daily (a checkpoint keeps the chain verifiable)'),
+  SANGAM_AUDIT_SIGNING_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'Ed25519 private key (PEM, or base64 PKCS#8 DER) that signs audit checkpoints; unset = one generated into the store at first boot' }),
+  ),
+  SANGAM_AUDIT_CHECKPOINT_S: Int(60, 1, 86_400, 'How often a signed checkpoint over every audit chain head is written'),
   SANGAM_IDEMPOTENCY_RETENTION_H: Int(24, 24, 24 * 90, 'How long idempotency keys are kept (at least 24 h)'),
   SANGAM_RATE_LIMIT_PER_SEC: Int(50, 1, 1_000_000, 'Default sustained requests a second per API key'),
   SANGAM_RATE_LIMIT_BURST: Int(100, 1, 10_000_000, 'Default burst size (token bucket capacity) per API key'),
@@ -84,6 +88,8 @@ export interface Config {
   requestTimeoutMs: number;
   idempotencyRetentionH: number;
   auditRetentionDays: number;
+  /** Signed audit checkpoints: the key (unset = generated into the store) and how often. */
+  auditCheckpoint: { signingKey: string | undefined; everyS: number };
   idempotencyLockMs: number;
   rateLimit: { perSec: number; burst: number };
   authFailuresPerMin: number;
@@ -200,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.SANGAM_REQUEST_TIMEOUT_MS,
     idempotencyRetentionH: e.SANGAM_IDEMPOTENCY_RETENTION_H,
     auditRetentionDays: e.SANGAM_AUDIT_RETENTION_DAYS,
+    auditCheckpoint: { signingKey: e.SANGAM_AUDIT_SIGNING_KEY, everyS: e.SANGAM_AUDIT_CHECKPOINT_S },
     idempotencyLockMs: e.SANGAM_IDEMPOTENCY_LOCK_MS,
     rateLimit: { perSec: e.SANGAM_RATE_LIMIT_PER_SEC, burst: e.SANGAM_RATE_LIMIT_BURST },
     authFailuresPerMin: e.SANGAM_AUTH_FAILURES_PER_MIN,

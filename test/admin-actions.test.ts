@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { runCommand } from '../src/admin/run.js';
 import { getWallet } from '../src/accounts/store.js';
-import { verifyChain } from '../src/audit/chain.js';
+import { verifyAudit } from '../src/audit/checkpoints.js';
 import { startApp, type TestApp } from './harness.js';
 
 describe('admin actions, from the console and the CLI', () => {
@@ -124,6 +124,6 @@ describe('admin actions, from the console and the CLI', () => {
     // Once the store accepts them again, changes and their rows go in together and the chain holds.
     assert.equal((await cli('wallet', 'topup', '--account', t.accountId, '--amount', '1')).code, 0);
     assert.equal((await lastAdminRow('wallet topup'))?.body.amount_paise, 100);
-    assert.equal((await verifyChain(t.store.db)).ok, true);
+    assert.equal((await verifyAudit(t.store.db)).ok, true);
   });
 });

@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { createAccount, createKey } from '../src/accounts/store.js';
-import { purgeBefore, verifyChain } from '../src/audit/chain.js';
+import { purgeBefore } from '../src/audit/chain.js';
+import { verifyAudit } from '../src/audit/checkpoints.js';
 import { PATHS, startApp, VALID, type TestApp } from './harness.js';
 
 describe('audit log API', () => {
@@ -121,22 +122,22 @@ describe('audit hash chain', () => {
     const t = await startApp();
     try {
       for (let i = 0; i < 6; i++) await t.call('POST', PATHS.signature, { body: VALID.signature() });
-      const ok = await verifyChain(t.store.db);
+      const ok = await verifyAudit(t.store.db);
       assert.equal(ok.ok, true);
       assert.ok(ok.checked >= 6);
 
       const rows = await t.store.db.selectFrom('audit_logs').select(['id', 'request_id']).orderBy('id').execute();
       const victim = rows[3]!;
       await t.store.db.updateTable('audit_logs').set({ http_status: 299 }).where('id', '=', victim.id).execute();
-      const edited = await verifyChain(t.store.db);
+      const edited = await verifyAudit(t.store.db);
       assert.equal(edited.ok, false);
       assert.equal(edited.first_broken!.id, victim.id);
       assert.match(edited.first_broken!.reason, /edited/);
       await t.store.db.updateTable('audit_logs').set({ http_status: 200 }).where('id', '=', victim.id).execute();
-      assert.equal((await verifyChain(t.store.db)).ok, true);
+      assert.equal((await verifyAudit(t.store.db)).ok, true);
 
       await t.store.db.deleteFrom('audit_logs').where('id', '=', rows[2]!.id).execute();
-      const deleted = await verifyChain(t.store.db);
+      const deleted = await verifyAudit(t.store.db);
       assert.equal(deleted.ok, false);
       assert.equal(deleted.first_broken!.id, victim.id);
       assert.match(deleted.first_broken!.reason, /removed/);
@@ -146,7 +147,7 @@ describe('audit hash chain', () => {
       const purged = await purgeBefore(t.store.db, new Date(cut.created_at.getTime() + 1));
       assert.ok(purged.deleted >= 3);
       await t.call('POST', PATHS.signature, { body: VALID.signature() });
-      const after = await verifyChain(t.store.db);
+      const after = await verifyAudit(t.store.db);
       assert.equal(after.ok, true, JSON.stringify(after));
 
       // Removing the newest rows leaves the chain short of its recorded head.
@@ -154,7 +155,7 @@ describe('audit hash chain', () => {
       const newest = await t.store.db.selectFrom('audit_logs').select(['id', 'request_id']).orderBy('id', 'desc').limit(2).execute();
       const saved = await t.store.db.selectFrom('audit_logs').selectAll().where('id', '=', newest[0]!.id).executeTakeFirstOrThrow();
       await t.store.db.deleteFrom('audit_logs').where('id', '=', newest[0]!.id).execute();
-      const truncated = await verifyChain(t.store.db);
+      const truncated = await verifyAudit(t.store.db);
       assert.equal(truncated.ok, false);
       assert.equal(truncated.first_broken!.id, newest[1]!.id);
       assert.match(truncated.first_broken!.reason, /newest rows were removed/);
@@ -162,7 +163,7 @@ describe('audit hash chain', () => {
         .insertInto('audit_logs')
         .values({ ...saved, request_body: JSON.stringify(saved.request_body), response_body: JSON.stringify(saved.response_body) })
         .execute();
-      assert.equal((await verifyChain(t.store.db)).ok, true);
+      assert.equal((await verifyAudit(t.store.db)).ok, true);
 
       const { runCommand } = await import('../src/admin/run.js');
       assert.equal((await runCommand(t.store.db, ['audit', 'verify'])).code, 0);
@@ -201,7 +202,7 @@ describe('audit hash chain', () => {
         response_body: '{}',
       });
       await Promise.all(writers.map((w, n) => Promise.all(Array.from({ length: 60 }, (_, i) => w.write(row(n, i))))));
-      const result = await verifyChain(t.store.db);
+      const result = await verifyAudit(t.store.db);
       assert.equal(result.ok, true, JSON.stringify(result.first_broken));
       assert.ok(result.checked >= 240);
     } finally {

@@ -8,7 +8,8 @@ import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import fc from 'fast-check';
 import { addEntry } from '../src/access/allowlist.js';
-import { insertChained, verifyChain } from '../src/audit/chain.js';
+import { insertChained } from '../src/audit/chain.js';
+import { verifyAudit } from '../src/audit/checkpoints.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { exportStream } from '../src/audit/export.js';
 import { PATHS, startApp, uuid, VALID, type TestApp } from './harness.js';
@@ -60,7 +61,7 @@ describe('hostile input: crashes, envelope and audit trail', () => {
     const x = await t.call('POST', PATHS.signature, { payload: '"x"', headers: { 'content-type': 'application/json' } });
     assert.equal(x.status, 422);
     assert.ok(await auditRowOf(t, String(x.headers['x-request-id'])));
-    assert.deepEqual((await verifyChain(t.store.db)).ok, true);
+    assert.deepEqual((await verifyAudit(t.store.db)).ok, true);
     await fc.assert(
       fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => {
         const r = await t.call('POST', PATHS.bank, { payload: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
@@ -68,7 +69,7 @@ describe('hostile input: crashes, envelope and audit trail', () => {
       }),
       { numRuns: 60 },
     );
-    const v = await verifyChain(t.store.db);
+    const v = await verifyAudit(t.store.db);
     assert.equal(v.ok, true, JSON.stringify(v.first_broken));
   });
 
@@ -94,7 +95,7 @@ describe('hostile input: crashes, envelope and audit trail', () => {
     const byId = await t.call('GET', `${AUDIT}/%00`);
     assert.equal(byId.status, 422);
     assert.equal(byId.body.data.errors[0].field, 'request_id');
-    assert.equal((await verifyChain(t.store.db)).ok, true);
+    assert.equal((await verifyAudit(t.store.db)).ok, true);
   });
 
   it('a body nested deeper than the documented limit is a 400, not a stack overflow', async () => {
@@ -139,7 +140,7 @@ describe('hostile input: crashes, envelope and audit trail', () => {
       assert.equal(row.ok, false);
       assert.equal(row.statuscode, 'ERR');
     }
-    assert.equal((await verifyChain(t.store.db)).ok, true);
+    assert.equal((await verifyAudit(t.store.db)).ok, true);
   });
 
   it('a 422/107 (idempotency key reused with another payload) lists the field, as every 422 does (fuzzer finding)', async () => {

@@ -9,7 +9,8 @@ import { listKeys } from '../accounts/store.js';
 import { checkLedger } from '../ledger/check.js';
 import { SLUGS } from '../access/approvals.js';
 import { listFees, setFee } from '../ledger/pricing.js';
-import { purgeBefore, verifyChain } from '../audit/chain.js';
+import { defaultPublicKey, loadSigningKey, publicKeyFrom, purgeAudit, verifyAudit, writeCheckpoint } from '../audit/checkpoints.js';
+import { loadConfig } from '../config.js';
 import { createUser } from '../console/users.js';
 import { inrToPaise, paiseToInr } from '../money.js';
 import { migrate } from '../db/migrate.js';
@@ -36,6 +37,9 @@ function opts<T extends Record<string, { type: 'string' | 'boolean' }>>(args: st
   if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument ${parsed.positionals[positionals]}`);
   return parsed;
 }
+
+/** The audit signing key from config (the CLI reads the same environment as the server). */
+const signingKeyConfig = () => loadConfig().auditCheckpoint.signingKey;
 
 function required(values: Record<string, unknown>, ...names: string[]): void {
   for (const n of names) if (values[n] === undefined) throw new UsageError(`--${n} is required`);
@@ -141,10 +145,34 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   async 'audit verify'(db, args) {
-    opts(args, {});
-    const result = await verifyChain(db);
+    const { values } = opts(args, { 'public-key': { type: 'string' }, checkpoint: { type: 'boolean' } });
+    let key;
+    try {
+      key = values['public-key'] !== undefined ? publicKeyFrom(values['public-key']) : await defaultPublicKey(db, signingKeyConfig());
+    } catch (err) {
+      throw new UsageError(`--public-key: ${(err as Error).message}`);
+    }
+    const result = await verifyAudit(db, key);
     if (!result.ok) throw new LedgerBreach(result as unknown as Record<string, unknown>);
-    return result as unknown as Record<string, unknown>;
+    // A checkpoint only after a clean walk: it vouches for the heads as they are now.
+    const signed = values.checkpoint ? await writeCheckpoint(db, await loadSigningKey(db, signingKeyConfig()), 'audit verify --checkpoint') : undefined;
+    return { ...result, ...(signed && { signed_checkpoint_id: signed.id }) } as unknown as Record<string, unknown>;
+  },
+
+  async 'audit checkpoint'(db, args) {
+    opts(args, {});
+    const signed = await writeCheckpoint(db, await loadSigningKey(db, signingKeyConfig()), 'audit checkpoint');
+    return { id: signed.id, merkle_root: signed.merkle_root, key_id: signed.key_id, chains: Object.keys(signed.heads).length };
+  },
+
+  async 'audit public-key'(db, args) {
+    opts(args, {});
+    const key = await loadSigningKey(db, signingKeyConfig());
+    return {
+      key_id: key.keyId,
+      public_key_pem: key.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      public_key_base64: key.publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+    };
   },
 
   async 'audit purge'(db, args) {
@@ -154,7 +182,7 @@ export const COMMANDS: Record<string, Command> = {
     else if (values.days !== undefined && /^\d+$/.test(values.days)) before = new Date(Date.now() - Number(values.days) * 86_400_000);
     else throw new UsageError('give --before ISO_DATE or --days N (rows older than N days)');
     if (Number.isNaN(before.getTime())) throw new UsageError('--before must be an ISO 8601 date');
-    const result = await purgeBefore(db, before);
+    const result = await purgeAudit(db, before, signingKeyConfig());
     return { before: before.toISOString(), ...result };
   },
 

@@ -20,9 +20,11 @@ export const USAGE = `usage: sangam <command>
   wallet topup --account ID --amount INR
   users create --email E --password P [--admin] [--account ID]   (a console user)
   ledger check                              (exit 1 on any breach)
-  audit verify                              (exit 1 at the first broken link of the hash chain)
+  audit verify [--public-key PEM|BASE64] [--checkpoint]   (exit 1 at the first broken row of any chain or checkpoint)
+  audit checkpoint                          (writes a signed checkpoint over every chain head)
+  audit public-key                          (the key that verifies signed checkpoints)
   audit export --account ID [--format csv|ndjson] [--out FILE] [--from ISO] [--to ISO] [--operation SLUG] [--reference-id R]
-  audit purge --days N | --before ISO       (keeps the chain verifiable with a checkpoint)
+  audit purge --days N | --before ISO       (keeps every chain verifiable with checkpoints)
   pricing list
   pricing set --operation SLUG --fee INR
   partner-sim --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]

@@ -1,21 +1,26 @@
-// Owns the audit trail's tamper evidence. One hash chain runs over every audit row in id order:
-// hash = SHA-256(prev_hash + canonical JSON of the row's content). The bodies enter the hash as the
-// JSON text they are stored as, parsed and re-serialised canonically — on write from the text being
-// inserted, on verify from the column read back as text — so the hash never depends on how a driver
-// hands jsonb back (a body that is itself a JSON string, "x", is as safe as an object). Writers lock the chain's head row
-// (audit_head) while they append, so ids and the chain advance together even with several server
-// processes writing. A row edited or deleted in the store breaks the chain at that row, and removing
-// the newest rows leaves the chain short of its recorded head; `sangam audit verify` reports the first
-// broken link. Retention purges old rows and records a
-// checkpoint (the last purged row's hash), from which verification starts.
+// Owns the audit trail's tamper evidence. The trail is several hash chains (shards, audit_heads): each
+// row belongs to one chain, at position seq, and hash = SHA-256(prev_hash + canonical JSON of the row's
+// content) links it to the row before it in its chain. The bodies enter the hash as the JSON text they
+// are stored as, parsed and re-serialised canonically — on write from the text being inserted, on
+// verify from the column read back as text — so the hash never depends on how a driver hands jsonb
+// back (a body that is itself a JSON string, "x", is as safe as an object).
+// A writer appends its batch to the first chain whose head nobody holds (FOR UPDATE SKIP LOCKED), so
+// concurrent writers (batches, admin changes inside their own transactions, several server processes)
+// never wait on one another; only when every head is held does a writer wait for one. Signed checkpoints
+// (checkpoints.ts) bind all the heads together at moments in time.
+// A row edited, removed or reordered breaks its chain at that row, and removing the newest rows leaves
+// the chain short of its recorded head (or of a signed checkpoint); `sangam audit verify` reports the
+// first broken row. Retention purges old rows and records, per chain, a checkpoint (the last purged
+// row's seq and hash), from which verification of that chain starts.
 import { createHash } from 'node:crypto';
 import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { AuditLogsTable, DB } from '../db/schema.js';
 import { canonicalJson } from '../canonical.js';
 
-export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash'>;
-const GENESIS = 'genesis';
+export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash' | 'chain' | 'seq'>;
+/** Where a chain starts before any row: chain 0 keeps the single chain's historic genesis. */
+export const genesis = (chain: number) => (chain === 0 ? 'genesis' : `genesis:${chain}`);
 
 /** A body as stored: JSON text (or null). */
 const parse = (v: string | null | undefined): unknown => (v == null ? null : (JSON.parse(v) as unknown));
@@ -23,13 +28,13 @@ const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(Stri
 
 const PLAIN_COLUMNS = [
   'id', 'request_id', 'created_at', 'account_id', 'key_id', 'environment', 'client_ip', 'method', 'path', 'operation',
-  'http_status', 'ok', 'statuscode', 'reference_id', 'latency_ms', 'prev_hash', 'hash',
+  'http_status', 'ok', 'statuscode', 'reference_id', 'latency_ms', 'prev_hash', 'hash', 'chain', 'seq',
 ] as const;
 
 /** A row as verify reads it: the bodies as the JSON text the store holds. */
 type StoredRow = Omit<Selectable<AuditLogsTable>, 'request_body' | 'response_body'> & { request_body: string | null; response_body: string | null };
 
-/** The hashed content of a row: every column but id and the hashes, in a fixed canonical form. */
+/** The hashed content of a row: every column but id, the hashes and the chain position, in a fixed canonical form. */
 function content(r: (AuditRow & { request_body?: string | null; response_body?: string | null }) | StoredRow): string {
   return canonicalJson({
     request_id: r.request_id,
@@ -54,95 +59,180 @@ function content(r: (AuditRow & { request_body?: string | null; response_body?: 
 export const linkHash = (prev: string, row: AuditRow | StoredRow) =>
   createHash('sha256').update(prev).update('\n').update(content(row)).digest('hex');
 
-/** Inserts rows at the end of the chain, in order. */
+/** The chain each open transaction appends to: a transaction that appends twice stays on its chain. */
+const held = new WeakMap<Transaction<DB>, number>();
+
+/** Locks a chain head for `trx`: the one it holds already, else the first free one, else waits for one. */
+async function lockHead(trx: Transaction<DB>): Promise<{ chain: number; seq: number; hash: string }> {
+  const mine = held.get(trx);
+  const head = (q: ReturnType<typeof heads>) => q.executeTakeFirst();
+  const heads = () => trx.selectFrom('audit_heads').select(['chain', 'seq', 'hash']).forUpdate();
+  let got =
+    mine !== undefined
+      ? await head(heads().where('chain', '=', mine))
+      : // Lowest free chain first: a lone writer stays on chain 0, concurrent ones spill over to the next.
+        await head(heads().orderBy('chain').limit(1).skipLocked());
+  if (!got) {
+    // Every head is held by another transaction (more concurrent writers than chains): wait for one,
+    // picked at random so the waiters spread out. Once granted, FOR UPDATE reads its newest version.
+    const all = await trx.selectFrom('audit_heads').select('chain').execute();
+    const pick = all[Math.floor(Math.random() * all.length)]!.chain;
+    got = await head(heads().where('chain', '=', pick));
+  }
+  if (!got) throw new Error('audit_heads is empty: the audit chain migration did not run');
+  held.set(trx, got.chain);
+  return got;
+}
+
+/** Inserts rows at the end of one chain (the first free one), in order. */
 export async function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
-  // Locks the head row; once granted, FOR UPDATE reads its latest committed version, so a batch another
-  // writer committed while we waited is seen and the chain never forks.
-  let prev = (await lockHead(trx)).hash;
+  // FOR UPDATE returns the head's latest committed version once the lock is granted, so the chain never forks.
+  const head = await lockHead(trx);
+  let prev = head.hash;
+  let seq = head.seq;
   const values = rows.map((r) => {
     const hash = linkHash(prev, r);
-    const v = { ...r, prev_hash: prev, hash };
+    const v = { ...r, chain: head.chain, seq: ++seq, prev_hash: prev, hash };
     prev = hash;
     return v;
   });
   // The batch and the new head in one statement.
   await trx
     .with('inserted', (db) => db.insertInto('audit_logs').values(values))
-    .updateTable('audit_head')
-    .set({ hash: prev })
+    .updateTable('audit_heads')
+    .set({ seq, hash: prev })
+    .where('chain', '=', head.chain)
     .execute();
 }
 
-const lockHead = (trx: Transaction<DB>) => trx.selectFrom('audit_head').select('hash').forUpdate().executeTakeFirstOrThrow();
+/** Where each chain's verification starts: its latest checkpoint, or its genesis. */
+export async function chainStarts(db: Db): Promise<Map<number, { seq: number; hash: string; upto_id: number }>> {
+  const heads = await db.selectFrom('audit_heads').select('chain').orderBy('chain').execute();
+  const cps = await db
+    .selectFrom('audit_checkpoints')
+    .select(['chain', 'seq', 'hash', 'upto_id'])
+    .distinctOn('chain')
+    .orderBy('chain')
+    .orderBy('id', 'desc')
+    .execute();
+  const starts = new Map(heads.map((h) => [h.chain, { seq: 0, hash: genesis(h.chain), upto_id: 0 }]));
+  for (const c of cps) starts.set(c.chain, { seq: c.seq, hash: c.hash, upto_id: c.upto_id });
+  return starts;
+}
 
-async function latestCheckpoint(db: Db | Transaction<DB>): Promise<{ upto_id: number; hash: string }> {
-  return (
-    (await db.selectFrom('audit_checkpoints').select(['upto_id', 'hash']).orderBy('id', 'desc').limit(1).executeTakeFirst()) ?? { upto_id: 0, hash: GENESIS }
-  );
+export interface Broken {
+  id: number;
+  request_id: string;
+  chain: number;
+  seq: number;
+  reason: string;
 }
 
 export interface VerifyResult {
   ok: boolean;
   checked: number;
-  from_id: number;
-  first_broken?: { id: number; request_id: string; reason: string };
+  chains: number;
+  checkpoints: number;
+  first_broken?: Broken;
 }
 
-/** Walks the chain from the latest checkpoint, in pages, with constant memory. */
-export async function verifyChain(db: Db, onProgress?: (checked: number) => void): Promise<VerifyResult> {
+/** Expected (seq → hash) of rows in one chain, from signed checkpoints; checked as the walk passes them. */
+export type Expectations = Map<number, Map<number, { hash: string; checkpoint_id: number }>>;
+
+/**
+ * Walks one chain from its start to its head, in pages, checking links, positions and the hashes signed
+ * checkpoints recorded. Returns the rows checked, or the first broken row.
+ */
+async function verifyOne(
+  db: Db,
+  chain: number,
+  start: { seq: number; hash: string },
+  expected: Map<number, { hash: string; checkpoint_id: number }> | undefined,
+  onPage: (n: number) => void,
+): Promise<{ checked: number; broken?: Broken }> {
   // The head as it is now: the walk must reach it (rows appended meanwhile are walked too), or the
   // newest rows were removed.
-  const head = (await db.selectFrom('audit_head').select('hash').executeTakeFirstOrThrow()).hash;
-  const start = await latestCheckpoint(db);
+  const head = await db.selectFrom('audit_heads').select(['seq', 'hash']).where('chain', '=', chain).executeTakeFirstOrThrow();
   let prev = start.hash;
-  let after = start.upto_id;
+  let seq = start.seq;
   let checked = 0;
-  let reachedHead = head === start.hash;
-  let last: { id: number; request_id: string } = { id: start.upto_id, request_id: '' };
+  let last = { id: 0, request_id: '' };
+  const at = (row: { id: number; request_id: string }, reason: string): { checked: number; broken: Broken } => ({
+    checked,
+    broken: { id: row.id, request_id: row.request_id, chain, seq: seq + 1, reason },
+  });
   for (;;) {
     const page: StoredRow[] = await db
       .selectFrom('audit_logs')
       .select([...PLAIN_COLUMNS, sql<string | null>`request_body::text`.as('request_body'), sql<string | null>`response_body::text`.as('response_body')])
-      .where('id', '>', after)
-      .orderBy('id')
+      .where('chain', '=', chain)
+      .where('seq', '>', seq)
+      .orderBy('seq')
       .limit(1000)
       .execute();
     if (page.length === 0) {
-      if (reachedHead) return { ok: true, checked, from_id: start.upto_id };
-      return { ok: false, checked, from_id: start.upto_id, first_broken: { ...last, reason: 'the chain ends before its recorded head (the newest rows were removed)' } };
+      const short = head.seq > seq || (expected && [...expected.keys()].some((s) => s > seq));
+      if (!short && (head.seq < seq || head.hash === prev)) return { checked };
+      const reason = short ? 'the chain ends before its recorded head (the newest rows were removed)' : 'the chain does not end at its recorded head';
+      return { checked, broken: { ...last, chain, seq, reason } };
     }
     for (const row of page) {
-      if (row.prev_hash !== prev) {
-        return { ok: false, checked, from_id: start.upto_id, first_broken: { id: row.id, request_id: row.request_id, reason: 'prev_hash does not match the previous row (a row was removed or reordered)' } };
-      }
-      if (row.hash !== linkHash(prev, row)) {
-        return { ok: false, checked, from_id: start.upto_id, first_broken: { id: row.id, request_id: row.request_id, reason: 'hash does not match the row content (the row was edited)' } };
-      }
-      prev = row.hash!;
-      reachedHead ||= prev === head;
+      if (row.seq !== seq + 1) return at(row, `seq ${row.seq} follows ${seq} (a row was removed or reordered)`);
+      if (row.prev_hash !== prev) return at(row, 'prev_hash does not match the previous row (a row was removed or reordered)');
+      if (row.hash !== linkHash(prev, row)) return at(row, 'hash does not match the row content (the row was edited)');
+      const want = expected?.get(row.seq!);
+      if (want && want.hash !== row.hash) return at(row, `hash differs from signed checkpoint ${want.checkpoint_id} (the chain was rewritten)`);
+      prev = row.hash;
+      seq = row.seq;
       last = { id: row.id, request_id: row.request_id };
       checked++;
     }
-    after = page.at(-1)!.id;
-    onProgress?.(checked);
+    onPage(page.length);
   }
 }
 
-/** Deletes rows created before `before` and records a checkpoint so the rest still verifies. */
-export async function purgeBefore(db: Db, before: Date): Promise<{ deleted: number; checkpoint_upto_id: number | null }> {
+/** Walks every chain from its latest checkpoint; with `expected`, also against signed checkpoints. */
+export async function verifyChains(db: Db, expected: Expectations = new Map(), onProgress?: (checked: number) => void): Promise<VerifyResult> {
+  const starts = await chainStarts(db);
+  let checked = 0;
+  for (const [chain, start] of starts) {
+    let done = 0;
+    const r = await verifyOne(db, chain, start, expected.get(chain), (n) => onProgress?.(checked + (done += n)));
+    checked += r.checked;
+    if (r.broken) return { ok: false, checked, chains: starts.size, checkpoints: 0, first_broken: r.broken };
+  }
+  return { ok: true, checked, chains: starts.size, checkpoints: 0 };
+}
+
+/** Deletes rows created before `before`, chain by chain, recording a checkpoint per chain so the rest still verifies. */
+export async function purgeBefore(db: Db, before: Date): Promise<{ deleted: number; checkpoints: Array<{ chain: number; upto_seq: number }> }> {
   return db.transaction().execute(async (trx) => {
-    await lockHead(trx); // no batch is appended while the purge picks its checkpoint
-    const last = await trx
+    // No head lock: a chain's rows up to the last old one are committed and never change, and a batch
+    // appended meanwhile lands after it. Rows are deleted by position, so the kept part stays contiguous.
+    const lasts = await trx
       .selectFrom('audit_logs')
-      .select(['id', 'hash'])
+      .select(['chain', 'seq', 'id', 'hash'])
+      .distinctOn('chain')
       .where('created_at', '<', before)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!last?.hash) return { deleted: 0, checkpoint_upto_id: null };
-    const res = await trx.deleteFrom('audit_logs').where('id', '<=', last.id).executeTakeFirst();
-    await trx.insertInto('audit_checkpoints').values({ upto_id: last.id, hash: last.hash, reason: `retention purge before ${before.toISOString()}` }).execute();
-    return { deleted: Number(res.numDeletedRows), checkpoint_upto_id: last.id };
+      .where('seq', 'is not', null)
+      .orderBy('chain')
+      .orderBy('seq', 'desc')
+      .execute();
+    let deleted = 0;
+    const checkpoints: Array<{ chain: number; upto_seq: number }> = [];
+    for (const last of lasts) {
+      const res = await trx.deleteFrom('audit_logs').where('chain', '=', last.chain).where('seq', '<=', last.seq).executeTakeFirst();
+      deleted += Number(res.numDeletedRows);
+      await trx
+        .insertInto('audit_checkpoints')
+        .values({ chain: last.chain, seq: last.seq!, upto_id: last.id, hash: last.hash!, reason: `retention purge before ${before.toISOString()}` })
+        .execute();
+      checkpoints.push({ chain: last.chain, upto_seq: last.seq! });
+    }
+    // Rows from before hashing began (no seq) go too once old enough.
+    const legacy = await trx.deleteFrom('audit_logs').where('seq', 'is', null).where('created_at', '<', before).executeTakeFirst();
+    deleted += Number(legacy.numDeletedRows);
+    return { deleted, checkpoints };
   });
 }

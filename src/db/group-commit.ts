@@ -20,11 +20,22 @@ export class GroupCommit<T, R> {
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (this.running.size < this.inFlight) {
-        const run: Promise<void> = this.drain().finally(() => this.running.delete(run));
-        this.running.add(run);
-      }
+      this.kick();
     });
+  }
+
+  /**
+   * Starts a drain if there is room. A finished drain kicks again: an item submitted by a caller whose
+   * own item was just resolved arrives after the drain saw an empty queue but before it left `running`,
+   * and would otherwise wait forever.
+   */
+  private kick(): void {
+    if (this.queue.length === 0 || this.running.size >= this.inFlight) return;
+    const run: Promise<void> = this.drain().finally(() => {
+      this.running.delete(run);
+      this.kick();
+    });
+    this.running.add(run);
   }
 
   /** Resolves when everything submitted so far is written (used at shutdown). */

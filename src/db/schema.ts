@@ -160,18 +160,35 @@ export interface AuditLogsTable {
   response_body: Json | null;
   prev_hash: string | null;
   hash: string | null;
+  /** The hash chain (shard) the row belongs to, and its position in it (null for rows from before hashing). */
+  chain: number;
+  seq: number | null;
 }
 
-/** The hash of the newest audit row: one row, locked by writers while they append. */
-export interface AuditHeadTable {
-  singleton: ColumnType<boolean, boolean | undefined, never>;
+/** The newest row of each audit hash chain; a writer locks one head (the first free) while it appends. */
+export interface AuditHeadsTable {
+  chain: number;
+  seq: number;
   hash: string;
+}
+
+/** A signed statement of every chain's head at a moment: Merkle root over the heads, Ed25519 signature. */
+export interface AuditSignedCheckpointsTable {
+  id: Generated<number>;
+  created_at: Timestamp;
+  heads: ColumnType<Record<string, { seq: number; hash: string }>, string, string>;
+  merkle_root: string;
+  key_id: string;
+  signature: string;
+  reason: string;
 }
 
 export interface AuditCheckpointsTable {
   id: Generated<number>;
   upto_id: number;
   hash: string;
+  chain: number;
+  seq: number;
   reason: string;
   created_at: CreatedAt;
 }
@@ -273,7 +290,8 @@ export interface DB {
   approvals: ApprovalsTable;
   webhook_endpoints: WebhookEndpointsTable;
   audit_checkpoints: AuditCheckpointsTable;
-  audit_head: AuditHeadTable;
+  audit_heads: AuditHeadsTable;
+  audit_signed_checkpoints: AuditSignedCheckpointsTable;
   console_users: ConsoleUsersTable;
   console_sessions: ConsoleSessionsTable;
   webhook_events: WebhookEventsTable;
