@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 
 const Int = (def: number, min: number, max: number, description: string) =>
   Type.Integer({ default: def, minimum: min, maximum: max, description });
@@ -18,6 +19,7 @@ export const EnvSchema = Type.Object({
     Type.String({ pattern: '^https?://', description: 'Base URL partners call back and Xml_Url points to' }),
   ),
   SANGAM_DB_POOL_MAX: Int(10, 1, 200, 'PostgreSQL pool size'),
+  SANGAM_WORKERS: Type.String({ pattern: '^(auto|[1-9][0-9]?)$', default: '1', description: 'Server processes on one port (node:cluster), on PostgreSQL; auto = the number of cores' }),
   SANGAM_SANDBOX_PENDING_MS: Int(5000, 0, 3_600_000, 'How long a sandbox pending lasts'),
   SANGAM_FINALIZER_POLL_MS: Int(1000, 10, 60_000, 'How often the pending finalizer scans the store'),
   SANGAM_AUTH_CACHE_MS: Int(500, 0, 1000, 'How long a key lookup is cached in process (revocation latency)'),
@@ -79,6 +81,8 @@ export interface Config {
   dataDir: string;
   publicUrl: string;
   dbPoolMax: number;
+  /** Server processes to run (1 on the embedded store, which has a single owner). */
+  workers: number;
   sandboxPendingMs: number;
   finalizerPollMs: number;
   authCacheMs: number;
@@ -197,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.SANGAM_DATA_DIR),
     publicUrl: (e.SANGAM_PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     dbPoolMax: e.SANGAM_DB_POOL_MAX,
+    workers: e.SANGAM_WORKERS === 'auto' ? availableParallelism() : Number(e.SANGAM_WORKERS),
     sandboxPendingMs: e.SANGAM_SANDBOX_PENDING_MS,
     finalizerPollMs: e.SANGAM_FINALIZER_POLL_MS,
     authCacheMs: e.SANGAM_AUTH_CACHE_MS,

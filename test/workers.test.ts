@@ -1,0 +1,88 @@
+// SANGAM_WORKERS: on PostgreSQL, N server processes share one port (node:cluster), a worker that dies
+// is replaced, and SIGTERM to the primary stops them all. On the embedded store it stays one process.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { freshStoreLocation, sleep } from './harness.js';
+import { freePort } from './live-harness.js';
+
+const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
+
+/** The pids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(d));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
+}
+
+async function waitFor<T>(fn: () => T | undefined | false, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
+    await sleep(100);
+  }
+}
+
+async function boot(env: Record<string, string>): Promise<{ server: ChildProcess; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = fork(SERVER, [], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env }, stdio: 'ignore' });
+  for (let i = 0; i < 1200 && !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); i++) await sleep(25);
+  return { server, base };
+}
+
+describe('SANGAM_WORKERS', () => {
+  it('runs N processes on one port on PostgreSQL, replaces a dead one, and stops them all', { skip: process.env.DATABASE_URL ? false : 'PostgreSQL only' }, async (t) => {
+    const loc = await freshStoreLocation();
+    const { server, base } = await boot({ DATABASE_URL: loc.databaseUrl!, SANGAM_DATA_DIR: loc.dataDir, SANGAM_WORKERS: '2' });
+    t.after(async () => {
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+      await loc.drop();
+    });
+    const workers = await waitFor(() => {
+      const c = childrenOf(server.pid!);
+      return c.length === 2 && c;
+    }, 30_000);
+    for (let i = 0; i < 10; i++) assert.equal((await fetch(`${base}/health`)).status, 200);
+    process.kill(workers[0]!, 'SIGKILL');
+    await waitFor(() => {
+      const c = childrenOf(server.pid!);
+      return c.length === 2 && !c.includes(workers[0]!);
+    }, 30_000);
+    // The replacement serves once it has started (the primary hands connections to live workers).
+    let ok = false;
+    for (let i = 0; i < 300 && !ok; i++) ok = await fetch(`${base}/health`).then((r) => r.ok, () => false).then((v) => v || sleep(100).then(() => false));
+    assert.ok(ok, 'the service answers after a worker died');
+    const all = childrenOf(server.pid!);
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    assert.equal(server.exitCode, 0);
+    for (const pid of all) assert.throws(() => process.kill(pid, 0), 'every worker stopped');
+  });
+
+  it('stays one process on the embedded store', { skip: process.env.DATABASE_URL ? 'embedded store only' : false }, async (t) => {
+    const loc = await freshStoreLocation();
+    const { server, base } = await boot({ DATABASE_URL: '', SANGAM_DATA_DIR: loc.dataDir, SANGAM_WORKERS: '2' });
+    t.after(async () => {
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+      await loc.drop();
+    });
+    assert.equal((await fetch(`${base}/health`)).status, 200);
+    assert.deepEqual(childrenOf(server.pid!).length, 0);
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  });
+});
