@@ -66,6 +66,9 @@ async function start(config: Config): Promise<void> {
   const closeAdmin = store.kind === 'embedded' ? await startAdminSocket(config.dataDir, store.db) : async () => {};
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.dataDir : undefined }, 'sangam ready');
+  // A process manager that forked us (PM2's wait_ready, a test) learns we listen — on our port, not
+  // some other process's.
+  process.send?.('ready');
 
   let stopping = false;
   const stop = async (signal: string, code: number) => {

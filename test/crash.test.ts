@@ -35,7 +35,7 @@ describe('crash in the middle of live traffic', () => {
     await store.close();
 
     const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
+    let base = `http://127.0.0.1:${port}`;
     const env = {
       ...process.env,
       DATABASE_URL: loc.databaseUrl ?? '',
@@ -59,14 +59,19 @@ describe('crash in the middle of live traffic', () => {
       if (server?.exitCode === null) server.kill('SIGKILL');
       await sim.stop();
     });
+    // Each start on a fresh port, and ready only when OUR child says it listens: a test running beside
+    // this one may have taken the old port, and its server would answer /health in our stead.
     const start = async () => {
-      server = fork(SERVER, [], { env, stdio: 'ignore' });
-      // Up to 30 s: a loaded CI machine starts the embedded store slowly.
-      for (let i = 0; i < 1200; i++) {
-        if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
-        await sleep(25);
-      }
-      throw new Error('server did not start');
+      const p = await freePort();
+      base = `http://127.0.0.1:${p}`;
+      Object.assign(env, { PORT: String(p), SANGAM_PUBLIC_URL: base });
+      const child = fork(SERVER, [], { env, stdio: 'ignore' });
+      server = child;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('server did not start')), 60_000);
+        child.once('message', (m) => m === 'ready' && (clearTimeout(timer), resolve()));
+        child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`server exited with ${code} before it was ready`))));
+      });
     };
     await start();
 
@@ -75,6 +80,7 @@ describe('crash in the middle of live traffic', () => {
     // Clients retry until answered, but not forever: a server that never comes back fails the test
     // instead of leaving retry loops that keep the test process alive.
     const giveUpAt = Date.now() + 240_000;
+    const lastAnswer = new Map<string, string>();
     const pay = async (i: number) => {
       const body = { reference_id: `jepsen-${i}`, consent: true, vpa: VPAS[i % VPAS.length], amount: 1 + (i % 40), idempotency_key: randomUUID() };
       while (Date.now() < giveUpAt) {
@@ -89,7 +95,7 @@ describe('crash in the middle of live traffic', () => {
             answers.set(body.reference_id, { amount: body.amount, status: ((await r.json()) as { data: { status: string } }).data.status });
             return;
           }
-          await r.body?.cancel();
+          lastAnswer.set(body.reference_id, `${r.status} ${(await r.text()).slice(0, 300)}`);
         } catch {
           // connection refused or reset: the server is down; try again with the same key
         }
@@ -109,7 +115,7 @@ describe('crash in the middle of live traffic', () => {
     await sleep(300);
     await start();
     await traffic;
-    assert.equal(answers.size, N);
+    assert.equal(answers.size, N, `unanswered: ${JSON.stringify([...lastAnswer].filter(([ref]) => !answers.has(ref)))}`);
     assert.ok(retries > 0, 'the crash interrupted some requests');
 
     // Every pending reaches its final state (callbacks, or status enquiries after the crash).

@@ -308,12 +308,14 @@ describe('UPI failover: a crash mid-call never moves the payment to the other pa
       let server: ChildProcess | undefined;
       tc.after(() => void (server?.exitCode === null && server.kill('SIGKILL')));
       const start = async (more: Record<string, string> = {}) => {
-        server = fork(SERVER, [], { env: { ...env, ...more, LOG_LEVEL: process.env.DEBUG_CHILD ? 'info' : 'silent' }, stdio: process.env.DEBUG_CHILD ? 'inherit' : 'ignore' });
-        for (let i = 0; i < 1200; i++) {
-          if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
-          await sleep(25);
-        }
-        throw new Error('server did not start');
+        const child = fork(SERVER, [], { env: { ...env, ...more, LOG_LEVEL: process.env.DEBUG_CHILD ? 'info' : 'silent' }, stdio: process.env.DEBUG_CHILD ? 'inherit' : 'ignore' });
+        server = child;
+        // Ready only when OUR child says it listens: another test's server could answer /health here.
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('server did not start')), 60_000);
+          child.once('message', (m) => m === 'ready' && (clearTimeout(timer), resolve()));
+          child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`server exited with ${code} before it was ready`))));
+        });
       };
       const api = (method: string, path: string, body?: unknown) =>
         fetch(`${base}${path}`, {
