@@ -27,6 +27,7 @@ import { Reconciler } from './settlement/reconciler.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { Checkpointer, purgeAudit } from './audit/checkpoints.js';
+import { cutoffs } from './audit/retention.js';
 import { registerConsoleApi } from './console/routes/index.js';
 import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
@@ -154,7 +155,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     purge = setInterval(() => {
       services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
       if (new Date().getUTCHours() === 2) {
-        purgeAudit(services.db, new Date(Date.now() - config.auditRetentionDays * 86_400_000), config.auditCheckpoint.signingKey).catch((err: unknown) => app.log.error({ err }, 'audit purge failed'));
+        purgeAudit(services.db, cutoffs(config.auditRetention), config.auditCheckpoint.signingKey).catch((err: unknown) => app.log.error({ err }, 'audit purge failed'));
       }
     }, 3_600_000).unref();
     lastUsed = setInterval(() => {

@@ -9,6 +9,10 @@ import { runCommand, USAGE } from './admin/run.js';
 import { resolveCommand } from './admin/commands.js';
 import { exportFromServer, sendToServer } from './admin/socket.js';
 import { runPartnerSim } from './partner-sim/cli.js';
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { publicKeyFrom } from './audit/checkpoints.js';
+import { verifyExport } from './audit/verify-export.js';
 
 function print(code: number, output: unknown): number {
   (code === 0 ? process.stdout : process.stderr).write(`${JSON.stringify(output)}\n`);
@@ -37,12 +41,37 @@ async function auditExport(config: Config, args: string[]): Promise<number> {
   }
 }
 
+/** Offline: the export file and the public key are all it reads (no config, no store). */
+async function auditVerifyExport(args: string[]): Promise<number> {
+  let file: string;
+  let key;
+  try {
+    const { values, positionals } = parseArgs({ args, options: { 'public-key': { type: 'string' } }, allowPositionals: true, strict: true });
+    if (positionals.length !== 1) throw new Error('give the export file: sangam audit verify-export FILE --public-key KEY');
+    if (!values['public-key']) throw new Error('--public-key is required (PEM, base64 SPKI, or @FILE): the export is checked against the key you trust, never one it carries');
+    const given = values['public-key'];
+    key = publicKeyFrom(given.startsWith('@') ? await readFile(given.slice(1), 'utf8') : given);
+    file = positionals[0]!;
+  } catch (err) {
+    return print(2, { error: (err as Error).message, usage: USAGE });
+  }
+  let text;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    return print(2, { error: `cannot read ${file}: ${(err as Error).message}` });
+  }
+  const verdict = verifyExport(text, key.publicKey);
+  return print(verdict.ok ? 0 : 1, { file, key_id: key.keyId, ...verdict });
+}
+
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
   if (argv[0] === 'partner-sim') return runPartnerSim(argv.slice(1));
+  if (argv[0] === 'audit' && argv[1] === 'verify-export') return auditVerifyExport(argv.slice(2));
   let config;
   try {
     config = loadConfig();

@@ -29,7 +29,9 @@ export const EnvSchema = Type.Object({
   SANGAM_PLANS_TTL_S: Int(21_600, 0, 7 * 86_400, 'How long a live plan list is cached per operator and circle'),
   SANGAM_DTH_INFO_TTL_S: Int(300, 0, 86_400, 'How long a live DTH subscriber info is cached per operator and subscriber (short: the balance moves)'),
   SANGAM_IDEMPOTENCY_LOCK_MS: Int(60_000, 100, 3_600_000, 'How long a request holds its idempotency key before a retry may take it over (a crashed holder)'),
-  SANGAM_AUDIT_RETENTION_DAYS: Int(365, 1, 3650, 'Audit rows older than this are purged daily (a checkpoint keeps the chain verifiable)'),
+  SANGAM_AUDIT_RETENTION_DAYS: Int(1825, 1, 3650, 'Audit metadata: rows older than this are deleted nightly (a checkpoint keeps each chain verifiable)'),
+  SANGAM_AUDIT_RETAIN_BODIES_DAYS: Int(180, 1, 3650, 'Audit content (client IP, redacted bodies) of non-identity rows is erased after this; the hash commitment stays'),
+  SANGAM_AUDIT_RETAIN_IDENTITY_DAYS: Int(30, 1, 3650, 'Audit content of identity operations (signature match, document locker, bank account) is erased after this'),
   SANGAM_AUDIT_SIGNING_KEY: Type.Optional(
     Type.String({ minLength: 1, description: 'Ed25519 private key (PEM, or base64 PKCS#8 DER) that signs audit checkpoints; unset = one generated into the store at first boot' }),
   ),
@@ -91,7 +93,8 @@ export interface Config {
   preflightTtl: { lookupS: number; plansS: number; dthInfoS: number };
   requestTimeoutMs: number;
   idempotencyRetentionH: number;
-  auditRetentionDays: number;
+  /** Audit retention by data class (audit/retention.ts): content of identity rows, other content, metadata. */
+  auditRetention: { identity: number; bodies: number; metadata: number };
   /** Signed audit checkpoints: the key (unset = generated into the store) and how often. */
   auditCheckpoint: { signingKey: string | undefined; everyS: number };
   idempotencyLockMs: number;
@@ -210,7 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     preflightTtl: { lookupS: e.SANGAM_OPERATOR_LOOKUP_TTL_S, plansS: e.SANGAM_PLANS_TTL_S, dthInfoS: e.SANGAM_DTH_INFO_TTL_S },
     requestTimeoutMs: e.SANGAM_REQUEST_TIMEOUT_MS,
     idempotencyRetentionH: e.SANGAM_IDEMPOTENCY_RETENTION_H,
-    auditRetentionDays: e.SANGAM_AUDIT_RETENTION_DAYS,
+    auditRetention: { identity: e.SANGAM_AUDIT_RETAIN_IDENTITY_DAYS, bodies: e.SANGAM_AUDIT_RETAIN_BODIES_DAYS, metadata: e.SANGAM_AUDIT_RETENTION_DAYS },
     auditCheckpoint: { signingKey: e.SANGAM_AUDIT_SIGNING_KEY, everyS: e.SANGAM_AUDIT_CHECKPOINT_S },
     idempotencyLockMs: e.SANGAM_IDEMPOTENCY_LOCK_MS,
     rateLimit: { perSec: e.SANGAM_RATE_LIMIT_PER_SEC, burst: e.SANGAM_RATE_LIMIT_BURST },

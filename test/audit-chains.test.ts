@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { freshStoreLocation, startApp } from './harness.js';
-import { insertChained, linkHash, type AuditRow } from '../src/audit/chain.js';
+import { insertChained, type AuditRow } from '../src/audit/chain.js';
+import { legacyHash, linkHash, rowDigest } from '../src/audit/hashing.js';
 import { verifyAudit } from '../src/audit/checkpoints.js';
 import { AuditWriter } from '../src/audit/writer.js';
 import { openStore, type Db, type Store } from '../src/db/client.js';
@@ -190,7 +191,7 @@ describe('audit chains without a global lock', () => {
         .selectFrom('audit_logs')
         .select([
           'id', 'seq', 'hash', 'request_id', 'created_at', 'account_id', 'key_id', 'environment', 'client_ip', 'method', 'path', 'operation',
-          'http_status', 'ok', 'statuscode', 'reference_id', 'latency_ms',
+          'http_status', 'ok', 'statuscode', 'reference_id', 'latency_ms', 'data_class', 'content_hash',
           sql<string>`request_body::text`.as('request_body'), sql<string>`response_body::text`.as('response_body'),
         ])
         .where('chain', '=', 0)
@@ -199,8 +200,8 @@ describe('audit chains without a global lock', () => {
         .execute();
       let prev = rows[0]!.hash!;
       for (const r of rows.slice(1)) {
-        const forged: AuditRow = { ...r, reference_id: r.seq === 3 ? 'forged' : r.reference_id };
-        const hash = linkHash(prev, forged);
+        const forged = { ...r, reference_id: r.seq === 3 ? 'forged' : r.reference_id };
+        const hash = linkHash(prev, rowDigest({ ...forged, data_class: r.data_class!, content_hash: r.content_hash! }));
         await db.updateTable('audit_logs').set({ reference_id: forged.reference_id, prev_hash: prev, hash }).where('id', '=', r.id).execute();
         prev = hash;
       }
@@ -274,7 +275,7 @@ describe('migrating the single-chain schema', () => {
       let prev = 'genesis';
       for (let i = 0; i < 5; i++) {
         const r = row('legacy');
-        const hash = linkHash(prev, r);
+        const hash = legacyHash(prev, r);
         await sql`INSERT INTO audit_logs (request_id, created_at, method, path, http_status, ok, statuscode, reference_id, latency_ms, client_ip, environment, request_body, response_body, prev_hash, hash)
           VALUES (${r.request_id}, ${r.created_at}, ${r.method}, ${r.path}, ${r.http_status}, ${r.ok}, ${r.statuscode}, ${r.reference_id}, ${r.latency_ms}, ${r.client_ip}, ${r.environment}, ${r.request_body}::jsonb, ${r.response_body}::jsonb, ${prev}, ${hash})`.execute(db);
         prev = hash;

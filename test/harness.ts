@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { sql } from 'kysely';
+import type { Db } from '../src/db/client.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { embeddedDir, openStore, type Store } from '../src/db/client.js';
 import { listMigrations, migrate } from '../src/db/migrate.js';
@@ -249,4 +251,16 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/api/v1/audit-logs' },
   { method: 'GET', path: '/api/v1/audit-logs/export' },
   { method: 'GET', path: '/api/v1/audit-logs/{request_id}' },
+  { method: 'POST', path: '/api/v1/erasures', body: () => ({ reference_id: ref('erase') }) },
 ];
+
+/** Every row of every table as text, on either store: what a dump of the database would show. */
+export async function dumpTables(db: Db): Promise<string> {
+  const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(db);
+  let dump = '';
+  for (const { table_name } of tables.rows) {
+    const rows = await sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(db);
+    dump += `${rows.rows.map((r) => r.row).join('\n')}\n`;
+  }
+  return dump;
+}

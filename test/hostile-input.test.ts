@@ -12,7 +12,7 @@ import { insertChained } from '../src/audit/chain.js';
 import { verifyAudit } from '../src/audit/checkpoints.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { exportStream } from '../src/audit/export.js';
-import { PATHS, startApp, uuid, VALID, type TestApp } from './harness.js';
+import { dumpTables, PATHS, startApp, uuid, VALID, type TestApp } from './harness.js';
 
 const AUDIT = '/api/v1/audit-logs';
 const WALLET = '/api/v1/account/wallet';
@@ -281,12 +281,7 @@ describe('identity numbers at rest: a hostile run leaves none in the database or
     await t.services.audit.flush();
 
     // A dump of every table, row by row as text, on either store.
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(t.store.db);
-    let dump = '';
-    for (const { table_name } of tables.rows) {
-      const rows = await sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(t.store.db);
-      dump += rows.rows.map((r) => r.row).join('\n');
-    }
+    const dump = await dumpTables(t.store.db);
     const logs = lines.join('');
     assert.ok(dump.length > 1000 && logs.length > 1000, 'the run left rows and log lines to scan');
     // Numbers are compared with separators removed and every decimal digit read as ASCII.

@@ -8,10 +8,15 @@ import { Transform, type Readable } from 'node:stream';
 import type { Db } from '../db/client.js';
 import { exportStream, type ExportFormat } from '../audit/export.js';
 import type { AuditFilters } from '../audit/search.js';
+import { verifiableExport } from '../audit/proof.js';
+import { loadConfig } from '../config.js';
+
+/** The CLI's formats: the API's, where verifiable needs one environment (its proofs are per environment). */
+export type CliFormat = ExportFormat | 'verifiable';
 
 export interface ExportRequest {
   account: string;
-  format: ExportFormat;
+  format: CliFormat;
   filters: AuditFilters;
 }
 
@@ -31,8 +36,9 @@ export function parseExportArgs(args: string[]): ExportRequest & { out: string |
     strict: true,
   });
   if (!values.account) throw new Error('--account is required');
-  const format = (values.format ?? 'csv') as ExportFormat;
-  if (format !== 'csv' && format !== 'ndjson') throw new Error('--format must be csv or ndjson');
+  const format = (values.format ?? 'csv') as CliFormat;
+  if (format !== 'csv' && format !== 'ndjson' && format !== 'verifiable') throw new Error('--format must be csv, ndjson or verifiable');
+  if (format === 'verifiable' && !values.environment) throw new Error('--format verifiable needs --environment sandbox|live');
   for (const k of ['from', 'to'] as const) if (values[k] && Number.isNaN(Date.parse(values[k]!))) throw new Error(`--${k} must be an ISO 8601 date`);
   if (values.environment && values.environment !== 'sandbox' && values.environment !== 'live') throw new Error('--environment must be sandbox or live');
   return {
@@ -49,10 +55,13 @@ export function parseExportArgs(args: string[]): ExportRequest & { out: string |
   };
 }
 
-export const exportFromStore = (db: Db, r: ExportRequest): Readable => exportStream(db, r.account, r.filters, r.format);
+export const exportFromStore = (db: Db, r: ExportRequest): Readable =>
+  r.format === 'verifiable'
+    ? verifiableExport(db, loadConfig().auditCheckpoint.signingKey, r.account, r.filters.environment!, r.filters)
+    : exportStream(db, r.account, r.filters, r.format);
 
 /** Writes the stream to `out` (or stdout), reporting rows on stderr; returns the row count. */
-export async function writeExport(source: Readable, out: string | undefined, format: ExportFormat): Promise<number> {
+export async function writeExport(source: Readable, out: string | undefined, format: CliFormat): Promise<number> {
   let rows = format === 'csv' ? -1 : 0; // the CSV header is not a row
   let lastReport = Date.now();
   const count = new Transform({

@@ -9,6 +9,7 @@ import { listKeys } from '../accounts/store.js';
 import { checkLedger } from '../ledger/check.js';
 import { SLUGS } from '../access/approvals.js';
 import { listFees, setFee } from '../ledger/pricing.js';
+import { eraseReference } from '../audit/erasure.js';
 import { defaultPublicKey, loadSigningKey, publicKeyFrom, purgeAudit, verifyAudit, writeCheckpoint } from '../audit/checkpoints.js';
 import { loadConfig } from '../config.js';
 import { createUser } from '../console/users.js';
@@ -176,14 +177,29 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   async 'audit purge'(db, args) {
-    const { values } = opts(args, { before: { type: 'string' }, days: { type: 'string' } });
-    let before: Date;
-    if (values.before !== undefined) before = new Date(values.before);
-    else if (values.days !== undefined && /^\d+$/.test(values.days)) before = new Date(Date.now() - Number(values.days) * 86_400_000);
-    else throw new UsageError('give --before ISO_DATE or --days N (rows older than N days)');
-    if (Number.isNaN(before.getTime())) throw new UsageError('--before must be an ISO 8601 date');
-    const result = await purgeAudit(db, before, signingKeyConfig());
-    return { before: before.toISOString(), ...result };
+    const { values } = opts(args, { before: { type: 'string' }, days: { type: 'string' }, 'identity-days': { type: 'string' }, 'bodies-days': { type: 'string' } });
+    const daysAgo = (flag: string, v: string) => {
+      if (!/^\d+$/.test(v)) throw new UsageError(`--${flag} must be a whole number of days`);
+      return new Date(Date.now() - Number(v) * 86_400_000);
+    };
+    const cut: { identity?: Date; bodies?: Date; metadata?: Date } = {};
+    if (values.before !== undefined) cut.metadata = new Date(values.before);
+    else if (values.days !== undefined) cut.metadata = daysAgo('days', values.days);
+    if (cut.metadata && Number.isNaN(cut.metadata.getTime())) throw new UsageError('--before must be an ISO 8601 date');
+    if (values['identity-days'] !== undefined) cut.identity = daysAgo('identity-days', values['identity-days']);
+    if (values['bodies-days'] !== undefined) cut.bodies = daysAgo('bodies-days', values['bodies-days']);
+    if (Object.keys(cut).length === 0) {
+      throw new UsageError('give --before ISO_DATE or --days N (delete rows older than that), and/or --identity-days N / --bodies-days N (erase content older than that)');
+    }
+    const result = await purgeAudit(db, cut, signingKeyConfig());
+    return { ...Object.fromEntries(Object.entries(cut).map(([c, d]) => [`${c}_before`, d.toISOString()])), ...result };
+  },
+
+  async 'audit erase'(db, args) {
+    const { values } = opts(args, { account: { type: 'string' }, environment: { type: 'string' }, reference: { type: 'string' } });
+    required(values, 'account', 'environment', 'reference');
+    if (values.environment !== 'sandbox' && values.environment !== 'live') throw new UsageError('--environment must be sandbox or live');
+    return { ...(await eraseReference(db, { accountId: values.account!, environment: values.environment, referenceId: values.reference! }, 'cli')) };
   },
 
   async 'pricing list'(db, args) {

@@ -23,8 +23,11 @@ export const USAGE = `usage: sangam <command>
   audit verify [--public-key PEM|BASE64] [--checkpoint]   (exit 1 at the first broken row of any chain or checkpoint)
   audit checkpoint                          (writes a signed checkpoint over every chain head)
   audit public-key                          (the key that verifies signed checkpoints)
-  audit export --account ID [--format csv|ndjson] [--out FILE] [--from ISO] [--to ISO] [--operation SLUG] [--reference-id R]
-  audit purge --days N | --before ISO       (keeps every chain verifiable with checkpoints)
+  audit export --account ID [--format csv|ndjson|verifiable] [--environment sandbox|live] [--out FILE] [--from ISO] [--to ISO] [--operation SLUG] [--reference-id R]
+  audit verify-export FILE --public-key PEM|BASE64|@FILE   (offline: no store needed; exit 1 if the export does not verify)
+  audit purge [--days N | --before ISO] [--identity-days N] [--bodies-days N]
+                                            (deletes rows / erases content by data class; every chain stays verifiable)
+  audit erase --account ID --environment sandbox|live --reference R   (erases one reference's content everywhere)
   pricing list
   pricing set --operation SLUG --fee INR
   partner-sim --port N --secret WHSEC [--latency-ms N] [--pending-ms N] [--host H]

@@ -8,8 +8,8 @@ import type { Trx } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import { insertChained } from './chain.js';
 
-/** Who made an admin change: the operator's command line (or admin socket), or a console user. */
-export type Actor = 'cli' | `console:${string}`;
+/** Who made an admin change: the operator's command line (or admin socket), a console user, or an API key (an erasure request). */
+export type Actor = 'cli' | `console:${string}` | `key:${string}`;
 
 export interface AdminEvent {
   accountId: string;

@@ -1,63 +1,50 @@
 // Owns the audit trail's tamper evidence. The trail is several hash chains (shards, audit_heads): each
-// row belongs to one chain, at position seq, and hash = SHA-256(prev_hash + canonical JSON of the row's
-// content) links it to the row before it in its chain. The bodies enter the hash as the JSON text they
-// are stored as, parsed and re-serialised canonically — on write from the text being inserted, on
-// verify from the column read back as text — so the hash never depends on how a driver hands jsonb
-// back (a body that is itself a JSON string, "x", is as safe as an object).
+// row belongs to one chain, at position seq, and hash = SHA-256(prev_hash "\n" digest) links it to the
+// row before it in its chain, where the digest covers the row's metadata and a salted commitment to its
+// erasable content (hashing.ts has the formulas). The bodies enter the commitment as the JSON text they
+// are stored as, parsed and re-serialised canonically, so the hash never depends on how a driver hands
+// jsonb back. Erasing content (erasure.ts) leaves the commitment, so the chain still verifies.
 // A writer appends its batch to the first chain whose head nobody holds (FOR UPDATE SKIP LOCKED), so
 // concurrent writers (batches, admin changes inside their own transactions, several server processes)
 // never wait on one another; only when every head is held does a writer wait for one. Signed checkpoints
 // (checkpoints.ts) bind all the heads together at moments in time.
 // A row edited, removed or reordered breaks its chain at that row, and removing the newest rows leaves
 // the chain short of its recorded head (or of a signed checkpoint); `sangam audit verify` reports the
-// first broken row. Retention purges old rows and records, per chain, a checkpoint (the last purged
-// row's seq and hash), from which verification of that chain starts.
-import { createHash } from 'node:crypto';
+// first broken row. Metadata retention deletes old rows and records, per chain, a checkpoint (the last
+// deleted row's seq and hash), from which verification of that chain starts.
+import { randomBytes } from 'node:crypto';
 import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { AuditLogsTable, DB } from '../db/schema.js';
-import { canonicalJson } from '../canonical.js';
+import { contentCommitment, legacyHash, linkHash, rowDigest } from './hashing.js';
+import { dataClassOf } from './retention.js';
 
-export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash' | 'chain' | 'seq'>;
+export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash' | 'chain' | 'seq' | 'data_class' | 'content_salt' | 'content_hash' | 'erased_at'>;
 /** Where a chain starts before any row: chain 0 keeps the single chain's historic genesis. */
 export const genesis = (chain: number) => (chain === 0 ? 'genesis' : `genesis:${chain}`);
 
-/** A body as stored: JSON text (or null). */
-const parse = (v: string | null | undefined): unknown => (v == null ? null : (JSON.parse(v) as unknown));
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
-
-const PLAIN_COLUMNS = [
+export const PLAIN_COLUMNS = [
   'id', 'request_id', 'created_at', 'account_id', 'key_id', 'environment', 'client_ip', 'method', 'path', 'operation',
   'http_status', 'ok', 'statuscode', 'reference_id', 'latency_ms', 'prev_hash', 'hash', 'chain', 'seq',
+  'data_class', 'content_salt', 'content_hash', 'erased_at',
 ] as const;
+/** The bodies as the JSON text the store holds (never as the driver's parse of jsonb). */
+export const BODY_TEXT = [sql<string | null>`request_body::text`.as('request_body'), sql<string | null>`response_body::text`.as('response_body')] as const;
 
 /** A row as verify reads it: the bodies as the JSON text the store holds. */
-type StoredRow = Omit<Selectable<AuditLogsTable>, 'request_body' | 'response_body'> & { request_body: string | null; response_body: string | null };
+export type StoredRow = Omit<Selectable<AuditLogsTable>, 'request_body' | 'response_body'> & { request_body: string | null; response_body: string | null };
 
-/** The hashed content of a row: every column but id, the hashes and the chain position, in a fixed canonical form. */
-function content(r: (AuditRow & { request_body?: string | null; response_body?: string | null }) | StoredRow): string {
-  return canonicalJson({
-    request_id: r.request_id,
-    created_at: iso(r.created_at),
-    account_id: r.account_id ?? null,
-    key_id: r.key_id ?? null,
-    environment: r.environment ?? null,
-    client_ip: r.client_ip ?? null,
-    method: r.method,
-    path: r.path,
-    operation: r.operation ?? null,
-    http_status: r.http_status,
-    ok: r.ok,
-    statuscode: r.statuscode ?? null,
-    reference_id: r.reference_id ?? null,
-    latency_ms: r.latency_ms,
-    request_body: parse(r.request_body),
-    response_body: parse(r.response_body),
-  });
+/** What is wrong with a stored row's own hashes given the hash before it, or null when it links. */
+export function rowFault(prev: string, row: StoredRow): string | null {
+  if (row.content_hash == null) return row.hash === legacyHash(prev, row) ? null : 'hash does not match the row content (the row was edited)';
+  if (row.erased_at == null && (row.content_salt == null || contentCommitment(row.content_salt, row) !== row.content_hash)) {
+    return 'content does not match its commitment (the content was edited)';
+  }
+  if (row.hash !== linkHash(prev, rowDigest({ ...row, data_class: row.data_class ?? '', content_hash: row.content_hash }))) {
+    return 'hash does not match the row metadata (the row was edited)';
+  }
+  return null;
 }
-
-export const linkHash = (prev: string, row: AuditRow | StoredRow) =>
-  createHash('sha256').update(prev).update('\n').update(content(row)).digest('hex');
 
 /** The chain each open transaction appends to: a transaction that appends twice stays on its chain. */
 const held = new WeakMap<Transaction<DB>, number>();
@@ -92,8 +79,11 @@ export async function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Pro
   let prev = head.hash;
   let seq = head.seq;
   const values = rows.map((r) => {
-    const hash = linkHash(prev, r);
-    const v = { ...r, chain: head.chain, seq: ++seq, prev_hash: prev, hash };
+    const data_class = dataClassOf(r.operation);
+    const content_salt = randomBytes(16).toString('hex');
+    const content_hash = contentCommitment(content_salt, r);
+    const hash = linkHash(prev, rowDigest({ ...r, data_class, content_hash }));
+    const v = { ...r, data_class, content_salt, content_hash, chain: head.chain, seq: ++seq, prev_hash: prev, hash };
     prev = hash;
     return v;
   });
@@ -165,7 +155,7 @@ async function verifyOne(
   for (;;) {
     const page: StoredRow[] = await db
       .selectFrom('audit_logs')
-      .select([...PLAIN_COLUMNS, sql<string | null>`request_body::text`.as('request_body'), sql<string | null>`response_body::text`.as('response_body')])
+      .select([...PLAIN_COLUMNS, ...BODY_TEXT])
       .where('chain', '=', chain)
       .where('seq', '>', seq)
       .orderBy('seq')
@@ -180,10 +170,11 @@ async function verifyOne(
     for (const row of page) {
       if (row.seq !== seq + 1) return at(row, `seq ${row.seq} follows ${seq} (a row was removed or reordered)`);
       if (row.prev_hash !== prev) return at(row, 'prev_hash does not match the previous row (a row was removed or reordered)');
-      if (row.hash !== linkHash(prev, row)) return at(row, 'hash does not match the row content (the row was edited)');
+      const fault = rowFault(prev, row);
+      if (fault) return at(row, fault);
       const want = expected?.get(row.seq!);
       if (want && want.hash !== row.hash) return at(row, `hash differs from signed checkpoint ${want.checkpoint_id} (the chain was rewritten)`);
-      prev = row.hash;
+      prev = row.hash!;
       seq = row.seq;
       last = { id: row.id, request_id: row.request_id };
       checked++;

@@ -10,8 +10,9 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
-import { canonicalJson } from '../canonical.js';
 import { PollingLoop } from '../polling-loop.js';
+import { checkpointMessage as message, merkleRoot, type Heads } from './hashing.js';
+import { eraseContentBefore, type DataClass } from './retention.js';
 import { chainStarts, purgeBefore, verifyChains, type Expectations, type VerifyResult } from './chain.js';
 
 const SECRET_NAME = 'audit_signing_key';
@@ -66,26 +67,7 @@ export async function defaultPublicKey(db: Db, configured: string | undefined): 
   return { publicKey, keyId: keyIdOf(publicKey) };
 }
 
-type Heads = Record<string, { seq: number; hash: string }>;
-const h = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
-
-/** Merkle root over the heads in chain order; leaves and inner nodes are domain-separated, an odd node is carried up. */
-export function merkleRoot(heads: Heads): string {
-  let level = Object.keys(heads)
-    .map(Number)
-    .sort((a, b) => a - b)
-    .map((c) => h('leaf', String(c), String(heads[c]!.seq), heads[c]!.hash));
-  if (level.length === 0) return h('empty');
-  while (level.length > 1) {
-    const next: string[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? h('node', level[i]!, level[i + 1]!) : level[i]!);
-    level = next;
-  }
-  return level[0]!;
-}
-
-/** What is signed: the root and the moment, as canonical JSON. */
-const message = (createdAt: Date, root: string) => Buffer.from(canonicalJson({ created_at: createdAt.toISOString(), merkle_root: root }));
+export { merkleRoot };
 
 /** Writes a signed checkpoint over every chain head as committed now. No lock is taken: nobody waits. */
 export async function writeCheckpoint(db: Db, key: SigningKey, reason: string): Promise<{ id: number; merkle_root: string; key_id: string; heads: Heads }> {
@@ -164,11 +146,18 @@ export async function verifyAudit(
   return { ...result, checkpoints: count };
 }
 
-/** Retention purge (per-chain start checkpoints, chain.ts), then a signed checkpoint over the heads. */
-export async function purgeAudit(db: Db, before: Date, configuredKey: string | undefined) {
-  const purged = await purgeBefore(db, before);
-  const signed = await writeCheckpoint(db, await loadSigningKey(db, configuredKey), `after retention purge before ${before.toISOString()}`);
-  return { ...purged, signed_checkpoint_id: signed.id };
+/**
+ * Retention by data class: content of identity rows and of other rows erased (commitments kept), then
+ * rows past metadata retention deleted (per-chain start checkpoints, chain.ts), then a signed
+ * checkpoint over the heads. A class without a cut-off is left alone.
+ */
+export async function purgeAudit(db: Db, cut: Partial<Record<DataClass | 'metadata', Date>>, configuredKey: string | undefined) {
+  const erased = { identity: 0, bodies: 0 };
+  for (const c of ['identity', 'bodies'] as const) if (cut[c]) erased[c] = await eraseContentBefore(db, c, cut[c]);
+  const purged = cut.metadata ? await purgeBefore(db, cut.metadata) : { deleted: 0, checkpoints: [] };
+  const reason = Object.entries(cut).map(([c, d]) => `${c} before ${d.toISOString()}`).join(', ');
+  const signed = await writeCheckpoint(db, await loadSigningKey(db, configuredKey), `after retention: ${reason}`);
+  return { content_erased: erased, ...purged, signed_checkpoint_id: signed.id };
 }
 
 /** Writes a signed checkpoint every `everyS` seconds, unless one (from any process) is younger than that. */

@@ -6,7 +6,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { okEnvelope } from '../http/envelope.js';
 import { ApiError } from '../errors.js';
 import type { Services } from '../services.js';
+import { eraseReference } from './erasure.js';
 import { exportStream } from './export.js';
+import { verifiableExport } from './proof.js';
 import { auditRow, searchAudit, type AuditFilters } from './search.js';
 
 export const AuditFilterSchema = {
@@ -28,8 +30,16 @@ const SearchQuery = Type.Object({
 });
 const ExportQuery = Type.Object({
   ...AuditFilterSchema,
-  format: Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { default: 'csv', errorMessage: 'format must be csv or ndjson' }),
+  format: Type.Union([Type.Literal('csv'), Type.Literal('ndjson'), Type.Literal('verifiable')], {
+    default: 'csv',
+    description: 'csv (default), ndjson, or verifiable: NDJSON with hashes and signed checkpoint proofs, checked offline by `sangam audit verify-export` (docs/AUDIT-EXPORT.md)',
+    errorMessage: 'format must be csv, ndjson or verifiable',
+  }),
 });
+const ErasureBody = Type.Object(
+  { reference_id: Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', description: 'The reference whose personal content is erased', errorMessage: 'reference_id must be 1-64 letters, digits, . _ : -' }) },
+  { additionalProperties: false },
+);
 const TAGS = ['Audit logs'];
 
 /** The filters narrowed to the key's environment; asking for the other one is a 422, not a silent empty page. */
@@ -58,10 +68,31 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
       const { format, ...query } = req.query;
       const filters = ownEnvironment(req, query);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const { accountId, environment } = req.auth!;
       reply
         .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
-        .header('content-disposition', `attachment; filename="sangam-audit-${stamp}.${format}"`);
-      return reply.send(exportStream(services.db, req.auth!.accountId, filters, format));
+        .header('content-disposition', `attachment; filename="sangam-audit-${stamp}.${format === 'verifiable' ? 'verifiable.ndjson' : format}"`);
+      return reply.send(
+        format === 'verifiable'
+          ? verifiableExport(services.db, services.config.auditCheckpoint.signingKey, accountId, environment, filters)
+          : exportStream(services.db, accountId, filters, format),
+      );
+    },
+  );
+
+  app.post<{ Body: Static<typeof ErasureBody> }>(
+    '/api/v1/erasures',
+    {
+      schema: {
+        summary: "Erase one reference's personal content (audit bodies, stored results, webhook events); proofs and money facts stay",
+        tags: TAGS,
+        body: ErasureBody,
+      },
+    },
+    async (req) => {
+      const { accountId, environment, keyId } = req.auth!;
+      const erasure = await eraseReference(services.db, { accountId, environment, referenceId: req.body.reference_id }, `key:${keyId}`);
+      return okEnvelope('Erased', { ...erasure });
     },
   );
 

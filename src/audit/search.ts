@@ -54,7 +54,7 @@ export function decodeCursor(cursor: string): { at: Date; id: number } {
 
 const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function filtered(db: Db, accountId: string, f: AuditFilters) {
+export function filtered(db: Db, accountId: string, f: AuditFilters) {
   let q = db.selectFrom('audit_logs').where('account_id', '=', accountId);
   if (f.from) q = q.where('created_at', '>=', new Date(f.from));
   if (f.to) q = q.where('created_at', '<', new Date(f.to));

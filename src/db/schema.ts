@@ -163,6 +163,12 @@ export interface AuditLogsTable {
   /** The hash chain (shard) the row belongs to, and its position in it (null for rows from before hashing). */
   chain: number;
   seq: number | null;
+  /** Retention class of the content (audit/retention.ts); null for rows from before content commitments. */
+  data_class: string | null;
+  /** The salted commitment to client_ip and the bodies (audit/hashing.ts), and its salt (null once erased). */
+  content_salt: string | null;
+  content_hash: string | null;
+  erased_at: Timestamp | null;
 }
 
 /** The newest row of each audit hash chain; a writer locks one head (the first free) while it appends. */

@@ -1,0 +1,193 @@
+// Owns the verifiable audit export: one account's rows in one environment, with what it takes to prove
+// them offline with nothing but Sangam's public key (verify-export.ts checks it; docs/AUDIT-EXPORT.md
+// specifies it). NDJSON, one object a line:
+// - header: account, environment, filters, the moment, the signing key's id;
+// - checkpoint: a signed checkpoint (every chain head, Merkle root, Ed25519 signature);
+// - row: one of the account's rows, with its chain position, hashes, data class, content commitment,
+//   and its content and salt unless erased;
+// - link: another row of the same chain, as its digest only (who and what stay hidden), needed to
+//   carry the account's rows forward to the head a checkpoint signed;
+// - end: counts, SHA-256 over every line before it, and a signature over both: a line dropped, added
+//   or changed anywhere fails.
+// Each of the account's rows is carried by a run: from the row, through every later row of its chain,
+// up to the first signed checkpoint that recorded a head at or past it. Runs are short (one checkpoint
+// period of one chain). The export first signs a checkpoint over the heads as they are, so every row
+// written before it is covered; rows written while it streams are left to the next export.
+// It proves that each exported row is in the trail Sangam signed, unchanged. It cannot prove that no
+// row of the account is missing (other accounts' rows are opaque); docs/AUDIT-EXPORT.md says so.
+import { createHash, sign } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { Environment } from '../db/schema.js';
+import { canonicalJson } from '../canonical.js';
+import { BODY_TEXT, PLAIN_COLUMNS, type StoredRow } from './chain.js';
+import { loadSigningKey, writeCheckpoint, type SigningKey } from './checkpoints.js';
+import { parseBody, rowDigest, type Heads } from './hashing.js';
+import { filtered, type AuditFilters } from './search.js';
+
+export const EXPORT_TYPE = 'sangam-audit-export';
+const PAGE = 500;
+
+interface Checkpoint {
+  id: number;
+  created_at: string;
+  heads: Heads;
+  merkle_root: string;
+  key_id: string;
+  signature: string;
+}
+
+/** What the end line's signature covers. */
+export const endMessage = (e: { sha256: string; rows: number; links: number; checkpoints: number; unprovable: number }) =>
+  Buffer.from(canonicalJson({ type: `${EXPORT_TYPE}-end`, sha256: e.sha256, rows: e.rows, links: e.links, checkpoints: e.checkpoints, unprovable: e.unprovable }));
+
+const metadataOf = (r: StoredRow) => ({
+  request_id: r.request_id,
+  created_at: r.created_at.toISOString(),
+  account_id: r.account_id,
+  key_id: r.key_id,
+  environment: r.environment,
+  method: r.method,
+  path: r.path,
+  operation: r.operation,
+  http_status: r.http_status,
+  ok: r.ok,
+  statuscode: r.statuscode,
+  reference_id: r.reference_id,
+  latency_ms: r.latency_ms,
+});
+
+const rowLine = (r: StoredRow) => ({
+  type: 'row',
+  chain: r.chain,
+  seq: Number(r.seq),
+  prev_hash: r.prev_hash,
+  hash: r.hash,
+  ...metadataOf(r),
+  data_class: r.data_class,
+  content_hash: r.content_hash,
+  erased_at: r.erased_at ? r.erased_at.toISOString() : null,
+  content: r.erased_at
+    ? null
+    : { salt: r.content_salt, client_ip: r.client_ip, request_body: parseBody(r.request_body), response_body: parseBody(r.response_body) },
+});
+
+const linkLine = (r: StoredRow) => ({
+  type: 'link',
+  chain: r.chain,
+  seq: Number(r.seq),
+  digest: rowDigest({ ...r, data_class: r.data_class ?? '', content_hash: r.content_hash ?? '' }),
+});
+
+/** The first signed checkpoint, from `after` on, whose head of `chain` is at or past `seq`. */
+async function coverOf(db: Db, chain: number, seq: number, notBefore: Date): Promise<Checkpoint | undefined> {
+  let after = 0;
+  for (;;) {
+    const page = await db
+      .selectFrom('audit_signed_checkpoints')
+      .select(['id', 'created_at', sql<string>`heads::text`.as('heads'), 'merkle_root', 'key_id', 'signature'])
+      // A checkpoint signed before the row was created cannot hold it (a minute's slack for clocks).
+      .where('created_at', '>=', new Date(notBefore.getTime() - 60_000))
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(50)
+      .execute();
+    if (page.length === 0) return undefined;
+    for (const c of page) {
+      const heads = JSON.parse(c.heads) as Heads;
+      if ((heads[String(chain)]?.seq ?? -1) >= seq) return { ...c, created_at: new Date(c.created_at).toISOString(), heads };
+    }
+    after = page.at(-1)!.id;
+  }
+}
+
+/** The export as NDJSON lines (see the module header). */
+async function* lines(db: Db, key: SigningKey, accountId: string, environment: Environment, filters: AuditFilters): AsyncGenerator<string> {
+  const f: AuditFilters = { ...filters, environment };
+  // Sign the heads as they are now, so every row written so far has a checkpoint that covers it.
+  const snapshot = await writeCheckpoint(db, key, 'verifiable export');
+  const digest = createHash('sha256');
+  const emit = (o: object) => {
+    const line = `${JSON.stringify(o)}\n`;
+    digest.update(line);
+    return line;
+  };
+  yield emit({ type: EXPORT_TYPE, version: 1, account_id: accountId, environment, filters: f, generated_at: new Date().toISOString(), key_id: key.keyId, checkpoint_id: snapshot.id });
+
+  const counts = { rows: 0, links: 0, checkpoints: 0 };
+  const sent = new Set<number>();
+  const { unprovable } = await filtered(db, accountId, f)
+    .where('content_hash', 'is', null)
+    .select((eb) => eb.fn.countAll<string>().as('unprovable'))
+    .executeTakeFirstOrThrow();
+  // The account's rows chain by chain, in order; each not yet sent starts a run up to its cover.
+  let at = { chain: -1, seq: 0 };
+  let carried = { chain: -1, upTo: 0 }; // the last run: rows of `chain` up to `upTo` are sent
+  for (;;) {
+    const page = await filtered(db, accountId, f)
+      .where('content_hash', 'is not', null)
+      .where((eb) => eb.or([eb('chain', '>', at.chain), eb.and([eb('chain', '=', at.chain), eb('seq', '>', at.seq)])]))
+      .select(['chain', 'seq', 'created_at'])
+      .orderBy('chain')
+      .orderBy('seq')
+      .limit(PAGE)
+      .execute();
+    for (const mine of page) {
+      const seq = Number(mine.seq);
+      at = { chain: mine.chain, seq };
+      if (mine.chain === carried.chain && seq <= carried.upTo) continue; // sent in the last run
+      const snapshotHead = snapshot.heads[String(mine.chain)]?.seq ?? 0;
+      if (seq > snapshotHead) continue; // written after the export began: the next export has it
+      const cover = await coverOf(db, mine.chain, seq, mine.created_at);
+      if (!cover) continue; // cannot happen: the snapshot covers it
+      if (!sent.has(cover.id)) {
+        sent.add(cover.id);
+        counts.checkpoints++;
+        yield emit({ type: 'checkpoint', ...cover });
+      }
+      const upTo = cover.heads[String(mine.chain)]!.seq;
+      yield* run(mine.chain, seq, upTo);
+      carried = { chain: mine.chain, upTo };
+    }
+    if (page.length < PAGE) break;
+    await new Promise((resolve) => setImmediate(resolve)); // let other requests in between pages (embedded store)
+  }
+
+  /** Every row of `chain` from `from` to `upTo`: the account's matching rows whole, the others as links. */
+  async function* run(chain: number, from: number, upTo: number): AsyncGenerator<string> {
+    let seq = from - 1;
+    while (seq < upTo) {
+      const rows = (await db
+        .selectFrom('audit_logs')
+        .select([...PLAIN_COLUMNS, ...BODY_TEXT])
+        .where('chain', '=', chain)
+        .where('seq', '>', seq)
+        .where('seq', '<=', upTo)
+        .orderBy('seq')
+        .limit(PAGE)
+        .execute()) as StoredRow[];
+      if (rows.length === 0) return; // rows missing: the verifier will say the run does not reach its checkpoint
+      const ids = rows.map((r) => r.id);
+      const mine = new Set((await filtered(db, accountId, f).where('id', 'in', ids).select('id').execute()).map((r) => r.id));
+      for (const r of rows) {
+        if (mine.has(r.id)) counts.rows++;
+        else counts.links++;
+        yield emit(mine.has(r.id) ? rowLine(r) : linkLine(r));
+      }
+      seq = Number(rows.at(-1)!.seq);
+    }
+  }
+
+  const end = { ...counts, unprovable: Number(unprovable), sha256: digest.digest('hex') };
+  yield `${JSON.stringify({ type: 'end', ...end, key_id: key.keyId, signature: sign(null, endMessage(end), key.privateKey).toString('base64') })}\n`;
+}
+
+/** The verifiable export of one account's rows in one environment, streamed. */
+export function verifiableExport(db: Db, configuredKey: string | undefined, accountId: string, environment: Environment, filters: AuditFilters): Readable {
+  return Readable.from(
+    (async function* () {
+      yield* lines(db, await loadSigningKey(db, configuredKey), accountId, environment, filters);
+    })(),
+  );
+}
