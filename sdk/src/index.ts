@@ -180,7 +180,7 @@ export class Sangam {
     let pause = options.intervalMs ?? 500;
     for (;;) {
       const data = await this.transactions.get(referenceId, options.signal ? { signal: options.signal } : {});
-      const tx = data as { status?: string; operation?: string };
+      const tx = data as unknown as { status?: string; operation?: string };
       if (options.operation && tx.operation && tx.operation !== options.operation) {
         throw new Error(`reference_id ${referenceId} names a ${tx.operation} transaction, not ${options.operation}`);
       }
@@ -247,7 +247,7 @@ export class Sangam {
   private async *pages<D>(page: (cursor: string | undefined) => Promise<D>): AsyncGenerator<ItemOf<D>> {
     let cursor: string | undefined;
     do {
-      const data = (await page(cursor)) as Page;
+      const data = (await page(cursor)) as unknown as Page;
       for (const item of data.items ?? []) yield item as ItemOf<D>;
       cursor = data.next_cursor ?? undefined;
     } while (cursor);
