@@ -81,7 +81,11 @@ export function verifyExport(text: string, publicKey: KeyObject): ExportVerdict 
       if (!verify(null, checkpointMessage(str(cp.created_at), str(cp.merkle_root)), publicKey, Buffer.from(str(cp.signature), 'base64'))) {
         throw new Refused(i + 1, 'the checkpoint signature does not verify');
       }
-      for (const [chain, h] of Object.entries(heads)) signed.set(`${chain}:${h.seq}`, { hash: h.hash, id: num(cp.id) });
+      for (const [chain, h] of Object.entries(heads)) {
+        const prior = signed.get(`${chain}:${h.seq}`);
+        if (prior && prior.hash !== h.hash) throw new Refused(i + 1, `checkpoints ${prior.id} and ${String(cp.id)} sign different hashes for chain ${chain} seq ${h.seq} (a fork)`);
+        signed.set(`${chain}:${h.seq}`, { hash: h.hash, id: num(cp.id) });
+      }
       counts.checkpoints++;
     });
 
