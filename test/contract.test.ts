@@ -179,5 +179,9 @@ describe('the published OpenAPI document is portable', () => {
     assert.deepEqual(contract.check({ ...answer, status: 299, body: '{}' }), ['status 299 is not declared']);
     assert.notDeepEqual(contract.check({ ...answer, status: 200, body: '{"statuscode":17}' }), []);
     assert.equal(contract.check({ ...answer, route: '/health', status: 200, body: '{}' }), undefined, 'hidden routes are not judged');
+    const bank = { ...answer, method: 'POST', route: PATHS.bank, status: 200 };
+    const [problem] = contract.check({ ...bank, body: JSON.stringify({ statuscode: 'TXN', ok: true, message: 'x', data: { account_match: 'yes' } }) })!;
+    assert.match(problem!, /^body does not match the schema: body\/data/);
+    assert.match(contract.check({ ...bank, headers: { 'content-type': 'text/html' }, body: '<p>' })![0]!, /content type "text\/html" is not declared/);
   });
 });

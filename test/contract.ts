@@ -87,6 +87,14 @@ export class Contract {
     return this.doc.paths[p] ? p : undefined;
   }
 
+  /** A response or header object, following a `#/components/...` reference. */
+  private deref(o: Json | undefined): Json | undefined {
+    for (let i = 0; i < 10 && typeof o?.$ref === 'string'; i++) {
+      o = (o.$ref as string).slice(2).split('/').reduce<unknown>((n, k) => (n as Json | undefined)?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc) as Json | undefined;
+    }
+    return o;
+  }
+
   private validator(key: string, schema: object): ValidateFunction {
     let v = this.validators.get(key);
     if (!v) this.validators.set(key, (v = this.ajv.compile(rewriteRefs(schema))));
@@ -98,11 +106,11 @@ export class Contract {
     const p = this.docPath(a.route);
     const op = p ? this.doc.paths[p]?.[a.method.toLowerCase()] : undefined;
     if (!p || !op) return undefined;
-    const declared = declaredResponse(op.responses as Record<string, Json> | undefined, a.status);
+    const declared = this.deref(declaredResponse(op.responses as Record<string, Json> | undefined, a.status));
     if (!declared) return [`status ${a.status} is not declared`];
     const problems: string[] = [];
     for (const [name, h] of Object.entries((declared.headers ?? {}) as Record<string, Json>)) {
-      if (h.required === true && a.headers[name.toLowerCase()] === undefined) problems.push(`required header ${name} is missing`);
+      if (this.deref(h)?.required === true && a.headers[name.toLowerCase()] === undefined) problems.push(`required header ${name} is missing`);
     }
     const content = declared.content as Record<string, Json> | undefined;
     const type = String(a.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
