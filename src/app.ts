@@ -12,6 +12,7 @@ import { accessGuard } from './http/guard.js';
 import { compile, compileText } from './http/validation.js';
 import { inputGuard } from './http/input-guard.js';
 import { registerJsonParser } from './http/json-body.js';
+import { portableDocument } from './http/openapi.js';
 import { randomBase62 } from './ids.js';
 import { recordAnswer, registerAuditHook } from './audit/hook.js';
 import { redactUrl } from './audit/redact.js';
@@ -115,7 +116,9 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The portable document (http/openapi.ts), derived once: the routes cannot change after ready.
+  let openapi: object | undefined;
+  app.get('/openapi.json', { schema: { hide: true } }, async () => (openapi ??= portableDocument(app.swagger())));
   app.get('/health', { schema: { hide: true } }, async () => ({ ok: true, store: store.kind, partners: services.partners?.health() ?? {} }));
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     await services.metrics.collectPending();

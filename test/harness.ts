@@ -1,6 +1,9 @@
 // Test harness: a real app on a real, fresh store per test file — embedded PGlite by default, or a
 // fresh database on the PostgreSQL server named by DATABASE_URL — with a seeded account and keys.
 // Requests go through the whole Fastify pipeline (app.inject); nothing is mocked.
+// Every answer an app sends is checked against its own /openapi.json (test/contract.ts): `call` throws
+// on a violation of the answer it got; violations of answers to other clients (sockets, direct
+// inject) fail `stop`/`close`. SANGAM_CONTRACT_STRICT=0 only records them.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -15,6 +18,7 @@ import { buildApp, type App } from '../src/app.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { randomBase62 } from '../src/ids.js';
 import { OPERATIONS } from '../src/operations/registry.js';
+import { CONTRACT_STRICT, describeViolation, watchContract } from './contract.js';
 
 /** A store location that is fresh for this caller: a new PostgreSQL database or a new PGlite directory. */
 export interface StoreLocation {
@@ -123,7 +127,9 @@ export async function startApp(env: Record<string, string> = {}, location?: Stor
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 5 });
   await migrate(store.db);
   const built = await buildApp(config, store, { logStream });
+  const contract = watchContract(built.app);
   await built.app.ready();
+  await contract.ready();
   let accountId = '';
   let key = { id: '', key: '' };
   let live = { id: '', key: '' };
@@ -135,6 +141,8 @@ export async function startApp(env: Record<string, string> = {}, location?: Stor
   const stop = async () => {
     await built.app.close();
     await store.close();
+    const unreported = contract.watch.pending();
+    if (CONTRACT_STRICT && unreported.length) throw new Error(unreported.map(describeViolation).join('\n'));
   };
   return {
     ...built,
@@ -155,6 +163,8 @@ export async function startApp(env: Record<string, string> = {}, location?: Stor
         headers['content-type'] ??= 'application/json';
       }
       const res = await built.app.inject({ method: method as 'GET', url, query: opts.query, headers, payload, remoteAddress: opts.ip });
+      const violation = contract.watch.take(String(res.headers['x-request-id']));
+      if (violation && CONTRACT_STRICT) throw new Error(describeViolation(violation));
       let body: unknown;
       try {
         body = JSON.parse(res.body);
@@ -165,8 +175,11 @@ export async function startApp(env: Record<string, string> = {}, location?: Stor
     },
     stop,
     async close() {
-      await stop();
-      await loc.drop();
+      try {
+        await stop();
+      } finally {
+        await loc.drop();
+      }
     },
   };
 }
