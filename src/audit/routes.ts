@@ -7,6 +7,7 @@ import { okEnvelope } from '../http/envelope.js';
 import { ApiError } from '../errors.js';
 import type { Services } from '../services.js';
 import { exportStream } from './export.js';
+import { Envelope, Page, responses } from '../http/responses.js';
 import { auditRow, searchAudit, type AuditFilters } from './search.js';
 
 export const AuditFilterSchema = {
@@ -21,14 +22,53 @@ export const AuditFilterSchema = {
   request_id: Type.Optional(Type.String({ maxLength: 64 })),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Free text in the response message' })),
 };
+/** An opaque cursor: base64url text, as next_cursor gives it; anything else is the 422 decodeCursor gives. */
+const CURSOR_INVALID = 'cursor is not valid: use next_cursor from a previous page';
+const Cursor = Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page (opaque base64url text)', errorMessage: CURSOR_INVALID });
+
+const nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
+const Environment = Type.Union([Type.Literal('sandbox'), Type.Literal('live')]);
+const ItemFields = {
+  id: Type.Integer(),
+  request_id: Type.String({ description: 'The X-Request-Id its response carried' }),
+  created_at: Type.String({ format: 'date-time' }),
+  operation: nullable(Type.String({ description: 'Operation slug; null for other routes' })),
+  environment: Type.Union([Environment, Type.Null()]),
+  method: Type.String(),
+  path: Type.String({ description: 'Identity numbers masked' }),
+  http_status: Type.Integer(),
+  ok: Type.Boolean(),
+  statuscode: nullable(Type.String()),
+  reference_id: nullable(Type.String()),
+  latency_ms: Type.Number(),
+  key_id: nullable(Type.String()),
+  client_ip: nullable(Type.String()),
+};
+const AuditItem = Type.Object({ ...ItemFields, message: nullable(Type.String({ description: "The response's message" })) });
+/** One row: every stored column, bodies redacted; open, as the store may grow columns. */
+const AuditRow = Type.Object(
+  {
+    ...ItemFields,
+    account_id: nullable(Type.String()),
+    request_body: Type.Unknown({ description: 'The request body, redacted (JSON or null)' }),
+    response_body: Type.Unknown({ description: 'The response body, redacted (JSON or null)' }),
+    prev_hash: nullable(Type.String()),
+    hash: nullable(Type.String({ description: 'This row in the tamper-evident hash chain' })),
+    chain: Type.Integer(),
+    seq: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { additionalProperties: true },
+);
+const RequestId = Type.String({ maxLength: 64, description: 'A request id, as X-Request-Id gives it: req_ and 20 letters or digits' });
+
 const SearchQuery = Type.Object({
   ...AuditFilterSchema,
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, errorMessage: 'limit must be 1 to 500' })),
-  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
+  cursor: Type.Optional(Cursor),
 });
 const ExportQuery = Type.Object({
   ...AuditFilterSchema,
-  format: Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { default: 'csv', errorMessage: 'format must be csv or ndjson' }),
+  format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { default: 'csv', description: 'csv (default) or ndjson', errorMessage: 'format must be csv or ndjson' })),
 });
 const TAGS = ['Audit logs'];
 
@@ -44,7 +84,7 @@ function ownEnvironment(req: FastifyRequest, filters: AuditFilters): AuditFilter
 export function registerAuditRoutes(app: FastifyInstance, services: Services): void {
   app.get<{ Querystring: Static<typeof SearchQuery> }>(
     '/api/v1/audit-logs',
-    { schema: { summary: 'Search the audit log (newest first)', tags: TAGS, querystring: SearchQuery } },
+    { schema: { operationId: 'listAuditLogs', summary: 'Search the audit log (newest first)', tags: TAGS, querystring: SearchQuery, response: responses(Envelope(Page(AuditItem, Cursor))) } },
     async (req) => {
       const { limit, cursor, ...filters } = req.query;
       return okEnvelope('Audit logs', await searchAudit(services.db, req.auth!.accountId, ownEnvironment(req, filters), limit ?? 50, cursor));
@@ -53,9 +93,23 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
 
   app.get<{ Querystring: Static<typeof ExportQuery> }>(
     '/api/v1/audit-logs/export',
-    { schema: { summary: 'Export the audit log as CSV or NDJSON (streamed)', tags: TAGS, querystring: ExportQuery } },
+    {
+      schema: {
+        operationId: 'exportAuditLogs',
+        summary: 'Export the audit log as CSV or NDJSON (streamed)',
+        tags: TAGS,
+        querystring: ExportQuery,
+        response: responses({
+          description: 'The matching rows, newest first, as an attachment: CSV with a header line, or one JSON object a line',
+          content: {
+            'text/csv': { schema: Type.String({ description: 'CSV, one row per audit log entry' }) },
+            'application/x-ndjson': { schema: Type.String({ description: 'One JSON object a line, the fields of an audit-logs item' }) },
+          },
+        }),
+      },
+    },
     async (req, reply) => {
-      const { format, ...query } = req.query;
+      const { format = 'csv', ...query } = req.query;
       const filters = ownEnvironment(req, query);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       reply
@@ -67,7 +121,15 @@ export function registerAuditRoutes(app: FastifyInstance, services: Services): v
 
   app.get<{ Params: { request_id: string } }>(
     '/api/v1/audit-logs/:request_id',
-    { schema: { summary: 'One audit log row with its redacted request and response bodies', tags: TAGS, params: Type.Object({ request_id: Type.String({ maxLength: 64 }) }) } },
+    {
+      schema: {
+        operationId: 'getAuditLog',
+        summary: 'One audit log row with its redacted request and response bodies',
+        tags: TAGS,
+        params: Type.Object({ request_id: RequestId }),
+        response: responses(Envelope(AuditRow), { errors: [404] }),
+      },
+    },
     async (req) => okEnvelope('Audit log', await auditRow(services.db, req.auth!.accountId, req.params.request_id, req.auth!.environment)),
   );
 }
