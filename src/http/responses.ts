@@ -37,7 +37,7 @@ export function ErrorEnvelope(http: number) {
       ok: Type.Literal(false),
       message: Type.String(),
       data: Type.Object({
-        Errorcode: codes.length === 1 ? Type.Literal(codes[0]!) : Type.Union(codes.map((c) => Type.Literal(c))),
+        Errorcode: Type.Unsafe<number>({ type: 'integer', enum: codes, description: 'See the error table (CONTRACT §1)' }),
         Status: Type.Literal('Failed'),
         Message: str('The message; for a 422, the field messages joined'),
         request_id: str('The X-Request-Id of this answer'),
