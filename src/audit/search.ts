@@ -125,5 +125,5 @@ export async function auditRow(db: Db, accountId: string, requestId: string, env
   if (environment) q = q.where('environment', '=', environment);
   const row = await q.executeTakeFirst();
   if (!row) throw new ApiError('not_found', `No audit log with request_id ${requestId}`);
-  return { ...row, created_at: row.created_at.toISOString() };
+  return { ...row, created_at: row.created_at.toISOString(), erased_at: row.erased_at ? row.erased_at.toISOString() : null };
 }

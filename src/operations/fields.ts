@@ -41,9 +41,11 @@ export const AccountNumber = Type.String({
   errorMessage: 'account_number must be 9 to 18 digits',
 });
 
+// The pattern is the shape a standard validator can check; `aadhaar` adds the Verhoeff check digit.
 export const AadhaarNumber = Type.String({
+  pattern: '^([2-9][0-9]{11}|[0-9]{16})$',
   aadhaar: true,
-  description: '12-digit Aadhaar number (first digit 2-9, Verhoeff check digit) or 16-digit VID',
+  description: '12-digit Aadhaar number whose first digit is 2-9 and whose last digit is its Verhoeff check digit, or a 16-digit VID',
   errorMessage: 'aadhaar_number must be a valid 12-digit Aadhaar number or a 16-digit VID',
 });
 

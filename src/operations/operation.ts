@@ -1,7 +1,7 @@
 // Owns what an operation is: its path, its one TypeBox schema, how it is keyed for idempotency, and
 // `execute`, which asks the environment's connector for an Outcome. Adding an operation means adding a
 // folder that exports one OperationDef and listing it in registry.ts.
-import type { Static, TObject } from '@sinclair/typebox';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { Environment } from '../db/schema.js';
@@ -66,8 +66,13 @@ export interface OperationDef<S extends TObject = TObject> {
   resolve?(input: Static<S>, ctx: OperationContext): Promise<void>;
   execute(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
   unstored?: Unstored;
-  /** The `data` of its answer, for the OpenAPI document only (answers are never serialized through it). */
-  result?: TObject;
+  /** camelCase operationId of its route in the OpenAPI document (the POST alias of a GET adds `Post`). */
+  operationId: string;
+  /**
+   * Its own fields of the answer's `data`, beside the standard ones, for the OpenAPI document only
+   * (answers are stored and sent as text, never serialized through it).
+   */
+  result: Record<string, TSchema>;
 }
 
 export const defineOperation = <S extends TObject>(def: OperationDef<S>) => def as unknown as OperationDef;

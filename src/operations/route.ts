@@ -4,11 +4,12 @@
 // execute: in the sandbox, execute and record the transaction with its idempotency key, stored
 // response and audit row in one group-committed transaction (recorder.ts); in live, the atomic phases
 // of live.ts. A key already taken is settled by IdempotencyStore.claim(). Answers with the envelope.
-import { Type, type TObject } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { resultEnvelope } from '../http/envelope.js';
+import { responses, ResultEnvelope } from '../http/responses.js';
 import { readJsonBody } from '../http/json-body.js';
 import { requestHash, type Claim, type IdemScope } from '../http/idempotency.js';
 import { compile, compileText, toFieldErrors } from '../http/validation.js';
@@ -158,17 +159,49 @@ const inFlight = () => new ApiError('idempotency_in_flight', 'A request with thi
 
 const omitKey = ({ idempotency_key: _, ...payload }: Input) => payload;
 
-/** The envelope around an operation's `data`, as the OpenAPI document shows its 200 answer. */
-const resultDoc = (data: TObject) =>
-  Type.Object({
-    statuscode: Type.Union([Type.Literal('TXN'), Type.Literal('TUP'), Type.Literal('ERR')]),
-    ok: Type.Boolean(),
-    message: Type.String(),
-    data,
-  });
+/** What a request may leave out because something else stands in for it: an alias, or the Idempotency-Key header. */
+const OPTIONAL_IN_DOC = (def: OperationDef): Record<string, string> => ({
+  ...Object.fromEntries(Object.entries(def.aliases ?? {}).map(([alias, canonical]) => [canonical, `Required unless its alias \`${alias}\` is given.`])),
+  ...(def.idempotency?.by === 'idempotency_key' && def.idempotency.required
+    ? { idempotency_key: 'Required: here or as the Idempotency-Key header (the same value when both are sent).' }
+    : {}),
+});
+
+/**
+ * The request as the OpenAPI document shows it: the operation's one schema, except that a field another
+ * can stand in for is not listed as required (parseInput resolves aliases and the header before it
+ * validates with the schema itself, which keeps them required).
+ */
+function requestDoc(def: OperationDef): TObject {
+  const relaxed = OPTIONAL_IN_DOC(def);
+  const properties = Object.fromEntries(
+    Object.entries(def.schema.properties).map(([k, v]) => [k, relaxed[k] ? { ...v, description: `${String(v.description ?? '')}. ${relaxed[k]}`.replace(/^\. /, '') } : v]),
+  );
+  return { ...def.schema, properties, required: (def.schema.required ?? []).filter((k) => !relaxed[k]) } as TObject;
+}
+
+/** The Idempotency-Key header, on operations keyed by idempotency_key: it takes the field's rules. */
+const headersDoc = (def: OperationDef) =>
+  def.idempotency?.by === 'idempotency_key'
+    ? Type.Object({
+        'Idempotency-Key': Type.Optional({
+          ...(def.schema.properties.idempotency_key as TSchema),
+          description: 'The idempotency key, instead of the idempotency_key field (the same value when both are sent)',
+        } as TSchema),
+      })
+    : undefined;
+
+/** Live calls are charged (402), go to partners (502/504) and need approval (403); keys may be in flight (409). */
+const OPERATION_ERRORS = [402, 404, 409, 413, 415, 502, 504];
 
 export function registerOperation(app: FastifyInstance, def: OperationDef, services: Services): void {
   const methods = def.method === 'GET' ? (['GET', 'POST'] as const) : (['POST'] as const);
+  const request = requestDoc(def);
+  const headers = headersDoc(def);
+  const response = responses(
+    ResultEnvelope(def.result, 'The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120)'),
+    { replayable: true, errors: OPERATION_ERRORS },
+  );
   for (const method of methods) {
     app.route({
       method,
@@ -176,12 +209,13 @@ export function registerOperation(app: FastifyInstance, def: OperationDef, servi
       bodyLimit: def.bodyLimit,
       config: { operation: def.slug },
       schema: {
-        operationId: method === def.method ? def.slug : `${def.slug}-post`,
+        operationId: method === def.method ? def.operationId : `${def.operationId}Post`,
         summary: method === def.method ? def.summary : `${def.summary} (POST alias)`,
         description: def.description,
         tags: [def.tag],
-        ...(method === 'GET' ? { querystring: def.schema } : { body: def.schema }),
-        ...(def.result && { response: { 200: resultDoc(def.result) } }),
+        ...(method === 'GET' ? { querystring: request } : { body: request }),
+        ...(headers && { headers }),
+        response,
       },
       // The schema above documents the operation; parseInput validates it (aliases and query/body choice
       // need the raw input), so Fastify's own validation is switched off for these routes, and answers

@@ -6,6 +6,7 @@ import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
 import { operationBySlug } from '../operations/registry.js';
 import { ReferenceId } from '../operations/fields.js';
+import { responses, ResultEnvelope } from '../http/responses.js';
 import type { Services } from '../services.js';
 
 export function registerTransactionRoutes(app: FastifyInstance, services: Services): void {
@@ -13,9 +14,21 @@ export function registerTransactionRoutes(app: FastifyInstance, services: Servic
     '/api/v1/transactions/:reference_id',
     {
       schema: {
+        operationId: 'getTransaction',
         summary: 'Latest state of an operation, by reference_id (for polling)',
+        description: "The same envelope and data as the operation's own answer would now give, plus operation and environment; statuscode follows data.status.",
         tags: ['Transactions'],
         params: Type.Object({ reference_id: ReferenceId }),
+        response: responses(
+          ResultEnvelope(
+            {
+              operation: Type.String({ description: 'The operation slug, such as upi-payment-status' }),
+              environment: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]),
+            },
+            "The operation's latest state; data also holds that operation's own result fields",
+          ),
+          { errors: [404] },
+        ),
       },
     },
     async (req, reply) => {

@@ -9,7 +9,7 @@ import type { Outcome } from '../../providers/connector.js';
 import { sandboxPhoto } from '../../providers/sandbox/index.js';
 import { defineOperation, type Unstored } from '../operation.js';
 import { clientIdOwner, sessionState } from '../doclocker-initialize/sessions.js';
-import { DoclockerDownloadRequest } from './schema.js';
+import { DoclockerDownloadRequest, DoclockerDownloadResult } from './schema.js';
 
 export const XML_PATH = '/files/aadhaar-xml/';
 
@@ -42,6 +42,7 @@ const unstored: Unstored = { strip: photoless, hydrate: (data, environment) => (
 
 export const doclockerDownloadAadhaar = defineOperation({
   slug: 'doclocker-download-aadhaar',
+  operationId: 'doclockerDownloadAadhaar',
   method: 'POST',
   path: '/api/v1/aadhaar-identity-kyc/doclocker-download-aadhaar',
   tag: 'Identity and KYC',
@@ -49,6 +50,7 @@ export const doclockerDownloadAadhaar = defineOperation({
   description:
     'Step 3 of the document-locker flow: the Aadhaar XML record (name, date of birth, gender, photo, address, ' +
     'masked number) and Xml_Url, a signed link to the XML document.',
+  result: DoclockerDownloadResult,
   schema: DoclockerDownloadRequest,
   aliases: { input: 'doclocker__client__id' },
   idempotency: { by: 'reference_id' },

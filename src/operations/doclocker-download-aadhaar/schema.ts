@@ -17,3 +17,25 @@ export const DoclockerDownloadRequest = Type.Object({
   aadhaar_number: Type.Optional(AadhaarNumber),
 });
 export type DoclockerDownloadRequest = Static<typeof DoclockerDownloadRequest>;
+
+const text = (description: string) => Type.String({ description });
+
+/** Its own result fields: the seed's §2.5 record, read from the signed eAadhaar XML. */
+export const DoclockerDownloadResult = {
+  Aadhaar_Xml_Data: Type.Optional(
+    Type.Object(
+      {
+        Full_Name: Type.String(),
+        Care_Of: Type.String(),
+        Dob: text('Date of birth as the XML gives it (DD-MM-YYYY)'),
+        Gender: Type.String(),
+        Masked_Aadhaar: Type.String({ pattern: '^X{8}[0-9]{4}$', description: 'Only the last 4 digits are shown' }),
+        Full_Address: Type.String(),
+        Profile_Image: Type.Optional(text('The photo, base64 JPEG/PNG; not kept: absent from replays and GET /transactions in live')),
+        Address: Type.Object({ Country: Type.String(), State: Type.String(), Dist: Type.String(), Street: Type.String() }, { additionalProperties: true }),
+      },
+      { additionalProperties: true },
+    ),
+  ),
+  Xml_Url: Type.Optional(text('A signed link to the XML document exactly as it was signed; it expires')),
+};

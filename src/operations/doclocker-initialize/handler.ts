@@ -5,13 +5,14 @@
 // accepts an issued id only from its owner.
 import { newId } from '../../ids.js';
 import { defineOperation } from '../operation.js';
-import { DoclockerInitializeRequest } from './schema.js';
+import { DoclockerInitializeRequest, DoclockerInitializeResult } from './schema.js';
 import { recordSession } from './sessions.js';
 
 export const CONSENT_PATH = '/sandbox/doclocker/authorize/';
 
 export const doclockerInitialize = defineOperation({
   slug: 'doclocker-initialize',
+  operationId: 'doclockerInitialize',
   method: 'POST',
   path: '/api/v1/aadhaar-identity-kyc/doclocker-initialize',
   tag: 'Identity and KYC',
@@ -20,6 +21,7 @@ export const doclockerInitialize = defineOperation({
     'Steps 1 and 2 of the document-locker flow: returns `doclocker__client__id` and `authorization_url`. ' +
     'Send the user to the URL; once they allow, call doclocker-download-aadhaar with the client id ' +
     '(with a key of the same account and environment: the id is usable by nobody else).',
+  result: DoclockerInitializeResult,
   schema: DoclockerInitializeRequest,
   idempotency: { by: 'reference_id' },
   charge: 'completion',

@@ -17,5 +17,12 @@ export const DoclockerInitializeRequest = Type.Object({
 });
 export type DoclockerInitializeRequest = Static<typeof DoclockerInitializeRequest>;
 
+/** Its own result fields: the client id and where the user consents. */
+export const DoclockerInitializeResult = {
+  doclocker__client__id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{8,128}$', description: 'Pass to doclocker-download-aadhaar once the user has authorized' })),
+  authorization_url: Type.Optional(Type.String({ description: 'Send the user here to grant consent' })),
+  expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'The request fails if the user has not authorized by then' })),
+};
+
 /** A well-formed document-locker client id (the ones we issue are `doclocker_` + 24 characters). */
 export const CLIENT_ID_PATTERN = '^[A-Za-z0-9._:-]{8,128}$';

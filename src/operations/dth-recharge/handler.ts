@@ -3,14 +3,17 @@ import { inrToPaise } from '../../money.js';
 import { commissionPaise, DTH_OPERATORS } from '../../catalog/operators.js';
 import { defineOperation } from '../operation.js';
 import { DthRechargeRequest } from './schema.js';
+import { RechargeResult } from '../recharge-commission/schema.js';
 
 export const dthRecharge = defineOperation({
   slug: 'dth-recharge',
+  operationId: 'dthRecharge',
   method: 'POST',
   path: '/api/v1/dth/dth-recharge',
   tag: 'DTH and telecom',
   summary: 'DTH Recharge',
   description: 'Recharges a DTH subscriber (`subscriber_id`, or `mobile` for the registered mobile number).',
+  result: RechargeResult,
   schema: DthRechargeRequest,
   aliases: { mobile: 'subscriber_id' },
   idempotency: { by: 'idempotency_key', required: false },

@@ -5,6 +5,7 @@ import { MobileToBankRequest, MobileToBankResult } from './schema.js';
 
 export const mobileToBankAccount = defineOperation({
   slug: 'mobile-to-bank-account',
+  operationId: 'mobileToBankAccount',
   method: 'POST',
   path: '/api/v1/bank-account/mobile-to-bank-account',
   tag: 'Banking and payments',

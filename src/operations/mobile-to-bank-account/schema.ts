@@ -15,18 +15,15 @@ export type MobileToBankRequest = Static<typeof MobileToBankRequest>;
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
 
-export const MobileToBankResult = Type.Object({
-  status: Type.Union([Type.Literal('success'), Type.Literal('failed')]),
-  reference_id: Type.String(),
-  verified_at: Type.String({ format: 'date-time' }),
-  message: Type.String(),
-  service: Type.Literal('mobile-to-bank-account'),
+/** Its own result fields (the standard ones come from http/responses.ts). */
+export const MobileToBankResult = {
+  service: Type.Optional(Type.Literal('mobile-to-bank-account')),
   account: Type.Optional(
     Type.Object({
       account_holder_name: Type.String(),
       account_number: Type.String({ description: 'Masked: only the last 4 digits are shown' }),
       ifsc: Type.String({ description: 'IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox' }),
-      bank_name: Nullable(Type.String({ description: "The bank's name from the IFSC directory (the bank using a leased branch code)" })),
+      bank_name: Type.Optional(Nullable(Type.String({ description: "The bank's name from the IFSC directory (the bank using a leased branch code)" }))),
       branch: Nullable(
         Type.String({ description: 'Branch name, when the partner network gives one; null in the sandbox (the offline IFSC directory has no branch names)' }),
       ),
@@ -37,4 +34,4 @@ export const MobileToBankResult = Type.Object({
   account_match: Type.Optional(
     Type.Boolean({ description: 'Deprecated: account_number_match and ifsc_match together (true when every given field matches)', deprecated: true }),
   ),
-});
+};

@@ -3,15 +3,17 @@
 import { inrToPaise } from '../../money.js';
 import { commissionPaise, MOBILE_OPERATORS } from '../../catalog/operators.js';
 import { defineOperation } from '../operation.js';
-import { RechargeRequest } from './schema.js';
+import { RechargeRequest, MobileRechargeResult } from './schema.js';
 
 export const rechargeCommission = defineOperation({
   slug: 'recharge-commission',
+  operationId: 'rechargeCommission',
   method: 'POST',
   path: '/api/v1/mobile-recharge/recharge-commission',
   tag: 'Recharge and bill payments',
   summary: 'Recharge Commission',
   description: 'Recharges a mobile number. `commission` is what the operator pays on this recharge, in INR.',
+  result: MobileRechargeResult,
   schema: RechargeRequest,
   idempotency: { by: 'idempotency_key', required: false },
   charge: 'success',

@@ -20,3 +20,17 @@ export const RechargeRequest = Type.Object({
   idempotency_key: Type.Optional(IdempotencyKey),
 });
 export type RechargeRequest = Static<typeof RechargeRequest>;
+
+/** Its own result fields, shared with dth-recharge (the standard ones come from http/responses.ts). */
+export const RechargeResult = {
+  txn_id: Type.Optional(Type.String({ description: "Sangam's transaction id" })),
+  amount: Type.Optional(Type.Number({ description: 'INR' })),
+  operator: Type.Optional(Type.String({ description: 'The operator code the recharge went to' })),
+  utr: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "The operator's reference; null while pending or failed" })),
+  commission: Type.Optional(Type.Number({ description: 'What the operator pays on this recharge, INR' })),
+};
+
+export const MobileRechargeResult = {
+  ...RechargeResult,
+  circle: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The circle code used, when known' })),
+};

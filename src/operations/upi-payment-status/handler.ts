@@ -1,10 +1,11 @@
 // UPI Payment Status: pays a VPA once per idempotency key and reports txn_id and the bank's UTR.
 import { inrToPaise } from '../../money.js';
 import { defineOperation } from '../operation.js';
-import { UpiPaymentRequest } from './schema.js';
+import { UpiPaymentRequest, UpiPaymentResult } from './schema.js';
 
 export const upiPaymentStatus = defineOperation({
   slug: 'upi-payment-status',
+  operationId: 'upiPaymentStatus',
   method: 'GET',
   path: '/api/v1/upi-payment/upi-payment-status',
   tag: 'Banking and payments',
@@ -12,6 +13,7 @@ export const upiPaymentStatus = defineOperation({
   description:
     'Pays `amount` INR to `vpa`. Fields travel in the query string or a JSON body; POST is accepted too. ' +
     '`idempotency_key` (or the Idempotency-Key header) is required: the same key replays the first answer.',
+  result: UpiPaymentResult,
   schema: UpiPaymentRequest,
   idempotency: { by: 'idempotency_key', required: true },
   charge: 'success',

@@ -16,3 +16,10 @@ export const UpiPaymentRequest = Type.Object({
   ),
 });
 export type UpiPaymentRequest = Static<typeof UpiPaymentRequest>;
+
+/** Its own result fields (the standard ones come from http/responses.ts). */
+export const UpiPaymentResult = {
+  txn_id: Type.Optional(Type.String({ description: "Sangam's transaction id" })),
+  amount: Type.Optional(Type.Number({ description: 'INR' })),
+  utr: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "The bank's UTR; null while pending" })),
+};
