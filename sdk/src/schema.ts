@@ -14,7 +14,7 @@ export interface paths {
          * Document-locker Download Aadhaar
          * @description Step 3 of the document-locker flow: the Aadhaar XML record (name, date of birth, gender, photo, address, masked number) and Xml_Url, a signed link to the XML document.
          */
-        post: operations["doclocker-download-aadhaar"];
+        post: operations["doclockerDownloadAadhaar"];
         delete?: never;
         options?: never;
         head?: never;
@@ -34,7 +34,7 @@ export interface paths {
          * Document-locker Initialize
          * @description Steps 1 and 2 of the document-locker flow: returns `doclocker__client__id` and `authorization_url`. Send the user to the URL; once they allow, call doclocker-download-aadhaar with the client id (with a key of the same account and environment: the id is usable by nobody else).
          */
-        post: operations["doclocker-initialize"];
+        post: operations["doclockerInitialize"];
         delete?: never;
         options?: never;
         head?: never;
@@ -49,28 +49,7 @@ export interface paths {
             cookie?: never;
         };
         /** Wallet statement: ledger entries, newest first (top-ups, debits), with the running total */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: string;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getStatement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -87,24 +66,7 @@ export interface paths {
             cookie?: never;
         };
         /** Wallet balance (INR): available and held by pending operations */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getWallet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -121,42 +83,7 @@ export interface paths {
             cookie?: never;
         };
         /** Search the audit log (newest first) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description next_cursor of the previous page */
-                    cursor?: string;
-                    environment?: "sandbox" | "live";
-                    /** @description ISO 8601, inclusive */
-                    from?: string;
-                    http_status?: number;
-                    key_id?: string;
-                    limit?: number;
-                    ok?: boolean;
-                    /** @description Operation slug */
-                    operation?: string;
-                    /** @description Free text in the response message */
-                    q?: string;
-                    reference_id?: string;
-                    request_id?: string;
-                    /** @description ISO 8601, exclusive */
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["listAuditLogs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -173,26 +100,7 @@ export interface paths {
             cookie?: never;
         };
         /** One audit log row with its redacted request and response bodies */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    request_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -208,41 +116,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export the audit log as CSV or NDJSON (streamed) */
-        get: {
-            parameters: {
-                query: {
-                    environment?: "sandbox" | "live";
-                    format: "csv" | "ndjson";
-                    /** @description ISO 8601, inclusive */
-                    from?: string;
-                    http_status?: number;
-                    key_id?: string;
-                    ok?: boolean;
-                    /** @description Operation slug */
-                    operation?: string;
-                    /** @description Free text in the response message */
-                    q?: string;
-                    reference_id?: string;
-                    request_id?: string;
-                    /** @description ISO 8601, exclusive */
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /** Export the audit log as CSV, NDJSON or verifiable NDJSON with proofs (streamed) */
+        get: operations["exportAuditLogs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -264,7 +139,7 @@ export interface paths {
          * Mobile to Bank Account
          * @description Returns the bank account linked to a mobile number (account number masked, bank name from the IFSC directory), and `account_number_match` / `ifsc_match` when account_number / ifsc is given. An ifsc that is well-formed but not in the IFSC directory is a 422 before any partner call or fee.
          */
-        post: operations["mobile-to-bank-account"];
+        post: operations["mobileToBankAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -284,7 +159,7 @@ export interface paths {
          * Signature Match
          * @description Reads the signature on a document and returns name_match_score (0 to 100) against `name` when given. Partners that compare two signatures (live Surepass) score `input` against `reference_signature` instead.
          */
-        post: operations["signature-match"];
+        post: operations["signatureMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -304,7 +179,7 @@ export interface paths {
          * DTH Recharge
          * @description Recharges a DTH subscriber (`subscriber_id`, or `mobile` for the registered mobile number).
          */
-        post: operations["dth-recharge"];
+        post: operations["dthRecharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -319,24 +194,7 @@ export interface paths {
             cookie?: never;
         };
         /** DTH operators and commission rates (%) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["listDthOperators"];
         put?: never;
         post?: never;
         delete?: never;
@@ -353,31 +211,29 @@ export interface paths {
             cookie?: never;
         };
         /** A DTH subscriber's name, current pack, balance (INR) and next recharge date (sandbox: deterministic; live: the DTH partner's bill fetch, cached briefly) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description DTH operator code (GET /api/v1/dth/operators) */
-                    operator: "AD" | "DT" | "SD" | "TS" | "VD";
-                    /** @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits */
-                    subscriber_id: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getDthSubscriber"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase one reference's personal content (audit bodies, stored results, webhook events); proofs and money facts stay
+         * @description Empties the client IP and redacted bodies of every audit row with this reference (their hash commitments stay, so the trail still verifies), scrubs the stored transaction result, idempotent answer and webhook events down to status, amounts, UTR and reversal, and records who asked. A transaction still pending is a 422: erase it once final. Rows written before content commitments are counted, not erased.
+         */
+        post: operations["createErasure"];
         delete?: never;
         options?: never;
         head?: never;
@@ -392,27 +248,7 @@ export interface paths {
             cookie?: never;
         };
         /** The operator and circle of a mobile number (sandbox: deterministic; live: the recharge partner, cached) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description 10-digit Indian mobile number */
-                    mobile: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["lookupOperator"];
         put?: never;
         post?: never;
         delete?: never;
@@ -429,24 +265,7 @@ export interface paths {
             cookie?: never;
         };
         /** Mobile operators, commission rates (%) and circles */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["listMobileOperators"];
         put?: never;
         post?: never;
         delete?: never;
@@ -463,29 +282,7 @@ export interface paths {
             cookie?: never;
         };
         /** Prepaid plans of an operator in a circle (amounts in INR) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Telecom circle code */
-                    circle: "AP" | "AS" | "BR" | "CH" | "DL" | "GJ" | "HR" | "HP" | "JK" | "KA" | "KL" | "KO" | "MP" | "MH" | "MU" | "NE" | "OR" | "PB" | "RJ" | "TN" | "UW" | "UE" | "WB";
-                    /** @description Mobile operator code */
-                    operator: "AT" | "JIO" | "VI" | "BT" | "BS";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["listPlans"];
         put?: never;
         post?: never;
         delete?: never;
@@ -507,7 +304,7 @@ export interface paths {
          * Recharge Commission
          * @description Recharges a mobile number. `commission` is what the operator pays on this recharge, in INR.
          */
-        post: operations["recharge-commission"];
+        post: operations["rechargeCommission"];
         delete?: never;
         options?: never;
         head?: never;
@@ -521,28 +318,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Latest state of an operation, by reference_id (for polling) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
-                    reference_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Latest state of an operation, by reference_id (for polling)
+         * @description The same envelope and data as the operation's own answer would now give, plus operation and environment; statuscode follows data.status.
+         */
+        get: operations["getTransaction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -562,13 +342,13 @@ export interface paths {
          * UPI Payment Status
          * @description Pays `amount` INR to `vpa`. Fields travel in the query string or a JSON body; POST is accepted too. `idempotency_key` (or the Idempotency-Key header) is required: the same key replays the first answer.
          */
-        get: operations["upi-payment-status"];
+        get: operations["upiPaymentStatus"];
         put?: never;
         /**
          * UPI Payment Status (POST alias)
          * @description Pays `amount` INR to `vpa`. Fields travel in the query string or a JSON body; POST is accepted too. `idempotency_key` (or the Idempotency-Key header) is required: the same key replays the first answer.
          */
-        post: operations["upi-payment-status-post"];
+        post: operations["upiPaymentStatusPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -583,53 +363,10 @@ export interface paths {
             cookie?: never;
         };
         /** List webhook endpoints */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["listWebhookEndpoints"];
         put?: never;
         /** Register a webhook endpoint; the signing secret is shown once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Only these events (default: all) */
-                        event_types?: ("transaction.success" | "transaction.failed" | "transaction.reversed")[];
-                        /** @description https URL of your receiver (http allowed in sandbox) */
-                        url: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -647,26 +384,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a webhook endpoint (pending deliveries to it stop) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         patch?: never;
@@ -680,28 +398,7 @@ export interface paths {
             cookie?: never;
         };
         /** Deliveries to this endpoint, newest first, with every attempt */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -719,38 +416,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one event again, or every failed delivery since a time */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        event_id?: string;
-                        /**
-                         * Format: date-time
-                         * @description Replay every failed delivery since this time
-                         */
-                        since?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /**
+         * Send one event again, or every failed delivery since a time
+         * @description Give event_id, or since; a body with neither is a 422 naming event_id. Enables a disabled endpoint again.
+         */
+        post: operations["replayWebhookEvents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -767,36 +437,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** New signing secret; both sign during the overlap */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description How long the old secret also signs
-                         * @default 86400
-                         */
-                        overlap_seconds?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -815,7 +456,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    "doclocker-download-aadhaar": {
+    doclockerDownloadAadhaar: {
         parameters: {
             query?: never;
             header?: never;
@@ -825,15 +466,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 12-digit Aadhaar number (first digit 2-9, Verhoeff check digit) or 16-digit VID */
+                    /** @description 12-digit Aadhaar number whose first digit is 2-9 and whose last digit is its Verhoeff check digit, or a 16-digit VID. A 12-digit number must also pass the Verhoeff check digit (x-aadhaar-verhoeff). */
                     aadhaar_number?: string;
                     /**
                      * @description The end user consented to this operation; must be true
                      * @enum {boolean}
                      */
                     consent: true;
-                    /** @description The client id from doclocker-initialize */
-                    doclocker__client__id: string;
+                    /** @description The client id from doclocker-initialize. Required unless its alias `input` is given. */
+                    doclocker__client__id?: string;
                     /** @description Alias of doclocker__client__id */
                     input?: string;
                     /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
@@ -842,16 +483,563 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            Aadhaar_Xml_Data?: {
+                                Address: {
+                                    Country: string;
+                                    Dist: string;
+                                    State: string;
+                                    Street: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                Care_Of: string;
+                                /** @description Date of birth as the XML gives it (DD-MM-YYYY) */
+                                Dob: string;
+                                Full_Address: string;
+                                Full_Name: string;
+                                Gender: string;
+                                /** @description Only the last 4 digits are shown */
+                                Masked_Aadhaar: string;
+                                /** @description The photo, base64 JPEG/PNG; not kept: absent from replays and GET /transactions in live */
+                                Profile_Image?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description null while pending */
+                            verified_at: string | null;
+                            /** @description A signed link to the XML document exactly as it was signed; it expires */
+                            Xml_Url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @description false on a business failure */
+                        ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
+                        statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 105;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 106;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
             };
         };
     };
-    "doclocker-initialize": {
+    doclockerInitialize: {
         parameters: {
             query?: never;
             header?: never;
@@ -877,16 +1065,2063 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Send the user here to grant consent */
+                            authorization_url?: string;
+                            /** @description Pass to doclocker-download-aadhaar once the user has authorized */
+                            doclocker__client__id?: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /**
+                             * Format: date-time
+                             * @description The request fails if the user has not authorized by then
+                             */
+                            expires_at?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description null while pending */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @description false on a business failure */
+                        ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
+                        statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 105;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 106;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
             };
         };
     };
-    "mobile-to-bank-account": {
+    getStatement: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            items: {
+                                /** @description Signed: credits positive, debits negative, INR */
+                                amount: number;
+                                /** @description The wallet's total (available + held) after the entry, INR */
+                                balance_after: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                /** @description What the ledger posting was (topup for a top-up) */
+                                kind: string;
+                                memo: string | null;
+                                /** @description The transaction behind the entry; null for a top-up */
+                                txn_id: string | null;
+                            }[];
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            next_cursor: string | null;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    getWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Available, INR */
+                            balance: number;
+                            /** @enum {string} */
+                            currency: "INR";
+                            /** @description Reserved by pending operations, INR */
+                            held: number;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    listAuditLogs: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page (opaque base64url text) */
+                cursor?: string;
+                environment?: "sandbox" | "live";
+                /** @description ISO 8601, inclusive */
+                from?: string;
+                http_status?: number;
+                key_id?: string;
+                limit?: number;
+                ok?: boolean;
+                /** @description Operation slug */
+                operation?: string;
+                /** @description Free text in the response message */
+                q?: string;
+                reference_id?: string;
+                request_id?: string;
+                /** @description ISO 8601, exclusive */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            items: {
+                                client_ip: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                environment: ("sandbox" | "live") | null;
+                                http_status: number;
+                                id: number;
+                                key_id: string | null;
+                                latency_ms: number;
+                                message: string | null;
+                                method: string;
+                                ok: boolean;
+                                operation: string | null;
+                                /** @description Identity numbers masked */
+                                path: string;
+                                reference_id: string | null;
+                                /** @description The X-Request-Id its response carried */
+                                request_id: string;
+                                statuscode: string | null;
+                            }[];
+                            /** @description Pass as cursor for the next page; null on the last page */
+                            next_cursor: string | null;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    getAuditLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A request id, as X-Request-Id gives it: req_ and 20 letters or digits */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            account_id: string | null;
+                            chain: number;
+                            client_ip: string | null;
+                            content_hash: string | null;
+                            content_salt: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            data_class: string | null;
+                            environment: ("sandbox" | "live") | null;
+                            erased_at: string | null;
+                            hash: string | null;
+                            http_status: number;
+                            id: number;
+                            key_id: string | null;
+                            latency_ms: number;
+                            method: string;
+                            ok: boolean;
+                            operation: string | null;
+                            /** @description Identity numbers masked */
+                            path: string;
+                            prev_hash: string | null;
+                            reference_id: string | null;
+                            /** @description The request body, redacted (JSON or null) */
+                            request_body: unknown;
+                            /** @description The X-Request-Id its response carried */
+                            request_id: string;
+                            /** @description The response body, redacted (JSON or null) */
+                            response_body: unknown;
+                            seq: number | null;
+                            statuscode: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    exportAuditLogs: {
+        parameters: {
+            query?: {
+                environment?: "sandbox" | "live";
+                /** @description csv (default), ndjson, or verifiable: NDJSON with hashes and signed checkpoint proofs, checked offline by `sangam audit verify-export` (docs/AUDIT-EXPORT.md) */
+                format?: "csv" | "ndjson" | "verifiable";
+                /** @description ISO 8601, inclusive */
+                from?: string;
+                http_status?: number;
+                key_id?: string;
+                ok?: boolean;
+                /** @description Operation slug */
+                operation?: string;
+                /** @description Free text in the response message */
+                q?: string;
+                reference_id?: string;
+                request_id?: string;
+                /** @description ISO 8601, exclusive */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching rows, newest first, as an attachment: CSV with a header line, or one JSON object a line */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    mobileToBankAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -903,21 +3138,33 @@ export interface operations {
                      * @enum {boolean}
                      */
                     consent: true;
-                    /** @description 11-character IFSC of an existing bank branch: 4 letters, 0, then 6 letters or digits */
+                    /** @description 11-character IFSC of an existing bank branch: 4 letters, 0, then 6 letters or digits. The code must also exist in the RBI list of bank branches (x-ifsc-exists). */
                     ifsc?: string;
                     /** @description Alias of mobile */
                     input?: string;
-                    /** @description 10-digit Indian mobile number */
-                    mobile: string;
+                    /** @description 10-digit Indian mobile number. Required unless its alias `input` is given. */
+                    mobile?: string;
                     /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
                     reference_id: string;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -927,7 +3174,7 @@ export interface operations {
                                 account_holder_name: string;
                                 /** @description Masked: only the last 4 digits are shown */
                                 account_number: string;
-                                bank_name: string | null;
+                                bank_name?: string | null;
                                 branch: string | null;
                                 /** @description IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox */
                                 ifsc: string;
@@ -939,25 +3186,523 @@ export interface operations {
                             account_match?: boolean;
                             /** @description Present when account_number was given: it is the linked account */
                             account_number_match?: boolean;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
                             /** @description Present when ifsc was given: it is the linked account's branch code */
                             ifsc_match?: boolean;
                             message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
                             reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
                             /** @enum {string} */
-                            service: "mobile-to-bank-account";
-                            status: "success" | "failed";
-                            /** Format: date-time */
-                            verified_at: string;
+                            service?: "mobile-to-bank-account";
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description null while pending */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
                         };
                         message: string;
+                        /** @description false on a business failure */
                         ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
                         statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 105;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 106;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
         };
     };
-    "signature-match": {
+    signatureMatch: {
         parameters: {
             query?: never;
             header?: never;
@@ -984,26 +3729,565 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description Present when input was compared with reference_signature
+                             * @enum {string}
+                             */
+                            compared_with?: "reference_signature";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description The name read from the signature (sandbox) */
+                            extracted_name?: string;
+                            /** @description The partner's verdict when it compares two signatures */
+                            matched?: boolean | null;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
+                            name_match_score?: number;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The score at which the partner calls two signatures a match */
+                            threshold?: number | null;
+                            /** @description null while pending */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @description false on a business failure */
+                        ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
+                        statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 105;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 106;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
             };
         };
     };
-    "dth-recharge": {
+    dthRecharge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The idempotency key, instead of the idempotency_key field (the same value when both are sent) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Amount in INR, greater than 0 and at most 50000, at most 2 decimals */
+                    /** @description Amount in INR, greater than 0 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
                     /**
                      * @description The end user consented to this operation; must be true
@@ -1021,22 +4305,1205 @@ export interface operations {
                     operator: "AD" | "DT" | "SD" | "TS" | "VD";
                     /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
                     reference_id: string;
-                    /** @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits */
-                    subscriber_id: string;
+                    /** @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits. Required unless its alias `mobile` is given. */
+                    subscriber_id?: string;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
+                            /** @description null while pending */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @description false on a business failure */
+                        ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
+                        statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 105;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 106;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
             };
         };
     };
-    "recharge-commission": {
+    listDthOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            operators: {
+                                code: string;
+                                /** @description Commission the operator pays, in % of the amount */
+                                commission_rate: number;
+                                name: string;
+                            }[];
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    getDthSubscriber: {
+        parameters: {
+            query: {
+                /** @description DTH operator code (GET /api/v1/dth/operators) */
+                operator: "AD" | "DT" | "SD" | "TS" | "VD";
+                /** @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits */
+                subscriber_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description INR */
+                            balance: number | null;
+                            name: string | null;
+                            /** @description YYYY-MM-DD */
+                            next_recharge_date: string | null;
+                            operator: string;
+                            /** @description The current pack */
+                            pack: string | null;
+                            subscriber_id: string;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    createErasure: {
         parameters: {
             query?: never;
             header?: never;
@@ -1046,7 +5513,1397 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Amount in INR, greater than 0 and at most 10000, at most 2 decimals */
+                    /** @description The reference whose personal content is erased */
+                    reference_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Audit rows whose content was erased now */
+                            audit_rows_erased: number;
+                            /** @description Rows from before content commitments: kept until metadata retention */
+                            audit_rows_kept_legacy: number;
+                            /** Format: date-time */
+                            erased_at: string;
+                            reference_id: string;
+                            transactions_scrubbed: number;
+                            webhook_events_scrubbed: number;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    lookupOperator: {
+        parameters: {
+            query: {
+                /** @description 10-digit Indian mobile number */
+                mobile: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Telecom circle code */
+                            circle: string;
+                            mobile: string;
+                            /** @description Mobile operator code */
+                            operator: string;
+                            /** @description The number was ported from another operator */
+                            ported: boolean;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    listMobileOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            circles: {
+                                code: string;
+                                name: string;
+                            }[];
+                            operators: {
+                                code: string;
+                                /** @description Commission the operator pays, in % of the amount */
+                                commission_rate: number;
+                                name: string;
+                            }[];
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    listPlans: {
+        parameters: {
+            query: {
+                /** @description Telecom circle code */
+                circle: "AP" | "AS" | "BR" | "CH" | "DL" | "GJ" | "HR" | "HP" | "JK" | "KA" | "KL" | "KO" | "MP" | "MH" | "MU" | "NE" | "OR" | "PB" | "RJ" | "TN" | "UW" | "UE" | "WB";
+                /** @description Mobile operator code */
+                operator: "AT" | "JIO" | "VI" | "BT" | "BS";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            circle: string;
+                            operator: string;
+                            plans: {
+                                /** @description INR */
+                                amount: number;
+                                category: "unlimited" | "data" | "talktime" | "annual" | "other";
+                                description: string;
+                                /** @description Such as "28 days", "no expiry" */
+                                validity: string;
+                            }[];
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    rechargeCommission: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The idempotency key, instead of the idempotency_key field (the same value when both are sent) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Amount in INR, greater than 0 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
                     /**
                      * @description Telecom circle code
@@ -1078,16 +6935,868 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description The circle code used, when known */
+                            circle?: string | null;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
+                            /** @description null while pending */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @description false on a business failure */
+                        ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
+                        statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 105;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 106;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
             };
         };
     };
-    "upi-payment-status": {
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                reference_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation's latest state; data also holds that operation's own result fields */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The operation slug, such as upi-payment-status */
+                            operation: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description null while pending */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @description false on a business failure */
+                        ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
+                        statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    upiPaymentStatus: {
         parameters: {
             query: {
                 /** @description Amount in INR, greater than 0 and at most 100000, at most 2 decimals */
@@ -1098,39 +7807,574 @@ export interface operations {
                 consent: true;
                 /** @description Only INR */
                 currency?: "INR";
-                /** @description A UUID; the same key replays the first response */
-                idempotency_key: string;
+                /** @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent). */
+                idempotency_key?: string;
                 /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
                 reference_id: string;
                 /** @description UPI ID of the payee, local@handle */
                 vpa: string;
             };
-            header?: never;
+            header?: {
+                /** @description The idempotency key, instead of the idempotency_key field (the same value when both are sent) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr?: string | null;
+                            /** @description null while pending */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @description false on a business failure */
+                        ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
+                        statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 105;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 106;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
             };
         };
     };
-    "upi-payment-status-post": {
+    upiPaymentStatusPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The idempotency key, instead of the idempotency_key field (the same value when both are sent) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Amount in INR, greater than 0 and at most 100000, at most 2 decimals */
+                    /** @description Amount in INR, greater than 0 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
@@ -1144,8 +8388,8 @@ export interface operations {
                      * @enum {string}
                      */
                     currency?: "INR";
-                    /** @description A UUID; the same key replays the first response */
-                    idempotency_key: string;
+                    /** @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent). */
+                    idempotency_key?: string;
                     /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
                     reference_id: string;
                     /** @description UPI ID of the payee, local@handle */
@@ -1154,12 +8398,2645 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr?: string | null;
+                            /** @description null while pending */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @description false on a business failure */
+                        ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
+                        statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 105;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 106;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 113;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            items: {
+                                /** Format: date-time */
+                                created_at: string;
+                                disabled_at: string | null;
+                                disabled_reason: string | null;
+                                environment: "sandbox" | "live";
+                                event_types: ("transaction.success" | "transaction.failed" | "transaction.reversed")[] | null;
+                                id: string;
+                                url: string;
+                            }[];
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only these events (default: all) */
+                    event_types?: ("transaction.success" | "transaction.failed" | "transaction.reversed")[];
+                    /** @description https URL of your receiver (http allowed in sandbox) */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            disabled_at: string | null;
+                            disabled_reason: string | null;
+                            environment: "sandbox" | "live";
+                            event_types: ("transaction.success" | "transaction.failed" | "transaction.reversed")[] | null;
+                            id: string;
+                            /** @description The signing secret (Standard Webhooks, whsec_ and base64); shown only here */
+                            secret: string;
+                            url: string;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id: we_ and 20 letters or digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            deleted: true;
+                            id: string;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id: we_ and 20 letters or digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            items: {
+                                attempts: number;
+                                attempts_log: {
+                                    /** Format: date-time */
+                                    attempted_at: string;
+                                    error: string | null;
+                                    http_status: number | null;
+                                    latency_ms: number;
+                                    response_excerpt: string | null;
+                                }[];
+                                /** Format: date-time */
+                                created_at: string;
+                                event_id: string;
+                                id: number;
+                                last_error: string | null;
+                                last_status: number | null;
+                                next_attempt_at: string | null;
+                                status: "pending" | "delivered" | "failed";
+                                /** @enum {string} */
+                                type: "transaction.success" | "transaction.failed" | "transaction.reversed";
+                            }[];
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id: we_ and 20 letters or digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Give event_id, or since (one of them is required; event_id wins when both are given) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Send this event again: msg_ and 24 letters or digits (the webhook-id header of its deliveries) */
+                    event_id?: string;
+                    /**
+                     * Format: date-time
+                     * @description Replay every failed delivery since this time
+                     */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description How many events were scheduled again */
+                            replayed: number;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id: we_ and 20 letters or digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the old secret also signs
+                     * @default 86400
+                     */
+                    overlap_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description The old secret also signs until then
+                             */
+                            previous_secret_until: string;
+                            /** @description The signing secret (Standard Webhooks, whsec_ and base64); shown only here */
+                            secret: string;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 103;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 101;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 102;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 109;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 111;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 112;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 104 | 107;
+                            /** @description One entry per bad field */
+                            errors?: {
+                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 108;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description See the error table (CONTRACT §1)
+                             * @enum {integer}
+                             */
+                            Errorcode: 199;
+                            /** @description The message; for a 422, the field messages joined */
+                            Message: string;
+                            /** @description The X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            Status: "Failed";
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
             };
         };
     };
