@@ -148,6 +148,13 @@ describe('the TypeScript SDK against a real server', () => {
     assert.match(csv.split('\n')[0]!, /request_id/);
     const ndjson = (await s.auditLogs.export({ format: 'ndjson', operation: 'upi-payment-status' })).trim().split('\n');
     assert.equal(JSON.parse(ndjson[0]!).operation, 'upi-payment-status');
+    const proof = (await s.auditLogs.export({ format: 'verifiable' })).trim().split('\n');
+    assert.equal(JSON.parse(proof[0]!).type, 'sangam-audit-export');
+    assert.equal(JSON.parse(proof.at(-1)!).type, 'end');
+
+    const erased = await s.erasures.create(`sdk-nothing-${Date.now()}`);
+    assert.equal(erased.audit_rows_erased, 0);
+    assert.equal(erased.transactions_scrubbed, 0);
   });
 
   it('throws a typed SangamError carrying status, Errorcode, message, errors[] and request_id', async () => {
@@ -294,7 +301,7 @@ describe('the TypeScript SDK against a real server', () => {
     for (const what of ['signatureMatch', 'doclocker.initialize', 'doclocker.download', 'mobileToBank', 'upiPayment', 'mobileRecharge', 'dthRecharge',
       'recharge.operators', 'recharge.operatorLookup', 'recharge.plans', 'dth.operators', 'dth.subscriberInfo', 'transactions.get', 'waitForFinal',
       'wallet.balance', 'wallet.statement', 'webhooks.endpoints.create', 'webhooks.endpoints.list', 'webhooks.endpoints.deliveries', 'webhooks.endpoints.replay',
-      'webhooks.endpoints.rotateSecret', 'webhooks.endpoints.delete', 'webhooks.verify', 'auditLogs.list', 'auditLogs.get', 'auditLogs.iterate', 'auditLogs.export']) {
+      'webhooks.endpoints.rotateSecret', 'webhooks.endpoints.delete', 'webhooks.verify', 'auditLogs.list', 'auditLogs.get', 'auditLogs.iterate', 'auditLogs.export', 'erasures.create']) {
       assert.ok(out.called.includes(what), `the example calls ${what}`);
     }
   });

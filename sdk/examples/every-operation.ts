@@ -93,6 +93,8 @@ async function main(): Promise<void> {
   for await (const _ of sangam.auditLogs.iterate({ limit: 3, operation: 'upi-payment-status' })) rows++;
   expect('auditLogs.iterate', rows >= 2);
   expect('auditLogs.export', (await sangam.auditLogs.export({ format: 'ndjson' })).trim().split('\n').length > 1);
+  const erasure = await sangam.erasures.create(ref('nothing'));
+  expect('erasures.create', erasure.audit_rows_erased === 0);
 
   try {
     await sangam.transactions.get(ref('nothing'));

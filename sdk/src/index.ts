@@ -83,6 +83,7 @@ const P = {
   audit: '/api/v1/audit-logs',
   auditExport: '/api/v1/audit-logs/export',
   auditRow: '/api/v1/audit-logs/{request_id}',
+  erasures: '/api/v1/erasures',
 } as const satisfies Record<string, Path>;
 type P = typeof P;
 
@@ -237,9 +238,22 @@ export class Sangam {
     /** One row by its request_id, with the redacted request and response bodies. */
     get: (requestId: string, opts?: RequestOptions): Promise<Data<P['auditRow'], 'get'>> =>
       this.get(P.auditRow, { params: { path: { request_id: requestId } } }, opts),
-    /** The matching rows as CSV (default) or NDJSON text. */
+    /**
+     * The matching rows as CSV (default) or NDJSON text; `format: 'verifiable'` adds hashes and signed
+     * checkpoint proofs, checked offline with `sangam audit verify-export FILE --public-key KEY`.
+     */
     export: (query: ExportQuery = {}, opts?: RequestOptions): Promise<string> =>
       this.call('GET', P.auditExport, { params: { query: { format: 'csv', ...query } }, parseAs: 'text' }, { safe: true }, opts),
+  };
+
+  readonly erasures = {
+    /**
+     * Erases one reference's personal content everywhere Sangam keeps it (audit bodies, stored result,
+     * webhook events); the audit trail still verifies and the money facts stay. Repeating it is
+     * harmless, so it is retried like a read. A pending transaction is a 422: erase it once final.
+     */
+    create: (referenceId: string, opts?: RequestOptions): Promise<Data<P['erasures'], 'post'>> =>
+      this.call('POST', P.erasures, { body: { reference_id: referenceId } }, { safe: true }, opts),
   };
 
   // ---- Transport.
