@@ -119,6 +119,8 @@ export interface LoadSpec {
   method?: 'GET' | 'POST';
   body: () => string;
   headers?: Record<string, string>;
+  /** Headers chosen per request (e.g. one of several accounts' keys), over `headers`. */
+  headersFor?: () => Record<string, string>;
   connections?: number;
   seconds?: number;
 }
@@ -131,7 +133,11 @@ export async function load(spec: LoadSpec): Promise<Result> {
     connections: spec.connections ?? CONNECTIONS,
     duration: spec.seconds ?? SECONDS,
     headers: { 'content-type': 'application/json', ...spec.headers },
-    requests: [{ setupRequest: (req) => ({ ...req, body: spec.body() }) }],
+    requests: [
+      {
+        setupRequest: (req) => ({ ...req, body: spec.body(), ...(spec.headersFor && { headers: { ...req.headers, ...spec.headersFor() } }) }),
+      },
+    ],
   });
   const result = { name: spec.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
   // Progress on stderr as each load ends; the tables go to stdout at the end.

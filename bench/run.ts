@@ -4,10 +4,12 @@
 //   - live calls (partner simulator at 0 ms) against the simulator called directly: our overhead;
 //   - hot-wallet debits against a naive one-transaction-per-debit loop;
 //   - two server processes against one (scale-out), with idempotency and shared rate limits checked;
+//   - 1, 2, 4 and 8 server processes in cluster mode on one PostgreSQL, with the wait events sampled
+//     from pg_stat_activity during each run (scale-n; PostgreSQL only);
 //   - the embedded store's footprint, webhook delivery, audit search and export.
 // Runs on the embedded store, and on PostgreSQL too when DATABASE_URL is set (scale-out and audit need
 // it). Bounded: BENCH_SECONDS per load (default 10, plus half as much warm-up), BENCH_CONNECTIONS (50).
-// BENCH_ONLY=sandbox,live,hot,scale,footprint,webhooks,audit runs a subset (the baseline always runs).
+// BENCH_ONLY=sandbox,live,hot,scale,scale-n,footprint,webhooks,audit runs a subset (the baseline always runs).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { CONNECTIONS, freePort, SECONDS, seedAccount, startServer, startSim, war
 import { liveBench, simulatorBench, type LiveRow } from './live.js';
 import { hotWallet, type HotWalletResult } from './hot-wallet.js';
 import { scaleOut, type ScaleOutResult } from './scale-out.js';
+import { printScaleN, scaleN, type ScaleRow } from './scale-n.js';
 import { webhookBench } from './webhooks.js';
 import { auditBench } from './audit.js';
 import { footprint } from './footprint.js';
@@ -107,6 +110,8 @@ async function main() {
     }
   }
   if (want('scale') && process.env.DATABASE_URL) scale = await withStore(STORES[1]!, scaleOut);
+  // Each N opens its own fresh database.
+  const scaleRows: ScaleRow[] | null = want('scale-n') && process.env.DATABASE_URL ? await scaleN() : null;
   const foot = want('footprint') ? await footprint() : null;
   const hooks = want('webhooks') ? await webhookBench(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000)) : null;
   const audit = want('audit') && process.env.DATABASE_URL ? await withStore(STORES[1]!, (loc) => auditBench(loc, Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000))) : null;
@@ -150,6 +155,9 @@ async function main() {
     if (rl) console.log(`Shared rate limit (Redis, ${rl.perSec}/s, burst ${rl.burst}) over ${rl.seconds} s on two nodes: ${rl.allowed} allowed (bound ${rl.bound}), ${rl.limited} × 429 — ${mark(rl.allowed <= rl.bound)}`);
     else console.log('Shared rate limit: skipped (no redis-server on this machine)');
   }
+
+  if (scaleRows) printScaleN(scaleRows);
+  else if (want('scale-n')) console.log('\nScale-out by process count (scale-n): skipped, it needs PostgreSQL: set DATABASE_URL');
 
   if (foot) {
     console.log(`\nEmbedded store footprint: first boot ${f0(foot.firstBootMs)} ms (initdb + migrations), cold start ${f0(foot.coldStartMs)} ms (target < 2000: ${mark(foot.coldStartMs < 2000)}), idle RSS ${f0(foot.idleRssMB)} MB (target < 300: ${mark(foot.idleRssMB < 300)})`);

@@ -31,6 +31,10 @@ async function primary(config: Config): Promise<void> {
   const restarts: number[] = [];
   for (let i = 0; i < config.workers; i++) cluster.fork();
   line('info', 'sangam primary started its workers', { workers: config.workers });
+  // A process manager that forked the primary (PM2's wait_ready, the bench) learns we serve once every
+  // first worker listens, not when the first does: a load started earlier would measure fewer workers.
+  let listening = 0;
+  cluster.on('listening', () => ++listening === config.workers && process.send?.('ready'));
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     const now = Date.now();

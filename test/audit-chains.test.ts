@@ -178,7 +178,7 @@ describe('audit chains without a global lock', () => {
       for (let i = 0; i < 6; i++) await within(writer.write(row('cp')), 5000, 'a sequential audit write');
       const cp = await runCommand(db, ['audit', 'checkpoint']);
       assert.equal(cp.code, 0, JSON.stringify(cp.output));
-      assert.equal(cp.output.chains, 16);
+      assert.equal(cp.output.chains, 64);
       const pub = await runCommand(db, ['audit', 'public-key']);
       assert.equal(pub.output.key_id, cp.output.key_id);
       assert.match(String(pub.output.public_key_pem), /BEGIN PUBLIC KEY/);

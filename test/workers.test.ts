@@ -73,6 +73,28 @@ describe('SANGAM_WORKERS', () => {
     for (const pid of all) assert.throws(() => process.kill(pid, 0), 'every worker stopped');
   });
 
+  it('tells a forking parent it is ready once every worker listens, not when the first does', { skip: process.env.DATABASE_URL ? false : 'PostgreSQL only' }, async (t) => {
+    const loc = await freshStoreLocation();
+    const port = await freePort();
+    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: loc.databaseUrl!, SANGAM_DATA_DIR: loc.dataDir, SANGAM_WORKERS: '3' };
+    const server = fork(SERVER, [], { env, stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    t.after(async () => {
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+      await loc.drop();
+    });
+    const messages: unknown[] = [];
+    server.on('message', (m) => messages.push(m));
+    await waitFor(() => messages.length > 0, 30_000);
+    assert.deepEqual(messages, ['ready']);
+    // Every worker is up when the parent hears it, and each of them accepts connections at once.
+    assert.equal(childrenOf(server.pid!).length, 3);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status)));
+    assert.deepEqual(new Set(answers), new Set([200]));
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    assert.deepEqual(messages, ['ready'], 'ready is said once');
+  });
+
   it('stays one process on the embedded store', { skip: process.env.DATABASE_URL ? 'embedded store only' : false }, async (t) => {
     const loc = await freshStoreLocation();
     const { server, base } = await boot({ DATABASE_URL: '', SANGAM_DATA_DIR: loc.dataDir, SANGAM_WORKERS: '2' });
