@@ -6,10 +6,11 @@
 //   - two server processes against one (scale-out), with idempotency and shared rate limits checked;
 //   - 1, 2, 4 and 8 server processes in cluster mode on one PostgreSQL, with the wait events sampled
 //     from pg_stat_activity during each run (scale-n; PostgreSQL only);
-//   - the embedded store's footprint, webhook delivery, audit search and export.
+//   - the embedded store's footprint, webhook delivery, audit search and export;
+//   - serialising answers from the response schemas against JSON.stringify (serialize).
 // Runs on the embedded store, and on PostgreSQL too when DATABASE_URL is set (scale-out and audit need
 // it). Bounded: BENCH_SECONDS per load (default 10, plus half as much warm-up), BENCH_CONNECTIONS (50).
-// BENCH_ONLY=sandbox,live,hot,scale,scale-n,footprint,webhooks,audit runs a subset (the baseline always runs).
+// BENCH_ONLY=sandbox,live,hot,scale,scale-n,footprint,webhooks,audit,serialize runs a subset (the baseline always runs).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import { printScaleN, scaleN, type ScaleRow } from './scale-n.js';
 import { webhookBench } from './webhooks.js';
 import { auditBench } from './audit.js';
 import { footprint } from './footprint.js';
+import { printSerialize, serializeBench } from './serialize.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
@@ -113,6 +115,7 @@ async function main() {
   // Each N opens its own fresh database.
   const scaleRows: ScaleRow[] | null = want('scale-n') && process.env.DATABASE_URL ? await scaleN() : null;
   const foot = want('footprint') ? await footprint() : null;
+  const serialized = want('serialize') ? await serializeBench() : null;
   const hooks = want('webhooks') ? await webhookBench(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000)) : null;
   const audit = want('audit') && process.env.DATABASE_URL ? await withStore(STORES[1]!, (loc) => auditBench(loc, Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000))) : null;
 
@@ -158,6 +161,8 @@ async function main() {
 
   if (scaleRows) printScaleN(scaleRows);
   else if (want('scale-n')) console.log('\nScale-out by process count (scale-n): skipped, it needs PostgreSQL: set DATABASE_URL');
+
+  if (serialized) printSerialize(serialized);
 
   if (foot) {
     console.log(`\nEmbedded store footprint: first boot ${f0(foot.firstBootMs)} ms (initdb + migrations), cold start ${f0(foot.coldStartMs)} ms (target < 2000: ${mark(foot.coldStartMs < 2000)}), idle RSS ${f0(foot.idleRssMB)} MB (target < 300: ${mark(foot.idleRssMB < 300)})`);

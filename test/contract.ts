@@ -36,9 +36,13 @@ function walk(node: unknown, visit: (obj: Json) => void): void {
   }
 }
 
-/** A 2020-12 Ajv in default strict mode, knowing the document's `x-` extension keywords as annotations. */
+/**
+ * A 2020-12 Ajv in default strict mode, knowing the document's `x-` extension keywords as annotations.
+ * allowUnionTypes: OpenAPI 3.1 writes a nullable value as a type list (`type: ['string', 'null']`), which
+ * strict mode accepts but logs about unless told it is meant.
+ */
 export function strictAjv(doc: object, logger?: { log: (...a: unknown[]) => void; warn: (...a: unknown[]) => void; error: (...a: unknown[]) => void }): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, ...(logger ? { logger } : {}) });
+  const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, ...(logger ? { logger } : {}) });
   addFormats.default(ajv);
   const extensions = new Set<string>();
   walk(doc, (o) => Object.keys(o).forEach((k) => k.startsWith('x-') && extensions.add(k)));

@@ -536,7 +536,10 @@ export interface operations {
                             status: "success" | "pending" | "failed";
                             /** @description "Failed" on a business failure */
                             Status?: string;
-                            /** @description null while pending */
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
                             verified_at: string | null;
                             /** @description A signed link to the XML document exactly as it was signed; it expires */
                             Xml_Url?: string;
@@ -1105,7 +1108,10 @@ export interface operations {
                             status: "success" | "pending" | "failed";
                             /** @description "Failed" on a business failure */
                             Status?: string;
-                            /** @description null while pending */
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
                             verified_at: string | null;
                         } & {
                             [key: string]: unknown;
@@ -2278,9 +2284,11 @@ export interface operations {
                                 id: number;
                                 key_id: string | null;
                                 latency_ms: number;
+                                /** @description The response's message */
                                 message: string | null;
                                 method: string;
                                 ok: boolean;
+                                /** @description Operation slug; null for other routes */
                                 operation: string | null;
                                 /** @description Identity numbers masked */
                                 path: string;
@@ -2555,13 +2563,21 @@ export interface operations {
                             account_id: string | null;
                             chain: number;
                             client_ip: string | null;
+                            /** @description Salted commitment to client_ip and the bodies (docs/AUDIT-EXPORT.md) */
                             content_hash: string | null;
+                            /** @description Salt of the content commitment; null once erased */
                             content_salt: string | null;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description identity or bodies: which retention erases the content (docs/DECISIONS.md) */
                             data_class: string | null;
                             environment: ("sandbox" | "live") | null;
+                            /**
+                             * Format: date-time
+                             * @description When the content was erased (retention or an erasure request)
+                             */
                             erased_at: string | null;
+                            /** @description This row in the tamper-evident hash chain */
                             hash: string | null;
                             http_status: number;
                             id: number;
@@ -2569,6 +2585,7 @@ export interface operations {
                             latency_ms: number;
                             method: string;
                             ok: boolean;
+                            /** @description Operation slug; null for other routes */
                             operation: string | null;
                             /** @description Identity numbers masked */
                             path: string;
@@ -3174,7 +3191,9 @@ export interface operations {
                                 account_holder_name: string;
                                 /** @description Masked: only the last 4 digits are shown */
                                 account_number: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
                                 bank_name?: string | null;
+                                /** @description Branch name, when the partner network gives one; null in the sandbox (the offline IFSC directory has no branch names) */
                                 branch: string | null;
                                 /** @description IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox */
                                 ifsc: string;
@@ -3201,7 +3220,10 @@ export interface operations {
                             status: "success" | "pending" | "failed";
                             /** @description "Failed" on a business failure */
                             Status?: string;
-                            /** @description null while pending */
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
                             verified_at: string | null;
                         } & {
                             [key: string]: unknown;
@@ -3773,7 +3795,10 @@ export interface operations {
                             Status?: string;
                             /** @description The score at which the partner calls two signatures a match */
                             threshold?: number | null;
-                            /** @description null while pending */
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
                             verified_at: string | null;
                         } & {
                             [key: string]: unknown;
@@ -4352,7 +4377,10 @@ export interface operations {
                             txn_id?: string;
                             /** @description The operator's reference; null while pending or failed */
                             utr?: string | null;
-                            /** @description null while pending */
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
                             verified_at: string | null;
                         } & {
                             [key: string]: unknown;
@@ -5152,7 +5180,10 @@ export interface operations {
                             /** @description INR */
                             balance: number | null;
                             name: string | null;
-                            /** @description YYYY-MM-DD */
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             next_recharge_date: string | null;
                             operator: string;
                             /** @description The current pack */
@@ -6978,7 +7009,10 @@ export interface operations {
                             txn_id?: string;
                             /** @description The operator's reference; null while pending or failed */
                             utr?: string | null;
-                            /** @description null while pending */
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
                             verified_at: string | null;
                         } & {
                             [key: string]: unknown;
@@ -7523,7 +7557,10 @@ export interface operations {
                             status: "success" | "pending" | "failed";
                             /** @description "Failed" on a business failure */
                             Status?: string;
-                            /** @description null while pending */
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
                             verified_at: string | null;
                         } & {
                             [key: string]: unknown;
@@ -7860,7 +7897,10 @@ export interface operations {
                             txn_id?: string;
                             /** @description The bank's UTR; null while pending */
                             utr?: string | null;
-                            /** @description null while pending */
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
                             verified_at: string | null;
                         } & {
                             [key: string]: unknown;
@@ -8435,7 +8475,10 @@ export interface operations {
                             txn_id?: string;
                             /** @description The bank's UTR; null while pending */
                             utr?: string | null;
-                            /** @description null while pending */
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
                             verified_at: string | null;
                         } & {
                             [key: string]: unknown;
@@ -8966,9 +9009,14 @@ export interface operations {
                             items: {
                                 /** Format: date-time */
                                 created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Set when failing deliveries disabled it; a replay enables it again
+                                 */
                                 disabled_at: string | null;
                                 disabled_reason: string | null;
                                 environment: "sandbox" | "live";
+                                /** @description null: every event */
                                 event_types: ("transaction.success" | "transaction.failed" | "transaction.reversed")[] | null;
                                 id: string;
                                 url: string;
@@ -9242,9 +9290,14 @@ export interface operations {
                         data: {
                             /** Format: date-time */
                             created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Set when failing deliveries disabled it; a replay enables it again
+                             */
                             disabled_at: string | null;
                             disabled_reason: string | null;
                             environment: "sandbox" | "live";
+                            /** @description null: every event */
                             event_types: ("transaction.success" | "transaction.failed" | "transaction.reversed")[] | null;
                             id: string;
                             /** @description The signing secret (Standard Webhooks, whsec_ and base64); shown only here */
@@ -9983,6 +10036,7 @@ export interface operations {
                                 id: number;
                                 last_error: string | null;
                                 last_status: number | null;
+                                /** Format: date-time */
                                 next_attempt_at: string | null;
                                 status: "pending" | "delivered" | "failed";
                                 /** @enum {string} */

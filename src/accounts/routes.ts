@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import { getWallet } from './store.js';
 import { statementPage, StatementCursor } from './statement.js';
 import { Type } from '@sinclair/typebox';
-import { Envelope, Page, responses } from '../http/responses.js';
+import { Envelope, Nullable, Page, responses } from '../http/responses.js';
 
 const Inr = (description: string) => Type.Number({ description: `${description}, INR` });
 
@@ -14,10 +14,10 @@ const StatementEntry = Type.Object({
   id: Type.Integer(),
   created_at: Type.String({ format: 'date-time' }),
   kind: Type.String({ description: 'What the ledger posting was (topup for a top-up)' }),
-  txn_id: Type.Union([Type.String(), Type.Null()], { description: 'The transaction behind the entry; null for a top-up' }),
+  txn_id: Nullable(Type.String(), { description: 'The transaction behind the entry; null for a top-up' }),
   amount: Inr('Signed: credits positive, debits negative'),
   balance_after: Inr("The wallet's total (available + held) after the entry"),
-  memo: Type.Union([Type.String(), Type.Null()]),
+  memo: Nullable(Type.String()),
 });
 
 export function registerAccountRoutes(app: FastifyInstance, services: Services): void {

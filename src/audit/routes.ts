@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import type { Services } from '../services.js';
 import { eraseReference } from './erasure.js';
 import { exportStream } from './export.js';
-import { Envelope, Page, responses } from '../http/responses.js';
+import { Envelope, Nullable, Page, responses } from '../http/responses.js';
 import { verifiableExport } from './proof.js';
 import { auditRow, searchAudit, type AuditFilters } from './search.js';
 
@@ -28,14 +28,14 @@ export const AuditFilterSchema = {
 const CURSOR_INVALID = 'cursor is not valid: use next_cursor from a previous page';
 const Cursor = Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'next_cursor of the previous page (opaque base64url text)', errorMessage: CURSOR_INVALID });
 
-const nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
+const nullable = Nullable;
 const Environment = Type.Union([Type.Literal('sandbox'), Type.Literal('live')]);
 const ItemFields = {
   id: Type.Integer(),
   request_id: Type.String({ description: 'The X-Request-Id its response carried' }),
   created_at: Type.String({ format: 'date-time' }),
   operation: nullable(Type.String({ description: 'Operation slug; null for other routes' })),
-  environment: Type.Union([Environment, Type.Null()]),
+  environment: Nullable(Environment),
   method: Type.String(),
   path: Type.String({ description: 'Identity numbers masked' }),
   http_status: Type.Integer(),
@@ -57,7 +57,7 @@ const AuditRow = Type.Object(
     prev_hash: nullable(Type.String()),
     hash: nullable(Type.String({ description: 'This row in the tamper-evident hash chain' })),
     chain: Type.Integer(),
-    seq: Type.Union([Type.Integer(), Type.Null()]),
+    seq: Nullable(Type.Integer()),
     data_class: nullable(Type.String({ description: 'identity or bodies: which retention erases the content (docs/DECISIONS.md)' })),
     content_salt: nullable(Type.String({ description: 'Salt of the content commitment; null once erased' })),
     content_hash: nullable(Type.String({ description: 'Salted commitment to client_ip and the bodies (docs/AUDIT-EXPORT.md)' })),

@@ -10,9 +10,9 @@ import { DthOperator, SubscriberId } from '../operations/dth-recharge/schema.js'
 import { Code, Mobile } from '../operations/fields.js';
 import type { Services } from '../services.js';
 import { CIRCLES, codes, DTH_OPERATORS, MOBILE_OPERATORS, type Operator } from './operators.js';
-import { Envelope, responses } from '../http/responses.js';
+import { Envelope, Nullable, responses } from '../http/responses.js';
 
-const nullable = <T extends TSchema>(s: T, description?: string) => Type.Union([s, Type.Null()], description ? { description } : {});
+const nullable = <T extends TSchema>(s: T, description?: string) => Nullable(s, description ? { description } : {});
 const CodeName = Type.Object({ code: Type.String(), name: Type.String() });
 const Listing = (withCircles: boolean) =>
   Type.Object({

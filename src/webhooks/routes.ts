@@ -7,7 +7,7 @@ import { ApiError } from '../errors.js';
 import { okEnvelope } from '../http/envelope.js';
 import type { Services } from '../services.js';
 import { refuseUrl } from './ssrf.js';
-import { Envelope, responses } from '../http/responses.js';
+import { Envelope, Nullable, responses } from '../http/responses.js';
 import { createEndpoint, deleteEndpoint, deliveries, EVENT_TYPES, listEndpoints, replay, rotateSecret } from './store.js';
 
 const CreateBody = Type.Object({
@@ -32,7 +32,7 @@ const ReplayBody = Type.Object({
 }, { description: 'Give event_id, or since (one of them is required; event_id wins when both are given)' });
 const TAGS = ['Webhooks'];
 
-const nullable = (s: TSchema) => Type.Union([s, Type.Null()]);
+const nullable = Nullable;
 const DateTime = Type.String({ format: 'date-time' });
 const Endpoint = {
   id: Type.String({ pattern: '^we_[0-9A-Za-z]{20}$' }),

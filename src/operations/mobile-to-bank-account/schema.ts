@@ -1,6 +1,7 @@
 // Request schema of POST /api/v1/bank-account/mobile-to-bank-account (`input` is an alias of `mobile`),
 // and the `data` of its answer, for the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../http/responses.js';
 import { AccountNumber, Alias, Consent, Ifsc, Mobile, ReferenceId } from '../fields.js';
 
 export const MobileToBankRequest = Type.Object({
@@ -12,8 +13,6 @@ export const MobileToBankRequest = Type.Object({
   ifsc: Type.Optional(Ifsc),
 });
 export type MobileToBankRequest = Static<typeof MobileToBankRequest>;
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
 
 /** Its own result fields (the standard ones come from http/responses.ts). */
 export const MobileToBankResult = {

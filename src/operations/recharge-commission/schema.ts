@@ -1,5 +1,6 @@
 // Request schema of POST /api/v1/mobile-recharge/recharge-commission.
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../http/responses.js';
 import { CIRCLES, codes, MOBILE_OPERATORS } from '../../catalog/operators.js';
 import { Amount, Code, Consent, IdempotencyKey, Mobile, ReferenceId } from '../fields.js';
 
@@ -26,11 +27,11 @@ export const RechargeResult = {
   txn_id: Type.Optional(Type.String({ description: "Sangam's transaction id" })),
   amount: Type.Optional(Type.Number({ description: 'INR' })),
   operator: Type.Optional(Type.String({ description: 'The operator code the recharge went to' })),
-  utr: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "The operator's reference; null while pending or failed" })),
+  utr: Type.Optional(Nullable(Type.String(), { description: "The operator's reference; null while pending or failed" })),
   commission: Type.Optional(Type.Number({ description: 'What the operator pays on this recharge, INR' })),
 };
 
 export const MobileRechargeResult = {
   ...RechargeResult,
-  circle: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The circle code used, when known' })),
+  circle: Type.Optional(Nullable(Type.String(), { description: 'The circle code used, when known' })),
 };

@@ -1,5 +1,6 @@
 // Request schema of POST /api/v1/document-ocr/signature-match.
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../http/responses.js';
 import { Consent, ReferenceId } from '../fields.js';
 
 export const SignatureMatchRequest = Type.Object({
@@ -30,7 +31,7 @@ export type SignatureMatchRequest = Static<typeof SignatureMatchRequest>;
 export const SignatureMatchResult = {
   name_match_score: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures' })),
   extracted_name: Type.Optional(Type.String({ description: 'The name read from the signature (sandbox)' })),
-  matched: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: "The partner's verdict when it compares two signatures" })),
-  threshold: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'The score at which the partner calls two signatures a match' })),
+  matched: Type.Optional(Nullable(Type.Boolean(), { description: "The partner's verdict when it compares two signatures" })),
+  threshold: Type.Optional(Nullable(Type.Number(), { description: 'The score at which the partner calls two signatures a match' })),
   compared_with: Type.Optional(Type.Literal('reference_signature', { description: 'Present when input was compared with reference_signature' })),
 };

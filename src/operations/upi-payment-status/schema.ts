@@ -1,5 +1,6 @@
 // Request schema of GET (and POST) /api/v1/upi-payment-status: fields from the query string or a JSON body.
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../http/responses.js';
 import { Amount, Consent, ReferenceId, Uuid, Vpa } from '../fields.js';
 
 export const UPI_MAX_INR = 100_000;
@@ -21,5 +22,5 @@ export type UpiPaymentRequest = Static<typeof UpiPaymentRequest>;
 export const UpiPaymentResult = {
   txn_id: Type.Optional(Type.String({ description: "Sangam's transaction id" })),
   amount: Type.Optional(Type.Number({ description: 'INR' })),
-  utr: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "The bank's UTR; null while pending" })),
+  utr: Type.Optional(Nullable(Type.String(), { description: "The bank's UTR; null while pending" })),
 };
