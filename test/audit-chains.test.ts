@@ -84,7 +84,7 @@ const stored = (db: Db, chain: number, seq: number) =>
   db.selectFrom('audit_logs').selectAll().where('chain', '=', chain).where('seq', '=', seq).executeTakeFirstOrThrow();
 
 describe('audit chains without a global lock', () => {
-  it('lets other connections write while one writer holds an open batch transaction', { skip: !postgres && 'needs separate connections (PostgreSQL)' }, async () => {
+  it('lets other connections and another process write while one writer holds an open batch transaction', { skip: !postgres && 'needs separate connections (PostgreSQL)' }, async () => {
     const t = await startApp();
     try {
       const batch = await openBatch(t.store.db);
@@ -92,11 +92,13 @@ describe('audit chains without a global lock', () => {
       // A group-committed API row and an admin change's row (inside its own transaction), both on other connections.
       await within(writer.write(row('api')), 2000, 'a group-committed audit row');
       await within(t.store.db.transaction().execute((trx) => insertChained(trx, [row('admin')])), 2000, 'an admin audit row');
+      // And another process's, as another server process writes: it must not wait either.
+      await within(writerProcess(t.config.databaseUrl!, 'other-process', 20), 10_000, 'another process\'s audit rows');
       const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.store.db);
       assert.equal(waiting.rows[0]!.n, 0);
       batch.release();
       await batch.done;
-      const chains = await t.store.db.selectFrom('audit_logs').select('chain').where('reference_id', 'in', ['held', 'api', 'admin']).distinct().execute();
+      const chains = await t.store.db.selectFrom('audit_logs').select('chain').where('reference_id', 'in', ['held', 'api', 'admin', 'other-process']).distinct().execute();
       assert.ok(chains.length >= 2, 'the held batch and the others are on different chains');
       const v = await verifyAudit(t.store.db);
       assert.equal(v.ok, true, JSON.stringify(v));
