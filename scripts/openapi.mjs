@@ -4,40 +4,15 @@
 //   dist/sangam.postman_collection.json a Postman collection converted from it (openapi-to-postmanv2);
 // then lints the document with Redocly's recommended rules (redocly.yaml). Exits non-zero on a lint
 // error, so CI (.ci/run) fails. `--no-lint` only writes the files.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Converter from 'openapi-to-postmanv2';
+import { servedDocument } from './served-document.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (...p) => path.join(root, 'dist', ...p);
-const { loadConfig } = await import(dist('src/config.js'));
-const { openStore } = await import(dist('src/db/client.js'));
-const { migrate } = await import(dist('src/db/migrate.js'));
-const { buildApp } = await import(dist('src/app.js'));
-
-async function servedDocument() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sangam-openapi-'));
-  try {
-    const config = loadConfig({ LOG_LEVEL: 'silent', SANGAM_DATA_DIR: dataDir, DATABASE_URL: undefined });
-    const store = await openStore({ databaseUrl: undefined, dataDir });
-    await migrate(store.db);
-    const { app } = await buildApp(config, store);
-    try {
-      const res = await app.inject({ method: 'GET', url: '/openapi.json' });
-      if (res.statusCode !== 200) throw new Error(`/openapi.json answered ${res.statusCode}`);
-      return res.json();
-    } finally {
-      await app.close();
-      await store.close();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
 function postman(doc) {
   return new Promise((resolve, reject) =>
     Converter.convert({ type: 'json', data: doc }, { requestNameSource: 'Fallback', folderStrategy: 'Tags', includeAuthInfoInExample: false }, (err, out) => {
