@@ -44,24 +44,28 @@ async function auditExport(config: Config, args: string[]): Promise<number> {
 /** Offline: the export file and the public key are all it reads (no config, no store). */
 async function auditVerifyExport(args: string[]): Promise<number> {
   let file: string;
+  let against: string | undefined;
   let key;
   try {
-    const { values, positionals } = parseArgs({ args, options: { 'public-key': { type: 'string' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args, options: { 'public-key': { type: 'string' }, against: { type: 'string' } }, allowPositionals: true, strict: true });
     if (positionals.length !== 1) throw new Error('give the export file: sangam audit verify-export FILE --public-key KEY');
     if (!values['public-key']) throw new Error('--public-key is required (PEM, base64 SPKI, or @FILE): the export is checked against the key you trust, never one it carries');
     const given = values['public-key'];
     key = publicKeyFrom(given.startsWith('@') ? await readFile(given.slice(1), 'utf8') : given);
     file = positionals[0]!;
+    against = values.against;
   } catch (err) {
     return print(2, { error: (err as Error).message, usage: USAGE });
   }
   let text;
+  let pinned;
   try {
     text = await readFile(file, 'utf8');
+    pinned = against === undefined ? undefined : await readFile(against, 'utf8');
   } catch (err) {
-    return print(2, { error: `cannot read ${file}: ${(err as Error).message}` });
+    return print(2, { error: `cannot read: ${(err as Error).message}` });
   }
-  const verdict = verifyExport(text, key.publicKey);
+  const verdict = verifyExport(text, key.publicKey, pinned);
   return print(verdict.ok ? 0 : 1, { file, key_id: key.keyId, ...verdict });
 }
 

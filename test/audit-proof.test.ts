@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,9 @@ import { sql } from 'kysely';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { loadSigningKey, purgeAudit, verifyAudit } from '../src/audit/checkpoints.js';
 import { verifyExport } from '../src/audit/verify-export.js';
+import { endMessage } from '../src/audit/proof.js';
+import { BODY_TEXT, PLAIN_COLUMNS } from '../src/audit/chain.js';
+import { linkHash, rowDigest } from '../src/audit/hashing.js';
 import { dumpTables, eventually, PATHS, ref, startApp, VALID, type TestApp } from './harness.js';
 
 const run = promisify(execFile);
@@ -125,6 +129,61 @@ describe('verifiable audit export', () => {
     assert.equal(v.ok, true, JSON.stringify(v.first_error));
     assert.equal(v.rows, 7, 'the filter narrows the rows; the others of the account become links');
     assert.equal(v.unprovable, 0);
+  });
+
+  it('refuses values of the wrong JSON type even in a file signed with the key, and never crashes on a malformed one', async () => {
+    const key = await loadSigningKey(t.store.db, undefined);
+    // What only the key holder could do: change a line and seal the file again.
+    const reseal = (changed: string) => {
+      const body = changed.slice(0, changed.lastIndexOf('\n', changed.length - 2) + 1);
+      const end = JSON.parse(changed.slice(body.length)) as Record<string, unknown>;
+      const sealed = { sha256: createHash('sha256').update(body).digest('hex'), rows: end.rows as number, links: end.links as number, checkpoints: end.checkpoints as number, unprovable: end.unprovable as number };
+      return `${body}${JSON.stringify({ ...end, ...sealed, signature: sign(null, endMessage(sealed), key.privateKey).toString('base64') })}\n`;
+    };
+    assert.equal(verifyExport(reseal(text), key.publicKey).ok, true, 'resealing an unchanged file keeps it valid');
+    const coerced = verifyExport(reseal(text.replace('"ok":true', '"ok":1')), key.publicKey);
+    assert.equal(coerced.ok, false);
+    assert.match(coerced.first_error!.reason, /ok must be true or false/);
+    for (const broken of [
+      text.replace(/"heads":\{"0":/, '"heads":{"00":'),
+      text.replace(/"heads":\{"0":\{[^}]*\}/, '"heads":{"0":null'),
+      text.replace(/"created_at":"[^"]*"/, '"created_at":"not a date"'),
+      text.replace(/,"content":(\{[^\n]*?\}|null)\}\n/, '}\n'),
+    ]) {
+      assert.notEqual(broken, text, 'the test changed something');
+      const v = verifyExport(reseal(broken), key.publicKey);
+      assert.equal(v.ok, false, JSON.stringify(v));
+    }
+  });
+
+  it('pins history: a rewrite that re-hashes the chain and drops later checkpoints verifies alone, but not against an export kept from before', async () => {
+    const key = await loadSigningKey(t.store.db, undefined);
+    const kept = text;
+    const lines = kept.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const victim = lines.find((l) => l.type === 'row' && l.operation === 'signature-match')!;
+    const chain = victim.chain as number;
+    const from = victim.seq as number;
+    // The attacker with write access: change the row, re-hash its chain onward, move the head, and
+    // delete every signed checkpoint that recorded the old hashes.
+    await sql`update audit_logs set http_status = 500 where chain = ${chain} and seq = ${from}`.execute(t.store.db);
+    const rows = await t.store.db.selectFrom('audit_logs').select([...PLAIN_COLUMNS, ...BODY_TEXT]).where('chain', '=', chain).where('seq', '>=', from).orderBy('seq').execute();
+    let prev = victim.prev_hash as string;
+    for (const r of rows) {
+      const hash = linkHash(prev, rowDigest({ ...r, data_class: r.data_class!, content_hash: r.content_hash! }));
+      await t.store.db.updateTable('audit_logs').set({ prev_hash: prev, hash }).where('id', '=', r.id).execute();
+      prev = hash;
+    }
+    await t.store.db.updateTable('audit_heads').set({ hash: prev }).where('chain', '=', chain).execute();
+    await sql`delete from audit_signed_checkpoints where (heads -> ${String(chain)} ->> 'seq')::bigint >= ${from}`.execute(t.store.db);
+    assert.equal((await verifyAudit(t.store.db)).ok, true, 'the store alone no longer shows the rewrite');
+
+    const forged = (await t.call('GET', '/api/v1/audit-logs/export', { query: { format: 'verifiable' } })).text;
+    assert.equal(verifyExport(forged, key.publicKey).ok, true, 'a new export verifies on its own');
+    const v = verifyExport(forged, key.publicKey, kept);
+    assert.equal(v.ok, false);
+    assert.match(v.first_error!.reason, /differs from the pinned export/);
+    // And an honest later export agrees with the kept one.
+    assert.ok((verifyExport(kept, key.publicKey, kept).pinned_positions ?? 0) > 0);
   });
 
   it('is a 422 for another environment, like every audit read', async () => {

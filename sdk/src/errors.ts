@@ -33,7 +33,7 @@ export class SangamError extends Error {
     const env = (typeof body === 'object' && body !== null ? body : {}) as { message?: unknown; data?: Record<string, unknown> };
     const data = env.data ?? {};
     const errors = Array.isArray(data.errors) ? (data.errors as FieldError[]) : [];
-    const message = String(data.Message ?? env.message ?? (typeof body === 'string' && body) ?? `HTTP ${response.status}`);
+    const message = String(data.Message ?? env.message ?? ((typeof body === 'string' && body) || `HTTP ${response.status}`));
     const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
     return new SangamError(
       response.status,

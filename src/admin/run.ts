@@ -24,7 +24,8 @@ export const USAGE = `usage: sangam <command>
   audit checkpoint                          (writes a signed checkpoint over every chain head)
   audit public-key                          (the key that verifies signed checkpoints)
   audit export --account ID [--format csv|ndjson|verifiable] [--environment sandbox|live] [--out FILE] [--from ISO] [--to ISO] [--operation SLUG] [--reference-id R]
-  audit verify-export FILE --public-key PEM|BASE64|@FILE   (offline: no store needed; exit 1 if the export does not verify)
+  audit verify-export FILE --public-key PEM|BASE64|@FILE [--against OLDER_EXPORT]
+                                            (offline: no store needed; exit 1 if the export does not verify)
   audit purge [--days N | --before ISO] [--identity-days N] [--bodies-days N]
                                             (deletes rows / erases content by data class; every chain stays verifiable)
   audit erase --account ID --environment sandbox|live --reference R   (erases one reference's content everywhere)

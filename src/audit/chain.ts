@@ -79,7 +79,7 @@ export async function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Pro
   let prev = head.hash;
   let seq = head.seq;
   const values = rows.map((r) => {
-    const data_class = dataClassOf(r.operation);
+    const data_class = dataClassOf(r.operation, r.reference_id);
     const content_salt = randomBytes(16).toString('hex');
     const content_hash = contentCommitment(content_salt, r);
     const hash = linkHash(prev, rowDigest({ ...r, data_class, content_hash }));

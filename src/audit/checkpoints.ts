@@ -70,7 +70,16 @@ export async function defaultPublicKey(db: Db, configured: string | undefined): 
 export { merkleRoot };
 
 /** Writes a signed checkpoint over every chain head as committed now. No lock is taken: nobody waits. */
-export async function writeCheckpoint(db: Db, key: SigningKey, reason: string): Promise<{ id: number; merkle_root: string; key_id: string; heads: Heads }> {
+export interface SignedCheckpoint {
+  id: number;
+  created_at: Date;
+  heads: Heads;
+  merkle_root: string;
+  key_id: string;
+  signature: string;
+}
+
+export async function writeCheckpoint(db: Db, key: SigningKey, reason: string): Promise<SignedCheckpoint> {
   const rows = await db.selectFrom('audit_heads').select(['chain', 'seq', 'hash']).orderBy('chain').execute();
   const heads: Heads = Object.fromEntries(rows.map((r) => [String(r.chain), { seq: r.seq, hash: r.hash }]));
   const root = merkleRoot(heads);
@@ -81,7 +90,7 @@ export async function writeCheckpoint(db: Db, key: SigningKey, reason: string): 
     .values({ created_at: createdAt, heads: JSON.stringify(heads), merkle_root: root, key_id: key.keyId, signature, reason })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { id, merkle_root: root, key_id: key.keyId, heads };
+  return { id, created_at: createdAt, heads, merkle_root: root, key_id: key.keyId, signature };
 }
 
 /**

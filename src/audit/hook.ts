@@ -8,6 +8,7 @@ import type { AuditRow, AuditWriter } from './writer.js';
 import { redact, redactUrl } from './redact.js';
 
 const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
+const AUDIT_READS = '/api/v1/audit-logs';
 
 /** The reference an operation call (or a transaction lookup) was about; other routes have none. */
 function referenceOf(req: FastifyRequest): string | null {
@@ -49,7 +50,10 @@ export function auditRowOf(req: FastifyRequest, status: number, latencyMs: numbe
     latency_ms: latencyMs,
     // A router error's request (error-handler.ts) has no parsed query: null, not {}.
     request_body: JSON.stringify(redact(req.auditInput ?? req.body ?? (Object.keys(req.query ?? {}).length ? req.query : null))),
-    response_body: JSON.stringify(redact(body)),
+    // A read of the audit log is on record (who read what, and the outcome) but not its answer: that
+    // would copy other rows' content into a row that neither retention by class nor an erasure of their
+    // reference would find.
+    response_body: req.url.startsWith(AUDIT_READS) && status < 400 ? JSON.stringify(null) : JSON.stringify(redact(body)),
   };
 }
 

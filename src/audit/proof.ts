@@ -80,33 +80,30 @@ const linkLine = (r: StoredRow) => ({
   digest: rowDigest({ ...r, data_class: r.data_class ?? '', content_hash: r.content_hash ?? '' }),
 });
 
-/** The first signed checkpoint, from `after` on, whose head of `chain` is at or past `seq`. */
-async function coverOf(db: Db, chain: number, seq: number, notBefore: Date): Promise<Checkpoint | undefined> {
-  let after = 0;
-  for (;;) {
-    const page = await db
-      .selectFrom('audit_signed_checkpoints')
-      .select(['id', 'created_at', sql<string>`heads::text`.as('heads'), 'merkle_root', 'key_id', 'signature'])
-      // A checkpoint signed before the row was created cannot hold it (a minute's slack for clocks).
-      .where('created_at', '>=', new Date(notBefore.getTime() - 60_000))
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(50)
-      .execute();
-    if (page.length === 0) return undefined;
-    for (const c of page) {
-      const heads = JSON.parse(c.heads) as Heads;
-      if ((heads[String(chain)]?.seq ?? -1) >= seq) return { ...c, created_at: new Date(c.created_at).toISOString(), heads };
-    }
-    after = page.at(-1)!.id;
-  }
+/**
+ * A checkpoint signed with `keyId` whose head of `chain` is at or past `seq`: the earliest created from a
+ * minute before the row on (index audit_signed_checkpoints_created; the minute is slack for clocks of
+ * several processes), else `fallback` (the export's own snapshot, which covers every row before it).
+ */
+async function coverOf(db: Db, keyId: string, chain: number, seq: number, notBefore: Date, fallback: Checkpoint): Promise<Checkpoint> {
+  const c = await db
+    .selectFrom('audit_signed_checkpoints')
+    .select(['id', 'created_at', sql<string>`heads::text`.as('heads'), 'merkle_root', 'key_id', 'signature'])
+    .where('key_id', '=', keyId)
+    .where('created_at', '>=', new Date(notBefore.getTime() - 60_000))
+    .where(sql<number>`(heads -> ${String(chain)} ->> 'seq')::bigint`, '>=', seq)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return c ? { ...c, created_at: new Date(c.created_at).toISOString(), heads: JSON.parse(c.heads) as Heads } : fallback;
 }
 
 /** The export as NDJSON lines (see the module header). */
 async function* lines(db: Db, key: SigningKey, accountId: string, environment: Environment, filters: AuditFilters): AsyncGenerator<string> {
   const f: AuditFilters = { ...filters, environment };
   // Sign the heads as they are now, so every row written so far has a checkpoint that covers it.
-  const snapshot = await writeCheckpoint(db, key, 'verifiable export');
+  const signed = await writeCheckpoint(db, key, 'verifiable export');
+  const snapshot: Checkpoint = { ...signed, created_at: signed.created_at.toISOString() };
   const digest = createHash('sha256');
   const emit = (o: object) => {
     const line = `${JSON.stringify(o)}\n`;
@@ -127,8 +124,9 @@ async function* lines(db: Db, key: SigningKey, accountId: string, environment: E
   for (;;) {
     const page = await filtered(db, accountId, f)
       .where('content_hash', 'is not', null)
-      .where((eb) => eb.or([eb('chain', '>', at.chain), eb.and([eb('chain', '=', at.chain), eb('seq', '>', at.seq)])]))
-      .select(['chain', 'seq', 'created_at'])
+      // A row comparison, so the (account_id, chain, seq) index serves each page as a range.
+      .where((eb) => eb(eb.refTuple('chain', 'seq'), '>', eb.tuple(at.chain, at.seq)))
+      .select(['id', 'chain', 'seq', 'created_at'])
       .orderBy('chain')
       .orderBy('seq')
       .limit(PAGE)
@@ -139,23 +137,26 @@ async function* lines(db: Db, key: SigningKey, accountId: string, environment: E
       if (mine.chain === carried.chain && seq <= carried.upTo) continue; // sent in the last run
       const snapshotHead = snapshot.heads[String(mine.chain)]?.seq ?? 0;
       if (seq > snapshotHead) continue; // written after the export began: the next export has it
-      const cover = await coverOf(db, mine.chain, seq, mine.created_at);
-      if (!cover) continue; // cannot happen: the snapshot covers it
+      const cover = await coverOf(db, key.keyId, mine.chain, seq, mine.created_at, snapshot);
       if (!sent.has(cover.id)) {
         sent.add(cover.id);
         counts.checkpoints++;
         yield emit({ type: 'checkpoint', ...cover });
       }
       const upTo = cover.heads[String(mine.chain)]!.seq;
-      yield* run(mine.chain, seq, upTo);
+      yield* run(mine.chain, seq, upTo, mine.id);
       carried = { chain: mine.chain, upTo };
     }
     if (page.length < PAGE) break;
     await new Promise((resolve) => setImmediate(resolve)); // let other requests in between pages (embedded store)
   }
 
-  /** Every row of `chain` from `from` to `upTo`: the account's matching rows whole, the others as links. */
-  async function* run(chain: number, from: number, upTo: number): AsyncGenerator<string> {
+  /**
+   * Every row of `chain` from `from` to `upTo`: the account's matching rows whole, the others as links.
+   * The first is the row that starts the run (`first`), whole even if it stopped matching meanwhile (an
+   * erasure emptied the message a `q` filter matched): a run must start with a row.
+   */
+  async function* run(chain: number, from: number, upTo: number, first: number): AsyncGenerator<string> {
     let seq = from - 1;
     while (seq < upTo) {
       const rows = (await db
@@ -169,7 +170,7 @@ async function* lines(db: Db, key: SigningKey, accountId: string, environment: E
         .execute()) as StoredRow[];
       if (rows.length === 0) return; // rows missing: the verifier will say the run does not reach its checkpoint
       const ids = rows.map((r) => r.id);
-      const mine = new Set((await filtered(db, accountId, f).where('id', 'in', ids).select('id').execute()).map((r) => r.id));
+      const mine = new Set([first, ...(await filtered(db, accountId, f).where('id', 'in', ids).select('id').execute()).map((r) => r.id)]);
       for (const r of rows) {
         if (mine.has(r.id)) counts.rows++;
         else counts.links++;

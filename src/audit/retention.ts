@@ -2,7 +2,8 @@
 // operation, the outcome, the reference) is kept longest and leaves only with the row (chain.ts,
 // purgeBefore). Its content (client IP and the redacted bodies) is erased earlier, by class:
 // - identity: rows of the identity operations (signature match, the document-locker steps, bank
-//   account verification), whose bodies hold masked identifiers, names and addresses;
+//   account verification), whose bodies hold masked identifiers, names and addresses, and transaction
+//   lookups, which repeat such results;
 // - bodies: every other row's bodies.
 // Erasing content keeps its hash commitment, so the chain still verifies (hashing.ts). The defaults
 // and why they follow UIDAI's rules are in docs/DECISIONS.md ("Audit retention by data class").
@@ -13,7 +14,12 @@ export type DataClass = 'identity' | 'bodies';
 
 const IDENTITY_OPERATIONS = new Set(['signature-match', 'doclocker-initialize', 'doclocker-download-aadhaar', 'mobile-to-bank-account']);
 
-export const dataClassOf = (operation: string | null | undefined): DataClass => (operation && IDENTITY_OPERATIONS.has(operation) ? 'identity' : 'bodies');
+/**
+ * A row's class. A row with a reference but no operation is a transaction lookup, whose answer repeats
+ * the operation's result: it may be an identity result, so it takes the shorter identity retention.
+ */
+export const dataClassOf = (operation: string | null | undefined, referenceId?: string | null): DataClass =>
+  (operation ? IDENTITY_OPERATIONS.has(operation) : !!referenceId) ? 'identity' : 'bodies';
 
 /** The columns an erasure empties: the content, and the salt that would let anyone test a guess of it. */
 export const ERASED = { client_ip: null, request_body: null, response_body: null, content_salt: null } as const;

@@ -13,3 +13,7 @@ ALTER TABLE audit_logs ADD COLUMN erased_at timestamptz;
 CREATE INDEX audit_logs_content_retention ON audit_logs (data_class, created_at) WHERE erased_at IS NULL AND content_hash IS NOT NULL;
 -- The verifiable export walks one account's rows chain by chain.
 CREATE INDEX audit_logs_account_chain ON audit_logs (account_id, chain, seq);
+-- A verifiable export finds the first signed checkpoint after a row by time.
+CREATE INDEX audit_signed_checkpoints_created ON audit_signed_checkpoints (created_at);
+-- An erasure finds a transaction's webhook events.
+CREATE INDEX webhook_events_txn ON webhook_events (txn_id);
