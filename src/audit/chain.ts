@@ -74,16 +74,21 @@ async function lockHead(trx: Transaction<DB>): Promise<{ chain: number; seq: num
 /** Inserts rows at the end of one chain (the first free one), in order. */
 export async function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
+  // Everything that does not depend on the chain position is hashed before the head is locked: the
+  // head is held only for one short link hash per row and the insert.
+  const prepared = rows.map((r) => {
+    const data_class = dataClassOf(r.operation, r.reference_id);
+    const content_salt = randomBytes(16).toString('hex');
+    const content_hash = contentCommitment(content_salt, r);
+    return { row: { ...r, data_class, content_salt, content_hash }, digest: rowDigest({ ...r, data_class, content_hash }) };
+  });
   // FOR UPDATE returns the head's latest committed version once the lock is granted, so the chain never forks.
   const head = await lockHead(trx);
   let prev = head.hash;
   let seq = head.seq;
-  const values = rows.map((r) => {
-    const data_class = dataClassOf(r.operation, r.reference_id);
-    const content_salt = randomBytes(16).toString('hex');
-    const content_hash = contentCommitment(content_salt, r);
-    const hash = linkHash(prev, rowDigest({ ...r, data_class, content_hash }));
-    const v = { ...r, data_class, content_salt, content_hash, chain: head.chain, seq: ++seq, prev_hash: prev, hash };
+  const values = prepared.map(({ row, digest }) => {
+    const hash = linkHash(prev, digest);
+    const v = { ...row, chain: head.chain, seq: ++seq, prev_hash: prev, hash };
     prev = hash;
     return v;
   });
