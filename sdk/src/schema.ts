@@ -447,7 +447,326 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /**
+         * Error400
+         * @description Invalid JSON body (Errorcode 103)
+         */
+        Error400: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 103;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error401
+         * @description No key, or an unknown, revoked or expired key (Errorcode 101)
+         */
+        Error401: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 101;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error402
+         * @description Live wallet balance too low for the debit (Errorcode 105)
+         */
+        Error402: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 105;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error403
+         * @description Client IP not on the allow-list, or live use not approved (Errorcode 102)
+         */
+        Error403: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 102;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error404
+         * @description No such resource (Errorcode 109)
+         */
+        Error404: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 109;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error409
+         * @description The same idempotency key is still in flight (Errorcode 106)
+         */
+        Error409: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 106;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error413
+         * @description Body over the limit (Errorcode 111)
+         */
+        Error413: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 111;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error415
+         * @description Content-Type is not application/json (Errorcode 112)
+         */
+        Error415: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 112;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error422
+         * @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107)
+         */
+        Error422: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 104 | 107;
+                /** @description One entry per bad field */
+                errors?: {
+                    /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                    field: string;
+                    message: string;
+                }[];
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error429
+         * @description Rate limited (Errorcode 108); see Retry-After
+         */
+        Error429: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 108;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error500
+         * @description Internal error (Errorcode 199)
+         */
+        Error500: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 199;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error502
+         * @description Partner network failed before any outcome; nothing was debited (Errorcode 113)
+         */
+        Error502: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 113;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
+         * Error504
+         * @description Partner network timed out before any outcome; nothing was debited (Errorcode 113)
+         */
+        Error504: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 113;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -570,26 +889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -600,26 +900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Live wallet balance too low for the debit (Errorcode 105) */
@@ -638,26 +919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 105;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error402"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -668,26 +930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -706,26 +949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The same idempotency key is still in flight (Errorcode 106) */
@@ -744,26 +968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 106;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -782,26 +987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -820,26 +1006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -858,32 +1025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -904,26 +1046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -942,26 +1065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -980,26 +1084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -1018,26 +1103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -1140,26 +1206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -1170,26 +1217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Live wallet balance too low for the debit (Errorcode 105) */
@@ -1208,26 +1236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 105;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error402"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -1238,26 +1247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -1276,26 +1266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The same idempotency key is still in flight (Errorcode 106) */
@@ -1314,26 +1285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 106;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -1352,26 +1304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -1390,26 +1323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -1428,32 +1342,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -1474,26 +1363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -1512,26 +1382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -1550,26 +1401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -1588,26 +1420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -1684,26 +1497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -1714,26 +1508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -1744,26 +1519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -1782,26 +1538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -1820,32 +1557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -1866,26 +1578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -1904,26 +1597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -1986,26 +1660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -2016,26 +1671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -2046,26 +1682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -2084,26 +1701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -2122,32 +1720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -2168,26 +1741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -2206,26 +1760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -2324,26 +1859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -2354,26 +1870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -2384,26 +1881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -2422,32 +1900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -2468,26 +1921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -2506,26 +1940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -2626,26 +2041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -2656,26 +2052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -2686,26 +2063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -2724,26 +2082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -2762,32 +2101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -2808,26 +2122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -2846,26 +2141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -2932,26 +2208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -2962,26 +2219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -2992,26 +2230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -3030,32 +2249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -3076,26 +2270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -3114,26 +2289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -3252,26 +2408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -3282,26 +2419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Live wallet balance too low for the debit (Errorcode 105) */
@@ -3320,26 +2438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 105;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error402"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -3350,26 +2449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -3388,26 +2468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The same idempotency key is still in flight (Errorcode 106) */
@@ -3426,26 +2487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 106;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -3464,26 +2506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -3502,26 +2525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -3540,32 +2544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -3586,26 +2565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -3624,26 +2584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -3662,26 +2603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -3700,26 +2622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3827,26 +2730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -3857,26 +2741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Live wallet balance too low for the debit (Errorcode 105) */
@@ -3895,26 +2760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 105;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error402"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -3925,26 +2771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -3963,26 +2790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The same idempotency key is still in flight (Errorcode 106) */
@@ -4001,26 +2809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 106;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -4039,26 +2828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -4077,26 +2847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -4115,32 +2866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -4161,26 +2887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -4199,26 +2906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -4237,26 +2925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -4275,26 +2944,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4409,26 +3059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -4439,26 +3070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Live wallet balance too low for the debit (Errorcode 105) */
@@ -4477,26 +3089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 105;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error402"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -4507,26 +3100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -4545,26 +3119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The same idempotency key is still in flight (Errorcode 106) */
@@ -4583,26 +3138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 106;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -4621,26 +3157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -4659,26 +3176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -4697,32 +3195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -4743,26 +3216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -4781,26 +3235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -4819,26 +3254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -4857,26 +3273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4939,26 +3336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -4969,26 +3347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -4999,26 +3358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -5037,32 +3377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -5083,26 +3398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -5121,26 +3417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -5214,26 +3491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -5244,26 +3502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -5274,26 +3513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -5312,26 +3532,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -5350,32 +3551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -5396,26 +3572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -5434,26 +3591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -5472,26 +3610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -5510,26 +3629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5602,26 +3702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -5632,26 +3713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -5662,26 +3724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -5700,26 +3743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -5738,26 +3762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -5776,32 +3781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -5822,26 +3802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -5860,26 +3821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -5946,26 +3888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -5976,26 +3899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -6006,26 +3910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -6044,26 +3929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -6082,32 +3948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -6128,26 +3969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -6166,26 +3988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -6204,26 +4007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -6242,26 +4026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6328,26 +4093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -6358,26 +4104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -6388,26 +4115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -6426,32 +4134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -6472,26 +4155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -6510,26 +4174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -6601,26 +4246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -6631,26 +4257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -6661,26 +4268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -6699,26 +4287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -6737,32 +4306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -6783,26 +4327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -6821,26 +4346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -6859,26 +4365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -6897,26 +4384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7041,26 +4509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -7071,26 +4520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Live wallet balance too low for the debit (Errorcode 105) */
@@ -7109,26 +4539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 105;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error402"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -7139,26 +4550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -7177,26 +4569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The same idempotency key is still in flight (Errorcode 106) */
@@ -7215,26 +4588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 106;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -7253,26 +4607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -7291,26 +4626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -7329,32 +4645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -7375,26 +4666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -7413,26 +4685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -7451,26 +4704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -7489,26 +4723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7589,26 +4804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -7619,26 +4815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -7649,26 +4826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -7687,26 +4845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -7725,32 +4864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -7771,26 +4885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -7809,26 +4904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -7929,26 +5005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -7959,26 +5016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Live wallet balance too low for the debit (Errorcode 105) */
@@ -7997,26 +5035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 105;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error402"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -8027,26 +5046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -8065,26 +5065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The same idempotency key is still in flight (Errorcode 106) */
@@ -8103,26 +5084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 106;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -8141,26 +5103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -8179,26 +5122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -8217,32 +5141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -8263,26 +5162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -8301,26 +5181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -8339,26 +5200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -8377,26 +5219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8507,26 +5330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -8537,26 +5341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Live wallet balance too low for the debit (Errorcode 105) */
@@ -8575,26 +5360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 105;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error402"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -8605,26 +5371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -8643,26 +5390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The same idempotency key is still in flight (Errorcode 106) */
@@ -8681,26 +5409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 106;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -8719,26 +5428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -8757,26 +5447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -8795,32 +5466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -8841,26 +5487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -8879,26 +5506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
@@ -8917,26 +5525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
             /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
@@ -8955,26 +5544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 113;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -9046,26 +5616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -9076,26 +5627,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -9106,26 +5638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -9144,32 +5657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -9190,26 +5678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -9228,26 +5697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -9328,26 +5778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -9358,26 +5789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -9388,26 +5800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -9426,26 +5819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -9464,26 +5838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -9502,32 +5857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -9548,26 +5878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -9586,26 +5897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -9668,26 +5960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -9698,26 +5971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -9728,26 +5982,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -9766,26 +6001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -9804,26 +6020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -9842,26 +6039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -9880,32 +6058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -9926,26 +6079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -9964,26 +6098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -10067,26 +6182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -10097,26 +6193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -10127,26 +6204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -10165,26 +6223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -10203,32 +6242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -10249,26 +6263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -10287,26 +6282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -10381,26 +6357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -10411,26 +6368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -10441,26 +6379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -10479,26 +6398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -10517,26 +6417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -10555,26 +6436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -10593,32 +6455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -10639,26 +6476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -10677,26 +6495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -10774,26 +6573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 103;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
@@ -10804,26 +6584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 101;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
@@ -10834,26 +6595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 102;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such resource (Errorcode 109) */
@@ -10872,26 +6614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 109;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Body over the limit (Errorcode 111) */
@@ -10910,26 +6633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 111;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description Content-Type is not application/json (Errorcode 112) */
@@ -10948,26 +6652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 112;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -10986,32 +6671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 104 | 107;
-                            /** @description One entry per bad field */
-                            errors?: {
-                                /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description Rate limited (Errorcode 108); see Retry-After */
@@ -11032,26 +6692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 108;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Internal error (Errorcode 199) */
@@ -11070,26 +6711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * @description See the error table (CONTRACT §1)
-                             * @enum {integer}
-                             */
-                            Errorcode: 199;
-                            /** @description The message; for a 422, the field messages joined */
-                            Message: string;
-                            /** @description The X-Request-Id of this answer */
-                            request_id: string;
-                            /** @enum {string} */
-                            Status: "Failed";
-                        };
-                        message: string;
-                        /** @enum {boolean} */
-                        ok: false;
-                        /** @enum {string} */
-                        statuscode: "ERR";
-                    };
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };

@@ -7,7 +7,9 @@
 //   extensions, which validators ignore;
 // - a fractional `multipleOf` (0.01 on amounts) becomes `x-decimal-places`: in binary floating point a
 //   standard validator computes 19.99 / 0.01 = 1998.9999999999998 and rejects about 14% of valid amounts;
-// - info gets its license and contact, tags their descriptions, and every operation an operationId.
+// - info gets its license and contact, tags their descriptions, and every operation an operationId;
+// - the error envelopes (one per status, titled Error4xx/Error5xx) are published once under
+//   components.schemas and referred to, so a generated client has one named type per error status.
 // A pure function of its input: app.ts computes it once and serves the cached result.
 
 type Json = Record<string, unknown>;
@@ -113,6 +115,21 @@ function portableResponse(r: Json): void {
   for (const h of Object.values((r.headers ?? {}) as Record<string, Json>)) portableParameter(h);
 }
 
+/** Response bodies published once, under components, by their title (http/responses.ts sets it): the error envelopes. */
+const SHARED_TITLE = /^Error[1-5][0-9]{2}$/;
+
+/** Moves a response body with a shared title to components.schemas and refers to it, so clients get one named type. */
+function shareComponents(r: Json, components: Record<string, Record<string, Json> | undefined>): void {
+  for (const media of Object.values((r.content ?? {}) as Record<string, Json>)) {
+    const schema = media.schema as Json | undefined;
+    const title = schema?.title;
+    if (typeof title !== 'string' || !SHARED_TITLE.test(title)) continue;
+    components.schemas ??= {};
+    components.schemas[title] ??= schema!;
+    media.schema = { $ref: `#/components/schemas/${title}` };
+  }
+}
+
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** A stable camelCase operationId from method and path: GET /api/v1/webhook-endpoints/{id}/deliveries → getWebhookEndpointsByIdDeliveries. */
@@ -148,7 +165,10 @@ export function portableDocument(source: object): Json {
       if (!op) continue;
       for (const p of (op.parameters ?? []) as Json[]) portableParameter(p);
       portableContent((op.requestBody as Json | undefined)?.content);
-      for (const r of Object.values((op.responses ?? {}) as Record<string, Json>)) portableResponse(r);
+      for (const r of Object.values((op.responses ?? {}) as Record<string, Json>)) {
+        portableResponse(r);
+        shareComponents(r, components);
+      }
       for (const t of (op.tags ?? []) as string[]) used.add(t);
       if (typeof op.operationId !== 'string' || !op.operationId) {
         let id = fallbackOperationId(method, path);
@@ -158,6 +178,8 @@ export function portableDocument(source: object): Json {
       }
     }
   }
+
+  if (components.schemas && Object.keys(components.schemas).length) doc.components = components;
 
   // Declared tags first (keeping any description a route gave), then the described ones in table order.
   const declared = new Map(((doc.tags ?? []) as Json[]).map((t) => [t.name as string, t]));

@@ -56,7 +56,8 @@ export function ErrorEnvelope(http: number) {
         ...(http === 422 ? { errors: Type.Optional(Type.Array(FieldError, { description: 'One entry per bad field' })) } : {}),
       }),
     },
-    { description: describe(http) },
+    // The title names the published component (http/openapi.ts shares it across routes).
+    { title: `Error${http}`, description: describe(http) },
   );
 }
 
