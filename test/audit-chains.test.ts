@@ -60,24 +60,41 @@ async function openBatch(db: Db) {
   return { release, done };
 }
 
-/** A separate Node process that group-commits `count` audit rows through AuditWriter, then exits. */
-function writerProcess(databaseUrl: string, tag: string, count: number): Promise<void> {
+/**
+ * A separate Node process that group-commits `count` audit rows through AuditWriter, then exits. With
+ * `hold`, it first appends a batch of 5 rows in a transaction it keeps open until release() (it says
+ * "holding" once it has its chain head), so several such processes hold heads at the same moment.
+ */
+function writerProcess(databaseUrl: string, tag: string, count: number, hold = false) {
+  const mod = (p: string) => JSON.stringify(pathToFileURL(path.resolve(p)).href);
   const code = `
-    import { openStore } from ${JSON.stringify(pathToFileURL(path.resolve('dist/src/db/client.js')).href)};
-    import { AuditWriter } from ${JSON.stringify(pathToFileURL(path.resolve('dist/src/audit/writer.js')).href)};
+    import { openStore } from ${mod('dist/src/db/client.js')};
+    import { AuditWriter } from ${mod('dist/src/audit/writer.js')};
+    import { insertChained } from ${mod('dist/src/audit/chain.js')};
     const store = await openStore({ databaseUrl: process.env.DB, poolMax: 4 });
-    const writer = new AuditWriter(store.db);
     const row = (n) => ({ request_id: 'req_' + process.env.TAG + '_' + n + '_' + process.pid, created_at: new Date(), account_id: null, key_id: null,
       environment: 'sandbox', client_ip: '127.0.0.1', method: 'POST', path: '/api/v1/test', operation: null, http_status: 200, ok: true,
       statuscode: 'TXN', reference_id: process.env.TAG, latency_ms: 1, request_body: JSON.stringify({ n }), response_body: '{}' });
+    if (process.env.HOLD === '1') {
+      const go = new Promise((resolve) => process.stdin.once('data', resolve));
+      await store.db.transaction().execute(async (trx) => {
+        await insertChained(trx, Array.from({ length: 5 }, (_, n) => row('held' + n)));
+        process.stdout.write('holding\\n');
+        await go;
+      });
+    }
+    const writer = new AuditWriter(store.db);
     await Promise.all(Array.from({ length: Number(process.env.COUNT) }, (_, n) => writer.write(row(n))));
     await store.close();`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { env: { ...process.env, DB: databaseUrl, TAG: tag, COUNT: String(count) }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d));
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${tag} exited ${code}: ${err}`))));
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    env: { ...process.env, DB: databaseUrl, TAG: tag, COUNT: String(count), HOLD: hold ? '1' : '0' },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d));
+  const holding = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => d.toString().includes('holding') && resolve()));
+  const done = new Promise<void>((resolve, reject) => child.on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`writer ${tag} exited ${c}: ${err}`)))));
+  return { holding, release: () => child.stdin.end('go\n'), done, kill: () => child.kill() };
 }
 
 const stored = (db: Db, chain: number, seq: number) =>
@@ -93,7 +110,7 @@ describe('audit chains without a global lock', () => {
       await within(writer.write(row('api')), 2000, 'a group-committed audit row');
       await within(t.store.db.transaction().execute((trx) => insertChained(trx, [row('admin')])), 2000, 'an admin audit row');
       // And another process's, as another server process writes: it must not wait either.
-      await within(writerProcess(t.config.databaseUrl!, 'other-process', 20), 10_000, 'another process\'s audit rows');
+      await within(writerProcess(t.config.databaseUrl!, 'other-process', 20).done, 10_000, 'another process\'s audit rows');
       const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.store.db);
       assert.equal(waiting.rows[0]!.n, 0);
       batch.release();
@@ -111,10 +128,17 @@ describe('audit chains without a global lock', () => {
     const t = await startApp();
     try {
       if (postgres) {
-        // Four writer processes, as four server processes are; a batch held open here on the first
-        // free chain makes them spread over the others. Each must finish without waiting on it.
+        // Four writer processes, as four server processes are, each holding an open batch at the same
+        // moment (and one held here too): none may wait for another to get its chain head.
         const batch = await openBatch(t.store.db);
-        await within(Promise.all([0, 1, 2, 3].map((i) => writerProcess(t.config.databaseUrl!, `w${i}`, 60))), 20_000, 'the writer processes');
+        const writers = [0, 1, 2, 3].map((i) => writerProcess(t.config.databaseUrl!, `w${i}`, 60, true));
+        try {
+          await within(Promise.all(writers.map((w) => w.holding)), 20_000, 'four processes holding open batches');
+          writers.forEach((w) => w.release());
+          await within(Promise.all(writers.map((w) => w.done)), 20_000, 'the writer processes');
+        } finally {
+          writers.forEach((w) => w.kill());
+        }
         batch.release();
         await batch.done;
       } else {
@@ -125,7 +149,7 @@ describe('audit chains without a global lock', () => {
 
       const ok = await verifyAudit(t.store.db);
       assert.equal(ok.ok, true, JSON.stringify(ok));
-      assert.ok(ok.checked >= 240);
+      assert.ok(ok.checked >= 240, String(ok.checked));
       const used = await t.store.db
         .selectFrom('audit_logs')
         .select(['chain', sql<number>`max(seq)::int`.as('top')])
@@ -134,7 +158,7 @@ describe('audit chains without a global lock', () => {
         .having(sql`count(*)`, '>=', 4)
         .orderBy('chain')
         .execute();
-      if (postgres) assert.ok(used.length >= 2, `rows spread over chains: ${JSON.stringify(used)}`);
+      if (postgres) assert.ok(used.length >= 4, `the four held batches are on four chains: ${JSON.stringify(used)}`);
       const pick = (i: number) => used[i % used.length]!;
       const db = t.store.db;
 
