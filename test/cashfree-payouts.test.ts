@@ -4,53 +4,42 @@
 // transformers, the amount conversion and the webhook verifier.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.js';
 import { eventIdOf, eventsOf, outcomeOf, paiseOf, reportOf, rupeesOf, statusOf, transferBody, type CfTransfer } from '../src/providers/cashfree-payouts/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/cashfree-payouts/webhook.js';
 import { CallbackRefused, type PartnerContext } from '../src/providers/connector.js';
-import { eventually, PATHS, sleep, startApp, VALID, type TestApp } from './harness.js';
-import { freePort } from './live-harness.js';
+import { eventually, PATHS, sleep, VALID } from './harness.js';
+import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 
 const CLIENT_SECRET = 'cfsk_ma_test_secret_for_tests';
 const FEE_PAISE = 100; // the default price of upi-payment-status
 
-interface CfApp extends TestApp {
-  base: string;
-}
-
 /** A live app whose upi-payment-status goes to the partner `cashfree` (kind cashfree-payouts) at the emulator. */
-async function startCfApp(emu: CashfreePayoutsEmulator, port: number | null, env: Record<string, string> = {}): Promise<CfApp> {
-  const base = `http://127.0.0.1:${port ?? 1}`;
-  const t = await startApp({
-    SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
-    SANGAM_PARTNER_CASHFREE_URL: emu.url,
-    SANGAM_PARTNER_CASHFREE_CLIENT_ID: emu.settings.clientId,
-    SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: CLIENT_SECRET,
-    SANGAM_PARTNER_ROUTES: 'upi-payment-status=cashfree',
-    SANGAM_PUBLIC_URL: base,
-    SANGAM_PARTNER_TIMEOUT_MS: '600',
-    SANGAM_RECONCILE_SCHEDULE: '3',
-    SANGAM_RECONCILE_POLL_MS: '100',
-    SANGAM_BREAKER_MIN_CALLS: '10000',
-    SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
-    SANGAM_WEBHOOK_POLL_MS: '50',
-    ...env,
-  });
-  if (port !== null) await t.app.listen({ port, host: '127.0.0.1' });
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, 'all');
-  await topUp(t.store.db, t.accountId, 10_000 * 100, 'test funds');
-  return { ...t, base };
+async function startCfApp(emu: CashfreePayoutsEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
+  return startPartnerApp(
+    {
+      SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
+      SANGAM_PARTNER_CASHFREE_URL: emu.url,
+      SANGAM_PARTNER_CASHFREE_CLIENT_ID: emu.settings.clientId,
+      SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: CLIENT_SECRET,
+      SANGAM_PARTNER_ROUTES: 'upi-payment-status=cashfree',
+      SANGAM_PARTNER_TIMEOUT_MS: '600',
+      SANGAM_RECONCILE_SCHEDULE: '3',
+      SANGAM_RECONCILE_POLL_MS: '100',
+      SANGAM_BREAKER_MIN_CALLS: '10000',
+      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      SANGAM_WEBHOOK_POLL_MS: '50',
+      ...env,
+    },
+    { port },
+  );
 }
 
 describe('cashfree-payouts connector, end to end', () => {
   let emu: CashfreePayoutsEmulator;
-  let t: CfApp;
+  let t: PartnerApp;
 
   before(async () => {
     const port = await freePort();
@@ -76,16 +65,7 @@ describe('cashfree-payouts connector, end to end', () => {
   });
 
   const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
-  const txOf = (ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
-  const wallet = async () => {
-    const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
-    return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
-  };
-  const final = (ref: string, timeoutMs = 10000) =>
-    eventually(async () => {
-      const r = await txOf(ref);
-      return r.body.data.status !== 'pending' && r;
-    }, timeoutMs);
+  const { txOf, wallet, final } = liveReads(() => t);
   const transfersOf = (txnId: string) => emu.transfers().filter((r) => r.transfer.transfer_id === txnId);
   /** What /_sim/transfers says about one transfer_id: the transfer and how many creates arrived. */
   const ledgerOf = async (txnId: string) => {

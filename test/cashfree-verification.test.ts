@@ -6,21 +6,19 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../src/partner-sim/cashfree-verification/index.js';
 import { linkedAccount } from '../src/partner-sim/cashfree-verification/directory.js';
 import { createCashfreeVerification } from '../src/providers/cashfree-verification/index.js';
 import { maskAccount, outcomeOf, statusOf } from '../src/providers/cashfree-verification/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';
-import { eventually, PATHS, sleep, startApp, VALID, type TestApp } from './harness.js';
+import { PATHS, sleep, VALID, type TestApp } from './harness.js';
+import { liveReads, startPartnerApp } from './live-harness.js';
 
 const FEE_PAISE = 200; // the default price of mobile-to-bank-account
 
-async function startCfApp(emu: CashfreeVerificationEmulator, env: Record<string, string> = {}, logs?: PassThrough): Promise<TestApp> {
-  const t = await startApp(
+function startCfApp(emu: CashfreeVerificationEmulator, env: Record<string, string> = {}, logs?: PassThrough): Promise<TestApp> {
+  return startPartnerApp(
     {
       SANGAM_PARTNER_CASHFREEVRS_KIND: 'cashfree-verification',
       SANGAM_PARTNER_CASHFREEVRS_URL: emu.url,
@@ -35,14 +33,8 @@ async function startCfApp(emu: CashfreeVerificationEmulator, env: Record<string,
       ...(logs ? { LOG_LEVEL: 'debug' } : {}),
       ...env,
     },
-    undefined,
-    true,
-    logs,
+    { topUpInr: 1_000, logStream: logs },
   );
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, 'all');
-  await topUp(t.store.db, t.accountId, 1_000 * 100, 'test funds');
-  return t;
 }
 
 describe('cashfree-verification connector, end to end', () => {
@@ -67,18 +59,11 @@ describe('cashfree-verification connector, end to end', () => {
   });
 
   const lookup = (body: Record<string, unknown>) => t.call('POST', PATHS.bank, { key: t.liveKey, body });
-  const txOf = (ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
-  const balance = async () => {
-    const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
-    return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
-  };
+  const reads = liveReads(() => t);
+  const { txOf, wallet: balance } = reads;
   const txnIdOf = async (ref: string) => (await t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', ref).executeTakeFirstOrThrow()).id;
   const dropsFor = (txnId: string) => emu.verifications().filter((v) => v.view.verification_id === txnId);
-  const final = (ref: string, timeoutMs = 8000) =>
-    eventually(async () => {
-      const r = await txOf(ref);
-      return r.body.data.status !== 'pending' && r;
-    }, timeoutMs);
+  const final = (ref: string, timeoutMs = 8000) => reads.final(ref, timeoutMs);
   /** Every row Sangam keeps that could hold an answer, as one text. */
   const storeText = async () => {
     const db = t.store.db;

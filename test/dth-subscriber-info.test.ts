@@ -4,12 +4,11 @@
 // cached, and the partner's failures as 502 / 504).
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
 import { codes, DTH_OPERATORS } from '../src/catalog/operators.js';
 import { BILLERS, subscriberFor } from '../src/partner-sim/setu-dth/billers.js';
 import { startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
 import { startApp, type TestApp } from './harness.js';
+import { startPartnerApp } from './live-harness.js';
 
 const INFO = '/api/v1/dth/subscriber-info';
 const FIELDS = ['balance', 'name', 'next_recharge_date', 'operator', 'pack', 'subscriber_id'];
@@ -76,20 +75,21 @@ describe('DTH subscriber info live, from the setu-dth bill fetch', () => {
 
   before(async () => {
     emu = await startSetuDthEmulator({ fetchMs: 50, latencyMs: 0 });
-    t = await startApp({
-      SANGAM_PARTNER_SETUDTH_KIND: 'setu-dth',
-      SANGAM_PARTNER_SETUDTH_URL: emu.url,
-      SANGAM_PARTNER_SETUDTH_CLIENT_ID: emu.settings.clientId,
-      SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: emu.settings.clientSecret,
-      SANGAM_PARTNER_SETUDTH_PARTNER_ID: String(emu.settings.partnerId),
-      SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE: '9812300000',
-      SANGAM_PARTNER_SETUDTH_WEBHOOK_SECRET: 'setu_dth_webhook_path_secret_for_tests_01',
-      SANGAM_PARTNER_ROUTES: 'dth-recharge=setudth',
-      SANGAM_PARTNER_TIMEOUT_MS: '800',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
-    });
-    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, 'all');
+    t = await startPartnerApp(
+      {
+        SANGAM_PARTNER_SETUDTH_KIND: 'setu-dth',
+        SANGAM_PARTNER_SETUDTH_URL: emu.url,
+        SANGAM_PARTNER_SETUDTH_CLIENT_ID: emu.settings.clientId,
+        SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: emu.settings.clientSecret,
+        SANGAM_PARTNER_SETUDTH_PARTNER_ID: String(emu.settings.partnerId),
+        SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE: '9812300000',
+        SANGAM_PARTNER_SETUDTH_WEBHOOK_SECRET: 'setu_dth_webhook_path_secret_for_tests_01',
+        SANGAM_PARTNER_ROUTES: 'dth-recharge=setudth',
+        SANGAM_PARTNER_TIMEOUT_MS: '800',
+        SANGAM_BREAKER_MIN_CALLS: '10000',
+      },
+      { topUpInr: 0 },
+    );
   });
   after(async () => {
     await t.close();

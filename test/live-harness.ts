@@ -10,7 +10,7 @@ import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { startApp, type TestApp } from './harness.js';
+import { eventually, startApp, type TestApp } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -64,6 +64,52 @@ export async function startSim(opts: { pendingMs?: number; latencyMs?: number; s
   };
 }
 
+export interface PartnerApp extends TestApp {
+  /** Where the app answers (its SANGAM_PUBLIC_URL). */
+  base: string;
+}
+
+/**
+ * A live-mode app with `env` (the partner's variables and the test's knobs): the seeded account
+ * allow-listed for 127.0.0.1, approved for every operation and topped up with `topUpInr`. `port`: a
+ * number listens there and is the public URL; null is a public URL nothing answers (the app is called
+ * through inject only); undefined leaves the public URL to config.
+ */
+export async function startPartnerApp(
+  env: Record<string, string>,
+  opts: { port?: number | null; topUpInr?: number; logStream?: NodeJS.WritableStream } = {},
+): Promise<PartnerApp> {
+  const base = opts.port === undefined ? '' : `http://127.0.0.1:${opts.port ?? 1}`;
+  const t = await startApp({ ...(base ? { SANGAM_PUBLIC_URL: base } : {}), ...env }, undefined, true, opts.logStream);
+  if (typeof opts.port === 'number') await t.app.listen({ port: opts.port, host: '127.0.0.1' });
+  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+  await approve(t.store.db, t.accountId, 'all');
+  const topUpInr = opts.topUpInr ?? 10_000;
+  if (topUpInr > 0) await topUp(t.store.db, t.accountId, topUpInr * 100, 'test funds');
+  return { ...t, base: base || t.config.publicUrl };
+}
+
+/**
+ * How the partner tests read a live transaction and the wallet (in paise), with the live key. `app` is
+ * a getter: the reads are made in a describe block, before `before` has started the app.
+ */
+export function liveReads(app: () => TestApp) {
+  const txOf = (ref: string) => app().call('GET', `/api/v1/transactions/${ref}`, { key: app().liveKey });
+  return {
+    txOf,
+    wallet: async () => {
+      const r = await app().call('GET', '/api/v1/account/wallet', { key: app().liveKey });
+      return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
+    },
+    /** The transaction once it is no longer pending. */
+    final: (ref: string, timeoutMs = 10000) =>
+      eventually(async () => {
+        const r = await txOf(ref);
+        return r.body.data.status !== 'pending' && r;
+      }, timeoutMs),
+  };
+}
+
 export interface LiveApp extends TestApp {
   sim: Sim;
   base: string;
@@ -74,23 +120,11 @@ export interface LiveApp extends TestApp {
 
 export async function startLive(env: Record<string, string> = {}, topUpInr = 10_000, sim?: Sim): Promise<LiveApp> {
   const s = sim ?? (await startSim());
-  const port = await freePort();
-  const t = await startApp({
-    SANGAM_PARTNER_URL: s.url,
-    SANGAM_PARTNER_SECRET: s.secret,
-    SANGAM_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    SANGAM_PARTNER_TIMEOUT_MS: '2000',
-    ...env,
-  });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, 'all');
-  if (topUpInr > 0) await topUp(t.store.db, t.accountId, topUpInr * 100, 'test funds');
+  const t = await startPartnerApp({ SANGAM_PARTNER_URL: s.url, SANGAM_PARTNER_SECRET: s.secret, SANGAM_PARTNER_TIMEOUT_MS: '2000', ...env }, { port: await freePort(), topUpInr });
   const close = t.close;
   return {
     ...t,
     sim: s,
-    base: `http://127.0.0.1:${port}`,
     async assertLedger() {
       const r = await checkLedger(t.store.db);
       if (!r.ok) throw new Error(`ledger check failed:\n${r.breaches.join('\n')}`);

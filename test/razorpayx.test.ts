@@ -3,55 +3,44 @@
 // ledger check runs after every test). Plus a few unit-level checks of the transformers and verifier.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { createRazorpayx } from '../src/providers/razorpayx/index.js';
 import { createPayoutBody, eventsOf, outcomeOf, reportOf, statusOf, type RzpPayout } from '../src/providers/razorpayx/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/razorpayx/webhook.js';
 import { CallbackRefused, type PartnerContext } from '../src/providers/connector.js';
-import { eventually, PATHS, sleep, startApp, VALID, type TestApp } from './harness.js';
-import { freePort } from './live-harness.js';
+import { eventually, PATHS, sleep, VALID } from './harness.js';
+import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 
 const WEBHOOK_SECRET = 'rzp_webhook_secret_for_tests';
 const FEE_PAISE = 100; // the default price of upi-payment-status
 
-interface RzpApp extends TestApp {
-  base: string;
-}
-
 /** A live app whose upi-payment-status goes to the partner `rzp` (kind razorpayx) at the emulator. */
-async function startRzpApp(emu: RazorpayxEmulator, port: number | null, env: Record<string, string> = {}): Promise<RzpApp> {
-  const base = `http://127.0.0.1:${port ?? 1}`;
-  const t = await startApp({
-    SANGAM_PARTNER_RZP_KIND: 'razorpayx',
-    SANGAM_PARTNER_RZP_URL: emu.url,
-    SANGAM_PARTNER_RZP_KEY_ID: emu.settings.keyId,
-    SANGAM_PARTNER_RZP_KEY_SECRET: emu.settings.keySecret,
-    SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: emu.settings.accountNumber,
-    SANGAM_PARTNER_RZP_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    SANGAM_PARTNER_ROUTES: 'upi-payment-status=rzp',
-    SANGAM_PUBLIC_URL: base,
-    SANGAM_PARTNER_TIMEOUT_MS: '600',
-    SANGAM_RECONCILE_SCHEDULE: '3',
-    SANGAM_RECONCILE_POLL_MS: '100',
-    SANGAM_BREAKER_MIN_CALLS: '10000',
-    SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
-    SANGAM_WEBHOOK_POLL_MS: '50',
-    ...env,
-  });
-  if (port !== null) await t.app.listen({ port, host: '127.0.0.1' });
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, 'all');
-  await topUp(t.store.db, t.accountId, 10_000 * 100, 'test funds');
-  return { ...t, base };
+async function startRzpApp(emu: RazorpayxEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
+  return startPartnerApp(
+    {
+      SANGAM_PARTNER_RZP_KIND: 'razorpayx',
+      SANGAM_PARTNER_RZP_URL: emu.url,
+      SANGAM_PARTNER_RZP_KEY_ID: emu.settings.keyId,
+      SANGAM_PARTNER_RZP_KEY_SECRET: emu.settings.keySecret,
+      SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: emu.settings.accountNumber,
+      SANGAM_PARTNER_RZP_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      SANGAM_PARTNER_ROUTES: 'upi-payment-status=rzp',
+      SANGAM_PARTNER_TIMEOUT_MS: '600',
+      SANGAM_RECONCILE_SCHEDULE: '3',
+      SANGAM_RECONCILE_POLL_MS: '100',
+      SANGAM_BREAKER_MIN_CALLS: '10000',
+      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      SANGAM_WEBHOOK_POLL_MS: '50',
+      ...env,
+    },
+    { port },
+  );
 }
 
 describe('razorpayx connector, end to end', () => {
   let emu: RazorpayxEmulator;
-  let t: RzpApp;
+  let t: PartnerApp;
 
   before(async () => {
     const port = await freePort();
@@ -77,16 +66,7 @@ describe('razorpayx connector, end to end', () => {
   });
 
   const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
-  const txOf = (ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
-  const wallet = async () => {
-    const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
-    return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
-  };
-  const final = (ref: string, timeoutMs = 10000) =>
-    eventually(async () => {
-      const r = await txOf(ref);
-      return r.body.data.status !== 'pending' && r;
-    }, timeoutMs);
+  const { txOf, wallet, final } = liveReads(() => t);
   const payoutsOf = (txnId: string) => emu.payouts().filter((p) => p.payout.reference_id === txnId);
   const requestsFor = async (key: string) => {
     const l = (await (await fetch(`${emu.url}/_sim/payouts`)).json()) as { idempotency: Record<string, { requests: number; payouts: number }> };

@@ -3,10 +3,7 @@
 // the wallet and the ledger (checked after every test). Plus unit-level checks of the biller mapping.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { listFees } from '../src/ledger/pricing.js';
 import { BILLERS } from '../src/partner-sim/setu-dth/billers.js';
 import { startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
@@ -14,45 +11,37 @@ import { PartnerError, type PartnerContext } from '../src/providers/connector.js
 import { createSetuDth } from '../src/providers/setu-dth/index.js';
 import { billerFor, billerMapOf, ourDthCode, reversalOf, statusOf } from '../src/providers/setu-dth/transformers.js';
 import { paymentRefIdOf } from '../src/providers/setu-recharge/transformers.js';
-import { eventually, PATHS, sleep, startApp, VALID, type TestApp } from './harness.js';
-import { freePort } from './live-harness.js';
+import { eventually, PATHS, sleep, VALID } from './harness.js';
+import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 
 const SECRET = 'setu_dth_webhook_path_secret_for_tests_01';
 const CUSTOMER_MOBILE = '9812300000';
 
-interface DthApp extends TestApp {
-  base: string;
-}
-
-async function startDthApp(emu: SetuDthEmulator, port: number | null, env: Record<string, string> = {}): Promise<DthApp> {
-  const base = `http://127.0.0.1:${port ?? 1}`;
-  const t = await startApp({
-    SANGAM_PARTNER_SETUDTH_KIND: 'setu-dth',
-    SANGAM_PARTNER_SETUDTH_URL: emu.url,
-    SANGAM_PARTNER_SETUDTH_CLIENT_ID: emu.settings.clientId,
-    SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: emu.settings.clientSecret,
-    SANGAM_PARTNER_SETUDTH_PARTNER_ID: String(emu.settings.partnerId),
-    SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE: CUSTOMER_MOBILE,
-    SANGAM_PARTNER_SETUDTH_WEBHOOK_SECRET: SECRET,
-    SANGAM_PARTNER_ROUTES: 'dth-recharge=setudth',
-    SANGAM_PUBLIC_URL: base,
-    SANGAM_PARTNER_TIMEOUT_MS: '800',
-    SANGAM_RECONCILE_SCHEDULE: '2',
-    SANGAM_RECONCILE_POLL_MS: '100',
-    SANGAM_BREAKER_MIN_CALLS: '10000',
-    SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
-    ...env,
-  });
-  if (port !== null) await t.app.listen({ port, host: '127.0.0.1' });
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, 'all');
-  await topUp(t.store.db, t.accountId, 10_000 * 100, 'test funds');
-  return { ...t, base };
+async function startDthApp(emu: SetuDthEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
+  return startPartnerApp(
+    {
+      SANGAM_PARTNER_SETUDTH_KIND: 'setu-dth',
+      SANGAM_PARTNER_SETUDTH_URL: emu.url,
+      SANGAM_PARTNER_SETUDTH_CLIENT_ID: emu.settings.clientId,
+      SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: emu.settings.clientSecret,
+      SANGAM_PARTNER_SETUDTH_PARTNER_ID: String(emu.settings.partnerId),
+      SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE: CUSTOMER_MOBILE,
+      SANGAM_PARTNER_SETUDTH_WEBHOOK_SECRET: SECRET,
+      SANGAM_PARTNER_ROUTES: 'dth-recharge=setudth',
+      SANGAM_PARTNER_TIMEOUT_MS: '800',
+      SANGAM_RECONCILE_SCHEDULE: '2',
+      SANGAM_RECONCILE_POLL_MS: '100',
+      SANGAM_BREAKER_MIN_CALLS: '10000',
+      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...env,
+    },
+    { port },
+  );
 }
 
 describe('setu-dth connector, end to end', () => {
   let emu: SetuDthEmulator;
-  let t: DthApp;
+  let t: PartnerApp;
   let fee = 0;
 
   before(async () => {
@@ -78,16 +67,7 @@ describe('setu-dth connector, end to end', () => {
   });
 
   const dth = (body: Record<string, unknown>) => t.call('POST', PATHS.dth, { key: t.liveKey, body });
-  const txOf = (ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
-  const wallet = async () => {
-    const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
-    return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
-  };
-  const final = (ref: string, timeoutMs = 10000) =>
-    eventually(async () => {
-      const r = await txOf(ref);
-      return r.body.data.status !== 'pending' && r;
-    }, timeoutMs);
+  const { txOf, wallet, final } = liveReads(() => t);
   const paymentsOf = (txnId: string) => emu.bills().filter((b) => b.payment?.input.paymentRefId === paymentRefIdOf(txnId));
   const checksOf = async (txnId: string) => (await t.store.db.selectFrom('transactions').select('checks').where('id', '=', txnId).executeTakeFirstOrThrow()).checks;
   const calls = async () => (await (await fetch(`${emu.url}/_sim/calls`)).json()) as Record<string, number>;

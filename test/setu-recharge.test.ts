@@ -4,49 +4,38 @@
 // pre-flight (operator lookup, plans) through /api/v1/mobile-recharge/*, and a few unit-level checks.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addEntry } from '../src/access/allowlist.js';
 import { redactUrl } from '../src/audit/redact.js';
-import { approve } from '../src/access/approvals.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { listFees } from '../src/ledger/pricing.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
 import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
 import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
 import { lookupOf, paymentRefIdOf, plansOf, statusOf, txnIdOfPaymentRef } from '../src/providers/setu-recharge/transformers.js';
-import { eventually, PATHS, sleep, startApp, VALID, type TestApp } from './harness.js';
-import { freePort } from './live-harness.js';
+import { eventually, PATHS, sleep, VALID } from './harness.js';
+import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 
 const SECRET = 'setu_webhook_path_secret_for_tests_0001';
 
-interface SetuApp extends TestApp {
-  base: string;
-}
-
-async function startSetuApp(emu: SetuRechargeEmulator, port: number | null, env: Record<string, string> = {}): Promise<SetuApp> {
-  const base = `http://127.0.0.1:${port ?? 1}`;
-  const t = await startApp({
-    SANGAM_PARTNER_SETU_KIND: 'setu-recharge',
-    SANGAM_PARTNER_SETU_URL: emu.url,
-    SANGAM_PARTNER_SETU_TOKEN_URL: `${emu.url}/v1/users/login`,
-    SANGAM_PARTNER_SETU_CLIENT_ID: emu.settings.clientId,
-    SANGAM_PARTNER_SETU_CLIENT_SECRET: emu.settings.clientSecret,
-    SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: emu.settings.productInstanceId,
-    SANGAM_PARTNER_SETU_WEBHOOK_SECRET: SECRET,
-    SANGAM_PARTNER_ROUTES: 'recharge-commission=setu',
-    SANGAM_PUBLIC_URL: base,
-    SANGAM_PARTNER_TIMEOUT_MS: '700',
-    SANGAM_RECONCILE_SCHEDULE: '2',
-    SANGAM_RECONCILE_POLL_MS: '100',
-    SANGAM_BREAKER_MIN_CALLS: '10000',
-    SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
-    ...env,
-  });
-  if (port !== null) await t.app.listen({ port, host: '127.0.0.1' });
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, 'all');
-  await topUp(t.store.db, t.accountId, 10_000 * 100, 'test funds');
-  return { ...t, base };
+async function startSetuApp(emu: SetuRechargeEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
+  return startPartnerApp(
+    {
+      SANGAM_PARTNER_SETU_KIND: 'setu-recharge',
+      SANGAM_PARTNER_SETU_URL: emu.url,
+      SANGAM_PARTNER_SETU_TOKEN_URL: `${emu.url}/v1/users/login`,
+      SANGAM_PARTNER_SETU_CLIENT_ID: emu.settings.clientId,
+      SANGAM_PARTNER_SETU_CLIENT_SECRET: emu.settings.clientSecret,
+      SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: emu.settings.productInstanceId,
+      SANGAM_PARTNER_SETU_WEBHOOK_SECRET: SECRET,
+      SANGAM_PARTNER_ROUTES: 'recharge-commission=setu',
+      SANGAM_PARTNER_TIMEOUT_MS: '700',
+      SANGAM_RECONCILE_SCHEDULE: '2',
+      SANGAM_RECONCILE_POLL_MS: '100',
+      SANGAM_BREAKER_MIN_CALLS: '10000',
+      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...env,
+    },
+    { port },
+  );
 }
 
 // Emulator lookup: d1 = 1 → jio; d2d3 = 04 → Maharashtra; d4 ≠ 9 → not ported; the last four steer the recharge.
@@ -54,7 +43,7 @@ const mobile = (suffix: string) => `910456${suffix}`;
 
 describe('setu-recharge connector, end to end', () => {
   let emu: SetuRechargeEmulator;
-  let t: SetuApp;
+  let t: PartnerApp;
   let fee = 0;
 
   before(async () => {
@@ -79,16 +68,7 @@ describe('setu-recharge connector, end to end', () => {
   });
 
   const recharge = (body: Record<string, unknown>) => t.call('POST', PATHS.recharge, { key: t.liveKey, body });
-  const txOf = (ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
-  const wallet = async () => {
-    const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
-    return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
-  };
-  const final = (ref: string, timeoutMs = 10000) =>
-    eventually(async () => {
-      const r = await txOf(ref);
-      return r.body.data.status !== 'pending' && r;
-    }, timeoutMs);
+  const { txOf, wallet, final } = liveReads(() => t);
   const rechargesOf = (txnId: string) => emu.recharges().filter((r) => r.input.paymentRefId === paymentRefIdOf(txnId));
   const checksOf = async (txnId: string) => (await t.store.db.selectFrom('transactions').select('checks').where('id', '=', txnId).executeTakeFirstOrThrow()).checks;
   const calls = async () => (await (await fetch(`${emu.url}/_sim/calls`)).json()) as Record<string, number>;

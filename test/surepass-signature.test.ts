@@ -5,35 +5,32 @@
 // 5xx, timeout), each a 502/504 with nothing charged and nothing left pending.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { startSurepassSignatureEmulator, type SurepassSignatureEmulator } from '../src/partner-sim/surepass-signature/index.js';
 import { samples } from '../src/partner-sim/surepass-signature/samples.js';
 import { createSurepassSignature } from '../src/providers/surepass-signature/index.js';
 import { formOf, outcomeOf } from '../src/providers/surepass-signature/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';
-import { PATHS, startApp, VALID, type TestApp } from './harness.js';
+import { PATHS, VALID, type TestApp } from './harness.js';
+import { startPartnerApp } from './live-harness.js';
 
 const FEE_PAISE = 300; // the default price of signature-match
 const S = samples() as Record<'signature' | 'signature_rescan' | 'signature_nomatch' | 'signature_lowmatch' | 'no_signature', string>;
 
-async function startSpApp(emu: SurepassSignatureEmulator, env: Record<string, string> = {}): Promise<TestApp> {
-  const t = await startApp({
-    SANGAM_PARTNER_SUREPASS_KIND: 'surepass-signature',
-    SANGAM_PARTNER_SUREPASS_URL: emu.url,
-    SANGAM_PARTNER_SUREPASS_TOKEN: emu.settings.token,
-    SANGAM_PARTNER_SUREPASS_SIGNATURE_PATH: emu.settings.path,
-    SANGAM_PARTNER_ROUTES: 'signature-match=surepass',
-    SANGAM_PARTNER_TIMEOUT_MS: '600',
-    SANGAM_BREAKER_MIN_CALLS: '10000',
-    ...env,
-  });
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, 'all');
-  await topUp(t.store.db, t.accountId, 1_000 * 100, 'test funds');
-  return t;
+function startSpApp(emu: SurepassSignatureEmulator, env: Record<string, string> = {}): Promise<TestApp> {
+  return startPartnerApp(
+    {
+      SANGAM_PARTNER_SUREPASS_KIND: 'surepass-signature',
+      SANGAM_PARTNER_SUREPASS_URL: emu.url,
+      SANGAM_PARTNER_SUREPASS_TOKEN: emu.settings.token,
+      SANGAM_PARTNER_SUREPASS_SIGNATURE_PATH: emu.settings.path,
+      SANGAM_PARTNER_ROUTES: 'signature-match=surepass',
+      SANGAM_PARTNER_TIMEOUT_MS: '600',
+      SANGAM_BREAKER_MIN_CALLS: '10000',
+      ...env,
+    },
+    { topUpInr: 1_000 },
+  );
 }
 
 describe('surepass-signature connector, end to end', () => {

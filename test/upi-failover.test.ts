@@ -20,8 +20,8 @@ import { checkLedger } from '../src/ledger/check.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
-import { eventually, freshStoreLocation, PATHS, sleep, startApp, VALID, type TestApp } from './harness.js';
-import { freePort } from './live-harness.js';
+import { eventually, freshStoreLocation, PATHS, sleep, VALID } from './harness.js';
+import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_failover';
@@ -119,19 +119,9 @@ async function txnIdsAt(p: Partner): Promise<Set<string>> {
   return new Set(((await (await fetch(`${cf.origin}/_sim/transfers`)).json()) as { transfers: Array<{ transfer_id: string }> }).transfers.map((x) => x.transfer_id));
 }
 
-interface UpiApp extends TestApp {
-  base: string;
-}
-
-async function startUpiApp(order: { first: Partner; second: Partner }, over: Record<string, string> = {}): Promise<UpiApp> {
+async function startUpiApp(order: { first: Partner; second: Partner }, over: Record<string, string> = {}): Promise<PartnerApp> {
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const t = await startApp({ ...partnerEnv(order, base, over), SANGAM_PARTNER_TIMEOUT_MS: '600', ...over });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, 'all');
-  await topUp(t.store.db, t.accountId, 10_000 * 100, 'test funds');
-  return { ...t, base };
+  return startPartnerApp({ ...partnerEnv(order, `http://127.0.0.1:${port}`, over), SANGAM_PARTNER_TIMEOUT_MS: '600', ...over }, { port });
 }
 
 const resetEmulators = async () => {
@@ -144,7 +134,7 @@ for (const order of ORDERS) {
   const { first, second } = order;
 
   describe(`UPI failover, route ${first}>${second}`, () => {
-    let t: UpiApp;
+    let t: PartnerApp;
     before(async () => {
       t = await startUpiApp(order);
       webhooksTo(t.base);
@@ -157,16 +147,9 @@ for (const order of ORDERS) {
     });
 
     const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
-    const txOf = (ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey });
-    const wallet = async () => {
-      const r = await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey });
-      return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
-    };
-    const final = (ref: string) =>
-      eventually(async () => {
-        const r = await txOf(ref);
-        return r.body.data.status !== 'pending' && r;
-      }, 12_000);
+    const reads = liveReads(() => t);
+    const { txOf, wallet } = reads;
+    const final = (ref: string) => reads.final(ref, 12_000);
     const holder = async (txnId: string) => (await t.store.db.selectFrom('transactions').select('partner').where('id', '=', txnId).executeTakeFirstOrThrow()).partner;
 
     // ---- before any outcome: the second partner makes the payout --------------------------------
