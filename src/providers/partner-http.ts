@@ -4,6 +4,7 @@
 // the partner (Unsent: it cannot; Unanswered: it may have acted). A connector adds its own
 // authentication headers; messages name the partner and never carry credentials or a body.
 import { Agent, errors, request } from 'undici';
+import { PartnerError } from './connector.js';
 
 /** Errors that mean the request never left this machine or never reached the partner. */
 const UNSENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -20,6 +21,19 @@ export class Unsent extends Error {
 
 /** The request was (or may have been) sent and no full answer came back: the partner may have acted. */
 export class Unanswered extends Error {}
+
+/**
+ * A status enquiry through the transport: a call that failed in transport (unreachable, or no full
+ * answer) is a PartnerError, timeout or unavailable, which the reconciler answers by asking again later.
+ */
+export async function enquiry<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof Unsent || err instanceof Unanswered) throw new PartnerError(err instanceof Unsent && err.timedOut ? 'timeout' : 'unavailable', `status enquiry: ${err.message}`);
+    throw err;
+  }
+}
 
 export interface PartnerAnswer {
   status: number;

@@ -34,7 +34,8 @@ import {
   type PartnerReport,
   type TxRef,
 } from '../connector.js';
-import { CashfreeHttp, Unanswered, Unsent, type CfAnswer } from './http.js';
+import { CashfreeHttp, Unsent, type CfAnswer } from './http.js';
+import { enquiry } from '../partner-http.js';
 import { asTransfer, errorDescription, fieldsOf, outcomeOf, refusalOf, reportOf, transferBody, type CfTransfer } from './transformers.js';
 import { parseWebhook } from './webhook.js';
 
@@ -141,7 +142,7 @@ export class CashfreePayoutsConnector implements Connector {
     if (found) return reportOf(found, tx.txnId);
     const stored = await this.ctx.sessions.get<StoredCreate>(sessionKey(tx.txnId));
     if (!stored) return null; // never sent here, and Cashfree knows no transfer by that id
-    const a = await this.call(() => this.send(stored));
+    const a = await enquiry(() => this.send(stored));
     const t = a.status >= 200 && a.status < 300 ? asTransfer(a.json) : null;
     if (t) return reportOf(t, tx.txnId);
     if (a.status === 409) {
@@ -176,21 +177,11 @@ export class CashfreePayoutsConnector implements Connector {
 
   /** GET /transfers?transfer_id=…; null when Cashfree says there is no such transfer [G: a 404]. */
   private async fetch(transferId: string): Promise<CfTransfer | null> {
-    const a = await this.call(() => this.http.call('GET', `/transfers?transfer_id=${encodeURIComponent(transferId)}`, this.ctx.timeoutFor('upi-payment-status'), transferId));
+    const a = await enquiry(() => this.http.call('GET', `/transfers?transfer_id=${encodeURIComponent(transferId)}`, this.ctx.timeoutFor('upi-payment-status'), transferId));
     if (a.status === 404) return null;
     const t = a.status === 200 ? asTransfer(a.json) : null;
     if (!t) throw new Error(`status enquiry failed with HTTP ${a.status}`);
     return t;
-  }
-
-  /** A status-enquiry call; a transport failure is an error (the reconciler asks again later). */
-  private async call(fn: () => Promise<CfAnswer>): Promise<CfAnswer> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof Unsent || err instanceof Unanswered) throw new PartnerError(err instanceof Unsent && err.timedOut ? 'timeout' : 'unavailable', `status enquiry: ${err.message}`);
-      throw err;
-    }
   }
 
   /** Drops the stored body of a create that cannot have executed (best effort: it expires anyway). */

@@ -30,6 +30,7 @@ import {
   type TxRef,
 } from '../connector.js';
 import { CashfreeVerificationHttp, Unanswered, Unsent, type CfAnswer } from './http.js';
+import { enquiry } from '../partner-http.js';
 import { asPennyDrop, errorText, givenOf, outcomeOf, pennyDropBody, PENDING_MESSAGE, type GivenAccount } from './transformers.js';
 
 /** [P] the default x-api-version of the Verification API. */
@@ -136,17 +137,17 @@ export class CashfreeVerificationConnector implements Connector {
       (await this.ctx.sessions.get<StoredCreate>(sessionKey(tx.txnId))) ??
       (tx.request?.operation === 'mobile-to-bank-account' ? { body: JSON.stringify(pennyDropBody(tx.txnId, tx.request.mobile, new Date())), given: givenOf(tx.txnId, tx.request) } : undefined);
     const given = stored?.given ?? {};
-    let found = await this.call(() => this.lookup(tx.txnId, given));
+    let found = await enquiry(() => this.lookup(tx.txnId, given));
     if (found === 'unknown') {
       if (!stored) return null; // never sent by us, and Cashfree knows no verification by that id
       // Cashfree has no record of the request we sent: send the same body under the same id (a repeat
       // of an id that did arrive is refused with 409, never a second penny drop).
-      const a = await this.call(() => this.create(tx.txnId, stored.body));
+      const a = await enquiry(() => this.create(tx.txnId, stored.body));
       if (a.status >= 200 && a.status < 300) {
         const p = asPennyDrop(a.json);
         found = p && outcomeOf(p, tx.txnId, given);
       } else if (a.status === 409) {
-        found = await this.call(() => this.lookup(tx.txnId, given));
+        found = await enquiry(() => this.lookup(tx.txnId, given));
         if (found === 'unknown') return null;
       } else {
         throw new Error(`status enquiry: resending the penny drop failed with HTTP ${a.status}`);
@@ -174,16 +175,6 @@ export class CashfreeVerificationConnector implements Connector {
     const p = a.status === 200 ? asPennyDrop(a.json) : null;
     if (a.status !== 200) throw new Error(`status call failed with HTTP ${a.status}`);
     return p && outcomeOf(p, txnId, given);
-  }
-
-  /** A status-enquiry call; a transport failure is a PartnerError (the reconciler asks again later). */
-  private async call<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof Unsent || err instanceof Unanswered) throw new PartnerError(err instanceof Unsent && err.timedOut ? 'timeout' : 'unavailable', `status enquiry: ${err.message}`);
-      throw err;
-    }
   }
 
   /** Drops the stored body of a request that cannot have executed (best effort: it expires anyway). */

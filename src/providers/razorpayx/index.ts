@@ -28,7 +28,8 @@ import {
   type PartnerReport,
   type TxRef,
 } from '../connector.js';
-import { RazorpayxHttp, Unanswered, Unsent, type RzpAnswer } from './http.js';
+import { RazorpayxHttp, Unsent, type RzpAnswer } from './http.js';
+import { enquiry } from '../partner-http.js';
 import { asPayout, createPayoutBody, errorDescription, fieldsOf, outcomeOf, refusalOf, reportOf, type RzpErrorBody, type RzpPayout } from './transformers.js';
 import { parseWebhook } from './webhook.js';
 
@@ -136,7 +137,7 @@ export class RazorpayxConnector implements Connector {
       (await this.ctx.sessions.get<StoredCreate>(sessionKey(tx.txnId))) ??
       (tx.request?.operation === 'upi-payment-status' ? { key: tx.txnId, body: JSON.stringify(createPayoutBody(tx.request, this.s.accountNumber)) } : undefined);
     if (!stored) return null; // never sent by us, and RazorpayX knows no payout by that id
-    const a = await this.call(() => this.send(stored));
+    const a = await enquiry(() => this.send(stored));
     if (a.status >= 200 && a.status < 300) {
       // The replay answers the saved first response (a snapshot): ask for today's status.
       const first = asPayout(a.json);
@@ -171,21 +172,11 @@ export class RazorpayxConnector implements Connector {
 
   /** GET /v1/payouts/{id}; null when RazorpayX says there is no such payout. */
   private async fetch(id: string, op: TxRef['operation']): Promise<RzpPayout | null> {
-    const a = await this.call(() => this.http.call('GET', `/v1/payouts/${encodeURIComponent(id)}`, this.ctx.timeoutFor(op)));
+    const a = await enquiry(() => this.http.call('GET', `/v1/payouts/${encodeURIComponent(id)}`, this.ctx.timeoutFor(op)));
     if (a.status === 404 || (a.status === 400 && (a.json as RzpErrorBody | null)?.error?.field === 'id')) return null;
     const p = a.status === 200 ? asPayout(a.json) : null;
     if (!p) throw new Error(`status enquiry failed with HTTP ${a.status}`);
     return p;
-  }
-
-  /** A status-enquiry call; a transport failure is an error (the reconciler asks again later). */
-  private async call(fn: () => Promise<RzpAnswer>): Promise<RzpAnswer> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof Unsent || err instanceof Unanswered) throw new PartnerError(err instanceof Unsent && err.timedOut ? 'timeout' : 'unavailable', `status enquiry: ${err.message}`);
-      throw err;
-    }
   }
 
   /** Drops the stored body of a create that cannot have executed (best effort: it expires anyway). */
