@@ -157,6 +157,21 @@ export interface PartnerContext {
   sessions: PartnerSessions;
 }
 
+/**
+ * Reading a partner's own variables in its factory: `name` is the full variable name for messages, and
+ * `need` returns a variable, trimmed, or refuses its absence naming the variable and the kind (`hint`
+ * says what it should hold).
+ */
+export function partnerVars(ctx: PartnerContext, kind: string) {
+  const name = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
+  const need = (v: string, hint?: string) => {
+    const value = ctx.vars[v]?.trim();
+    if (!value) throw new Error(`${name(v)} is required for a partner of kind ${kind}${hint ? ` (${hint})` : ''}`);
+    return value;
+  };
+  return { name, need };
+}
+
 /** Hooks a connector's own routes may call: the core's effects, never its internals. */
 export interface PartnerRouteHooks {
   /** Applies a report exactly as a verified callback would be (settlement, ledger, outbox). */

@@ -24,6 +24,7 @@
 // we never sent to Cashfree (it went to another partner) is never created here by a status enquiry.
 // parseCallback: webhook.ts (signature, timestamp window); the event id is derived (transformers.ts).
 import {
+  partnerVars,
   NoAnswer,
   PartnerError,
   type Connector,
@@ -63,12 +64,7 @@ interface Settings {
 }
 
 function settings(ctx: PartnerContext): Settings {
-  const name = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
-  const need = (v: string) => {
-    const value = ctx.vars[v]?.trim();
-    if (!value) throw new Error(`${name(v)} is required for a partner of kind cashfree-payouts`);
-    return value;
-  };
+  const { name, need } = partnerVars(ctx, 'cashfree-payouts');
   const s = { clientId: need('CLIENT_ID'), clientSecret: need('CLIENT_SECRET'), apiVersion: ctx.vars.API_VERSION?.trim() || DEFAULT_API_VERSION };
   // They travel as HTTP header values: no spaces or control characters.
   if (!/^[\x21-\x7e]+$/.test(s.clientId)) throw new Error(`${name('CLIENT_ID')} must be a Cashfree client id (no spaces)`);

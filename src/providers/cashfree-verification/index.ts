@@ -19,6 +19,7 @@
 // status: GET <URL>/mobile/penny-drop?verification_id=… [G: the status call is not in the captured docs;
 // the shape mirrors Cashfree's other status calls]. Unknown there → the stored body is resent (same id).
 import {
+  partnerVars,
   NoAnswer,
   PartnerError,
   type Connector,
@@ -54,10 +55,10 @@ interface Settings {
 }
 
 function settings(ctx: PartnerContext): Settings {
-  const name = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
+  const vars = partnerVars(ctx, 'cashfree-verification');
+  const name = vars.name;
   const need = (v: string) => {
-    const value = ctx.vars[v]?.trim();
-    if (!value) throw new Error(`${name(v)} is required for a partner of kind cashfree-verification`);
+    const value = vars.need(v);
     if (/\s/.test(value)) throw new Error(`${name(v)} must not contain spaces`);
     return value;
   };

@@ -5,7 +5,7 @@
 // certificates trusted to sign eAadhaar XML), optional EAADHAAR_PATH; `url` is the API base
 // (…/public). A missing or unusable variable stops the boot with a message naming it.
 import { readFileSync } from 'node:fs';
-import type { Connector, ConnectorFactory, OperationRequest, Outcome, PartnerContext } from '../connector.js';
+import { partnerVars, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext } from '../connector.js';
 import { document, download, type DownloadDeps } from './download.js';
 import { DigilockerHttp } from './http.js';
 import { initialize, registerCallback } from './oauth.js';
@@ -15,12 +15,7 @@ import { parseAnchors } from './xml-verify.js';
 const DEFAULT_EAADHAAR_PATH = '/oauth2/3/xml/eaadhaar';
 
 function settings(ctx: PartnerContext) {
-  const name = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
-  const need = (v: string) => {
-    const value = ctx.vars[v]?.trim();
-    if (!value) throw new Error(`${name(v)} is required for a partner of kind digilocker`);
-    return value;
-  };
+  const { name, need } = partnerVars(ctx, 'digilocker');
   let base: URL;
   try {
     base = new URL(ctx.url);

@@ -18,6 +18,7 @@
 // the same key (its answer names the payout), then GET for today's status.
 // parseCallback: X-Razorpay-Signature verified (webhook.ts), x-razorpay-event-id de-duplicates.
 import {
+  partnerVars,
   NoAnswer,
   PartnerError,
   type Connector,
@@ -55,14 +56,10 @@ interface Settings {
 }
 
 function settings(ctx: PartnerContext): Settings {
-  const need = (v: string) => {
-    const value = ctx.vars[v]?.trim();
-    if (!value) throw new Error(`SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v} is required for a partner of kind razorpayx`);
-    return value;
-  };
+  const { name, need } = partnerVars(ctx, 'razorpayx');
   const s = { keyId: need('KEY_ID'), keySecret: need('KEY_SECRET'), accountNumber: need('ACCOUNT_NUMBER'), webhookSecret: need('WEBHOOK_SECRET') };
-  if (/\s|:/.test(s.keyId)) throw new Error(`SANGAM_PARTNER_${ctx.name.toUpperCase()}_KEY_ID must be a RazorpayX key id (no spaces or colons)`);
-  if (/\s/.test(s.accountNumber)) throw new Error(`SANGAM_PARTNER_${ctx.name.toUpperCase()}_ACCOUNT_NUMBER must be the RazorpayX business account number (no spaces)`);
+  if (/\s|:/.test(s.keyId)) throw new Error(`${name('KEY_ID')} must be a RazorpayX key id (no spaces or colons)`);
+  if (/\s/.test(s.accountNumber)) throw new Error(`${name('ACCOUNT_NUMBER')} must be the RazorpayX business account number (no spaces)`);
   return s;
 }
 

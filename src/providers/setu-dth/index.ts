@@ -29,6 +29,7 @@
 // subscriber's name, current pack, balance and next recharge date (subscriberOf); nothing is paid. A fetch
 // Failure, or an id the biller's parameter rule refuses, is a subscriber it does not know (null).
 import {
+  partnerVars,
   NoAnswer,
   PartnerError,
   type Connector,
@@ -88,12 +89,7 @@ interface Settings {
 }
 
 function settings(ctx: PartnerContext): Settings {
-  const full = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
-  const need = (v: string) => {
-    const value = ctx.vars[v]?.trim();
-    if (!value) throw new Error(`${full(v)} is required for a partner of kind setu-dth`);
-    return value;
-  };
+  const { name: full, need } = partnerVars(ctx, 'setu-dth');
   const s: Settings = {
     clientId: need('CLIENT_ID'),
     clientSecret: need('CLIENT_SECRET'),

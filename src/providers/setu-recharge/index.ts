@@ -26,6 +26,7 @@
 // reconciler's schedule spaces the enquiries, a timeout is never retried with a new reference.
 // Reversals: Setu signals them only by webhook (REVERSED, §4.3), handled in webhook.ts.
 import {
+  partnerVars,
   NoAnswer,
   PartnerError,
   type Connector,
@@ -88,12 +89,7 @@ interface Settings {
 }
 
 function settings(ctx: PartnerContext): Settings {
-  const full = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
-  const need = (v: string) => {
-    const value = ctx.vars[v]?.trim();
-    if (!value) throw new Error(`${full(v)} is required for a partner of kind setu-recharge`);
-    return value;
-  };
+  const { name: full, need } = partnerVars(ctx, 'setu-recharge');
   const s: Settings = {
     tokenUrl: need('TOKEN_URL'),
     clientId: need('CLIENT_ID'),

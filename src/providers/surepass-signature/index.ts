@@ -11,7 +11,7 @@
 //   - anything else — not reached, timed out, 400/401/413/415/422 other codes, 429, 5xx, a 2xx without a
 //     score — is a PartnerError: 502 (504 for a timeout), nothing charged, the router may fail over. A
 //     comparison Surepass made but never told us of is its cost, never the client's.
-import { PartnerError, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext } from '../connector.js';
+import { partnerVars, PartnerError, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext } from '../connector.js';
 import { NoReply, SurepassHttp, type SurepassAnswer } from './http.js';
 import { errorText, formOf, noSignatureOutcome, outcomeOf } from './transformers.js';
 
@@ -21,12 +21,10 @@ interface Settings {
 }
 
 function settings(ctx: PartnerContext): Settings {
-  const name = (v: string) => `SANGAM_PARTNER_${ctx.name.toUpperCase()}_${v}`;
-  const token = ctx.vars.TOKEN?.trim();
-  if (!token) throw new Error(`${name('TOKEN')} is required for a partner of kind surepass-signature (the Surepass Bearer token)`);
+  const { name, need } = partnerVars(ctx, 'surepass-signature');
+  const token = need('TOKEN', 'the Surepass Bearer token');
   if (/\s/.test(token)) throw new Error(`${name('TOKEN')} must be the Surepass token alone (no spaces, no "Bearer")`);
-  const path = ctx.vars.SIGNATURE_PATH?.trim();
-  if (!path) throw new Error(`${name('SIGNATURE_PATH')} is required for a partner of kind surepass-signature (the comparator's path, such as /api/v1/signature/signature-comparator)`);
+  const path = need('SIGNATURE_PATH', "the comparator's path, such as /api/v1/signature/signature-comparator");
   if (!/^\/[A-Za-z0-9._~\-/]*$/.test(path)) throw new Error(`${name('SIGNATURE_PATH')} must be a URL path starting with /`);
   return { token, path };
 }
