@@ -39,6 +39,14 @@ class Refused extends Error {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const HEX64 = /^[0-9a-f]{64}$/;
+/**
+ * A signature's bytes, only from canonical base64: Node's decoder is lenient (it ignores what follows
+ * the padding, and the unused bits of the last character), so a changed byte there would still verify.
+ */
+const signatureBytes = (v: unknown) => {
+  const bytes = Buffer.from(str(v), 'base64');
+  return bytes.toString('base64') === v ? bytes : Buffer.alloc(0);
+};
 const isInstant = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v)) && new Date(v).toISOString() === v;
 
 /** What is wrong with the JSON types of a row or link line, or null: values are hashed exactly as shown, never coerced. */
@@ -114,7 +122,7 @@ function check(text: string, publicKey: KeyObject, pinned?: Map<string, string>)
       const sealed = { sha256: str(end.sha256), rows: num(end.rows), links: num(end.links), checkpoints: num(end.checkpoints), unprovable: num(end.unprovable) };
       if (end.key_id !== keyId) throw new Refused(n, `signed by key ${str(end.key_id)}, not by the given key ${keyId}`);
       if (createHash('sha256').update(body).digest('hex') !== sealed.sha256) throw new Refused(n, 'the lines before the end line are not the ones it sealed (a line was changed, added or removed)');
-      if (!verify(null, endMessage(sealed), publicKey, Buffer.from(str(end.signature), 'base64'))) throw new Refused(n, 'the end line signature does not verify');
+      if (!verify(null, endMessage(sealed), publicKey, signatureBytes(end.signature))) throw new Refused(n, 'the end line signature does not verify');
       counts.unprovable = sealed.unprovable;
 
       // Signed checkpoints first: what each (chain, seq) must hash to.
@@ -129,7 +137,7 @@ function check(text: string, publicKey: KeyObject, pinned?: Map<string, string>)
         if (!isInstant(cp.created_at)) throw new Refused(i + 1, 'checkpoint created_at must be an ISO 8601 instant');
         if (cp.key_id !== keyId) throw new Refused(i + 1, `checkpoint signed by key ${str(cp.key_id)}, not by the given key ${keyId}`);
         if (merkleRoot(heads) !== cp.merkle_root) throw new Refused(i + 1, 'the checkpoint Merkle root does not match its heads');
-        if (!verify(null, checkpointMessage(str(cp.created_at), str(cp.merkle_root)), publicKey, Buffer.from(str(cp.signature), 'base64'))) {
+        if (!verify(null, checkpointMessage(str(cp.created_at), str(cp.merkle_root)), publicKey, signatureBytes(cp.signature))) {
           throw new Refused(i + 1, 'the checkpoint signature does not verify');
         }
         for (const [chain, h] of Object.entries(heads)) {
