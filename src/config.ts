@@ -20,6 +20,8 @@ export const EnvSchema = Type.Object({
   ),
   SANGAM_DB_POOL_MAX: Int(10, 1, 200, 'PostgreSQL pool size'),
   SANGAM_WORKERS: Type.String({ pattern: '^(auto|[1-9][0-9]?)$', default: '1', description: 'Server processes on one port (node:cluster), on PostgreSQL; auto = the number of cores' }),
+  SANGAM_WORKER_BACKOFF_MS: Int(1000, 1, 600_000, 'Cluster: first wait before restarting a worker slot whose worker died again soon after it started (doubles each time)'),
+  SANGAM_WORKER_BACKOFF_MAX_MS: Int(30_000, 1, 3_600_000, 'Cluster: longest wait before restarting a worker slot'),
   SANGAM_SANDBOX_PENDING_MS: Int(5000, 0, 3_600_000, 'How long a sandbox pending lasts'),
   SANGAM_FINALIZER_POLL_MS: Int(1000, 10, 60_000, 'How often the pending finalizer scans the store'),
   SANGAM_AUTH_CACHE_MS: Int(500, 0, 1000, 'How long a key lookup is cached in process (revocation latency)'),
@@ -85,6 +87,8 @@ export interface Config {
   dbPoolMax: number;
   /** Server processes to run (1 on the embedded store, which has a single owner). */
   workers: number;
+  /** How long the cluster primary waits before restarting a slot whose workers keep dying (cluster/supervisor.ts). */
+  workerBackoff: { baseMs: number; maxMs: number };
   sandboxPendingMs: number;
   finalizerPollMs: number;
   authCacheMs: number;
@@ -194,6 +198,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SANGAM_PARTNER_TIMEOUT_MS >= e.SANGAM_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_TIMEOUT_MS must be shorter than SANGAM_REQUEST_TIMEOUT_MS');
   }
+  if (e.SANGAM_WORKER_BACKOFF_MAX_MS < e.SANGAM_WORKER_BACKOFF_MS) {
+    throw new ConfigError('Invalid configuration:\n  SANGAM_WORKER_BACKOFF_MAX_MS must not be shorter than SANGAM_WORKER_BACKOFF_MS');
+  }
   if ((e.SANGAM_PARTNER_URL || e.SANGAM_PARTNERS) && !e.SANGAM_PARTNER_SECRET) {
     throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_SECRET is required with partner endpoints (partner callbacks are verified with it)');
   }
@@ -205,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.SANGAM_PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     dbPoolMax: e.SANGAM_DB_POOL_MAX,
     workers: e.SANGAM_WORKERS === 'auto' ? availableParallelism() : Number(e.SANGAM_WORKERS),
+    workerBackoff: { baseMs: e.SANGAM_WORKER_BACKOFF_MS, maxMs: e.SANGAM_WORKER_BACKOFF_MAX_MS },
     sandboxPendingMs: e.SANGAM_SANDBOX_PENDING_MS,
     finalizerPollMs: e.SANGAM_FINALIZER_POLL_MS,
     authCacheMs: e.SANGAM_AUTH_CACHE_MS,
