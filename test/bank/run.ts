@@ -1,0 +1,264 @@
+// The bank test, Jepsen style, against the real-partner emulators: a live Sangam server process (UPI
+// routed RazorpayX → Cashfree, Setu prepaid recharge, Setu DTH), concurrent clients retrying every
+// operation with its own idempotency key until a definite answer, kill -9 of the server mid-run (and a
+// restart), partner faults by phase (5xx before and after acceptance, timeouts, throttling that moves
+// UPI to Cashfree, dropped, duplicated, reordered, mis-signed and forged webhooks), and reversals at
+// the partners — some while Sangam is down, their webhooks given up before it is back. Once the run is
+// quiet, every operation is compared at the partner, in Sangam and in the client's answer (verdict.ts),
+// then the wallet, `ledger check` and `audit verify`. Used by test/bank.test.ts and bench/bank.ts.
+import { openStore } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createAccount, createKey } from '../../src/accounts/store.js';
+import { addEntry } from '../../src/access/allowlist.js';
+import { approve } from '../../src/access/approvals.js';
+import { topUp } from '../../src/ledger/ledger.js';
+import { listFees } from '../../src/ledger/pricing.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { verifyAudit } from '../../src/audit/checkpoints.js';
+import { randomBase62 } from '../../src/ids.js';
+import { freshStoreLocation, sleep } from '../harness.js';
+import { ServerProcess } from '../live-harness.js';
+import { Partners, type Kind } from './partners.js';
+import { plan, Progress, runClients, type Op } from './workload.js';
+import { disagreement, expectedWallet, tally, type Row, type SangamView, type Tally } from './verdict.js';
+
+export interface BankOptions {
+  ops: Record<Kind, number>;
+  clients: number;
+  /** When to kill -9 the server: shares (0 to 1) of the operations started. */
+  kills: number[];
+  /** SANGAM_RECONCILE_SCHEDULE and SANGAM_REVERSAL_WATCH_SCHEDULE of the run (seconds). */
+  reconcileSchedule: string;
+  watchSchedule: string;
+  log: (line: string) => void;
+}
+
+export interface BankReport {
+  tally: Tally;
+  kills: number;
+  faultPhases: string[];
+  reversals: { whileDown: number; whileUp: number; byLifecycle: number };
+  clients: { requests: number; retries: number; replays: number; unanswered: number };
+  wallet: { balance: number; held: number; byPartners: number; bySangam: number };
+  transactionsPerReference: string[];
+  flagged: string[];
+  ledger: { ok: boolean; breaches: string[] };
+  audit: { ok: boolean; checked: number };
+  ms: { total: number; run: number; settle: number };
+}
+
+const START_PAISE = 1_000_000_00;
+
+/** The partners' faults, phase by phase (shares of the operations started), then the kills. */
+const PHASES: Array<{ at: number; name: string; faults: Parameters<Partners['faults']>[0]; reverseWhileUp?: boolean }> = [
+  {
+    at: 0.1,
+    name: 'RazorpayX throttles (UPI fails over to Cashfree, whose webhooks come twice and out of order); Setu 503s twice; DTH webhooks dropped',
+    faults: { rzp: { throttle_next: 1_000_000 }, cf: { duplicate_webhooks: true, out_of_order: true }, setu: { error_next: 2, error_status: 503 }, dth: { drop_webhooks: true } },
+  },
+  {
+    at: 0.35,
+    name: 'RazorpayX 5xx after accepting and drops webhooks; Setu times out and forges successes; DTH 5xx after accepting, webhooks twice; a reversal at each partner while Sangam is up',
+    faults: {
+      rzp: { error_after_accept_next: 3, error_status: 500, drop_webhooks: true },
+      setu: { timeout_next: 2, timeout_ms: 1500, forged_success: true },
+      dth: { error_after_accept_next: 2, error_status: 502, duplicate_webhooks: true },
+    },
+    reverseWhileUp: true,
+  },
+  {
+    at: 0.6,
+    name: 'RazorpayX 503s before doing anything, webhooks twice and out of order; Setu drops webhooks; DTH times out and forges successes',
+    faults: { rzp: { error_next: 2, error_status: 503, duplicate_webhooks: true, out_of_order: true }, setu: { drop_webhooks: true }, dth: { timeout_next: 2, timeout_ms: 1500, forged_success: true } },
+  },
+  {
+    at: 0.85,
+    name: 'RazorpayX signs webhooks with a wrong secret; Setu sends webhooks twice',
+    faults: { rzp: { bad_signature: true }, setu: { duplicate_webhooks: true } },
+  },
+];
+
+async function seed(loc: { databaseUrl: string | undefined; dataDir: string }) {
+  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
+  try {
+    await migrate(store.db);
+    const accountId = (await createAccount(store.db, 'Bank Test')).id;
+    const { key } = await createKey(store.db, accountId, 'live');
+    await addEntry(store.db, accountId, 'live', '127.0.0.1');
+    await approve(store.db, accountId, 'all');
+    await topUp(store.db, accountId, START_PAISE, 'bank test funds');
+    const fees = new Map((await listFees(store.db)).map((f) => [f.operation, f.fee_paise]));
+    return { key, fees };
+  } finally {
+    await store.close();
+  }
+}
+
+/** GET with the live key, retried while the server is unreachable. */
+async function read(server: ServerProcess, key: string, path: string): Promise<{ status: number; data: Record<string, unknown> }> {
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
+      return { status: r.status, data: ((await r.json()) as { data: Record<string, unknown> }).data };
+    } catch (err) {
+      if (i >= 50) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+async function inBatches<T, R>(items: T[], size: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return out;
+}
+
+export async function runBank(o: BankOptions): Promise<BankReport> {
+  const t0 = Date.now();
+  const loc = await freshStoreLocation();
+  const partners = await Partners.start();
+  const server = new ServerProcess({
+    ...partners.env(),
+    DATABASE_URL: loc.databaseUrl ?? '',
+    SANGAM_DATA_DIR: loc.dataDir,
+    SANGAM_PARTNER_TIMEOUT_MS: '800',
+    SANGAM_RECONCILE_SCHEDULE: o.reconcileSchedule,
+    SANGAM_RECONCILE_POLL_MS: '100',
+    SANGAM_REVERSAL_WATCH_SCHEDULE: o.watchSchedule,
+    SANGAM_IDEMPOTENCY_LOCK_MS: '1500',
+    SANGAM_BREAKER_MIN_CALLS: '10000',
+    SANGAM_RATE_LIMIT_PER_SEC: '100000',
+    SANGAM_RATE_LIMIT_BURST: '100000',
+  });
+  try {
+    const { key, fees } = await seed(loc);
+    const start = async () => {
+      await server.start();
+      partners.webhooksTo(server.base);
+    };
+    await start();
+
+    // ---- the run ------------------------------------------------------------------------------
+    const ops = plan(o.ops, randomBase62(6));
+    const progress = new Progress(ops.length);
+    const reversals = { whileDown: 0, whileUp: 0, byLifecycle: 0 };
+    let kills = 0;
+    const halt = new AbortController();
+    const director = async () => {
+      const steps = [...PHASES.map((p) => ({ at: p.at, phase: p })), ...o.kills.map((at) => ({ at, phase: null }))].sort((a, b) => a.at - b.at);
+      for (const { at, phase } of steps) {
+        await progress.reached(at);
+        if (phase) {
+          partners.faults(phase.faults);
+          o.log(`${progress.started}/${ops.length} started: ${phase.name}`);
+          if (phase.reverseWhileUp) reversals.whileUp += (await partners.reverseLatest({ rzp: 1, cf: 1, setu: 1, dth: 1 })).length;
+          continue;
+        }
+        await server.kill();
+        kills++;
+        // Reversed while Sangam is down; every delivery of their webhooks fails before it is back.
+        const reversed = await partners.reverseLatest({ rzp: 2, cf: 1, dth: 2 });
+        await partners.missed(reversed);
+        reversals.whileDown += reversed.length;
+        const down = Date.now();
+        await start();
+        o.log(`${progress.started}/${ops.length} started: kill -9 #${kills}; ${reversed.length} reversals made while down (${reversed.map((x) => x.partner).join(', ')}), their webhooks missed; back after ${Date.now() - down} ms`);
+      }
+    };
+    // Clients stop at the first failure of the director, or after two minutes without an answer.
+    const stop = AbortSignal.any([AbortSignal.timeout(120_000), halt.signal]);
+    const [{ answers, stats }] = await Promise.all([runClients(ops, o.clients, () => server.base, key, progress, stop), director().catch((err: unknown) => (halt.abort(), Promise.reject(err)))]);
+    partners.faults({});
+    const tRun = Date.now();
+    o.log(`all ${answers.size}/${ops.length} answered after ${stats.requests} requests (${stats.retries} retries, ${stats.replays} replays)`);
+
+    // ---- quiet: nothing pending at the partners or in Sangam; then the reversal watch's last look ----
+    const sangamOf = async (op: Op): Promise<SangamView> => {
+      const r = await read(server, key, `/api/v1/transactions/${op.reference}`);
+      if (r.status === 404) return { status: 'missing', txnId: null, reversed: false };
+      return { status: r.data.status as SangamView['status'], txnId: (r.data.txn_id as string | null) ?? null, reversed: Boolean(r.data.reversed_at) };
+    };
+    const withPartner = (r: Omit<Row, 'partner'>): Row => ({ ...r, partner: partners.view(r.op.kind, r.sangam.txnId ?? r.answer?.txnId ?? null) });
+    const rowOf = async (op: Op): Promise<Row> => withPartner({ op, answer: answers.get(op.reference), sangam: await sangamOf(op) });
+    // Each look asks Sangam again only about the operations still open (pending, moving at the partner,
+    // or in disagreement): one that is final and agreed stays so. The last look asks about all.
+    const busy = (r: Row) => r.sangam.status === 'pending' || r.partner.moving;
+    let now = await inBatches(ops, 8, rowOf);
+    const look = async (open: (r: Row) => boolean) => {
+      await sleep(250);
+      now = await inBatches(now, 8, async (r) => (open(r) ? rowOf(r.op) : withPartner(r)));
+      if (Date.now() - said > 5000) {
+        said = Date.now();
+        const open_ = now.filter(open);
+        o.log(`${open_.length} still open, e.g. ${open_.slice(0, 5).map((r) => `${r.op.reference} (Sangam ${r.sangam.status}; ${r.partner.at} ${r.partner.outcome}${r.partner.moving ? ' moving' : ''})`).join(', ')}`);
+      }
+    };
+    let said = Date.now();
+    // Bounded by the reconciler's lease: an enquiry leased by a killed server waits it out (60 s).
+    const quietBy = Date.now() + 75_000;
+    while (now.some(busy) && Date.now() < quietBy) await look((r) => busy(r) || disagreement(r) !== null);
+    o.log(`quiet ${Date.now() - tRun} ms after the last answer${now.some(busy) ? `; still busy: ${now.filter(busy).map((r) => `${r.op.reference} (${r.sangam.status}, ${r.partner.at} ${r.partner.outcome})`).join(', ')}` : ''}`);
+    // Every success is older than this; its watch looks at the partner the schedule's seconds after it.
+    const watchDoneBy = Date.now() + o.watchSchedule.split(',').reduce((s, x) => s + Number(x), 0) * 1000 + 3000;
+    while (now.some((r) => disagreement(r) !== null) && Date.now() < watchDoneBy) await look((r) => disagreement(r) !== null);
+    now = await inBatches(ops, 8, rowOf);
+    const tSettled = Date.now();
+    reversals.byLifecycle = now.filter((r) => r.partner.reversed).length - reversals.whileDown - reversals.whileUp;
+    const w = (await read(server, key, '/api/v1/account/wallet')).data as { balance: number; held: number };
+    await server.stop();
+
+    // ---- the store itself ------------------------------------------------------------------------
+    const fee = (op: Op) => fees.get({ upi: 'upi-payment-status', recharge: 'recharge-commission', dth: 'dth-recharge' }[op.kind]) ?? 0;
+    const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
+    try {
+      const txns = await store.db.selectFrom('transactions').select(['reference_id', 'flagged', 'review_reason']).where('environment', '=', 'live').execute();
+      const perRef = new Map<string, number>();
+      for (const t of txns) perRef.set(t.reference_id, (perRef.get(t.reference_id) ?? 0) + 1);
+      const ledger = await checkLedger(store.db);
+      const audit = await verifyAudit(store.db);
+      return {
+        tally: tally(now),
+        kills,
+        faultPhases: PHASES.map((p) => p.name),
+        reversals,
+        clients: { ...stats, unanswered: ops.length - answers.size },
+        wallet: {
+          balance: Math.round(w.balance * 100),
+          held: Math.round(w.held * 100),
+          byPartners: expectedWallet(now, START_PAISE, fee, 'partner'),
+          bySangam: expectedWallet(now, START_PAISE, fee, 'sangam'),
+        },
+        transactionsPerReference: [...perRef].filter(([, n]) => n !== 1).map(([ref, n]) => `${ref}: ${n}`),
+        flagged: txns.filter((t) => t.flagged || t.review_reason).map((t) => `${t.reference_id}: ${t.flagged ?? t.review_reason}`),
+        ledger: { ok: ledger.ok, breaches: ledger.breaches },
+        audit: { ok: audit.ok, checked: audit.checked },
+        ms: { total: Date.now() - t0, run: tRun - t0, settle: tSettled - tRun },
+      };
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await server.kill();
+    await partners.close();
+    await loc.drop();
+  }
+}
+
+/** The report as lines a person reads: the numbers, then every disagreement and contradiction. */
+export function describe(r: BankReport): string[] {
+  const t = r.tally;
+  const lines = [
+    `${t.operations} operations (${Object.entries(t.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}); ${r.kills} kill -9; ${r.faultPhases.length} fault phases; reversals: ${r.reversals.whileDown} while Sangam was down, ${r.reversals.whileUp} while up, ${r.reversals.byLifecycle} by the partners' own lifecycle`,
+    `at the partners: ${Object.entries(t.partnerOutcomes).sort().map(([k, n]) => `${k}: ${n}`).join('; ')}`,
+    `clients: ${r.clients.requests} requests, ${r.clients.retries} retries, ${r.clients.replays} replays, ${r.clients.unanswered} unanswered`,
+    `partner-versus-Sangam disagreements: ${t.disagreements.length}; made at both UPI partners: ${t.madeAtBoth.length}; client answers contradicting the final state: ${t.contradictions.length}; prepaid reversals unobservable by the API (every webhook missed, PARTNERS.md §9.4): ${t.unobservable.length}`,
+    `wallet: balance ${r.wallet.balance} paise, held ${r.wallet.held}; the partners' books imply ${r.wallet.byPartners} (difference ${r.wallet.balance - r.wallet.byPartners}); Sangam's own transactions imply ${r.wallet.bySangam}`,
+    `ledger check: ${r.ledger.ok ? 'ok' : r.ledger.breaches.join('; ')}; audit verify: ${r.audit.ok ? 'ok' : 'BROKEN'} (${r.audit.checked} rows); references with other than one transaction: ${r.transactionsPerReference.length}; flagged for review: ${r.flagged.length}`,
+    `wall time ${(r.ms.total / 1000).toFixed(1)} s (run ${(r.ms.run / 1000).toFixed(1)} s, settling ${(r.ms.settle / 1000).toFixed(1)} s)`,
+  ];
+  for (const d of t.disagreements) lines.push(`  DISAGREE ${d.reference} ${d.txnId ?? ''}: ${d.why} (partner: ${d.partner}; Sangam: ${d.sangam})`);
+  for (const c of t.contradictions) lines.push(`  CONTRADICTS ${c.reference}: ${c.why}`);
+  for (const u of t.unobservable) lines.push(`  UNOBSERVABLE ${u.reference}: Setu reversed it and every REVERSED webhook missed Sangam (${u.deliveries})`);
+  for (const f of r.flagged) lines.push(`  FLAGGED ${f}`);
+  return lines;
+}
