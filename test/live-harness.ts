@@ -10,6 +10,8 @@ import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
+import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
+import type { RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { eventually, startApp, type TestApp } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -189,4 +191,20 @@ export class ServerProcess {
     child.kill(signal);
     await gone;
   }
+}
+
+/** Sangam's variables for the two UPI partners on their emulators: `rzp` (razorpayx) and `cashfree` (cashfree-payouts). */
+export function upiPartnerVars(rzp: RazorpayxEmulator, cf: CashfreePayoutsEmulator): Record<string, string> {
+  return {
+    SANGAM_PARTNER_RZP_KIND: 'razorpayx',
+    SANGAM_PARTNER_RZP_URL: rzp.url,
+    SANGAM_PARTNER_RZP_KEY_ID: rzp.settings.keyId,
+    SANGAM_PARTNER_RZP_KEY_SECRET: rzp.settings.keySecret,
+    SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: rzp.settings.accountNumber,
+    SANGAM_PARTNER_RZP_WEBHOOK_SECRET: rzp.settings.webhookSecret,
+    SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
+    SANGAM_PARTNER_CASHFREE_URL: cf.url,
+    SANGAM_PARTNER_CASHFREE_CLIENT_ID: cf.settings.clientId,
+    SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: cf.settings.clientSecret,
+  };
 }

@@ -9,9 +9,8 @@ import { startSetuDthEmulator, type SetuDthEmulator } from '../../src/partner-si
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../../src/partner-sim/setu-recharge/index.js';
 import { paymentRefIdOf, txnIdOfPaymentRef } from '../../src/providers/setu-recharge/transformers.js';
 import { eventually } from '../harness.js';
+import { upiPartnerVars } from '../live-harness.js';
 
-const RZP_WEBHOOK_SECRET = 'bank_rzp_webhook_secret';
-const CF_SECRET = 'cfsk_ma_test_bank_secret';
 const SETU_SECRET = 'bank_setu_webhook_path_secret_000001';
 const SETUDTH_SECRET = 'bank_setudth_webhook_path_secret_0001';
 /** Each lifecycle step at the partners. */
@@ -69,8 +68,8 @@ export class Partners {
   static async start(): Promise<Partners> {
     const webhooks = { webhookAttempts: WEBHOOK_ATTEMPTS, webhookRetryBaseMs: 100, webhookTimeoutMs: 2000 };
     return new Partners(
-      await startRazorpayxEmulator({ webhookSecret: RZP_WEBHOOK_SECRET, pendingMs: PENDING_MS, latencyMs: 0, ...webhooks }),
-      await startCashfreePayoutsEmulator({ clientSecret: CF_SECRET, pendingMs: PENDING_MS, latencyMs: 0, rateLimitPerMinute: 0, ...webhooks }),
+      await startRazorpayxEmulator({ webhookSecret: 'bank_rzp_webhook_secret', pendingMs: PENDING_MS, latencyMs: 0, ...webhooks }),
+      await startCashfreePayoutsEmulator({ clientSecret: 'cfsk_ma_test_bank_secret', pendingMs: PENDING_MS, latencyMs: 0, rateLimitPerMinute: 0, ...webhooks }),
       await startSetuRechargeEmulator({ pendingMs: PENDING_MS, latencyMs: 0, webhookTimeScale: SETU_TIME_SCALE.prepaid, webhookTimeoutMs: 2000 }),
       await startSetuDthEmulator({ pendingMs: PENDING_MS, fetchMs: 30, latencyMs: 0, webhookTimeScale: SETU_TIME_SCALE.dth, webhookTimeoutMs: 2000 }),
     );
@@ -80,16 +79,7 @@ export class Partners {
   env(): Record<string, string> {
     const { rzp, cf, setu, dth } = this;
     return {
-      SANGAM_PARTNER_RZP_KIND: 'razorpayx',
-      SANGAM_PARTNER_RZP_URL: rzp.url,
-      SANGAM_PARTNER_RZP_KEY_ID: rzp.settings.keyId,
-      SANGAM_PARTNER_RZP_KEY_SECRET: rzp.settings.keySecret,
-      SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: rzp.settings.accountNumber,
-      SANGAM_PARTNER_RZP_WEBHOOK_SECRET: RZP_WEBHOOK_SECRET,
-      SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
-      SANGAM_PARTNER_CASHFREE_URL: cf.url,
-      SANGAM_PARTNER_CASHFREE_CLIENT_ID: cf.settings.clientId,
-      SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: CF_SECRET,
+      ...upiPartnerVars(rzp, cf),
       SANGAM_PARTNER_SETU_KIND: 'setu-recharge',
       SANGAM_PARTNER_SETU_URL: setu.url,
       SANGAM_PARTNER_SETU_TOKEN_URL: `${setu.url}/v1/users/login`,

@@ -180,12 +180,12 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
     };
     const withPartner = (r: Omit<Row, 'partner'>): Row => ({ ...r, partner: partners.view(r.op.kind, r.sangam.txnId ?? r.answer?.txnId ?? null) });
     const rowOf = async (op: Op): Promise<Row> => withPartner({ op, answer: answers.get(op.reference), sangam: await sangamOf(op) });
-    // Each look asks Sangam again only about the operations still open (pending, moving at the partner,
-    // or in disagreement): one that is final and agreed stays so. The last look asks about all.
+    // Each look asks Sangam again only about the operations still open (pending, moving at the partner;
+    // then those in disagreement): a final state stays final. The last look asks about all.
     const busy = (r: Row) => r.sangam.status === 'pending' || r.partner.moving;
     let now = await inBatches(ops, 8, rowOf);
     const look = async (open: (r: Row) => boolean) => {
-      await sleep(250);
+      await sleep(500);
       now = await inBatches(now, 8, async (r) => (open(r) ? rowOf(r.op) : withPartner(r)));
       if (Date.now() - said > 5000) {
         said = Date.now();
@@ -196,7 +196,7 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
     let said = Date.now();
     // Bounded by the reconciler's lease: an enquiry leased by a killed server waits it out (60 s).
     const quietBy = Date.now() + 75_000;
-    while (now.some(busy) && Date.now() < quietBy) await look((r) => busy(r) || disagreement(r) !== null);
+    while (now.some(busy) && Date.now() < quietBy) await look(busy);
     o.log(`quiet ${Date.now() - tRun} ms after the last answer${now.some(busy) ? `; still busy: ${now.filter(busy).map((r) => `${r.op.reference} (${r.sangam.status}, ${r.partner.at} ${r.partner.outcome})`).join(', ')}` : ''}`);
     // Every success is older than this; its watch looks at the partner the schedule's seconds after it.
     const watchDoneBy = Date.now() + o.watchSchedule.split(',').reduce((s, x) => s + Number(x), 0) * 1000 + 3000;
