@@ -278,7 +278,6 @@ describe('setu-recharge connector, end to end', () => {
   });
 
   for (const [name, faults] of [
-    ['a 500 before executing (ERR100): the status API knows nothing, the stored request is sent again', { error_next: 1, error_status: 500, scope: 'payment' as const }],
     ['a 503 after executing (ERR999)', { error_after_accept_next: 1, error_status: 503 }],
     ['a read timeout while Setu is still working', { timeout_next: 1, timeout_ms: 1200, scope: 'payment' as const }],
   ] as const) {
@@ -298,6 +297,20 @@ describe('setu-recharge connector, end to end', () => {
       assert.deepEqual(await wallet(), { balance: before.balance - (9900 - 198) - fee, held: 0 });
     });
   }
+
+  it('no answer and no recharge (a 500 before executing, ERR100): the status API knows nothing twice; failed, nothing charged, never sent again', async () => {
+    emu.setFaults({ error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true });
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('5679'), circle: 'MH', amount: 98 };
+    const r = await recharge(body);
+    assert.equal(r.body.statuscode, 'TUP', r.text);
+    const txnId = r.body.data.txn_id as string;
+    const done = await final(body.reference_id, 15000);
+    assert.equal(done.body.data.status, 'failed', done.text);
+    assert.match(done.body.data.message, /never reached the partner network/);
+    assert.equal(rechargesOf(txnId).length, 0, 'no status enquiry sent the recharge');
+    assert.deepEqual(await wallet(), before);
+  });
 
   it('an expired token: the 401 is followed by a fresh login and the call succeeds', async () => {
     const issued = (await calls()).tokens_issued ?? 0;
