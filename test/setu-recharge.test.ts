@@ -191,6 +191,25 @@ describe('setu-recharge connector, end to end', () => {
     await t.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.data.id}`, { key: t.liveKey });
   });
 
+  it('a REVERSED webhook that cannot be confirmed at once (status API down) is parked (202), then confirmed by the recheck and posted once', async () => {
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('3458'), circle: 'MH', amount: 59 };
+    const r = await recharge(body);
+    assert.equal(r.body.data.status, 'success', r.text);
+    const txnId = r.body.data.txn_id as string;
+    const rec = rechargesOf(txnId)[0]!;
+    emu.setFaults({ error_next: 1, error_status: 503, scope: 'any' });
+    const w = await webhook('/payment/reversal', { transactionRefId: rec.transactionRefId, status: 'REVERSED', amount: '59.00', mobile_number: body.mobile, provider: 'Airtel', failureReason: 'Transaction reversed by operator' });
+    assert.equal(w.status, 202, await w.clone().text());
+    assert.equal(((await w.json()) as { parked: boolean }).parked, true);
+    const done = await eventually(async () => {
+      const x = await txOf(body.reference_id);
+      return x.body.data.reversed_at && x;
+    }, 8000);
+    assert.equal(done.body.data.status, 'success');
+    assert.deepEqual(await wallet(), before, 'the debit and the commission came back, once');
+  });
+
   it('unsigned webhooks are safe: wrong secret 401, the bare URL 404, unknown reference 404, a reversal not matching the recharge is not applied', async () => {
     const before = await wallet();
     const body = { ...VALID.recharge(), mobile: mobile('3456'), circle: 'MH', amount: 49 };

@@ -185,6 +185,11 @@ export function partnerVars(ctx: PartnerContext, kind: string) {
 export interface PartnerRouteHooks {
   /** Applies a report exactly as a verified callback would be (settlement, ledger, outbox). */
   report(report: PartnerReport): Promise<void>;
+  /**
+   * Has the core ask the partner about a transaction again soon (a pending's next status enquiry, or a
+   * success's next reversal-watch enquiry, made due now): for news the connector could not confirm yet.
+   */
+  recheck(txnId: string): Promise<void>;
 }
 
 export interface Connector {

@@ -14,7 +14,10 @@ import type { Services } from '../services.js';
 export function registerPartnerRoutes(app: FastifyInstance, services: Services): void {
   const { partners, settlement } = services;
   if (!partners) return;
-  partners.registerRoutes(app, (partner) => ({ report: async (r) => void (await settlement.apply(r, partner, null)) }));
+  partners.registerRoutes(app, (partner) => ({
+    report: async (r) => void (await settlement.apply(r, partner, null)),
+    recheck: (txnId) => services.transactions.recheck(services.db, txnId),
+  }));
   app.register(async (scope) => {
     // A signature covers the exact bytes sent: keep the body as a string.
     scope.removeContentTypeParser('application/json');

@@ -182,8 +182,9 @@ export class Reconciler {
     commission_paise: number | null;
   }): Promise<void> {
     const { partners, settlement, transactions, db } = this.services;
-    const schedule = settlement.watch(row.partner ?? undefined, row.operation);
-    if (!row.partner || !schedule || !row.verified_at) {
+    // A partner without a schedule is asked only when a connector asked for a recheck (recheck()).
+    const schedule = settlement.watch(row.partner ?? undefined, row.operation) ?? [];
+    if (!row.partner || !row.verified_at) {
       await transactions.watched(db, row.id, row.watch_checks, null);
       return;
     }

@@ -166,6 +166,15 @@ export class TransactionStore {
       .execute();
   }
 
+  /** Makes a live transaction's next enquiry due now: a pending's status check, or a success's reversal watch. */
+  async recheck(db: Db, id: string): Promise<void> {
+    await sql`
+      UPDATE transactions SET
+        next_check_at = CASE WHEN status = 'pending' AND review_reason IS NULL THEN now() ELSE next_check_at END,
+        watch_next_at = CASE WHEN status = 'success' AND NOT (result ? 'reversed_at') THEN now() ELSE watch_next_at END
+      WHERE id = ${id} AND environment = 'live'`.execute(db);
+  }
+
   /** Flags a transaction for review; its state does not change. */
   async flag(trx: Transaction<DB>, id: string, why: string): Promise<void> {
     await trx.updateTable('transactions').set({ flagged: why }).where('id', '=', id).execute();

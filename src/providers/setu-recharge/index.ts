@@ -62,7 +62,7 @@ import {
   type SetuRechargeData,
   type SetuRechargeRequest,
 } from './transformers.js';
-import { registerWebhooks } from './webhook.js';
+import { confirms, registerWebhooks, type ParkedReversal } from './webhook.js';
 
 /** How long the request body (and the reference → transaction link) is kept: a week covers any Processing. */
 const STORED_TTL_S = 7 * 24 * 3600;
@@ -71,6 +71,7 @@ const DEFAULT_TOKEN_TTL_MS = 10 * 60_000;
 
 export const storedKey = (txnId: string) => `recharge:${txnId}`;
 export const refKey = (transactionRefId: string) => `tref:${transactionRefId}`;
+export const parkedKey = (txnId: string) => `reversal:${txnId}`;
 
 /** What a status enquiry or a webhook needs later: the exact request, and our amounts. */
 export interface StoredRecharge {
@@ -193,7 +194,10 @@ export class SetuRechargeConnector implements Connector {
     const known: Known = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? stored?.amountPaise ?? null, commissionPaise: stored?.commissionPaise ?? tx.commissionPaise };
     // A lookup by our reference, never a resend (CONTRACT §9): Setu knowing none (ERR003) is null.
     const d = await this.enquire(tx.txnId);
-    return d ? this.reportOf(d, known) : null;
+    if (!d) return null;
+    // A reversal its webhook announced while it could not be confirmed (webhook.ts): confirmed now.
+    const parked = await this.ctx.sessions.get<ParkedReversal>(parkedKey(tx.txnId));
+    return this.reportOf(d, known, parked && confirms(parked, d) ? { reason: parked.reason, at: new Date(parked.at) } : undefined);
   }
 
   routes: Connector['routes'] = (app, hooks) =>
@@ -208,6 +212,10 @@ export class SetuRechargeConnector implements Connector {
       enquire: (txnId) => this.enquire(txnId),
       reportOf: (d, known, reversal) => this.reportOf(d, known, reversal),
       report: (r) => hooks.report(r),
+      park: async (txnId, parked) => {
+        await this.ctx.sessions.put(parkedKey(txnId), parked, STORED_TTL_S);
+        await hooks.recheck(txnId);
+      },
     });
 
   close(): Promise<void> {
