@@ -60,6 +60,12 @@ export const EnvSchema = Type.Object({
   SANGAM_RECONCILE_SCHEDULE: Type.String({ default: '90,90,180,300,600,1800,3600', pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$', description: 'Seconds between status enquiries of a live pending (the last repeats)' }),
   SANGAM_RECONCILE_CUTOFF_S: Int(86_400, 1, 30 * 86_400, 'After this long without a final status, a pending goes to manual review'),
   SANGAM_RECONCILE_POLL_MS: Int(1000, 10, 60_000, 'How often the reconciler looks for due enquiries'),
+  SANGAM_REVERSAL_WATCH_SCHEDULE: Type.Optional(
+    Type.String({
+      pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
+      description: "Seconds after a live success at which its partner is asked again whether it was reversed (overrides every partner's documented schedule)",
+    }),
+  ),
   SANGAM_WEBHOOK_RETRY_SCHEDULE: Type.String({
     default: '0,5,300,1800,7200,18000,36000,36000',
     pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
@@ -116,6 +122,8 @@ export interface Config {
   };
   /** `explicit`: SANGAM_RECONCILE_SCHEDULE was set, and then rules over the partners' own etiquette. */
   reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number; explicit: boolean };
+  /** SANGAM_REVERSAL_WATCH_SCHEDULE, when set: replaces every partner's reversal-watch schedule. */
+  reversalWatchS: number[] | null;
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; timeoutMs: number; disableAfterDays: number; pollMs: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
@@ -253,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.SANGAM_RECONCILE_POLL_MS,
       explicit: Boolean(env.SANGAM_RECONCILE_SCHEDULE),
     },
+    reversalWatchS: e.SANGAM_REVERSAL_WATCH_SCHEDULE ? e.SANGAM_REVERSAL_WATCH_SCHEDULE.split(',').map(Number) : null,
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
     logLevel: e.LOG_LEVEL,
   };
