@@ -18,7 +18,7 @@ export async function bankBench(stores: string[]): Promise<Array<{ store: string
       clients: Number(process.env.BENCH_BANK_CLIENTS ?? 16),
       kills: Array.from({ length: kills }, (_, i) => (i + 1) / (kills + 1)),
       reconcileSchedule: '1,1,2',
-      watchSchedule: '1,1,2',
+      watchSchedule: '1,2,4',
       log: (line) => console.error(`[bank ${store}] ${line}`),
     });
     out.push({ store, report });

@@ -24,7 +24,7 @@ suite('bank test: live traffic on the partner emulators through kill -9, faults 
       clients: 8,
       kills: [0.25, 0.5, 0.75],
       reconcileSchedule: '1,1,2',
-      watchSchedule: '1,1,2',
+      watchSchedule: '1,2,4',
       log: (line) => t.diagnostic(line),
     });
     for (const line of describe(report)) t.diagnostic(line);

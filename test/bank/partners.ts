@@ -121,33 +121,42 @@ export class Partners {
   // ---- reversals at the partner ---------------------------------------------------------------
 
   /**
-   * Reverses the latest successes at the partners that can undo them: `n.rzp` RazorpayX payouts
-   * (processed → reversed), `n.cf` Cashfree transfers (SUCCESS → REVERSED), `n.dth` DTH payments
-   * (Success → Credit_Adjustment), `n.setu` prepaid recharges (Successful → REVERSED). The latest, so
-   * that the reversal watch still has a look due; never one whose own lifecycle already ends in a
-   * reversal. Answers what it reversed, with where its partner's webhook log stood just before.
+   * Reverses successes at the partners that can undo them: up to `n.rzp` RazorpayX payouts (processed
+   * → reversed), `n.cf` Cashfree transfers (SUCCESS → REVERSED), `n.dth` DTH payments (Success →
+   * Credit_Adjustment), `n.setu` prepaid recharges (Successful → REVERSED); the latest, and only those
+   * that succeeded within `withinMs`, so that the reversal watch still has a look due at them; never one
+   * whose own lifecycle already ends in a reversal. Answers what it reversed, with where its partner's
+   * webhook log stood just before.
    */
-  async reverseLatest(n: { rzp?: number; cf?: number; dth?: number; setu?: number }): Promise<Reversed[]> {
+  async reverseLatest(n: { rzp?: number; cf?: number; dth?: number; setu?: number }, withinMs: number): Promise<Reversed[]> {
     const done: Reversed[] = [];
-    const latest = <T>(items: T[], at: (x: T) => string | undefined, count = 0) => items.sort((a, b) => (at(b) ?? '').localeCompare(at(a) ?? '')).slice(0, count);
+    const since = Date.now() - withinMs;
+    /** The latest `count` of `items` by the time they first reached `status`, within the window. */
+    const latest = <T>(items: T[], history: (x: T) => Array<{ status: string; at: string }> | undefined, status: string, count = 0) =>
+      items
+        .map((x) => ({ x, at: Date.parse(history(x)?.find((h) => h.status === status)?.at ?? '') }))
+        .filter((e) => e.at >= since)
+        .sort((a, b) => b.at - a.at)
+        .slice(0, count)
+        .map((e) => e.x);
     const settle = async (partner: Reversed['partner'], txnId: string, url: string, body: object) => {
       const logFrom = this.log(partner).length;
       if ((await post(url, body)).ok) done.push({ partner, txnId, logFrom });
     };
     const rzp = this.rzp.payouts().filter((p) => p.payout.status === 'processed' && p.plan !== 'reversed');
-    for (const p of latest(rzp, (x) => x.history.at(-1)?.at, n.rzp)) {
+    for (const p of latest(rzp, (x) => x.history, 'processed', n.rzp)) {
       await settle('rzp', p.idempotencyKey, `${this.rzp.url}/_sim/payouts/${p.payout.id}/settle`, { status: 'reversed', reason: 'beneficiary_bank_offline' });
     }
     const cf = this.cf.transfers().filter((t) => t.transfer.status === 'SUCCESS' && t.plan !== 'reverse');
-    for (const t of latest(cf, (x) => x.history.at(-1)?.at, n.cf)) {
+    for (const t of latest(cf, (x) => x.history, 'SUCCESS', n.cf)) {
       await settle('cashfree', t.transfer.transfer_id, `${this.cf.origin}/_sim/transfers/${t.transfer.transfer_id}/settle`, { status: 'REVERSED' });
     }
     const dth = this.dth.bills().filter((b) => b.payment?.status === 'Success' && b.plan !== 'refund');
-    for (const b of latest(dth, (x) => x.payment?.history.at(-1)?.at, n.dth)) {
+    for (const b of latest(dth, (x) => x.payment?.history, 'Success', n.dth)) {
       await settle('setudth', txnIdOfPaymentRef(b.payment!.input.paymentRefId)!, `${this.dth.url}/_sim/payments/${b.refId}/settle`, { status: 'Credit_Adjustment' });
     }
     const setu = this.setu.recharges().filter((r) => r.status === 'Successful' && !r.reversed && r.plan !== 'reversal');
-    for (const r of latest(setu, (x) => x.history.at(-1)?.at, n.setu)) {
+    for (const r of latest(setu, (x) => x.history, 'Successful', n.setu)) {
       await settle('setu', txnIdOfPaymentRef(r.input.paymentRefId)!, `${this.setu.url}/_sim/recharges/${r.input.paymentRefId}/settle`, { status: 'REVERSED' });
     }
     return done;

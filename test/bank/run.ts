@@ -48,6 +48,8 @@ export interface BankReport {
 }
 
 const START_PAISE = 1_000_000_00;
+/** How long the reconciler leases a due enquiry (src/settlement/reconciler.ts LEASE_S): one leased by a killed server waits this long. */
+const LEASE_MS = 60_000;
 
 /** The partners' faults, phase by phase (shares of the operations started), then the kills. */
 const PHASES: Array<{ at: number; name: string; faults: Parameters<Partners['faults']>[0]; reverseWhileUp?: boolean }> = [
@@ -143,6 +145,11 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
     const progress = new Progress(ops.length);
     const reversals = { whileDown: 0, whileUp: 0, byLifecycle: 0 };
     let kills = 0;
+    let lastRestart = Date.now();
+    // The watch looks at a success at these offsets; a reversal is made only of a success recent enough
+    // that its last look is still at least a second away.
+    const lastLookMs = Math.max(...o.watchSchedule.split(',').map(Number)) * 1000;
+    const watchWindowMs = lastLookMs - 1000;
     const halt = new AbortController();
     const director = async () => {
       const steps = [...PHASES.map((p) => ({ at: p.at, phase: p })), ...o.kills.map((at) => ({ at, phase: null }))].sort((a, b) => a.at - b.at);
@@ -151,18 +158,19 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
         if (phase) {
           partners.faults(phase.faults);
           o.log(`${progress.started}/${ops.length} started: ${phase.name}`);
-          if (phase.reverseWhileUp) reversals.whileUp += (await partners.reverseLatest({ rzp: 1, cf: 1, setu: 1, dth: 1 })).length;
+          if (phase.reverseWhileUp) reversals.whileUp += (await partners.reverseLatest({ rzp: 1, cf: 1, setu: 1, dth: 1 }, watchWindowMs)).length;
           continue;
         }
         await server.kill();
         kills++;
         // Reversed while Sangam is down; every delivery of their webhooks fails before it is back.
-        const reversed = await partners.reverseLatest({ rzp: 2, cf: 1, dth: 2 });
+        const reversed = await partners.reverseLatest({ rzp: 2, cf: 1, dth: 2 }, watchWindowMs);
         await partners.missed(reversed);
         reversals.whileDown += reversed.length;
         const down = Date.now();
         await start();
-        o.log(`${progress.started}/${ops.length} started: kill -9 #${kills}; ${reversed.length} reversals made while down (${reversed.map((x) => x.partner).join(', ')}), their webhooks missed; back after ${Date.now() - down} ms`);
+        lastRestart = Date.now();
+        o.log(`${progress.started}/${ops.length} started: kill -9 #${kills}; ${reversed.length} reversals made while down (${reversed.map((x) => x.partner).join(', ')}), their webhooks missed; back after ${lastRestart - down} ms`);
       }
     };
     // Clients stop at the first failure of the director, or after two minutes without an answer.
@@ -194,12 +202,13 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
       }
     };
     let said = Date.now();
-    // Bounded by the reconciler's lease: an enquiry leased by a killed server waits it out (60 s).
-    const quietBy = Date.now() + 75_000;
+    // Bounded by the reconciler's lease: an enquiry leased by a killed server waits it out.
+    const quietBy = Math.max(Date.now(), lastRestart + LEASE_MS) + 15_000;
     while (now.some(busy) && Date.now() < quietBy) await look(busy);
     o.log(`quiet ${Date.now() - tRun} ms after the last answer${now.some(busy) ? `; still busy: ${now.filter(busy).map((r) => `${r.op.reference} (${r.sangam.status}, ${r.partner.at} ${r.partner.outcome})`).join(', ')}` : ''}`);
-    // Every success is older than this; its watch looks at the partner the schedule's seconds after it.
-    const watchDoneBy = Date.now() + o.watchSchedule.split(',').reduce((s, x) => s + Number(x), 0) * 1000 + 3000;
+    // Every success is older than this, and its watch's last look comes the schedule's last offset after
+    // it — or once the lease of a killed server has run out, for a look it had leased.
+    const watchDoneBy = Math.max(Date.now(), lastRestart + LEASE_MS) + lastLookMs + 3000;
     while (now.some((r) => disagreement(r) !== null) && Date.now() < watchDoneBy) await look((r) => disagreement(r) !== null);
     now = await inBatches(ops, 8, rowOf);
     const tSettled = Date.now();
