@@ -2,7 +2,7 @@
 // test/bank.test.ts, on each store, printed as the test prints them. Only when asked for:
 // BENCH_ONLY=bank npm run bench. Knobs: BENCH_BANK_OPS (operations in all, default 600: 40 % UPI,
 // 30 % prepaid, 30 % DTH), BENCH_BANK_CLIENTS (16), BENCH_BANK_KILLS (5, spread evenly over the run).
-import { describe, runBank, type BankReport } from '../test/bank/run.js';
+import { reportLines, runBank, type BankReport } from '../test/bank/run.js';
 
 export async function bankBench(stores: string[]): Promise<Array<{ store: string; report: BankReport }>> {
   const total = Number(process.env.BENCH_BANK_OPS ?? 600);
@@ -30,6 +30,6 @@ export async function bankBench(stores: string[]): Promise<Array<{ store: string
 export function printBank(rows: Array<{ store: string; report: BankReport }>): void {
   for (const { store, report } of rows) {
     console.log(`\nBank test, long run, ${store} store\n`);
-    for (const line of describe(report)) console.log(line);
+    for (const line of reportLines(report)) console.log(line);
   }
 }

@@ -19,7 +19,7 @@ import { randomBase62 } from '../../src/ids.js';
 import { freshStoreLocation, sleep } from '../harness.js';
 import { ServerProcess } from '../live-harness.js';
 import { Partners, type Kind } from './partners.js';
-import { plan, Progress, runClients, type Op } from './workload.js';
+import { plan, Progress, runClients, type Answer, type Op } from './workload.js';
 import { disagreement, expectedWallet, tally, type Row, type SangamView, type Tally } from './verdict.js';
 
 export interface BankOptions {
@@ -134,118 +134,30 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
   });
   try {
     const { key, fees } = await seed(loc);
-    const start = async () => {
-      await server.start();
-      partners.webhooksTo(server.base);
-    };
-    await start();
-
-    // ---- the run ------------------------------------------------------------------------------
-    const ops = plan(o.ops, randomBase62(6));
-    const progress = new Progress(ops.length);
-    const reversals = { whileDown: 0, whileUp: 0, byLifecycle: 0 };
-    let kills = 0;
-    let lastRestart = Date.now();
-    // The watch looks at a success at these offsets; a reversal is made only of a success recent enough
-    // that its last look is still at least a second away.
-    const lastLookMs = Math.max(...o.watchSchedule.split(',').map(Number)) * 1000;
-    const watchWindowMs = lastLookMs - 1000;
-    const halt = new AbortController();
-    const director = async () => {
-      const steps = [...PHASES.map((p) => ({ at: p.at, phase: p })), ...o.kills.map((at) => ({ at, phase: null }))].sort((a, b) => a.at - b.at);
-      for (const { at, phase } of steps) {
-        await progress.reached(at);
-        if (phase) {
-          partners.faults(phase.faults);
-          o.log(`${progress.started}/${ops.length} started: ${phase.name}`);
-          if (phase.reverseWhileUp) reversals.whileUp += (await partners.reverseLatest({ rzp: 1, cf: 1, setu: 1, dth: 1 }, watchWindowMs)).length;
-          continue;
-        }
-        await server.kill();
-        kills++;
-        // Reversed while Sangam is down; every delivery of their webhooks fails before it is back.
-        const reversed = await partners.reverseLatest({ rzp: 2, cf: 1, dth: 2 }, watchWindowMs);
-        await partners.missed(reversed);
-        reversals.whileDown += reversed.length;
-        const down = Date.now();
-        await start();
-        lastRestart = Date.now();
-        o.log(`${progress.started}/${ops.length} started: kill -9 #${kills}; ${reversed.length} reversals made while down (${reversed.map((x) => x.partner).join(', ')}), their webhooks missed; back after ${lastRestart - down} ms`);
-      }
-    };
-    // Clients stop at the first failure of the director, or after two minutes without an answer.
-    const stop = AbortSignal.any([AbortSignal.timeout(120_000), halt.signal]);
-    const [{ answers, stats }] = await Promise.all([runClients(ops, o.clients, () => server.base, key, progress, stop), director().catch((err: unknown) => (halt.abort(), Promise.reject(err)))]);
-    partners.faults({});
+    const run = new BankRun(o, partners, server, key);
+    await run.restart();
+    await run.drive();
     const tRun = Date.now();
-    o.log(`all ${answers.size}/${ops.length} answered after ${stats.requests} requests (${stats.retries} retries, ${stats.replays} replays)`);
-
-    // ---- quiet: nothing pending at the partners or in Sangam; then the reversal watch's last look ----
-    const sangamOf = async (op: Op): Promise<SangamView> => {
-      const r = await read(server, key, `/api/v1/transactions/${op.reference}`);
-      if (r.status === 404) return { status: 'missing', txnId: null, reversed: false };
-      return { status: r.data.status as SangamView['status'], txnId: (r.data.txn_id as string | null) ?? null, reversed: Boolean(r.data.reversed_at) };
-    };
-    const withPartner = (r: Omit<Row, 'partner'>): Row => ({ ...r, partner: partners.view(r.op.kind, r.sangam.txnId ?? r.answer?.txnId ?? null) });
-    const rowOf = async (op: Op): Promise<Row> => withPartner({ op, answer: answers.get(op.reference), sangam: await sangamOf(op) });
-    // Each look asks Sangam again only about the operations still open (pending, moving at the partner;
-    // then those in disagreement): a final state stays final. The last look asks about all.
-    const busy = (r: Row) => r.sangam.status === 'pending' || r.partner.moving;
-    let now = await inBatches(ops, 8, rowOf);
-    const look = async (open: (r: Row) => boolean) => {
-      await sleep(500);
-      now = await inBatches(now, 8, async (r) => (open(r) ? rowOf(r.op) : withPartner(r)));
-      if (Date.now() - said > 5000) {
-        said = Date.now();
-        const open_ = now.filter(open);
-        o.log(`${open_.length} still open, e.g. ${open_.slice(0, 5).map((r) => `${r.op.reference} (Sangam ${r.sangam.status}; ${r.partner.at} ${r.partner.outcome}${r.partner.moving ? ' moving' : ''})`).join(', ')}`);
-      }
-    };
-    let said = Date.now();
-    // Bounded by the reconciler's lease: an enquiry leased by a killed server waits it out.
-    const quietBy = Math.max(Date.now(), lastRestart + LEASE_MS) + 15_000;
-    while (now.some(busy) && Date.now() < quietBy) await look(busy);
-    o.log(`quiet ${Date.now() - tRun} ms after the last answer${now.some(busy) ? `; still busy: ${now.filter(busy).map((r) => `${r.op.reference} (${r.sangam.status}, ${r.partner.at} ${r.partner.outcome})`).join(', ')}` : ''}`);
-    // Every success is older than this, and its watch's last look comes the schedule's last offset after
-    // it — or once the lease of a killed server has run out, for a look it had leased.
-    const watchDoneBy = Math.max(Date.now(), lastRestart + LEASE_MS) + lastLookMs + 3000;
-    while (now.some((r) => disagreement(r) !== null) && Date.now() < watchDoneBy) await look((r) => disagreement(r) !== null);
-    now = await inBatches(ops, 8, rowOf);
+    const rows = await run.settle();
     const tSettled = Date.now();
-    reversals.byLifecycle = now.filter((r) => r.partner.reversed).length - reversals.whileDown - reversals.whileUp;
     const w = (await read(server, key, '/api/v1/account/wallet')).data as { balance: number; held: number };
     await server.stop();
-
-    // ---- the store itself ------------------------------------------------------------------------
     const fee = (op: Op) => fees.get({ upi: 'upi-payment-status', recharge: 'recharge-commission', dth: 'dth-recharge' }[op.kind]) ?? 0;
-    const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-    try {
-      const txns = await store.db.selectFrom('transactions').select(['reference_id', 'flagged', 'review_reason']).where('environment', '=', 'live').execute();
-      const perRef = new Map<string, number>();
-      for (const t of txns) perRef.set(t.reference_id, (perRef.get(t.reference_id) ?? 0) + 1);
-      const ledger = await checkLedger(store.db);
-      const audit = await verifyAudit(store.db);
-      return {
-        tally: tally(now),
-        kills,
-        faultPhases: PHASES.map((p) => p.name),
-        reversals,
-        clients: { ...stats, unanswered: ops.length - answers.size },
-        wallet: {
-          balance: Math.round(w.balance * 100),
-          held: Math.round(w.held * 100),
-          byPartners: expectedWallet(now, START_PAISE, fee, 'partner'),
-          bySangam: expectedWallet(now, START_PAISE, fee, 'sangam'),
-        },
-        transactionsPerReference: [...perRef].filter(([, n]) => n !== 1).map(([ref, n]) => `${ref}: ${n}`),
-        flagged: txns.filter((t) => t.flagged || t.review_reason).map((t) => `${t.reference_id}: ${t.flagged ?? t.review_reason}`),
-        ledger: { ok: ledger.ok, breaches: ledger.breaches },
-        audit: { ok: audit.ok, checked: audit.checked },
-        ms: { total: Date.now() - t0, run: tRun - t0, settle: tSettled - tRun },
-      };
-    } finally {
-      await store.close();
-    }
+    return {
+      tally: tally(rows),
+      kills: run.kills,
+      faultPhases: PHASES.map((p) => p.name),
+      reversals: { ...run.reversals, byLifecycle: rows.filter((r) => r.partner.reversed).length - run.reversals.whileDown - run.reversals.whileUp },
+      clients: { ...run.stats, unanswered: run.ops.length - run.answers.size },
+      wallet: {
+        balance: Math.round(w.balance * 100),
+        held: Math.round(w.held * 100),
+        byPartners: expectedWallet(rows, START_PAISE, fee, 'partner'),
+        bySangam: expectedWallet(rows, START_PAISE, fee, 'sangam'),
+      },
+      ...(await inspectStore(loc)),
+      ms: { total: Date.now() - t0, run: tRun - t0, settle: tSettled - tRun },
+    };
   } finally {
     await server.kill();
     await partners.close();
@@ -253,8 +165,132 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
   }
 }
 
+/** What the store says once the server is stopped: one transaction per reference, flags, the ledger, the audit chains. */
+async function inspectStore(loc: { databaseUrl: string | undefined; dataDir: string }) {
+  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
+  try {
+    const txns = await store.db.selectFrom('transactions').select(['reference_id', 'flagged', 'review_reason']).where('environment', '=', 'live').execute();
+    const perRef = new Map<string, number>();
+    for (const t of txns) perRef.set(t.reference_id, (perRef.get(t.reference_id) ?? 0) + 1);
+    const ledger = await checkLedger(store.db);
+    const audit = await verifyAudit(store.db);
+    return {
+      transactionsPerReference: [...perRef].filter(([, n]) => n !== 1).map(([ref, n]) => `${ref}: ${n}`),
+      flagged: txns.filter((t) => t.flagged || t.review_reason).map((t) => `${t.reference_id}: ${t.flagged ?? t.review_reason}`),
+      ledger: { ok: ledger.ok, breaches: ledger.breaches },
+      audit: { ok: audit.ok, checked: audit.checked },
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/** One run: the operations, the clients' answers, and what the test did to Sangam and the partners. */
+class BankRun {
+  readonly ops: Op[];
+  readonly progress: Progress;
+  answers = new Map<string, Answer>();
+  stats = { requests: 0, retries: 0, replays: 0 };
+  reversals = { whileDown: 0, whileUp: 0 };
+  kills = 0;
+  private lastRestart = Date.now();
+  /** The watch looks at a success at the schedule's offsets: its last look, after the success. */
+  private readonly lastLookMs: number;
+
+  constructor(
+    private o: BankOptions,
+    private partners: Partners,
+    private server: ServerProcess,
+    private key: string,
+  ) {
+    this.ops = plan(o.ops, randomBase62(6));
+    this.progress = new Progress(this.ops.length);
+    this.lastLookMs = Math.max(...o.watchSchedule.split(',').map(Number)) * 1000;
+  }
+
+  async restart(): Promise<void> {
+    await this.server.start();
+    this.partners.webhooksTo(this.server.base);
+    this.lastRestart = Date.now();
+  }
+
+  /** The clients, and beside them the faults, reversals and kills at their shares of the run. */
+  async drive(): Promise<void> {
+    // The clients stop at the first failure of the director.
+    const halt = new AbortController();
+    const clients = runClients(this.ops, this.o.clients, () => this.server.base, this.key, this.progress, halt.signal);
+    const director = this.direct().catch((err: unknown) => (halt.abort(), Promise.reject(err)));
+    const [{ answers, stats }] = await Promise.all([clients, director]);
+    Object.assign(this, { answers, stats });
+    this.partners.faults({});
+    this.o.log(`all ${answers.size}/${this.ops.length} answered after ${stats.requests} requests (${stats.retries} retries, ${stats.replays} replays)`);
+  }
+
+  private async direct(): Promise<void> {
+    const steps = [...PHASES.map((p) => ({ at: p.at, phase: p })), ...this.o.kills.map((at) => ({ at, phase: null }))].sort((a, b) => a.at - b.at);
+    // A reversal is made only of a success recent enough that the watch's last look at it is still at
+    // least a second away.
+    const windowMs = this.lastLookMs - 1000;
+    const at = () => `${this.progress.started}/${this.ops.length} started`;
+    for (const { at: share, phase } of steps) {
+      await this.progress.reached(share);
+      if (phase) {
+        this.partners.faults(phase.faults);
+        this.o.log(`${at()}: ${phase.name}`);
+        if (phase.reverseWhileUp) this.reversals.whileUp += (await this.partners.reverseLatest({ rzp: 1, cf: 1, setu: 1, dth: 1 }, windowMs)).length;
+        continue;
+      }
+      await this.server.kill();
+      this.kills++;
+      // Reversed while Sangam is down; every delivery of their webhooks fails before it is back.
+      const reversed = await this.partners.reverseLatest({ rzp: 2, cf: 1, dth: 2 }, windowMs);
+      await this.partners.missed(reversed);
+      this.reversals.whileDown += reversed.length;
+      const down = Date.now();
+      await this.restart();
+      this.o.log(`${at()}: kill -9 #${this.kills}; ${reversed.length} reversals made while down (${reversed.map((x) => x.partner).join(', ')}), their webhooks missed; back after ${this.lastRestart - down} ms`);
+    }
+  }
+
+  /**
+   * Waits until the run is quiet — nothing pending in Sangam, nothing moving at the partners — then
+   * until Sangam and the partners agree or the reversal watch has had its last look, and answers every
+   * operation as each side sees it. Each look asks Sangam again only about what is still open (a final
+   * state stays final); the last one asks about all.
+   */
+  async settle(): Promise<Row[]> {
+    const sangamOf = async (op: Op): Promise<SangamView> => {
+      const r = await read(this.server, this.key, `/api/v1/transactions/${op.reference}`);
+      if (r.status === 404) return { status: 'missing', txnId: null, reversed: false };
+      return { status: r.data.status as SangamView['status'], txnId: (r.data.txn_id as string | null) ?? null, reversed: Boolean(r.data.reversed_at) };
+    };
+    const withPartner = (r: Omit<Row, 'partner'>): Row => ({ ...r, partner: this.partners.view(r.op.kind, r.sangam.txnId ?? r.answer?.txnId ?? null) });
+    const rowOf = async (op: Op): Promise<Row> => withPartner({ op, answer: this.answers.get(op.reference), sangam: await sangamOf(op) });
+    let rows = await inBatches(this.ops, 8, rowOf);
+    let said = Date.now();
+    const until = async (open: (r: Row) => boolean, by: number) => {
+      while (rows.some(open) && Date.now() < by) {
+        await sleep(500);
+        rows = await inBatches(rows, 8, async (r) => (open(r) ? rowOf(r.op) : withPartner(r)));
+        if (Date.now() - said < 5000) continue;
+        said = Date.now();
+        const left = rows.filter(open);
+        this.o.log(`${left.length} still open, e.g. ${left.slice(0, 5).map((r) => `${r.op.reference} (Sangam ${r.sangam.status}; ${r.partner.at} ${r.partner.outcome}${r.partner.moving ? ' moving' : ''})`).join(', ')}`);
+      }
+    };
+    // Both waits cover the reconciler's lease: an enquiry a killed server had leased waits it out.
+    const leaseOver = this.lastRestart + LEASE_MS;
+    const started = Date.now();
+    await until((r) => r.sangam.status === 'pending' || r.partner.moving, Math.max(Date.now(), leaseOver) + 15_000);
+    this.o.log(`quiet ${Date.now() - started} ms after the last answer`);
+    // Every success is older than now: its watch's last look is at most the last offset away.
+    await until((r) => disagreement(r) !== null, Math.max(Date.now(), leaseOver) + this.lastLookMs + 3000);
+    return inBatches(this.ops, 8, rowOf);
+  }
+}
+
 /** The report as lines a person reads: the numbers, then every disagreement and contradiction. */
-export function describe(r: BankReport): string[] {
+export function reportLines(r: BankReport): string[] {
   const t = r.tally;
   const lines = [
     `${t.operations} operations (${Object.entries(t.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}); ${r.kills} kill -9; ${r.faultPhases.length} fault phases; reversals: ${r.reversals.whileDown} while Sangam was down, ${r.reversals.whileUp} while up, ${r.reversals.byLifecycle} by the partners' own lifecycle`,

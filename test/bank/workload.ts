@@ -96,8 +96,8 @@ export interface ClientStats {
 
 /**
  * Runs `ops` on `clients` concurrent clients against whatever `base()` is at each try. Each operation
- * is sent with its own key until a definite answer; the clients give up when `stop` aborts (the test
- * fails: an operation is left unanswered).
+ * is sent with its own key until a definite answer, for two minutes at most; the clients stop when
+ * `stop` aborts. Either leaves an operation unanswered, and the test fails.
  */
 export async function runClients(ops: Op[], clients: number, base: () => string, key: string, progress: Progress, stop: AbortSignal) {
   const answers = new Map<string, Answer>();
@@ -120,7 +120,8 @@ export async function runClients(ops: Op[], clients: number, base: () => string,
   };
   const perform = async (op: Op) => {
     progress.start();
-    for (let tries = 1; !stop.aborted; tries++) {
+    const giveUpAt = Date.now() + 120_000;
+    for (let tries = 1; !stop.aborted && Date.now() < giveUpAt; tries++) {
       const a = await send(op).catch((err: Error) => {
         if (err.message.startsWith(op.reference)) throw err;
         return null; // refused, reset or timed out: Sangam is down or was killed mid-request
