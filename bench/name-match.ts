@@ -11,7 +11,7 @@
 //   - confident mistakes: a different person as DIRECT_MATCH, the same person as NO_MATCH.
 // Overall, for the development split (used to set the thresholds) and the held-out split (never used
 // to tune), and per category. Also the time per pair. Run: `BENCH_ONLY=name-match npm run bench`, or
-// `node dist/bench/name-match.js` after a build; NAME_MATCH_VERBOSE=1 lists every pair not decided right.
+// `node dist/bench/name-match.js` after a build; NAME_MATCH_VERBOSE=1 lists every pair not decided right (=dev or =heldout: those of one split).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_THRESHOLDS, matchNames, type NameMatchResult } from '../src/namematch/index.js';
@@ -112,7 +112,7 @@ export function printNameMatch(rows: Scored[], time: { meanUs: number; p99Us: nu
     console.log('\nNot decided right:\n');
     for (const { pair, result, baseline } of rows) {
       const right = result.decision === (pair.label === 'same' ? 'approve' : 'reject');
-      if (right) continue;
+      if (right || (process.env.NAME_MATCH_VERBOSE !== '1' && pair.split !== process.env.NAME_MATCH_VERBOSE)) continue;
       console.log(`${pair.id} [${pair.split}] ${pair.category} ${pair.label}: "${pair.name_1}" / "${pair.name_2}" → ${result.score} (${result.pessimistic_score}–${result.optimistic_score}) ${result.category} ${result.decision}; baseline ${baseline}`);
       for (const r of result.reasons) console.log(`    ${r.code}: ${r.detail}`);
     }

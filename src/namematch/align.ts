@@ -13,6 +13,7 @@
 import { compareUnits, unitOf, type Evidence, type EvidenceKind, type Unit } from './compare.js';
 import type { Token } from './parse.js';
 import type { NameMatchReason } from './types.js';
+import { genderOf } from './vocabulary.js';
 
 export interface Pair {
   a: Token[];
@@ -29,8 +30,18 @@ export interface Alignment {
   pessimistic: number;
 }
 
-/** What an omitted word costs [low, central, high], by position. */
-const OMITTED = { first: [0, 0.7, 1], other: [0, 0.35, 1] } as const;
+/**
+ * What an omitted word costs [low, central, high]. A first word that is a rare word is most often a
+ * given name, and a name that adds one in front of the other whole (Anita Rajesh Sharma, Rajesh
+ * Sharma) is most often another person of the family; a common first word (Mohammed, Venkata, Syed)
+ * is often left out.
+ */
+const OMITTED = { given: [0, 1, 1], other: [0, 0.35, 1] } as const;
+/** An omitted surname or middle name costs the same whether the word is rare or not (Plaha, Sharma). */
+const OMITTED_WEIGHT = 0.6;
+/** In a contradiction, initials and words marking opposite genders weigh this much at least. */
+const CONFLICT_INITIAL = 0.6;
+const CONFLICT_GENDER = 1;
 const MAX_JOIN = 3;
 
 function units(tokens: Token[], nameLength: number): Unit[] {
@@ -83,8 +94,19 @@ function score(pairs: Pair[], leftA: Token[], leftB: Token[], reading: 0 | 1 | 2
     den += w;
   }
   if (num === 0) return 0;
-  for (const t of [...leftA, ...leftB]) den += t.weight * (conflict ? 1 : (t.pos === 0 ? OMITTED.first : OMITTED.other)[2 - reading]!);
+  const genders = conflict ? opposedGenders(leftA, leftB) : false;
+  for (const t of [...leftA, ...leftB]) {
+    if (conflict) den += Math.max(t.weight, t.initial ? CONFLICT_INITIAL : 0, genders && genderOf(t.key) ? CONFLICT_GENDER : 0);
+    else if (t.pos === 0 && t.weight >= 0.55) den += t.weight * OMITTED.given[2 - reading]!;
+    else den += Math.min(t.weight, OMITTED_WEIGHT) * OMITTED.other[2 - reading]!;
+  }
   return num / den;
+}
+
+function opposedGenders(leftA: Token[], leftB: Token[]): boolean {
+  const ga = new Set(leftA.map((t) => genderOf(t.key)));
+  const gb = new Set(leftB.map((t) => genderOf(t.key)));
+  return (ga.has('male') && gb.has('female')) || (ga.has('female') && gb.has('male'));
 }
 
 /** Matches the words of two forms of names and scores the match. */

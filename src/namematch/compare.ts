@@ -2,8 +2,9 @@
 // what kind of evidence they are that the names are one, with a central similarity and the lowest and
 // highest it could be (pessimistic and optimistic readings). null: the words do not correspond.
 import type { Token } from './parse.js';
-import { keyDistance, keyLength, phoneticKey, skeleton } from './phonetic.js';
-import { stems, variantGroup } from './vocabulary.js';
+import type { Distance } from './phonetic.js';
+import { keyDistance, keyLength, phoneticKey, sameOnset, skeleton } from './phonetic.js';
+import { distinctNames, stems, variantGroup } from './vocabulary.js';
 
 export type EvidenceKind = 'exact' | 'spelling' | 'variant' | 'suffix' | 'joined' | 'truncated' | 'consonants' | 'initials' | 'initial' | 'near';
 
@@ -85,15 +86,21 @@ function truncation(a: Unit, b: Unit): Evidence | null {
   const [short, long] = keyLength(a.key) <= keyLength(b.key) ? [a, b] : [b, a];
   if (!short.mayBeTruncated || short.tokens.length > 1 || keyLength(short.key) < 4 || keyLength(short.key) >= keyLength(long.key)) return null;
   const head = long.key.slice(0, short.key.length);
+  if (head[0] !== short.key[0]) return null;
   const d = keyDistance(short.key, head, short.loose || long.loose);
   return d.hard === 0 && d.sim >= 0.85 ? { kind: 'truncated', sim: 0.85, lo: 0.6, hi: 1 } : null;
 }
 
-function spelling(a: string, b: string, loose: boolean, strict: boolean): Evidence | null {
-  const d = keyDistance(a, b, loose);
-  if (d.hard === 0 && d.sim >= (strict ? 0.9 : 0.75)) return { kind: 'spelling', sim: d.sim, lo: Math.max(0, d.sim - 0.1), hi: 1 };
+const MIN_SPELLING = 0.75;
+const MIN_SPELLING_STRICT = 0.9;
+
+function spellingOf(d: Distance, strict: boolean): Evidence | null {
+  if (d.hard === 0 && d.sim >= (strict ? MIN_SPELLING_STRICT : MIN_SPELLING)) return { kind: 'spelling', sim: d.sim, lo: Math.max(0, d.sim - 0.1), hi: 1 };
   return null;
 }
+
+/** Too far apart in length for any spelling variant: skip the edit distance. */
+const tooFar = (a: string, b: string) => Math.abs(keyLength(a) - keyLength(b)) > Math.max(keyLength(a), keyLength(b)) * (1 - MIN_SPELLING) * 4;
 
 /** How two units correspond, or null. Joined units only ever meet a single word. */
 export function compareUnits(a: Unit, b: Unit): Evidence | null {
@@ -114,18 +121,21 @@ function compareWords(a: Unit, b: Unit, loose: boolean): Evidence | null {
   const gb = variantGroup(b.key);
   if (ga && ga === gb) return { kind: 'variant', sim: 0.97, lo: 0.9, hi: 1 };
   if (a.consonantsOnly || b.consonantsOnly) return compareSkeletons(a, b);
+  if (distinctNames(a.key, b.key)) return null;
   // A word of a known group is only a spelling of another word very close to it: Mahmood is not Mohammed.
-  const direct = spelling(a.key, b.key, loose, ga !== undefined || gb !== undefined);
+  const strict = ga !== undefined || gb !== undefined;
+  const d = sameOnset(a.key, b.key, loose) && !tooFar(a.key, b.key) ? keyDistance(a.key, b.key, loose) : null;
+  const direct = d && spellingOf(d, strict);
   if (direct) return direct;
+  if (a.tokens.length > 1 || b.tokens.length > 1) return null;
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const stem of stems(x.key)) {
-      if (stem === y.key || spelling(stem, y.key, loose, true)) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1 };
+      if (stem === y.key || (sameOnset(stem, y.key, loose) && spellingOf(keyDistance(stem, y.key, loose), true))) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1 };
     }
   }
   const cut = truncation(a, b);
   if (cut) return cut;
-  const d = keyDistance(a.key, b.key, loose);
-  if (d.hard === 1 && Math.min(keyLength(a.key), keyLength(b.key)) >= 7 && d.sim >= 0.85 && a.key.slice(0, 2) === b.key.slice(0, 2)) {
+  if (d && d.hard === 1 && Math.min(keyLength(a.key), keyLength(b.key)) >= 7 && d.sim >= 0.85 && a.key.slice(0, 2) === b.key.slice(0, 2)) {
     return { kind: 'near', sim: 0.55, lo: 0, hi: 0.9 };
   }
   return null;

@@ -49,8 +49,23 @@ export const COMMON_WEIGHTS: Array<[number, string[]]> = [
   ],
 ];
 
-/** Suffixes written joined to a given name (Rameshbhai, Laxmibai, Jamshedji): the stem is the name. */
-export const JOINED_SUFFIXES = ['bhai', 'ben', 'bahen', 'bai', 'ji', 'jee', 'kumar', 'kumari', 'devi', 'lal', 'chand', 'singh', 'kaur', 'rao', 'prasad'];
+/**
+ * Particles written joined to a given name (Rameshbhai, Laxmibai, Jamshedji): the stem is the name.
+ * Name words such as Kumar or Prasad are not among them: "Ramkumar" is matched as "Ram Kumar" joined.
+ */
+export const JOINED_SUFFIXES = ['bhai', 'ben', 'bahen', 'behen', 'bai', 'ji', 'jee', 'bhau'];
+
+/** Words that mark a man's or a woman's name: one of each left unmatched is a strong sign of two people. */
+export const GENDERED: Record<'male' | 'female', string[]> = {
+  male: ['singh', 'kumar', 'bhai'],
+  female: ['kaur', 'devi', 'ben', 'bahen', 'behen', 'bai', 'kumari', 'begum', 'khatun', 'bibi'],
+};
+
+/** Words that look like spellings of one another but are different names. */
+export const DISTINCT_NAMES: Array<[string, string]> = [
+  ['khan', 'khanna'],
+  ['shah', 'shaha'],
+];
 /** Prefixes written joined to a given name (Srilakshmi): the rest is the name. */
 export const JOINED_PREFIXES = ['sri', 'shri', 'shree', 'sree'];
 

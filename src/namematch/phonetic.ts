@@ -4,8 +4,11 @@
 // changed, added or dropped, or the first vowel changed): one hard edit is what separates Anil from
 // Sunil and Asha from Usha, so hard edits never pass as spelling variants.
 //
+// 'R' is the flapped r of ड़/ढ़ (Chopra, but Dravid), which Latin writes r or d.
 // '@' in a key is an inherent vowel of an Indic script (the schwa that Hindi drops at the end and often
 // in the middle of a word, and that Bengali and Odia say as "o"): it matches a, o or nothing for free.
+
+import { memo } from './memo.js';
 
 /** IAST and ISO 15919 letters that fold to more than their base letter. */
 const SPECIAL: Record<string, string> = {
@@ -13,7 +16,7 @@ const SPECIAL: Record<string, string> = {
   'ṃ': 'n', 'ṁ': 'n', 'ḥ': '', 'ṉ': 'n', 'ñ': 'n', 'ṅ': 'n', 'ṇ': 'n', 'æ': 'ae', 'ß': 'ss', 'ø': 'o', 'đ': 'd', 'ł': 'l',
 };
 
-/** Lower-case ASCII letters (and '@' when the caller put one there), diacritics folded. */
+/** Lower-case ASCII letters, diacritics folded (transliteration adds '@' and 'R' itself, after folding). */
 export function fold(s: string): string {
   let out = '';
   for (const ch of s.normalize('NFC')) out += SPECIAL[ch] ?? ch;
@@ -30,9 +33,11 @@ const REWRITES: Array<[RegExp, string]> = [
   [/ch/g, 'c'],
   [/sh/g, 's'],
   [/zh/g, 'l'],
-  [/([bdgjktr])h/g, '$1'],
+  [/([bdgjktrR])h/g, '$1'],
+  [/([aeiou])w$/g, '$1'],
   [/ow(?![aeiou@])/g, 'au'],
   [/w/g, 'v'],
+  [/(?<=[^aeiou@])ru/g, 'ri'], // ऋ is "ri" in Hindi, "ru" in Marathi and Gujarati (Pruthvi, Krushna)
   [/ee|ii/g, 'i'],
   [/oo|uu/g, 'u'],
   [/aa/g, 'a'],
@@ -43,50 +48,87 @@ const REWRITES: Array<[RegExp, string]> = [
   [/oy$/g, 'oi'],
   [/(?<=[^aeiou@])y$/g, 'i'],
   [/([a-z@])\1+/g, '$1'],
-  [/n(?=[pbm])/g, 'm'],
+  [/m(?=[pb])/g, 'n'],
 ];
 
 /** The phonetic key of a folded token: aspiration, doubling and the usual Indian spelling pairs collapse. */
-export function phoneticKey(folded: string): string {
-  let k = folded;
+export const phoneticKey = memo((folded: string): string => {
+  // A final inherent vowel is optional: the word's end rules apply to what comes before it.
+  const schwa = folded.length > 1 && folded.endsWith('@');
+  let k = schwa ? folded.slice(0, -1) : folded;
   for (const [re, to] of REWRITES) k = k.replace(re, to);
-  return k;
+  return schwa ? `${k}@` : k;
+});
+
+const isVowel = (c: number) => c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 64; // a e i o u @
+const AT = 64;
+const LOWER_A = 97;
+const LOWER_O = 111;
+
+// Costs are kept as integers: hundredths of an edit times 256, plus the number of hard edits (below 256), so that
+// adding two costs adds both parts and comparing two orders by cost, then by hard edits.
+const c = (hundredths: number, hard = 0) => hundredths * 256 + hard;
+const FULL = c(100, 1);
+
+function pairTable(entries: Record<string, number>): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const [pair, cost] of Object.entries(entries)) m.set(pair.charCodeAt(0) * 128 + pair.charCodeAt(1), c(Math.round(cost * 100)));
+  return m;
 }
-
-const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', '@']);
-const isVowel = (c: string) => VOWELS.has(c);
-
 /** Pairs written for one another in Indian names, at a fraction of a full edit. */
-const CHEAP: Record<string, number> = { bv: 0.3, vb: 0.3, jz: 0.4, zj: 0.4, sz: 0.4, zs: 0.4, yi: 0.3, iy: 0.3 };
+const CHEAP = pairTable({ bv: 0.3, vb: 0.3, jz: 0.4, zj: 0.4, sz: 0.4, zs: 0.4, yi: 0.3, iy: 0.3 });
 /** Tamil and Malayalam scripts do not mark voicing (க is k or g): these pairs cost little when either side came from them. */
-const LOOSE: Record<string, number> = { kg: 0.2, gk: 0.2, cj: 0.2, jc: 0.2, cs: 0.2, sc: 0.2, sj: 0.3, js: 0.3, td: 0.2, dt: 0.2, pb: 0.2, bp: 0.2 };
+const LOOSE = pairTable({ kg: 0.2, gk: 0.2, cj: 0.2, jc: 0.2, cs: 0.2, sc: 0.2, sj: 0.3, js: 0.3, td: 0.2, dt: 0.2, pb: 0.2, bp: 0.2 });
+const N = 110;
+const M = 109;
 
-interface Cost {
-  cost: number;
-  hard: number;
+const FLAP = 82; // R
+const LOWER_R = 114;
+const LOWER_D = 100;
+const LOWER_E = 101;
+const LOWER_I = 105;
+const LOWER_U = 117;
+
+/**
+ * In a word's first vowel only a↔o and a↔u (Bengali: Dutta, Datta), e↔i and o↔u are spellings of one
+ * another (and a↔e
+ * from Tamil or Malayalam script, ஜெ for "Ja"): Kiran is not Karan.
+ */
+function softFirstVowel(x: number, y: number, loose: boolean): boolean {
+  const pair = (p: number, q: number) => (x === p && y === q) || (x === q && y === p);
+  return pair(LOWER_A, LOWER_O) || pair(LOWER_A, LOWER_U) || pair(LOWER_E, LOWER_I) || pair(LOWER_O, LOWER_U) || (loose && pair(LOWER_A, LOWER_E));
 }
 
-function subCost(x: string, y: string, first: boolean, last: boolean, loose: boolean): Cost {
-  if (x === y) return { cost: 0, hard: 0 };
-  if (x === '@' || y === '@') {
-    const other = x === '@' ? y : x;
-    if (other === 'a') return { cost: 0, hard: 0 };
-    if (other === 'o') return { cost: 0.1, hard: 0 };
-    if (isVowel(other)) return { cost: 0.35, hard: 0 };
-    return { cost: 1, hard: 1 };
+/** Index of the first vowel letter (not '@'), or -1. */
+function firstVowelAt(k: string): number {
+  for (let i = 0; i < k.length; i++) {
+    const ch = k.charCodeAt(i);
+    if (ch !== AT && isVowel(ch)) return i;
   }
-  if (isVowel(x) && isVowel(y)) return first ? { cost: 0.9, hard: 1 } : { cost: 0.35, hard: 0 };
-  const cheap = CHEAP[x + y] ?? (loose ? LOOSE[x + y] : undefined);
-  if (cheap !== undefined) return { cost: cheap, hard: 0 };
-  if (last && ((x === 'n' && y === 'm') || (x === 'm' && y === 'n'))) return { cost: 0.35, hard: 0 };
-  return { cost: 1, hard: 1 };
+  return -1;
 }
 
-function indelCost(c: string, first: boolean, last: boolean): Cost {
-  if (c === '@') return { cost: 0.05, hard: 0 };
-  if (isVowel(c)) return first ? { cost: 0.9, hard: 1 } : { cost: last ? 0.25 : 0.4, hard: 0 };
-  if (c === 'h' || c === 'y') return { cost: 0.3, hard: 0 };
-  return { cost: 1, hard: 1 };
+function subCost(x: number, y: number, first: boolean, last: boolean, loose: boolean, firstVowel = false): number {
+  if (x === y) return 0;
+  if (x === AT || y === AT) {
+    const other = x === AT ? y : x;
+    if (other === LOWER_A) return 0;
+    if (other === LOWER_O) return c(10);
+    return isVowel(other) ? c(35) : FULL;
+  }
+  if (isVowel(x) && isVowel(y)) return first ? c(90, 1) : firstVowel && !softFirstVowel(x, y, loose) ? c(90, 1) : c(35);
+  if ((x === FLAP && (y === LOWER_R || y === LOWER_D)) || (y === FLAP && (x === LOWER_R || x === LOWER_D))) return c(10);
+  const cheap = CHEAP.get(x * 128 + y) ?? (loose ? LOOSE.get(x * 128 + y) : undefined);
+  if (cheap !== undefined) return cheap;
+  if (last && ((x === N && y === M) || (x === M && y === N))) return c(35);
+  return FULL;
+}
+
+function indelCost(ch: number, first: boolean, last: boolean, firstVowel = false): number {
+  if (ch === AT) return c(5);
+  if (isVowel(ch)) return first ? c(90, 1) : firstVowel ? c(90) : c(last ? 25 : 40);
+  if (ch === 104 || ch === 121) return c(30); // h, y
+  return FULL;
 }
 
 /** Letters that count towards a key's length ('@' is optional, so it does not). */
@@ -99,46 +141,43 @@ export interface Distance {
   sim: number;
 }
 
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
 /** Weighted edit distance between two phonetic keys (see the module header for what "hard" means). */
 export function keyDistance(a: string, b: string, loose = false): Distance {
   const n = a.length;
   const m = b.length;
-  // Rolling rows of [cost, hard], ordered by cost then by hard edits.
-  let prevC = new Float64Array(m + 1);
-  let prevH = new Uint8Array(m + 1);
-  let curC = new Float64Array(m + 1);
-  let curH = new Uint8Array(m + 1);
-  for (let j = 1; j <= m; j++) {
-    const d = indelCost(b[j - 1]!, j === 1, j === m);
-    prevC[j] = prevC[j - 1]! + d.cost;
-    prevH[j] = prevH[j - 1]! + d.hard;
-  }
+  if (rowA.length <= m) [rowA, rowB] = [new Int32Array(m + 1), new Int32Array(m + 1)];
+  const fa = firstVowelAt(a);
+  const fb = firstVowelAt(b);
+  let prev = rowA;
+  let cur = rowB;
+  prev[0] = 0;
+  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1]! + indelCost(b.charCodeAt(j - 1), j === 1, j === m, j - 1 === fb);
   for (let i = 1; i <= n; i++) {
-    const ai = a[i - 1]!;
-    const da = indelCost(ai, i === 1, i === n);
-    curC[0] = prevC[0]! + da.cost;
-    curH[0] = prevH[0]! + da.hard;
+    const ai = a.charCodeAt(i - 1);
+    const da = indelCost(ai, i === 1, i === n, i - 1 === fa);
+    cur[0] = prev[0]! + da;
     for (let j = 1; j <= m; j++) {
-      const bj = b[j - 1]!;
-      const s = subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose);
-      const db = indelCost(bj, j === 1, j === m);
-      let c = prevC[j - 1]! + s.cost;
-      let h = prevH[j - 1]! + s.hard;
-      const c2 = prevC[j]! + da.cost;
-      const h2 = prevH[j]! + da.hard;
-      if (c2 < c - 1e-9 || (Math.abs(c2 - c) <= 1e-9 && h2 < h)) [c, h] = [c2, h2];
-      const c3 = curC[j - 1]! + db.cost;
-      const h3 = curH[j - 1]! + db.hard;
-      if (c3 < c - 1e-9 || (Math.abs(c3 - c) <= 1e-9 && h3 < h)) [c, h] = [c3, h3];
-      curC[j] = c;
-      curH[j] = h;
+      const bj = b.charCodeAt(j - 1);
+      const v = Math.min(prev[j - 1]! + subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose, i - 1 === fa && j - 1 === fb), prev[j]! + da, cur[j - 1]! + indelCost(bj, j === 1, j === m, j - 1 === fb));
+      cur[j] = v;
     }
-    [prevC, curC] = [curC, prevC];
-    [prevH, curH] = [curH, prevH];
+    [prev, cur] = [cur, prev];
   }
-  const cost = prevC[m]!;
+  const total = prev[m]!;
+  const hard = total % 256;
+  const cost = (total - hard) / 256 / 100;
   const longest = Math.max(keyLength(a), keyLength(b), 1);
-  return { cost, hard: prevH[m]!, sim: Math.max(0, 1 - cost / longest) };
+  return { cost, hard, sim: Math.max(0, 1 - cost / longest) };
+}
+
+/** Whether two keys can begin alike: the same letter, a cheap pair, or an "h" that may be dropped. */
+export function sameOnset(a: string, b: string, loose: boolean): boolean {
+  const x = a.charCodeAt(0);
+  const y = b.charCodeAt(0);
+  return x === y || x === 104 || y === 104 || subCost(x, y, false, false, loose) % 256 === 0;
 }
 
 /** The consonant skeleton of a key: what a script that writes few vowels (Perso-Arabic) can be compared on. */

@@ -70,12 +70,14 @@ interface Letter {
 /** Latin for the IAST letters whose fold would mislead: च is "ch" in Indian names, छ "chh". */
 const LATIN_OF_DEVANAGARI: Record<string, string> = { च: 'ch', छ: 'chh', 'ं': 'n', 'ँ': 'n', 'ः': '', 'ॅ': 'e', 'ॉ': 'o', ऍ: 'e', ऑ: 'o' };
 /** What a nukta makes of the consonant before it (क़ q, ज़ z, ड़ r, फ़ f…). */
-const NUKTA: Record<string, string> = { k: 'k', kh: 'kh', g: 'g', j: 'z', d: 'r', dh: 'rh', ph: 'f', y: 'y', r: 'r', l: 'l', n: 'n', s: 'sh', b: 'b' };
+const NUKTA: Record<string, string> = { k: 'k', kh: 'kh', g: 'g', j: 'z', d: 'R', dh: 'Rh', ph: 'f', y: 'y', r: 'r', l: 'l', n: 'n', s: 'sh', b: 'b' };
+/** Consonants whose nukta form is not their Latin's: Bengali য় and Odia ୟ are "y", though য/ଯ alone read "j". */
+const NUKTA_OF_LETTER: Record<string, string> = { 'য': 'y', 'ଯ': 'y' };
 /** Letters the library's tables leave out or read otherwise than names are written. */
 const EXTRA: Record<string, Record<string, Letter>> = {
   Bengali: { 'ৎ': { kind: 'dead', latin: 't' }, 'ৰ': { kind: 'consonant', latin: 'r' }, 'ৱ': { kind: 'consonant', latin: 'v' } },
   Odia: { 'ୱ': { kind: 'consonant', latin: 'v' }, 'ୟ': { kind: 'consonant', latin: 'y' } },
-  Gurmukhi: { 'ੱ': { kind: 'other', latin: '' }, 'ੰ': { kind: 'nasal', latin: 'n' }, 'ੜ': { kind: 'consonant', latin: 'r' } },
+  Gurmukhi: { 'ੱ': { kind: 'other', latin: '' }, 'ੰ': { kind: 'nasal', latin: 'n' }, 'ੜ': { kind: 'consonant', latin: 'R' } },
   Malayalam: {
     'ൺ': { kind: 'dead', latin: 'n' }, 'ൻ': { kind: 'dead', latin: 'n' }, 'ർ': { kind: 'dead', latin: 'r' },
     'ൽ': { kind: 'dead', latin: 'l' }, 'ൾ': { kind: 'dead', latin: 'l' }, 'ൿ': { kind: 'dead', latin: 'k' },
@@ -117,11 +119,12 @@ function brahmicToLatin(word: string, script: ScriptName): string {
   let pending = false; // a consonant waiting for its vowel
   let afterVirama = false;
   let lastConsonant = -1;
+  let lastLetter = '';
   for (const ch of word) {
     const l = table.get(ch);
     if (!l) continue; // digits, dandas, ZWJ/ZWNJ and signs we do not need
     if (l.kind === 'nukta') {
-      if (lastConsonant >= 0) out[lastConsonant] = NUKTA[out[lastConsonant]!] ?? out[lastConsonant]!;
+      if (lastConsonant >= 0) out[lastConsonant] = NUKTA_OF_LETTER[lastLetter] ?? NUKTA[out[lastConsonant]!] ?? out[lastConsonant]!;
       continue;
     }
     if (l.kind === 'mark' || l.kind === 'virama') {
@@ -138,6 +141,7 @@ function brahmicToLatin(word: string, script: ScriptName): string {
       if ((script === 'Bengali' || script === 'Odia') && latin === 'y' && (ch === 'য' || ch === 'ଯ')) latin = afterVirama ? 'y' : 'j';
       if (script === 'Bengali' && latin === 'b' && afterVirama) latin = 'v';
       lastConsonant = out.length;
+      lastLetter = ch;
       out.push(latin);
       pending = true;
     } else {
@@ -150,9 +154,13 @@ function brahmicToLatin(word: string, script: ScriptName): string {
   return out.join('');
 }
 
+/** Arabic letters that Urdu says as z, s and t (ذ is "z" in Zakir, not "dh"). */
+const URDU_SOUNDS: Record<string, string> = { 'ذ': 'ز', 'ض': 'ز', 'ظ': 'ز', 'ث': 'س', 'ص': 'س', 'ط': 'ت' };
+
 /** One word of Perso-Arabic script as the consonants (and long vowels) it writes. */
 function arabicToLatin(word: string): string {
-  return fold(anyAscii(word).replace(/[`']/g, ''));
+  const urdu = [...word].map((ch) => URDU_SOUNDS[ch] ?? ch).join('');
+  return fold(anyAscii(urdu).replace(/[`']/g, ''));
 }
 
 export interface Romanised {
