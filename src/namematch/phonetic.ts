@@ -34,7 +34,6 @@ const REWRITES: Array<[RegExp, string]> = [
   [/sh/g, 's'],
   [/zh/g, 'l'],
   [/([bdgjktrR])h/g, '$1'],
-  [/([aeiou])w$/g, '$1'],
   [/ow(?![aeiou@])/g, 'au'],
   [/w/g, 'v'],
   [/(?<=[^aeiou@])ru/g, 'ri'], // ऋ is "ri" in Hindi, "ru" in Marathi and Gujarati (Pruthvi, Krushna)
@@ -88,23 +87,21 @@ const LOWER_D = 100;
 const LOWER_E = 101;
 const LOWER_I = 105;
 const LOWER_U = 117;
+const LOWER_V = 118;
 
 /**
  * In a word's first vowel only a↔o and a↔u (Bengali: Dutta, Datta), e↔i and o↔u are spellings of one
  * another (and a↔e
  * from Tamil or Malayalam script, ஜெ for "Ja"): Kiran is not Karan.
  */
-function softFirstVowel(x: number, y: number, loose: boolean): boolean {
+function softFirstVowel(x: number, y: number): boolean {
   const pair = (p: number, q: number) => (x === p && y === q) || (x === q && y === p);
-  return pair(LOWER_A, LOWER_O) || pair(LOWER_A, LOWER_U) || pair(LOWER_E, LOWER_I) || pair(LOWER_O, LOWER_U) || (loose && pair(LOWER_A, LOWER_E));
+  return pair(LOWER_A, LOWER_O) || pair(LOWER_A, LOWER_U) || pair(LOWER_A, LOWER_E) || pair(LOWER_E, LOWER_I) || pair(LOWER_O, LOWER_U);
 }
 
-/** Index of the first vowel letter (not '@'), or -1. */
+/** Index of the first vowel (an inherent '@' included), or -1. */
 function firstVowelAt(k: string): number {
-  for (let i = 0; i < k.length; i++) {
-    const ch = k.charCodeAt(i);
-    if (ch !== AT && isVowel(ch)) return i;
-  }
+  for (let i = 0; i < k.length; i++) if (isVowel(k.charCodeAt(i))) return i;
   return -1;
 }
 
@@ -116,7 +113,7 @@ function subCost(x: number, y: number, first: boolean, last: boolean, loose: boo
     if (other === LOWER_O) return c(10);
     return isVowel(other) ? c(35) : FULL;
   }
-  if (isVowel(x) && isVowel(y)) return first ? c(90, 1) : firstVowel && !softFirstVowel(x, y, loose) ? c(90, 1) : c(35);
+  if (isVowel(x) && isVowel(y)) return first ? c(90, 1) : firstVowel && !softFirstVowel(x, y) ? c(90, 1) : c(35);
   if ((x === FLAP && (y === LOWER_R || y === LOWER_D)) || (y === FLAP && (x === LOWER_R || x === LOWER_D))) return c(10);
   const cheap = CHEAP.get(x * 128 + y) ?? (loose ? LOOSE.get(x * 128 + y) : undefined);
   if (cheap !== undefined) return cheap;
@@ -124,10 +121,11 @@ function subCost(x: number, y: number, first: boolean, last: boolean, loose: boo
   return FULL;
 }
 
-function indelCost(ch: number, first: boolean, last: boolean, firstVowel = false): number {
+function indelCost(ch: number, first: boolean, last: boolean, firstVowel: boolean, afterA: boolean): number {
   if (ch === AT) return c(5);
   if (isVowel(ch)) return first ? c(90, 1) : firstVowel ? c(90) : c(last ? 25 : 40);
   if (ch === 104 || ch === 121) return c(30); // h, y
+  if (last && afterA && ch === LOWER_V) return c(30); // a final "aw" is a glide: Dinshaw, Dinshah
   return FULL;
 }
 
@@ -154,14 +152,14 @@ export function keyDistance(a: string, b: string, loose = false): Distance {
   let prev = rowA;
   let cur = rowB;
   prev[0] = 0;
-  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1]! + indelCost(b.charCodeAt(j - 1), j === 1, j === m, j - 1 === fb);
+  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1]! + indelCost(b.charCodeAt(j - 1), j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A);
   for (let i = 1; i <= n; i++) {
     const ai = a.charCodeAt(i - 1);
-    const da = indelCost(ai, i === 1, i === n, i - 1 === fa);
+    const da = indelCost(ai, i === 1, i === n, i - 1 === fa, a.charCodeAt(i - 2) === LOWER_A);
     cur[0] = prev[0]! + da;
     for (let j = 1; j <= m; j++) {
       const bj = b.charCodeAt(j - 1);
-      const v = Math.min(prev[j - 1]! + subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose, i - 1 === fa && j - 1 === fb), prev[j]! + da, cur[j - 1]! + indelCost(bj, j === 1, j === m, j - 1 === fb));
+      const v = Math.min(prev[j - 1]! + subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose, i - 1 === fa && j - 1 === fb), prev[j]! + da, cur[j - 1]! + indelCost(bj, j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A));
       cur[j] = v;
     }
     [prev, cur] = [cur, prev];

@@ -67,8 +67,8 @@ interface Letter {
   latin: string;
 }
 
-/** Latin for the IAST letters whose fold would mislead: च is "ch" in Indian names, छ "chh". */
-const LATIN_OF_DEVANAGARI: Record<string, string> = { च: 'ch', छ: 'chh', 'ं': 'n', 'ँ': 'n', 'ः': '', 'ॅ': 'e', 'ॉ': 'o', ऍ: 'e', ऑ: 'o' };
+/** Latin for the IAST letters whose fold would mislead: च is "ch" in Indian names, छ "chh"; N an anusvara. */
+const LATIN_OF_DEVANAGARI: Record<string, string> = { च: 'ch', छ: 'chh', 'ं': 'N', 'ँ': 'N', 'ः': '', 'ॅ': 'e', 'ॉ': 'o', ऍ: 'e', ऑ: 'o' };
 /** What a nukta makes of the consonant before it (क़ q, ज़ z, ड़ r, फ़ f…). */
 const NUKTA: Record<string, string> = { k: 'k', kh: 'kh', g: 'g', j: 'z', d: 'R', dh: 'Rh', ph: 'f', y: 'y', r: 'r', l: 'l', n: 'n', s: 'sh', b: 'b' };
 /** Consonants whose nukta form is not their Latin's: Bengali য় and Odia ୟ are "y", though য/ଯ alone read "j". */
@@ -77,7 +77,7 @@ const NUKTA_OF_LETTER: Record<string, string> = { 'য': 'y', 'ଯ': 'y' };
 const EXTRA: Record<string, Record<string, Letter>> = {
   Bengali: { 'ৎ': { kind: 'dead', latin: 't' }, 'ৰ': { kind: 'consonant', latin: 'r' }, 'ৱ': { kind: 'consonant', latin: 'v' } },
   Odia: { 'ୱ': { kind: 'consonant', latin: 'v' }, 'ୟ': { kind: 'consonant', latin: 'y' } },
-  Gurmukhi: { 'ੱ': { kind: 'other', latin: '' }, 'ੰ': { kind: 'nasal', latin: 'n' }, 'ੜ': { kind: 'consonant', latin: 'R' } },
+  Gurmukhi: { 'ੱ': { kind: 'other', latin: '' }, 'ੰ': { kind: 'nasal', latin: 'N' }, 'ੜ': { kind: 'consonant', latin: 'R' } },
   Malayalam: {
     'ൺ': { kind: 'dead', latin: 'n' }, 'ൻ': { kind: 'dead', latin: 'n' }, 'ർ': { kind: 'dead', latin: 'r' },
     'ൽ': { kind: 'dead', latin: 'l' }, 'ൾ': { kind: 'dead', latin: 'l' }, 'ൿ': { kind: 'dead', latin: 'k' },
@@ -97,9 +97,10 @@ function buildTable(block: Block): Map<string, Letter> {
     for (const [deva, letter] of Object.entries(native[group] ?? {})) {
       // The first Devanagari letter wins: Tamil க stands for क ख ग घ, and is written k.
       if ([...letter].length !== 1 || table.has(letter)) continue;
-      const roman = LATIN_OF_DEVANAGARI[deva] ?? iast[group === 'candra' ? 'vowel_marks' : group]?.[deva];
-      if (roman === undefined) continue;
-      table.set(letter, { kind, latin: kind === 'virama' ? '' : fold(roman) });
+      const override = LATIN_OF_DEVANAGARI[deva];
+      const roman = iast[group === 'candra' ? 'vowel_marks' : group]?.[deva];
+      if (override === undefined && roman === undefined) continue;
+      table.set(letter, { kind, latin: kind === 'virama' ? '' : (override ?? fold(roman!)) });
     }
   }
   for (const [letter, value] of Object.entries(EXTRA[block.name] ?? {})) table.set(letter, value);
@@ -151,8 +152,12 @@ function brahmicToLatin(word: string, script: ScriptName): string {
     afterVirama = false;
   }
   if (pending) out.push('@');
-  return out.join('');
+  // An anusvara before h is the velar nasal: सिंह is Singh.
+  return out.join('').replace(/N(?=h)/g, 'ng').replace(/N/g, 'n');
 }
+
+/** Tamil writes க்ஷ (ksh) as ட்ச: லட்சுமி Lakshmi, மீனாட்சி Meenakshi. */
+const TAMIL_KSH = /\u0b9f\u0bcd\u0b9a/g;
 
 /** Arabic letters that Urdu says as z, s and t (ذ is "z" in Zakir, not "dh"). */
 const URDU_SOUNDS: Record<string, string> = { 'ذ': 'ز', 'ض': 'ز', 'ظ': 'ز', 'ث': 'س', 'ص': 'س', 'ط': 'ت' };
@@ -172,5 +177,5 @@ export interface Romanised {
 export function romanise(word: string, script: ScriptName): Romanised {
   if (script === 'Latin') return { latin: fold(word), script };
   if (script === 'Perso-Arabic') return { latin: arabicToLatin(word), script };
-  return { latin: brahmicToLatin(word, script), script };
+  return { latin: brahmicToLatin(script === 'Tamil' ? word.replace(TAMIL_KSH, 'க்ஷ') : word, script), script };
 }
