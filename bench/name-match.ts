@@ -23,7 +23,7 @@ export interface LabelledPair {
   label: 'same' | 'different';
   name_1: string;
   name_2: string;
-  split: 'dev' | 'heldout';
+  split: 'dev' | 'heldout' | 'fresh';
 }
 
 export const DATASET = fileURLToPath(new URL('../../bench/name-pairs.json', import.meta.url));
@@ -105,6 +105,7 @@ export function printNameMatch(rows: Scored[], time: { meanUs: number; p99Us: nu
   console.log(row('all', stats(rows)));
   console.log(row('dev', stats(rows.filter((r) => r.pair.split === 'dev'))));
   console.log(row('held-out', stats(rows.filter((r) => r.pair.split === 'heldout'))));
+  console.log(row('fresh (after tuning)', stats(rows.filter((r) => r.pair.split === 'fresh'))));
   const categories = [...new Set(rows.map((r) => r.pair.category))].sort();
   for (const c of categories) console.log(row(c, stats(rows.filter((r) => r.pair.category === c))));
   console.log(`\nTime per pair: mean ${time.meanUs.toFixed(1)} µs, p99 ${time.p99Us.toFixed(1)} µs (${rows.length} pairs × 20 rounds, one core)`);
