@@ -10,7 +10,8 @@
 //   - serialising answers from the response schemas against JSON.stringify (serialize).
 // Runs on the embedded store, and on PostgreSQL too when DATABASE_URL is set (scale-out and audit need
 // it). Bounded: BENCH_SECONDS per load (default 10, plus half as much warm-up), BENCH_CONNECTIONS (50).
-// BENCH_ONLY=sandbox,live,hot,scale,scale-n,footprint,webhooks,audit,serialize runs a subset (the baseline always runs);
+// BENCH_ONLY=sandbox,live,hot,scale,scale-n,footprint,webhooks,audit,serialize,name-match runs a subset (the
+// baseline always runs, except for name-match alone, which needs no server: the engine on the labelled set);
 // BENCH_ONLY=bank runs the bank test's long run (bench/bank.ts), which a plain `npm run bench` leaves out.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { webhookBench } from './webhooks.js';
 import { auditBench } from './audit.js';
 import { footprint } from './footprint.js';
 import { printSerialize, serializeBench } from './serialize.js';
+import { nameMatchBench, printNameMatch } from './name-match.js';
 import { bankBench, printBank } from './bank.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -183,4 +185,13 @@ async function main() {
   if (bank) printBank(bank);
 }
 
-await main();
+function nameMatch() {
+  const { rows, time } = nameMatchBench();
+  printNameMatch(rows, time);
+}
+
+if (ONLY.size === 1 && ONLY.has('name-match')) nameMatch();
+else {
+  await main();
+  if (want('name-match')) nameMatch();
+}

@@ -198,10 +198,12 @@ describe('setu-recharge connector, end to end', () => {
     assert.equal(r.body.data.status, 'success', r.text);
     const txnId = r.body.data.txn_id as string;
     const rec = rechargesOf(txnId)[0]!;
-    emu.setFaults({ error_next: 1, error_status: 503, scope: 'any' });
+    emu.setFaults({ error_next: 1000, error_status: 503, scope: 'any' }); // Setu's API is down
     const w = await webhook('/payment/reversal', { transactionRefId: rec.transactionRefId, status: 'REVERSED', amount: '59.00', mobile_number: body.mobile, provider: 'Airtel', failureReason: 'Transaction reversed by operator' });
     assert.equal(w.status, 202, await w.clone().text());
     assert.equal(((await w.json()) as { parked: boolean }).parked, true);
+    assert.equal((await txOf(body.reference_id)).body.data.reversed_at, undefined, 'not applied before it is confirmed');
+    emu.setFaults({}); // Setu's API is back
     const done = await eventually(async () => {
       const x = await txOf(body.reference_id);
       return x.body.data.reversed_at && x;
