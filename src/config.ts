@@ -60,6 +60,7 @@ export const EnvSchema = Type.Object({
   SANGAM_RECONCILE_SCHEDULE: Type.String({ default: '90,90,180,300,600,1800,3600', pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$', description: 'Seconds between status enquiries of a live pending (the last repeats)' }),
   SANGAM_RECONCILE_CUTOFF_S: Int(86_400, 1, 30 * 86_400, 'After this long without a final status, a pending goes to manual review'),
   SANGAM_RECONCILE_POLL_MS: Int(1000, 10, 60_000, 'How often the reconciler looks for due enquiries'),
+  SANGAM_RECONCILE_LEASE_S: Int(60, 1, 3600, 'How long a process holds a due enquiry it took: one held by a process that died is taken again after this'),
   SANGAM_REVERSAL_WATCH_SCHEDULE: Type.Optional(
     Type.String({
       pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
@@ -121,7 +122,7 @@ export interface Config {
     breaker: { errorPct: number; minCalls: number; resetMs: number };
   };
   /** `explicit`: SANGAM_RECONCILE_SCHEDULE was set, and then rules over the partners' own etiquette. */
-  reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number; explicit: boolean };
+  reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number; leaseS: number; explicit: boolean };
   /** SANGAM_REVERSAL_WATCH_SCHEDULE, when set: replaces every partner's reversal-watch schedule. */
   reversalWatchS: number[] | null;
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; timeoutMs: number; disableAfterDays: number; pollMs: number };
@@ -259,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       scheduleS: e.SANGAM_RECONCILE_SCHEDULE.split(',').map(Number),
       cutoffS: e.SANGAM_RECONCILE_CUTOFF_S,
       pollMs: e.SANGAM_RECONCILE_POLL_MS,
+      leaseS: e.SANGAM_RECONCILE_LEASE_S,
       explicit: Boolean(env.SANGAM_RECONCILE_SCHEDULE),
     },
     reversalWatchS: e.SANGAM_REVERSAL_WATCH_SCHEDULE ? e.SANGAM_REVERSAL_WATCH_SCHEDULE.split(',').map(Number) : null,

@@ -14,7 +14,7 @@
 //
 // Bounded for a shared 2-core machine: 120 operations, 3 kills. Its wall time is mostly the four
 // server boots and, when a kill lands while the reconciler holds an enquiry, that enquiry's lease
-// (60 s) running out. bench/bank.ts is the long run: BENCH_ONLY=bank npm run bench.
+// (SANGAM_RECONCILE_LEASE_S, 5 s here) running out. bench/bank.ts is the long run: BENCH_ONLY=bank npm run bench.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { reportLines, runBank } from './bank/run.js';

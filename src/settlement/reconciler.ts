@@ -20,7 +20,6 @@ import { PollingLoop } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
 
 const BATCH = 20;
-const LEASE_S = 60;
 
 export class Reconciler {
   private loop: PollingLoop;
@@ -52,7 +51,7 @@ export class Reconciler {
       dueColumn: 'next_check_at',
       where: sql`status = 'pending' AND environment = 'live' AND review_reason IS NULL`,
       limit: BATCH,
-      seconds: LEASE_S,
+      seconds: this.services.config.reconcile.leaseS,
     });
     if (ids.length === 0) return 0;
     const due = await db
@@ -153,7 +152,7 @@ export class Reconciler {
       dueColumn: 'watch_next_at',
       where: sql`status = 'success' AND environment = 'live'`,
       limit: BATCH,
-      seconds: LEASE_S,
+      seconds: this.services.config.reconcile.leaseS,
     });
     if (ids.length === 0) return 0;
     const due = await db
@@ -169,7 +168,7 @@ export class Reconciler {
   /**
    * One reversal-watch enquiry: a reversal found is posted (settlement, exactly once); any other final
    * answer that disagrees is flagged there. Then the next time of the schedule, or the end of the watch.
-   * A partner that cannot be asked now is asked again when the lease runs out.
+   * A partner that cannot be asked now is asked again when the lease runs out (SANGAM_RECONCILE_LEASE_S).
    */
   private async watch(row: {
     id: string;

@@ -48,8 +48,9 @@ export interface BankReport {
 }
 
 const START_PAISE = 1_000_000_00;
-/** How long the reconciler leases a due enquiry (src/settlement/reconciler.ts LEASE_S): one leased by a killed server waits this long. */
-const LEASE_MS = 60_000;
+/** How long the reconciler leases a due enquiry (SANGAM_RECONCILE_LEASE_S below): one leased by a killed server waits this long. */
+const LEASE_S = 5;
+const LEASE_MS = LEASE_S * 1000;
 
 /** The partners' faults, phase by phase (shares of the operations started), then the kills. */
 const PHASES: Array<{ at: number; name: string; faults: Parameters<Partners['faults']>[0]; reverseWhileUp?: boolean }> = [
@@ -126,6 +127,7 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
     SANGAM_PARTNER_TIMEOUT_MS: '800',
     SANGAM_RECONCILE_SCHEDULE: o.reconcileSchedule,
     SANGAM_RECONCILE_POLL_MS: '100',
+    SANGAM_RECONCILE_LEASE_S: String(LEASE_S),
     SANGAM_REVERSAL_WATCH_SCHEDULE: o.watchSchedule,
     SANGAM_IDEMPOTENCY_LOCK_MS: '1500',
     SANGAM_BREAKER_MIN_CALLS: '10000',
