@@ -13,8 +13,8 @@ export type TxRow = Pick<
 const TX_COLUMNS = ['id', 'account_id', 'environment', 'operation', 'reference_id', 'status', 'result', 'created_at'] as const;
 
 /** A transaction as settlement decides on it: the row and which partner holds it under what id. */
-export type LockedTx = TxRow & Pick<Selectable<TransactionsTable>, 'partner' | 'partner_ref' | 'verified_at'>;
-const LOCKED_COLUMNS = [...TX_COLUMNS, 'partner', 'partner_ref', 'verified_at'] as const;
+export type LockedTx = TxRow & Pick<Selectable<TransactionsTable>, 'partner' | 'partner_ref'>;
+const LOCKED_COLUMNS = [...TX_COLUMNS, 'partner', 'partner_ref'] as const;
 
 export interface NewTransaction {
   id: string;
