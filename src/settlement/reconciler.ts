@@ -13,13 +13,28 @@
 // gets one enquiry per due time. An enquiry never creates anything at a partner (the connectors look up
 // by our reference).
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Services } from '../services.js';
 import type { OperationSlug, PartnerReport } from '../providers/connector.js';
 import { PollingLoop } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
 
 const BATCH = 20;
+
+/** A leased transaction, with what an enquiry about it needs. */
+interface DueRow {
+  id: string;
+  operation: string;
+  partner: string | null;
+  partner_ref: string | null;
+  checks: number;
+  misses: number;
+  watch_checks: number;
+  verified_at: Date | null;
+  created_at: Date;
+  principal_paise: number | null;
+  commission_paise: number | null;
+}
 
 export class Reconciler {
   private loop: PollingLoop;
@@ -45,23 +60,22 @@ export class Reconciler {
   }
 
   private async pendings(): Promise<number> {
-    const { db } = this.services;
-    const ids = await leaseDue<string>(db, {
-      table: 'transactions',
-      dueColumn: 'next_check_at',
-      where: sql`status = 'pending' AND environment = 'live' AND review_reason IS NULL`,
-      limit: BATCH,
-      seconds: this.services.config.reconcile.leaseS,
-    });
-    if (ids.length === 0) return 0;
-    const due = await db
-      .selectFrom('transactions')
-      .leftJoin('holds', 'holds.txn_id', 'transactions.id')
-      .select(['transactions.id', 'operation', 'partner', 'partner_ref', 'checks', 'misses', 'transactions.created_at', 'holds.principal_paise', 'holds.commission_paise'])
-      .where('transactions.id', 'in', ids)
-      .execute();
+    const due = await this.lease('next_check_at', sql`status = 'pending' AND environment = 'live' AND review_reason IS NULL`);
     for (const row of due) await this.check(row);
     return due.length;
+  }
+
+  /** Leases the live transactions due by `dueColumn` that `where` picks, with what an enquiry needs of each. */
+  private async lease(dueColumn: 'next_check_at' | 'watch_next_at', where: RawBuilder<unknown>): Promise<DueRow[]> {
+    const { db, config } = this.services;
+    const ids = await leaseDue<string>(db, { table: 'transactions', dueColumn, where, limit: BATCH, seconds: config.reconcile.leaseS });
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('transactions')
+      .leftJoin('holds', 'holds.txn_id', 'transactions.id')
+      .select(['transactions.id', 'operation', 'partner', 'partner_ref', 'checks', 'misses', 'watch_checks', 'verified_at', 'transactions.created_at', 'holds.principal_paise', 'holds.commission_paise'])
+      .where('transactions.id', 'in', ids)
+      .execute();
   }
 
   /**
@@ -76,17 +90,7 @@ export class Reconciler {
     return { nextS: reconcile.scheduleS[Math.min(checks, reconcile.scheduleS.length - 1)]!, cutoffS: reconcile.cutoffS };
   }
 
-  private async check(row: {
-    id: string;
-    operation: string;
-    partner: string | null;
-    partner_ref: string | null;
-    checks: number;
-    misses: number;
-    created_at: Date;
-    principal_paise: number | null;
-    commission_paise: number | null;
-  }): Promise<void> {
+  private async check(row: DueRow): Promise<void> {
     const { partners, config, db, settlement } = this.services;
     const firstS = this.cadence(row.partner, row.checks).firstS;
     if (firstS !== undefined && row.checks === 0 && Date.now() - row.created_at.getTime() < firstS * 1000) {
@@ -146,21 +150,7 @@ export class Reconciler {
 
   /** Leases successes due for a reversal-watch enquiry and asks their partner about each. */
   private async watches(): Promise<number> {
-    const { db } = this.services;
-    const ids = await leaseDue<string>(db, {
-      table: 'transactions',
-      dueColumn: 'watch_next_at',
-      where: sql`status = 'success' AND environment = 'live'`,
-      limit: BATCH,
-      seconds: this.services.config.reconcile.leaseS,
-    });
-    if (ids.length === 0) return 0;
-    const due = await db
-      .selectFrom('transactions')
-      .leftJoin('holds', 'holds.txn_id', 'transactions.id')
-      .select(['transactions.id', 'operation', 'partner', 'partner_ref', 'watch_checks', 'verified_at', 'holds.principal_paise', 'holds.commission_paise'])
-      .where('transactions.id', 'in', ids)
-      .execute();
+    const due = await this.lease('watch_next_at', sql`status = 'success' AND environment = 'live'`);
     for (const row of due) await this.watch(row);
     return due.length;
   }
@@ -170,16 +160,7 @@ export class Reconciler {
    * answer that disagrees is flagged there. Then the next time of the schedule, or the end of the watch.
    * A partner that cannot be asked now is asked again when the lease runs out (SANGAM_RECONCILE_LEASE_S).
    */
-  private async watch(row: {
-    id: string;
-    operation: string;
-    partner: string | null;
-    partner_ref: string | null;
-    watch_checks: number;
-    verified_at: Date | null;
-    principal_paise: number | null;
-    commission_paise: number | null;
-  }): Promise<void> {
+  private async watch(row: DueRow): Promise<void> {
     const { partners, settlement, transactions, db } = this.services;
     // A partner without a schedule is asked only when a connector asked for a recheck (recheck()).
     const schedule = settlement.watch(row.partner ?? undefined, row.operation) ?? [];
@@ -204,7 +185,7 @@ export class Reconciler {
     await transactions.watched(db, row.id, checks, nextS === undefined ? null : new Date(row.verified_at.getTime() + nextS * 1000));
   }
 
-  private txRef(row: { id: string; operation: string; partner_ref: string | null; principal_paise: number | null; commission_paise: number | null }) {
+  private txRef(row: DueRow) {
     return {
       txnId: row.id,
       operation: row.operation as OperationSlug,
