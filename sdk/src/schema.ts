@@ -2962,7 +2962,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Amount in INR, greater than 0 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /** @description Amount in INR, at least 0.01 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
                     /**
                      * @description The end user consented to this operation; must be true
@@ -4402,7 +4402,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Amount in INR, greater than 0 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /** @description Amount in INR, at least 0.01 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
                     /**
                      * @description Telecom circle code
@@ -4912,7 +4912,7 @@ export interface operations {
     upiPaymentStatus: {
         parameters: {
             query: {
-                /** @description Amount in INR, greater than 0 and at most 100000, at most 2 decimals */
+                /** @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals */
                 amount: number;
                 /** @description Client-side beneficiary id */
                 beneficiary_id?: string;
@@ -5237,7 +5237,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Amount in INR, greater than 0 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /** @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
