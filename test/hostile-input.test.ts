@@ -335,6 +335,63 @@ describe('identity numbers at rest: a hostile run leaves none in the database or
   });
 });
 
+// Decided with issue #22: an Aadhaar number a client puts in an idempotency key or a webhook URL is
+// kept where it must be (the idempotency table matches the key; deliveries go to the URL), and masked
+// where it reaches the audit store or the logs.
+describe('an Aadhaar number inside an idempotency key or a webhook URL', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+  before(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    t = await startApp({ LOG_LEVEL: 'info', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1' }, undefined, true, sink);
+  });
+  after(() => t.close());
+
+  const AADHAAR = '234123412346';
+
+  it('reaches neither the audit store nor the logs, and still works as a key and as a URL', async () => {
+    const keys = [`kyc-${AADHAAR}`, 'kyc-2341-2341-2346', `${AADHAAR}`];
+    for (const k of keys) {
+      const body = { ...VALID.recharge(), idempotency_key: k };
+      const first = await t.call('POST', PATHS.recharge, { body });
+      assert.equal(first.status, 200, first.text);
+      const again = await t.call('POST', PATHS.recharge, { body });
+      assert.equal(again.headers['idempotent-replayed'], 'true', 'the key still replays');
+      const header = { ...VALID.recharge() };
+      assert.equal((await t.call('POST', PATHS.recharge, { body: header, headers: { 'idempotency-key': `h${k}` } })).status, 200);
+    }
+    const url = `https://hooks.example.com/kyc/${AADHAAR}/2341-2341-2346?uid=${AADHAAR}`;
+    const hook = await t.call('POST', '/api/v1/webhook-endpoints', { body: { url } });
+    assert.equal(hook.status, 200, hook.text);
+    assert.equal(hook.body.data.url, url, 'the owner is answered its URL as given');
+    const listed = await t.call('GET', '/api/v1/webhook-endpoints');
+    assert.ok(listed.body.data.items.some((e: { url: string }) => e.url === url));
+    await t.services.audit.flush();
+
+    const audit = normalize((await sql<{ row: string }>`select t::text as row from audit_logs t`.execute(t.store.db)).rows.map((r) => r.row).join('\n'));
+    assert.ok(audit.includes('2346'), 'the audit rows are there');
+    assert.ok(!audit.includes(AADHAAR), 'a full Aadhaar number reached the audit store');
+    assert.ok(!normalize(lines.join('')).includes(AADHAAR), 'a full Aadhaar number reached the logs');
+  });
+
+  it('other numbers in an idempotency key, and UUIDs, stay as given in the audit store', async () => {
+    // This UUID's digits across its dashes (70 2675 4449 8962 8309098) hold a Verhoeff-valid run.
+    for (const [path, k] of [[PATHS.recharge, 'order-123456789012'], [PATHS.upi, '70fbb862-2675-4449-8962-8309098be09f']] as const) {
+      const body = path === PATHS.upi ? { ...VALID.upi(), idempotency_key: k } : { ...VALID.recharge(), idempotency_key: k };
+      const r = await t.call('POST', path, { body });
+      assert.equal(r.status, 200, r.text);
+      await t.services.audit.flush();
+      const row = await auditRowOf(t, String(r.headers['x-request-id']));
+      assert.equal((row!.request_body as { idempotency_key: string }).idempotency_key, k);
+    }
+  });
+});
+
 /** The value of a Unicode decimal digit: its offset from the start of its run of digits, modulo 10 (they come in tens from 0). */
 function digitValue(d: string): number {
   const cp = d.codePointAt(0)!;

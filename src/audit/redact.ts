@@ -12,14 +12,22 @@
 // - by meaning: every digit in a field that holds an identity number (aadhaar, uid, vid, mobile,
 //   phone, account number, subscriber id), whatever its length.
 // Our own and the client's reference fields (reference_id, txn_id, utr…) are kept as given: they are
-// identifiers, not personal data (docs/DECISIONS.md). Photos, addresses and dates of birth are
-// dropped; very long strings (images sent for OCR) are cut. Text PostgreSQL cannot store (NUL,
-// unpaired surrogates) becomes U+FFFD, so every answered request has its audit row.
+// identifiers, not personal data (docs/DECISIONS.md) — except an Aadhaar number or VID inside an
+// idempotency key, which is masked like any other. Photos, addresses and dates of birth are dropped;
+// very long strings (images sent for OCR) are cut. Text PostgreSQL cannot store (NUL, unpaired
+// surrogates) becomes U+FFFD, so every answered request has its audit row.
 import { verhoeffValid } from '../operations/verhoeff.js';
 
 const DROP_KEYS = new Set(['profile_image', 'photo', 'full_address', 'address', 'care_of', 'dob']);
 /** Our own and the client's identifiers: digits in them are references, not personal data. */
 const REFERENCE_KEYS = new Set(['reference_id', 'txn_id', 'utr', 'request_id', 'idempotency_key', 'doclocker__client__id', 'verified_at', 'expires_at']);
+/**
+ * Reference fields a client fills freely that live in the audit store only as body text. (reference_id
+ * is kept whole as the row's own column, which search and erasure use; masking its body copy would
+ * protect nothing.)
+ */
+const FREE_REFERENCE_KEYS = new Set(['idempotency_key']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Fields whose value is an identity number: every digit but the last 4 is masked. */
 const IDENTITY_KEY = /aadhaar|(^|_)(uid|vid)$|mobile|phone|account_?number|subscriber_?id/i;
 const LONG_STRING = 512;
@@ -64,6 +72,18 @@ const maskDigits = (s: string): string =>
 
 const storable = (s: string) => s.replace(UNSTORABLE, '\ufffd');
 
+/**
+ * A reference field's value: kept as given, except that in an idempotency key a number that holds an
+ * Aadhaar number or a VID keeps only its last 4 digits (`kyc-234123412346` must not put the number in
+ * the audit store). Other numbers (order ids) stay as given, and so do our own references (UTRs) and
+ * UUIDs: random by construction, yet one in about 145 holds a Verhoeff-valid run across its dashes.
+ */
+function referenceText(key: string, v: string): string {
+  const text = storable(v);
+  if (!FREE_REFERENCE_KEYS.has(key) || UUID.test(text)) return text;
+  return text.replace(DIGIT_RUN, (run) => (holdsAadhaar(digitsOf(run)) ? maskAllButLast4(run) : run));
+}
+
 function redactString(s: string, identity: boolean): string {
   const cut = s.length > LONG_STRING ? `[${s.length} characters omitted]` : storable(s);
   return identity ? maskAllButLast4(cut) : maskDigits(cut);
@@ -85,7 +105,7 @@ export function redact(value: unknown, depth = 0, identity = false): unknown {
     out[redactString(k, false)] = DROP_KEYS.has(key)
       ? '[redacted]'
       : REFERENCE_KEYS.has(key) && typeof v === 'string' && v.length <= 128
-        ? storable(v)
+        ? referenceText(key, v)
         : redact(v, depth + 1, identity || IDENTITY_KEY.test(key));
   }
   return out;
@@ -113,8 +133,9 @@ export function redactUrl(url: string): string {
       const eq = pair.indexOf('=');
       const name = decode(eq < 0 ? pair : pair.slice(0, eq));
       const value = eq < 0 ? '' : decode(pair.slice(eq + 1));
-      const identity = IDENTITY_KEY.test(name) && !REFERENCE_KEYS.has(name.toLowerCase());
-      return `${encodeURIComponent(redactString(name, false))}=${encodeURIComponent(REFERENCE_KEYS.has(name.toLowerCase()) ? storable(value) : redactString(value, identity))}`;
+      const key = name.toLowerCase();
+      const identity = IDENTITY_KEY.test(name) && !REFERENCE_KEYS.has(key);
+      return `${encodeURIComponent(redactString(name, false))}=${encodeURIComponent(REFERENCE_KEYS.has(key) ? referenceText(key, value) : redactString(value, identity))}`;
     });
   return `${segments.join('/')}?${query.join('&')}`;
 }
