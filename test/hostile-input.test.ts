@@ -457,4 +457,41 @@ describe("what Node's HTTP parser refuses is still answered in the envelope", ()
       assert.equal(body.data.Errorcode, 103);
     });
   }
+
+  // Issue #22, finding 7: an Expect header other than 100-continue got Node's bare 417 (no envelope,
+  // no X-Request-Id, no audit row). It is now a 417 in the envelope, audited, before any key check.
+  for (const [name, request] of [
+    ['Expect: foo on a GET', `GET /api/v1/account/wallet HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n`],
+    ['Expect: 200-ok with a key and a body', `POST /api/v1/document-ocr/signature-match HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer KEY\r\nContent-Type: application/json\r\nExpect: 200-ok\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`],
+    ['an empty Expect', `GET /api/v1/account/wallet HTTP/1.1\r\nHost: x\r\nExpect: \r\nConnection: close\r\n\r\n`],
+  ] as const) {
+    it(`${name}: 417 in the envelope, with X-Request-Id and an audit row`, async () => {
+      const res = await raw(request.replace('KEY', t.key));
+      assert.match(res, /^HTTP\/1.1 417 /);
+      const id = /\r\nx-request-id: (req_[0-9A-Za-z]{20})\r\n/i.exec(res)?.[1];
+      assert.ok(id, res);
+      const body = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4));
+      assert.equal(body.statuscode, 'ERR');
+      assert.equal(body.ok, false);
+      assert.equal(body.data.Errorcode, 103);
+      assert.equal(body.data.request_id, id);
+      assert.match(body.message, /Expect/);
+      await t.services.audit.flush();
+      const row = await auditRowOf(t, id);
+      assert.equal(row?.http_status, 417);
+      assert.equal(row?.ok, false);
+    });
+  }
+
+  it('Expect: 100-continue still gets its 100 Continue and the answer', async () => {
+    const res = await raw(`GET /api/v1/account/wallet HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.key}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+    assert.match(res, /^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 200 /);
+  });
+
+  it('an injected request with Expect: foo gets the same 417 (the hook, not only the server, judges it)', async () => {
+    const r = await t.call('GET', '/api/v1/account/wallet', { headers: { expect: 'foo' } });
+    assert.equal(r.status, 417, r.text);
+    assert.equal(r.body.data.Errorcode, 103);
+    assert.equal(r.body.data.request_id, r.headers['x-request-id']);
+  });
 });
