@@ -48,7 +48,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wallet statement: ledger entries, newest first (top-ups, debits), with the running total */
+        /** Wallet statement: ledger entries, newest first (top-ups, debits), with the running total; a sandbox key has none (the sandbox moves no money) */
         get: operations["getStatement"];
         put?: never;
         post?: never;
@@ -1716,6 +1716,11 @@ export interface operations {
                             currency: "INR";
                             /** @description Reserved by pending operations, INR */
                             held: number;
+                            /**
+                             * @description Present on a sandbox key when the server gives the sandbox a simulated wallet (SANGAM_SANDBOX_WALLET=simulated): a fixed balance that sandbox calls never move
+                             * @enum {boolean}
+                             */
+                            simulated?: true;
                         };
                         message: string;
                         /** @enum {boolean} */
