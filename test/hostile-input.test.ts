@@ -249,15 +249,7 @@ describe('audit API: one environment cannot read the other', () => {
 describe('identity numbers at rest: a hostile run leaves none in the database or the logs', () => {
   let t: TestApp;
   const lines: string[] = [];
-  before(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    t = await startApp({ LOG_LEVEL: 'info' }, undefined, true, sink);
-  });
+  before(async () => (t = await startApp({ LOG_LEVEL: 'info' }, undefined, true, sinkInto(lines))));
   after(() => t.close());
 
   const AADHAAR = '234123412346';
@@ -341,15 +333,7 @@ describe('identity numbers at rest: a hostile run leaves none in the database or
 describe('an Aadhaar number inside an idempotency key or a webhook URL', () => {
   let t: TestApp;
   const lines: string[] = [];
-  before(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    t = await startApp({ LOG_LEVEL: 'info', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1' }, undefined, true, sink);
-  });
+  before(async () => (t = await startApp({ LOG_LEVEL: 'info', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1' }, undefined, true, sinkInto(lines))));
   after(() => t.close());
 
   const AADHAAR = '234123412346';
@@ -391,6 +375,15 @@ describe('an Aadhaar number inside an idempotency key or a webhook URL', () => {
     }
   });
 });
+
+/** A log stream that keeps its lines in `lines`. */
+const sinkInto = (lines: string[]) =>
+  new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
 
 /** The value of a Unicode decimal digit: its offset from the start of its run of digits, modulo 10 (they come in tens from 0). */
 function digitValue(d: string): number {
