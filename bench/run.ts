@@ -10,7 +10,9 @@
 //   - serialising answers from the response schemas against JSON.stringify (serialize).
 // Runs on the embedded store, and on PostgreSQL too when DATABASE_URL is set (scale-out and audit need
 // it). Bounded: BENCH_SECONDS per load (default 10, plus half as much warm-up), BENCH_CONNECTIONS (50).
-// BENCH_ONLY=sandbox,live,hot,scale,scale-n,footprint,webhooks,audit,serialize runs a subset (the baseline always runs).
+// BENCH_ONLY=sandbox,live,hot,scale,scale-n,footprint,webhooks,audit,serialize,name-match runs a subset (the
+// baseline always runs, except for name-match alone, which needs no server: the engine on the labelled set);
+// BENCH_ONLY=bank runs the bank test's long run (bench/bank.ts), which a plain `npm run bench` leaves out.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,8 @@ import { webhookBench } from './webhooks.js';
 import { auditBench } from './audit.js';
 import { footprint } from './footprint.js';
 import { printSerialize, serializeBench } from './serialize.js';
+import { nameMatchBench, printNameMatch } from './name-match.js';
+import { bankBench, printBank } from './bank.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
@@ -118,6 +122,7 @@ async function main() {
   const serialized = want('serialize') ? await serializeBench() : null;
   const hooks = want('webhooks') ? await webhookBench(Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000)) : null;
   const audit = want('audit') && process.env.DATABASE_URL ? await withStore(STORES[1]!, (loc) => auditBench(loc, Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000))) : null;
+  const bank = ONLY.has('bank') ? await bankBench(STORES.map((s) => s.label)) : null;
 
   console.log(`\n${SECONDS} s per load after a warm-up, ${CONNECTIONS} connections, loopback, ${new Date().toISOString()}\n`);
   console.log('Sandbox calls against the baseline (target on PostgreSQL: req/s ratio ≥ 0.5, p99 ratio ≤ 3)\n');
@@ -177,6 +182,16 @@ async function main() {
     for (const x of audit.searches) console.log(`| ${x.name} | ${x.p50.toFixed(1)} |`);
     console.log(`\nExport: ${f0(audit.exportRowsPerSec)} rows/s as CSV (${f0(audit.exportMB)} MB); RSS grew by ${f0(audit.rssGrowthMB)} MB while exporting`);
   }
+  if (bank) printBank(bank);
 }
 
-await main();
+function nameMatch() {
+  const { rows, time } = nameMatchBench();
+  printNameMatch(rows, time);
+}
+
+if (ONLY.size === 1 && ONLY.has('name-match')) nameMatch();
+else {
+  await main();
+  if (want('name-match')) nameMatch();
+}

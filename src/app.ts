@@ -33,6 +33,7 @@ import { cutoffs } from './audit/retention.js';
 import { registerConsoleApi } from './console/routes/index.js';
 import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
+import { workersHealth } from './cluster/health.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -121,7 +122,8 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   // The portable document (http/openapi.ts), derived once: the routes cannot change after ready.
   let openapi: object | undefined;
   app.get('/openapi.json', { schema: { hide: true } }, async () => (openapi ??= portableDocument(app.swagger())));
-  app.get('/health', { schema: { hide: true } }, async () => ({ ok: true, store: store.kind, partners: services.partners?.health() ?? {} }));
+  // Not in the OpenAPI document (an operator's route, like /metrics). `workers`: cluster/health.ts.
+  app.get('/health', { schema: { hide: true } }, async () => ({ ok: true, store: store.kind, partners: services.partners?.health() ?? {}, workers: workersHealth() }));
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     await services.metrics.collectPending();
     return reply.type(services.metrics.registry.contentType).send(await services.metrics.registry.metrics());

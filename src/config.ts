@@ -20,6 +20,8 @@ export const EnvSchema = Type.Object({
   ),
   SANGAM_DB_POOL_MAX: Int(10, 1, 200, 'PostgreSQL pool size'),
   SANGAM_WORKERS: Type.String({ pattern: '^(auto|[1-9][0-9]?)$', default: '1', description: 'Server processes on one port (node:cluster), on PostgreSQL; auto = the number of cores' }),
+  SANGAM_WORKER_BACKOFF_MS: Int(1000, 1, 600_000, 'Cluster: first wait before restarting a worker slot whose worker died again soon after it started (doubles each time)'),
+  SANGAM_WORKER_BACKOFF_MAX_MS: Int(30_000, 1, 3_600_000, 'Cluster: longest wait before restarting a worker slot'),
   SANGAM_SANDBOX_PENDING_MS: Int(5000, 0, 3_600_000, 'How long a sandbox pending lasts'),
   SANGAM_SANDBOX_WALLET: Type.Union([Type.Literal('account'), Type.Literal('simulated')], {
     default: 'account',
@@ -62,6 +64,13 @@ export const EnvSchema = Type.Object({
   SANGAM_RECONCILE_SCHEDULE: Type.String({ default: '90,90,180,300,600,1800,3600', pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$', description: 'Seconds between status enquiries of a live pending (the last repeats)' }),
   SANGAM_RECONCILE_CUTOFF_S: Int(86_400, 1, 30 * 86_400, 'After this long without a final status, a pending goes to manual review'),
   SANGAM_RECONCILE_POLL_MS: Int(1000, 10, 60_000, 'How often the reconciler looks for due enquiries'),
+  SANGAM_RECONCILE_LEASE_S: Int(60, 1, 3600, 'How long a process holds a due enquiry it took: one held by a process that died is taken again after this'),
+  SANGAM_REVERSAL_WATCH_SCHEDULE: Type.Optional(
+    Type.String({
+      pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
+      description: "Seconds after a live success at which its partner is asked again whether it was reversed (overrides every partner's documented schedule)",
+    }),
+  ),
   SANGAM_WEBHOOK_RETRY_SCHEDULE: Type.String({
     default: '0,5,300,1800,7200,18000,36000,36000',
     pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
@@ -89,6 +98,8 @@ export interface Config {
   dbPoolMax: number;
   /** Server processes to run (1 on the embedded store, which has a single owner). */
   workers: number;
+  /** How long the cluster primary waits before restarting a slot whose workers keep dying (cluster/supervisor.ts). */
+  workerBackoff: { baseMs: number; maxMs: number };
   sandboxPendingMs: number;
   finalizerPollMs: number;
   authCacheMs: number;
@@ -117,7 +128,9 @@ export interface Config {
     breaker: { errorPct: number; minCalls: number; resetMs: number };
   };
   /** `explicit`: SANGAM_RECONCILE_SCHEDULE was set, and then rules over the partners' own etiquette. */
-  reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number; explicit: boolean };
+  reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number; leaseS: number; explicit: boolean };
+  /** SANGAM_REVERSAL_WATCH_SCHEDULE, when set: replaces every partner's reversal-watch schedule. */
+  reversalWatchS: number[] | null;
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; timeoutMs: number; disableAfterDays: number; pollMs: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
@@ -200,6 +213,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SANGAM_PARTNER_TIMEOUT_MS >= e.SANGAM_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_TIMEOUT_MS must be shorter than SANGAM_REQUEST_TIMEOUT_MS');
   }
+  if (e.SANGAM_WORKER_BACKOFF_MAX_MS < e.SANGAM_WORKER_BACKOFF_MS) {
+    throw new ConfigError('Invalid configuration:\n  SANGAM_WORKER_BACKOFF_MAX_MS must not be shorter than SANGAM_WORKER_BACKOFF_MS');
+  }
   if ((e.SANGAM_PARTNER_URL || e.SANGAM_PARTNERS) && !e.SANGAM_PARTNER_SECRET) {
     throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_SECRET is required with partner endpoints (partner callbacks are verified with it)');
   }
@@ -211,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.SANGAM_PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     dbPoolMax: e.SANGAM_DB_POOL_MAX,
     workers: e.SANGAM_WORKERS === 'auto' ? availableParallelism() : Number(e.SANGAM_WORKERS),
+    workerBackoff: { baseMs: e.SANGAM_WORKER_BACKOFF_MS, maxMs: e.SANGAM_WORKER_BACKOFF_MAX_MS },
     sandboxPendingMs: e.SANGAM_SANDBOX_PENDING_MS,
     finalizerPollMs: e.SANGAM_FINALIZER_POLL_MS,
     authCacheMs: e.SANGAM_AUTH_CACHE_MS,
@@ -250,8 +267,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       scheduleS: e.SANGAM_RECONCILE_SCHEDULE.split(',').map(Number),
       cutoffS: e.SANGAM_RECONCILE_CUTOFF_S,
       pollMs: e.SANGAM_RECONCILE_POLL_MS,
+      leaseS: e.SANGAM_RECONCILE_LEASE_S,
       explicit: Boolean(env.SANGAM_RECONCILE_SCHEDULE),
     },
+    reversalWatchS: e.SANGAM_REVERSAL_WATCH_SCHEDULE ? e.SANGAM_REVERSAL_WATCH_SCHEDULE.split(',').map(Number) : null,
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
     logLevel: e.LOG_LEVEL,
   };

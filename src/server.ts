@@ -5,12 +5,15 @@
 // so it is logged (fatal), the server stops as gracefully as it can within FATAL_GRACE_MS, and the
 // process exits 1 for its supervisor to restart (README, "Running in production").
 // With SANGAM_WORKERS > 1 on PostgreSQL, a primary applies the migrations once, then runs that many
-// server processes on one port (node:cluster), replaces one that dies, and stops them all on SIGTERM /
-// SIGINT. The background workers (finalizer, reconciler, webhook worker, checkpoints) lease their rows,
-// so N processes share the work; without Redis the primary holds the rate-limit buckets for all of
-// them (access/cluster-bucket.ts). The embedded store has one owner: there it stays one process.
+// server processes on one port (node:cluster; cluster/supervisor.ts restarts one that dies, backing off
+// a slot that keeps dying, and stops them all on SIGTERM / SIGINT). The background workers (finalizer,
+// reconciler, webhook worker, checkpoints) lease their rows, so N processes share the work; without
+// Redis the primary holds the rate-limit buckets for all of them (access/cluster-bucket.ts). The
+// embedded store has one owner: there it stays one process.
 import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
+import { followPrimary } from './cluster/health.js';
+import { line, Supervisor } from './cluster/supervisor.js';
 import { openStore } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { buildApp } from './app.js';
@@ -18,12 +21,6 @@ import { startAdminSocket } from './admin/socket.js';
 import { serveClusterBuckets } from './access/cluster-bucket.js';
 
 const FATAL_GRACE_MS = 5_000;
-/** More restarts than this within RESTART_WINDOW_MS means the workers cannot run: the primary gives up. */
-const MAX_RESTARTS = 10;
-const RESTART_WINDOW_MS = 60_000;
-
-const line = (level: 'info' | 'warn' | 'error', msg: string, extra: Record<string, unknown> = {}) =>
-  process.stderr.write(`${JSON.stringify({ level, time: Date.now(), pid: process.pid, msg, ...extra })}\n`);
 
 async function primary(config: Config): Promise<void> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 1 });
@@ -31,40 +28,7 @@ async function primary(config: Config): Promise<void> {
   await store.close();
   // Without Redis, the workers' rate-limit buckets live here, so N workers share one limit per key.
   if (!config.redisUrl) serveClusterBuckets();
-  let stopping = false;
-  const restarts: number[] = [];
-  for (let i = 0; i < config.workers; i++) cluster.fork();
-  line('info', 'sangam primary started its workers', { workers: config.workers });
-  // A process manager that forked the primary (PM2's wait_ready, the bench) learns we serve once every
-  // first worker listens, not when the first does: a load started earlier would measure fewer workers.
-  let listening = 0;
-  cluster.on('listening', () => ++listening === config.workers && process.send?.('ready'));
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
-    const now = Date.now();
-    restarts.push(now);
-    while (restarts.length && restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
-    if (restarts.length > MAX_RESTARTS) {
-      line('error', 'workers keep dying; the primary stops', { restarts: restarts.length });
-      process.exit(1);
-    }
-    line('warn', 'a worker exited; starting another', { worker: worker.process.pid, code, signal });
-    cluster.fork();
-  });
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    line('info', 'shutting down the workers', { signal });
-    const alive = Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead());
-    if (alive.length === 0) process.exit(0);
-    let left = alive.length;
-    for (const w of alive) {
-      w!.once('exit', () => --left === 0 && process.exit(0));
-      w!.process.kill('SIGTERM');
-    }
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  new Supervisor(config).start();
 }
 
 async function start(config: Config): Promise<void> {
@@ -104,6 +68,7 @@ async function start(config: Config): Promise<void> {
 
 function main(): Promise<void> {
   const config = loadConfig();
+  if (cluster.isWorker) followPrimary();
   if (cluster.isPrimary && config.workers > 1) {
     if (config.databaseUrl) return primary(config);
     line('warn', 'SANGAM_WORKERS applies to PostgreSQL: the embedded store has a single owner, so one process serves', { workers: config.workers });

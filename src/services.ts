@@ -79,10 +79,16 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
   const metrics = new Metrics(db);
   const partnerSessions = new PartnerSessionStore(db, await loadSecret(db, 'partner_sessions'));
   const partners = config.partner.endpoints.length ? new PartnerRouter(config.partner, config.publicUrl, partnerSessions, metrics) : null;
-  const settlement = new Settlement(db, transactions, idempotency, (slug) => {
-    const def = operationBySlug.get(slug);
-    return { charge: def?.charge ?? 'success', strip: def?.unstored?.strip };
-  });
+  const settlement = new Settlement(
+    db,
+    transactions,
+    idempotency,
+    (slug) => {
+      const def = operationBySlug.get(slug);
+      return { charge: def?.charge ?? 'success', strip: def?.unstored?.strip };
+    },
+    (partner, slug) => (partner && partners ? partners.reversalWatch(partner, slug, config.reversalWatchS) : null),
+  );
   return {
     config,
     store,

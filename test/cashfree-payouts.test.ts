@@ -261,8 +261,6 @@ describe('cashfree-payouts connector, end to end', () => {
   for (const [name, faults] of [
     ['a 500 after the transfer was created', { error_after_accept_next: 1, error_status: 500, scope: 'create_transfer' as const }],
     ['a read timeout while Cashfree is still working', { timeout_next: 1, timeout_ms: 1500, scope: 'create_transfer' as const }],
-    // [P] "When you get a 5XX response, do not initiate another transaction": a 5xx is never a refusal.
-    ['a 503 before anything was done', { error_next: 1, error_status: 503, scope: 'create_transfer' as const }],
   ] as const) {
     it(`no answer (${name}): TUP; the client's retry sends nothing; reconciliation settles it; one transfer`, async () => {
       emu.setFaults({ ...faults, drop_webhooks: true });
@@ -283,11 +281,25 @@ describe('cashfree-payouts connector, end to end', () => {
       assert.equal(recs.length, 1);
       assert.equal(done.body.data.utr, recs[0]!.transfer.transfer_utr);
       assert.deepEqual(await callbacksOf(txnId), []);
-      await sleep(faults.timeout_ms ?? 0); // the hung first request completes as a repeat, not a second transfer
-      assert.equal(transfersOf(txnId).length, 1);
+      assert.equal((await ledgerOf(txnId))[0]?.requests, 1, 'reconciliation looked the transfer up; it never sent it again');
       assert.deepEqual(await wallet(), { balance: before.balance - 5500 - FEE_PAISE, held: 0 });
     });
   }
+
+  it('no answer and no transfer (a 503 before anything was done): 404 transfer_id_not_found twice; failed, nothing paid or charged, never a create', async () => {
+    // [P] "When you get a 5XX response, do not initiate another transaction": a 5xx is never a refusal.
+    emu.setFaults({ error_next: 1, error_status: 503, scope: 'create_transfer', drop_webhooks: true });
+    const before = await wallet();
+    const body = { ...VALID.upi(), vpa: 'lost.case@ybl', amount: 66 };
+    const r = await pay(body);
+    assert.equal(r.body.statuscode, 'TUP', r.text);
+    const txnId = r.body.data.txn_id as string;
+    const done = await final(body.reference_id, 15000);
+    assert.equal(done.body.data.status, 'failed');
+    assert.match(done.body.data.message, /never reached the partner network/);
+    assert.equal(transfersOf(txnId).length, 0, 'no status enquiry created a transfer');
+    assert.deepEqual(await wallet(), before);
+  });
 
   for (const [name, setup, match] of [
     ['429', () => emu.setFaults({ throttle_next: 1, scope: 'create_transfer' }), /Cashfree is throttling requests \(HTTP 429, retry after 1 s\)/],
@@ -350,8 +362,6 @@ describe('cashfree-payouts connector, end to end', () => {
     const count = emu.transfers().length;
     const tx = { txnId: 'txn_NeverSentAnything01', operation: 'upi-payment-status' as const, partnerRef: null, amountPaise: 100, commissionPaise: 0 };
     assert.equal(await router.status('cashfree', tx), null);
-    // even with the request in hand: it was not sent to Cashfree, so a status enquiry does not send it
-    assert.equal(await router.status('cashfree', { ...tx, request: { operation: 'upi-payment-status', txnId: tx.txnId, vpa: 'late@ybl', amountPaise: 100 } }), null);
     assert.equal(emu.transfers().length, count);
   });
 });

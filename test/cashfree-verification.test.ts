@@ -202,7 +202,7 @@ describe('cashfree-verification connector, end to end', () => {
     assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
   });
 
-  it('a 5xx the status call cannot clarify: pending; reconciliation resends the same body under the same id; one penny drop', async () => {
+  it('a 5xx the status call cannot clarify: pending; reconciliation looks it up, never resends; no record twice: failed, nothing charged', async () => {
     emu.setFaults({ error_next: 2, error_status: 502, scope: 'any' }); // the create and the status call right after it
     const before = await balance();
     const body = { ...VALID.bank(), mobile: '9812345679' };
@@ -214,11 +214,11 @@ describe('cashfree-verification connector, end to end', () => {
     const again = await lookup(body);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.equal(again.body.data.status, 'pending');
-    const done = await final(body.reference_id);
-    assert.equal(done.body.data.status, 'success');
-    assert.equal(dropsFor(txnId).length, 1);
-    assert.equal(dropsFor(txnId)[0]!.input.verification_id, txnId);
-    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+    const done = await final(body.reference_id, 15000);
+    assert.equal(done.body.data.status, 'failed');
+    assert.match(done.body.data.message, /never reached the partner network/);
+    assert.equal(dropsFor(txnId).length, 0, 'a status enquiry never makes a penny drop');
+    assert.deepEqual(await balance(), before, 'a request that never executed is not charged');
   });
 
   it('a read timeout while Cashfree works: pending, settled by status enquiry; the late request makes no second penny drop', async () => {
@@ -227,8 +227,7 @@ describe('cashfree-verification connector, end to end', () => {
     const body = { ...VALID.bank(), mobile: '9812345670' };
     const r = await lookup(body);
     assert.equal(r.status, 200, r.text);
-    // TUP; or TXN when the first status enquiry (due 0.5 s after the request) settled it before the
-    // 0.6 s deadline ran out — it found no record yet and resent the body under the same id.
+    // TUP; or TXN when a status enquiry found the penny drop before the 0.6 s deadline ran out.
     assert.ok(['TUP', 'TXN'].includes(r.body.statuscode), r.text);
     const done = await final(body.reference_id);
     assert.equal(done.body.data.status, 'success');

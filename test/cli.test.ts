@@ -99,15 +99,16 @@ describe('sangam CLI', () => {
       server = spawn(process.execPath, ['dist/src/server.js'], {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'ignore', 'pipe'], // never inherited: an orphan must not hold the runner's pipe
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'], // never inherited: an orphan must not hold the runner's pipe
       });
       server.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
-      for (let i = 0; i < 200; i++) {
-        const up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
-        if (up) return;
-        await sleep(50);
-      }
-      throw new Error('server did not start');
+      // Wait on the event, not on a clock: the server says 'ready' once it listens (a busy machine took
+      // 17–43 s to boot an existing store), or exits.
+      await new Promise<void>((resolve, reject) => {
+        server.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(`unexpected message ${String(m)}`))));
+        server.once('exit', (code) => reject(new Error(`server exited (${code}) before it listened`)));
+      });
+      assert.ok((await fetch(`${base}/health`)).ok);
     });
     after(async () => {
       server.kill('SIGTERM');

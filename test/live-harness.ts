@@ -1,7 +1,7 @@
 // Live-mode harness: the real partner simulator as a separate process (`sangam partner-sim`), and an
 // app that listens on a real port so the simulator's signed callbacks reach it. The seeded account is
 // approved for every operation, allow-listed for 127.0.0.1 and topped up.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +10,12 @@ import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
+import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
+import type { RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { eventually, startApp, type TestApp } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -137,5 +140,71 @@ export async function startLive(env: Record<string, string> = {}, topUpInr = 10_
       await close();
       if (!sim) await s.stop();
     },
+  };
+}
+
+/**
+ * A Sangam server in a process of its own, as an operator runs it, for tests that kill it. Each start
+ * is on a fresh port (PORT and SANGAM_PUBLIC_URL follow), and it is ready only when OUR child says it
+ * listens: a test running beside this one may have taken the old port, and its server would answer
+ * /health in our stead. DEBUG_CHILD=1 shows its log.
+ */
+export class ServerProcess {
+  child: ChildProcess | undefined;
+  base = '';
+
+  constructor(private env: Record<string, string | undefined>) {}
+
+  async start(more: Record<string, string> = {}): Promise<string> {
+    const port = await freePort();
+    this.base = `http://127.0.0.1:${port}`;
+    const debug = Boolean(process.env.DEBUG_CHILD);
+    const env = { ...process.env, LOG_LEVEL: debug ? 'info' : 'silent', ...this.env, ...more, PORT: String(port), HOST: '127.0.0.1', SANGAM_PUBLIC_URL: this.base };
+    const child = fork(SERVER, [], { env, stdio: debug ? 'inherit' : 'ignore' });
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('server did not start')), 60_000);
+      child.once('message', (m) => m === 'ready' && (clearTimeout(timer), resolve()));
+      child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`server exited with ${code} before it was ready`))));
+    });
+    return this.base;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** kill -9, and wait until it is gone. */
+  kill(): Promise<void> {
+    return this.end('SIGKILL');
+  }
+
+  /** A graceful stop (SIGTERM), and wait until it is gone. */
+  stop(): Promise<void> {
+    return this.end('SIGTERM');
+  }
+
+  private async end(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await gone;
+  }
+}
+
+/** Sangam's variables for the two UPI partners on their emulators: `rzp` (razorpayx) and `cashfree` (cashfree-payouts). */
+export function upiPartnerVars(rzp: RazorpayxEmulator, cf: CashfreePayoutsEmulator): Record<string, string> {
+  return {
+    SANGAM_PARTNER_RZP_KIND: 'razorpayx',
+    SANGAM_PARTNER_RZP_URL: rzp.url,
+    SANGAM_PARTNER_RZP_KEY_ID: rzp.settings.keyId,
+    SANGAM_PARTNER_RZP_KEY_SECRET: rzp.settings.keySecret,
+    SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: rzp.settings.accountNumber,
+    SANGAM_PARTNER_RZP_WEBHOOK_SECRET: rzp.settings.webhookSecret,
+    SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
+    SANGAM_PARTNER_CASHFREE_URL: cf.url,
+    SANGAM_PARTNER_CASHFREE_CLIENT_ID: cf.settings.clientId,
+    SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: cf.settings.clientSecret,
   };
 }

@@ -252,9 +252,18 @@ describe('live: partner callbacks in', () => {
     const body = { ...VALID.upi(), vpa: 'pending@sandbox', amount: 40 };
     const r = await t.call('POST', PATHS.upi, { key: t.liveKey, body });
     assert.equal(r.body.data.status, 'pending');
-    return r.body.data.txn_id as string;
+    const txnId = r.body.data.txn_id as string;
+    refs.set(txnId, await pendingRef(txnId));
+    return txnId;
   };
-  const final = (txnId: string, status = 'SUCCESS') => ({ type: 'transaction.update', data: { client_ref: txnId, status, partner_ref: 'PX', message: 'done', reference: '123456789012' } });
+  // The partner's own id is the one its answer gave (an event is matched by it, CONTRACT §9).
+  const refs = new Map<string, string | null>();
+  const pendingRef = async (txnId: string) =>
+    (await t.store.db.selectFrom('transactions').select('partner_ref').where('id', '=', txnId).executeTakeFirstOrThrow()).partner_ref;
+  const final = (txnId: string, status = 'SUCCESS') => ({
+    type: 'transaction.update',
+    data: { client_ref: txnId, status, partner_ref: refs.get(txnId) ?? '', message: 'done', reference: '123456789012' },
+  });
 
   it('a forged signature is refused (401) and changes nothing', async () => {
     const txn = await pendingPayment();
@@ -288,6 +297,23 @@ describe('live: partner callbacks in', () => {
     const after = await t.wallet();
     assert.equal(after.held, before.held - 41);
     assert.equal(after.balance, before.balance);
+  });
+
+  it('a signed event whose partner id belongs to another transaction is refused (409) and flagged; nothing moves', async () => {
+    const a = await pendingPayment();
+    const b = await pendingPayment();
+    const before = await t.wallet();
+    const forB = final(a, 'FAILURE');
+    forB.data.partner_ref = refs.get(b)!;
+    const s = signed(t.sim.secret, forB);
+    const r = await post(s.body, s.headers);
+    assert.equal(r.status, 409);
+    assert.equal(((await r.json()) as { result: string }).result, 'mismatch');
+    assert.equal((await post(s.body, s.headers)).status, 409, 'a redelivery is refused the same way');
+    const row = await t.store.db.selectFrom('transactions').select(['status', 'flagged']).where('id', '=', a).executeTakeFirstOrThrow();
+    assert.equal(row.status, 'pending');
+    assert.match(String(row.flagged), /refused/);
+    assert.deepEqual(await t.wallet(), before, 'no hold released');
   });
 
   it('a conflicting late callback never changes a final state; it is flagged', async () => {

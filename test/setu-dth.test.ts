@@ -226,7 +226,6 @@ describe('setu-dth connector, end to end', () => {
   });
 
   for (const [name, faults] of [
-    ['a 500 before executing: no payment at BBPS, the stored request is sent again', { error_next: 1, error_status: 500, scope: 'payment' as const }],
     ['a 503 after executing', { error_after_accept_next: 1, error_status: 503 }],
     ['a read timeout while BBPS is still working', { timeout_next: 1, timeout_ms: 1300, scope: 'payment' as const }],
   ] as const) {
@@ -246,6 +245,20 @@ describe('setu-dth connector, end to end', () => {
       assert.deepEqual(await wallet(), plus(before, charged(10000, 250)));
     });
   }
+
+  it('no answer and no payment (a 500 before executing): payment/response shows none twice; failed, nothing charged, never paid again', async () => {
+    emu.setFaults({ error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true });
+    const before = await wallet();
+    const body = { ...VALID.dth(), subscriber_id: '1234565679', operator: 'TS', amount: 101 };
+    const r = await dth(body);
+    assert.equal(r.body.statuscode, 'TUP', r.text);
+    const txnId = r.body.data.txn_id as string;
+    const done = await final(body.reference_id, 15000);
+    assert.equal(done.body.data.status, 'failed', done.text);
+    assert.match(done.body.data.message, /never reached the partner network/);
+    assert.equal(paymentsOf(txnId).length, 0, 'no status enquiry paid the bill');
+    assert.deepEqual(await wallet(), before);
+  });
 
   it('an expired token: the 401 is followed by a fresh token and the call succeeds', async () => {
     const issued = (await calls()).tokens_issued ?? 0;

@@ -191,6 +191,27 @@ describe('setu-recharge connector, end to end', () => {
     await t.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.data.id}`, { key: t.liveKey });
   });
 
+  it('a REVERSED webhook that cannot be confirmed at once (status API down) is parked (202), then confirmed by the recheck and posted once', async () => {
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('3458'), circle: 'MH', amount: 59 };
+    const r = await recharge(body);
+    assert.equal(r.body.data.status, 'success', r.text);
+    const txnId = r.body.data.txn_id as string;
+    const rec = rechargesOf(txnId)[0]!;
+    emu.setFaults({ error_next: 1000, error_status: 503, scope: 'any' }); // Setu's API is down
+    const w = await webhook('/payment/reversal', { transactionRefId: rec.transactionRefId, status: 'REVERSED', amount: '59.00', mobile_number: body.mobile, provider: 'Airtel', failureReason: 'Transaction reversed by operator' });
+    assert.equal(w.status, 202, await w.clone().text());
+    assert.equal(((await w.json()) as { parked: boolean }).parked, true);
+    assert.equal((await txOf(body.reference_id)).body.data.reversed_at, undefined, 'not applied before it is confirmed');
+    emu.setFaults({}); // Setu's API is back
+    const done = await eventually(async () => {
+      const x = await txOf(body.reference_id);
+      return x.body.data.reversed_at && x;
+    }, 8000);
+    assert.equal(done.body.data.status, 'success');
+    assert.deepEqual(await wallet(), before, 'the debit and the commission came back, once');
+  });
+
   it('unsigned webhooks are safe: wrong secret 401, the bare URL 404, unknown reference 404, a reversal not matching the recharge is not applied', async () => {
     const before = await wallet();
     const body = { ...VALID.recharge(), mobile: mobile('3456'), circle: 'MH', amount: 49 };
@@ -278,7 +299,6 @@ describe('setu-recharge connector, end to end', () => {
   });
 
   for (const [name, faults] of [
-    ['a 500 before executing (ERR100): the status API knows nothing, the stored request is sent again', { error_next: 1, error_status: 500, scope: 'payment' as const }],
     ['a 503 after executing (ERR999)', { error_after_accept_next: 1, error_status: 503 }],
     ['a read timeout while Setu is still working', { timeout_next: 1, timeout_ms: 1200, scope: 'payment' as const }],
   ] as const) {
@@ -298,6 +318,20 @@ describe('setu-recharge connector, end to end', () => {
       assert.deepEqual(await wallet(), { balance: before.balance - (9900 - 198) - fee, held: 0 });
     });
   }
+
+  it('no answer and no recharge (a 500 before executing, ERR100): the status API knows nothing twice; failed, nothing charged, never sent again', async () => {
+    emu.setFaults({ error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true });
+    const before = await wallet();
+    const body = { ...VALID.recharge(), mobile: mobile('5679'), circle: 'MH', amount: 98 };
+    const r = await recharge(body);
+    assert.equal(r.body.statuscode, 'TUP', r.text);
+    const txnId = r.body.data.txn_id as string;
+    const done = await final(body.reference_id, 15000);
+    assert.equal(done.body.data.status, 'failed', done.text);
+    assert.match(done.body.data.message, /never reached the partner network/);
+    assert.equal(rechargesOf(txnId).length, 0, 'no status enquiry sent the recharge');
+    assert.deepEqual(await wallet(), before);
+  });
 
   it('an expired token: the 401 is followed by a fresh login and the call succeeds', async () => {
     const issued = (await calls()).tokens_issued ?? 0;

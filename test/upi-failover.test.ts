@@ -21,7 +21,7 @@ import { topUp } from '../src/ledger/ledger.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { eventually, freshStoreLocation, PATHS, sleep, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { freePort, liveReads, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_failover';
@@ -50,16 +50,7 @@ after(async () => {
 /** Both partners' variables, routed `first>second`; webhooks come back to `base`. */
 function partnerEnv(order: { first: Partner; second: Partner }, base: string, over: Record<string, string> = {}): Record<string, string> {
   return {
-    SANGAM_PARTNER_RZP_KIND: 'razorpayx',
-    SANGAM_PARTNER_RZP_URL: rzp.url,
-    SANGAM_PARTNER_RZP_KEY_ID: rzp.settings.keyId,
-    SANGAM_PARTNER_RZP_KEY_SECRET: rzp.settings.keySecret,
-    SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: rzp.settings.accountNumber,
-    SANGAM_PARTNER_RZP_WEBHOOK_SECRET: RZP_WEBHOOK_SECRET,
-    SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
-    SANGAM_PARTNER_CASHFREE_URL: cf.url,
-    SANGAM_PARTNER_CASHFREE_CLIENT_ID: cf.settings.clientId,
-    SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: CF_SECRET,
+    ...upiPartnerVars(rzp, cf),
     SANGAM_PARTNER_ROUTES: `upi-payment-status=${order.first}>${order.second}`,
     SANGAM_PUBLIC_URL: base,
     SANGAM_RECONCILE_SCHEDULE: '3,1',

@@ -96,8 +96,11 @@ describe('webhooks', () => {
       return m.length === 3 && m;
     });
     assert.equal(new Set(mine.map((m) => m.headers['webhook-id'])).size, 1);
-    const log = await t.call('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`);
-    const d = log.body.data.items.find((x: { attempts_log: Array<{ http_status: number }>; status: string }) => x.attempts_log.length === 3);
+    // The receiver has the third attempt; the worker records it once it has the answer: wait for that.
+    const d = await eventually(async () => {
+      const log = await t.call('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`);
+      return log.body.data.items.find((x: { attempts_log: Array<{ http_status: number }>; status: string }) => x.attempts_log.length === 3 && x.status === 'delivered');
+    });
     assert.equal(d.status, 'delivered');
     assert.deepEqual(d.attempts_log.map((a: { http_status: number }) => a.http_status), [500, 500, 200]);
     assert.match(d.attempts_log[0].response_excerpt, /nope 500/);

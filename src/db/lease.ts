@@ -6,7 +6,7 @@ import type { Db } from './client.js';
 
 export async function leaseDue<Id extends string | number>(
   db: Db,
-  lease: { table: 'transactions' | 'webhook_deliveries'; dueColumn: 'next_check_at' | 'next_attempt_at'; where: RawBuilder<unknown>; limit: number; seconds: number },
+  lease: { table: 'transactions' | 'webhook_deliveries'; dueColumn: 'next_check_at' | 'watch_next_at' | 'next_attempt_at'; where: RawBuilder<unknown>; limit: number; seconds: number },
 ): Promise<Id[]> {
   const table = sql.table(lease.table);
   const due = sql.ref(lease.dueColumn);

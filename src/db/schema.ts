@@ -111,6 +111,9 @@ export interface TransactionsTable {
   next_check_at: Timestamp | null;
   checks: ColumnType<number, number | undefined, number>;
   review_reason: string | null;
+  watch_next_at: Timestamp | null;
+  watch_checks: ColumnType<number, number | undefined, number>;
+  misses: ColumnType<number, number | undefined, number>;
 }
 
 export interface DoclockerSessionsTable {

@@ -92,9 +92,10 @@ export async function runLive(
     if (!(err instanceof PartnerError) && !(err instanceof ApiError)) throw err; // unknown: stays pending, reconciled
     // Nothing happened at the partner: the transaction fails, its hold is released, and the key is
     // freed so that the client may retry it.
+    // In the lock order: the transaction row and its hold first, the idempotency key last.
     await db.transaction().execute(async (trx) => {
+      await services.settlement.failUnsent(trx, ctx.txnId, def.slug, err.message, false);
       if (scope) await services.idempotency.release(scope, trx);
-      await services.settlement.failUnsent(trx, ctx.txnId, def.slug, err.message);
     });
     if (err instanceof ApiError) throw err;
     throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
@@ -120,8 +121,8 @@ export interface LiveAnswer {
 /**
  * Phase 3, group-committed: the outcomes of concurrent live requests (state changes, money effects,
  * stored responses) and their audit rows, in one database transaction and a fixed number of
- * statements. The audit chain comes last, so locks are taken in the recorder's order: keys, wallets,
- * the audit chain.
+ * statements. Locks are taken in settlement's order: the transaction rows, wallets, keys, then the
+ * audit chain.
  */
 export const liveOutcomes = (db: Db) =>
   new GroupCommit<LiveOutcome, LiveAnswer>((items) =>
@@ -134,6 +135,9 @@ export const liveOutcomes = (db: Db) =>
 
 async function applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promise<LiveAnswer[]> {
   const { services } = items[0]!.ctx;
+  // Every transaction row of the batch first, in id order: a callback or enquiry settling one of them
+  // at the same moment locks it before its wallet too, so neither can hold what the other waits for.
+  await services.transactions.lockMany(trx, items.map((i) => i.ctx.txnId));
   const finals = items.filter((i) => i.outcome.status !== 'pending');
   const settled = await services.settlement.settleMany(
     trx,

@@ -53,8 +53,6 @@ export interface TxRef {
   partnerRef: string | null;
   amountPaise: number | null;
   commissionPaise: number;
-  /** The request as it was sent, for partners whose status enquiry is a replay of it (same idempotency key). */
-  request?: OperationRequest;
 }
 
 /** A final state reported again as undone: a processed payout later reversed, a recharge refunded. */
@@ -111,6 +109,17 @@ export interface Polling {
   firstS: number;
   gapS: number;
   cutoffS: number;
+}
+
+/**
+ * The reversal watch of a partner whose status enquiry can show a success undone (CONTRACT §9): for the
+ * operations it names, a success is asked about again at each of `scheduleS` (seconds after the
+ * success). SANGAM_REVERSAL_WATCH_SCHEDULE replaces the schedule, never the operations. A partner
+ * whose status cannot show a reversal declares none: its reversals arrive by callback only.
+ */
+export interface ReversalWatch {
+  operations: readonly OperationSlug[];
+  scheduleS: readonly number[];
 }
 
 /** A callback that failed verification: answered 4xx, nothing changes. */
@@ -176,6 +185,11 @@ export function partnerVars(ctx: PartnerContext, kind: string) {
 export interface PartnerRouteHooks {
   /** Applies a report exactly as a verified callback would be (settlement, ledger, outbox). */
   report(report: PartnerReport): Promise<void>;
+  /**
+   * Has the core ask the partner about a transaction again soon (a pending's next status enquiry, or a
+   * success's next reversal-watch enquiry, made due now): for news the connector could not confirm yet.
+   */
+  recheck(txnId: string): Promise<void>;
 }
 
 export interface Connector {
@@ -183,6 +197,8 @@ export interface Connector {
   readonly serves: readonly OperationSlug[];
   /** The partner's documented polling etiquette; SANGAM_PARTNER_<NAME>_POLL_FIRST_S / _GAP_S / _CUTOFF_S override it. */
   readonly polling?: Polling;
+  /** When its status can show a success undone: which operations to watch, and when (see ReversalWatch). */
+  readonly reversalWatch?: ReversalWatch;
   /** Throws PartnerError (nothing happened) or NoAnswer (it may have); otherwise an Outcome. */
   execute(req: OperationRequest): Promise<Outcome>;
   /** The transaction as the partner now sees it; null when the partner has never heard of it. */

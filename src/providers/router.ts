@@ -130,6 +130,17 @@ export class PartnerRouter {
     return firstS === undefined || gapS === undefined || cutoffS === undefined ? null : { firstS, gapS, cutoffS };
   }
 
+  /**
+   * When to ask a partner again about a success of `operation` it can still undo (seconds after the
+   * success): `override` (SANGAM_REVERSAL_WATCH_SCHEDULE) or its documented schedule; null when its
+   * status cannot show a reversal of that operation.
+   */
+  reversalWatch(partner: string, operation: string, override: readonly number[] | null): readonly number[] | null {
+    const w = this.endpoints.get(partner)?.connector.reversalWatch;
+    if (!w || !w.operations.includes(operation as OperationSlug)) return null;
+    return override ?? w.scheduleS;
+  }
+
   /** Runs the request on the first partner of its route that takes it; see the module header. */
   async execute(req: OperationRequest): Promise<RoutedOutcome> {
     const slug = req.operation;

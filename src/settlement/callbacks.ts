@@ -2,7 +2,9 @@
 // verifies the raw bytes with its own scheme (Standard Webhooks, X-Razorpay-Signature…) and parses
 // them into events; one that does not verify gets a 401 and changes nothing. Each event is applied by
 // settlement exactly once (a repeated event id is acknowledged and dropped); a report that disagrees
-// with a final state is flagged for review, never applied. Also mounts the partners' own routes
+// with a final state is flagged for review, never applied; an event whose partner id belongs to another
+// transaction than the one it names (or whose transaction another partner holds) is refused with a 409
+// and flagged. Also mounts the partners' own routes
 // (an OAuth callback under /partners/<name>/oauth/callback).
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
@@ -12,7 +14,10 @@ import type { Services } from '../services.js';
 export function registerPartnerRoutes(app: FastifyInstance, services: Services): void {
   const { partners, settlement } = services;
   if (!partners) return;
-  partners.registerRoutes(app, (partner) => ({ report: async (r) => void (await settlement.apply(r, partner, null)) }));
+  partners.registerRoutes(app, (partner) => ({
+    report: async (r) => void (await settlement.apply(r, partner, null)),
+    recheck: (txnId) => services.transactions.recheck(services.db, txnId),
+  }));
   app.register(async (scope) => {
     // A signature covers the exact bytes sent: keep the body as a string.
     scope.removeContentTypeParser('application/json');
@@ -31,9 +36,12 @@ export function registerPartnerRoutes(app: FastifyInstance, services: Services):
       for (const e of events) {
         const result = await settlement.apply(e, req.params.name, e.eventId);
         if (result === 'conflict') req.log.warn({ partner: req.params.name, txn_id: e.txnId, partner_ref: e.partnerRef }, 'conflicting partner callback flagged');
+        if (result === 'mismatch') req.log.warn({ partner: req.params.name, txn_id: e.txnId, partner_ref: e.partnerRef }, 'partner callback names a transaction its payout is not: refused and flagged');
         results.push(result);
       }
-      return reply.send({ ok: true, result: results.length === 1 ? results[0] : results });
+      // An event whose partner id and transaction disagree is refused (409), never applied.
+      const refused = results.includes('mismatch');
+      return reply.code(refused ? 409 : 200).send({ ok: !refused, result: results.length === 1 ? results[0] : results });
     });
   });
 }

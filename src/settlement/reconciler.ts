@@ -1,11 +1,17 @@
-// Owns reconciliation of live pendings that no callback has settled: at each due time (after NPCI's
-// norm: first after 90 s, then spaced out, SANGAM_RECONCILE_SCHEDULE) it sends a status enquiry to the
-// partner that holds the transaction (or to every partner on the route when none is recorded) and
-// applies a final answer with its ledger effect. A transaction no partner has ever heard of, once
-// older than any request could still be in flight, failed before reaching the network: it is failed
-// and its hold released. Past SANGAM_RECONCILE_CUTOFF_S it goes to manual review, hold intact.
+// Owns reconciliation of live transactions with their partners, in two watches:
+//   - pendings that no callback has settled: at each due time (after NPCI's norm: first after 90 s,
+//     then spaced out, SANGAM_RECONCILE_SCHEDULE; or the partner's own etiquette) a status enquiry to
+//     the partner that holds the transaction (or to every partner on the route when none is recorded),
+//     and a final answer applied with its ledger effect. A transaction no partner has a record of, once
+//     older than any request could still be in flight, never executed: it is failed and its hold
+//     released — when a partner took it, only after two enquiries in a row found nothing (a lookup may
+//     lag the create). Past the cutoff it goes to manual review, hold intact.
+//   - the reversal watch (CONTRACT §9): a success its partner can still undo is asked about again at
+//     each time of the partner's schedule after the success (SANGAM_REVERSAL_WATCH_SCHEDULE overrides),
+//     so that a reversal whose webhooks never arrived is still found and posted (once: settlement).
 // Due rows are leased with FOR UPDATE SKIP LOCKED, so with several server processes each transaction
-// gets one enquiry per due time.
+// gets one enquiry per due time. An enquiry never creates anything at a partner (the connectors look up
+// by our reference).
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Services } from '../services.js';
@@ -14,7 +20,6 @@ import { PollingLoop } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
 
 const BATCH = 20;
-const LEASE_S = 60;
 
 export class Reconciler {
   private loop: PollingLoop;
@@ -34,21 +39,25 @@ export class Reconciler {
     return this.loop.stop();
   }
 
-  /** Leases due pendings and asks about each; returns how many were asked about. */
+  /** Leases due pendings and due reversal watches and asks about each; returns how many were asked about. */
   async tick(): Promise<number> {
+    return (await this.pendings()) + (await this.watches());
+  }
+
+  private async pendings(): Promise<number> {
     const { db } = this.services;
     const ids = await leaseDue<string>(db, {
       table: 'transactions',
       dueColumn: 'next_check_at',
       where: sql`status = 'pending' AND environment = 'live' AND review_reason IS NULL`,
       limit: BATCH,
-      seconds: LEASE_S,
+      seconds: this.services.config.reconcile.leaseS,
     });
     if (ids.length === 0) return 0;
     const due = await db
       .selectFrom('transactions')
       .leftJoin('holds', 'holds.txn_id', 'transactions.id')
-      .select(['transactions.id', 'operation', 'partner', 'partner_ref', 'checks', 'transactions.created_at', 'holds.principal_paise', 'holds.commission_paise'])
+      .select(['transactions.id', 'operation', 'partner', 'partner_ref', 'checks', 'misses', 'transactions.created_at', 'holds.principal_paise', 'holds.commission_paise'])
       .where('transactions.id', 'in', ids)
       .execute();
     for (const row of due) await this.check(row);
@@ -73,6 +82,7 @@ export class Reconciler {
     partner: string | null;
     partner_ref: string | null;
     checks: number;
+    misses: number;
     created_at: Date;
     principal_paise: number | null;
     commission_paise: number | null;
@@ -85,13 +95,7 @@ export class Reconciler {
       return;
     }
     const asked = row.partner ? [row.partner] : partners!.route(row.operation);
-    const tx = {
-      txnId: row.id,
-      operation: row.operation as OperationSlug,
-      partnerRef: row.partner_ref,
-      amountPaise: row.principal_paise || null,
-      commissionPaise: row.commission_paise ?? 0,
-    };
+    const tx = this.txRef(row);
     let report: PartnerReport | null = null;
     let answeredBy = '';
     let unreachable = false;
@@ -115,9 +119,12 @@ export class Reconciler {
     // to its deadline (timers fire up to a second late), doubled for safety.
     const maxTimeout = Math.max(config.partner.timeoutMs, ...Object.values(config.partner.timeouts));
     const inFlightBoundMs = 2 * asked.length * (maxTimeout + 1000);
-    if (!report && !unreachable && !row.partner && ageMs > inFlightBoundMs) {
-      // No partner on the route has heard of it, and no request for it can still be in flight.
-      await db.transaction().execute((trx) => settlement.failUnsent(trx, row.id, row.operation, 'The request never reached the partner network; nothing was debited'));
+    // No partner has a record of it (asked by our reference), and no request for it can still be in
+    // flight. One that took it but gave no id of its own is asked twice first: a lookup may lag.
+    const misses = !report && !unreachable ? row.misses + 1 : 0;
+    if (misses > 0 && ageMs > inFlightBoundMs && (!row.partner || misses >= 2)) {
+      await db.transaction().execute((trx) => settlement.failUnsent(trx, row.id, row.operation, 'The request never reached the partner network; nothing was paid or debited'));
+      this.log.warn({ txn_id: row.id, partner: row.partner }, 'no partner has a record of the request: failed, hold released');
       return;
     }
     const checks = row.checks + 1;
@@ -127,6 +134,7 @@ export class Reconciler {
       .updateTable('transactions')
       .set({
         checks,
+        misses,
         next_check_at: overdue ? null : new Date(Date.now() + nextS * 1000),
         review_reason: overdue ? `No final status from the partner after ${checks} status enquiries over ${Math.round(ageMs / 1000)} s` : null,
       })
@@ -134,5 +142,75 @@ export class Reconciler {
       .where('status', '=', 'pending')
       .execute();
     if (overdue) this.log.warn({ txn_id: row.id, checks }, 'pending sent to manual review; hold kept');
+  }
+
+  /** Leases successes due for a reversal-watch enquiry and asks their partner about each. */
+  private async watches(): Promise<number> {
+    const { db } = this.services;
+    const ids = await leaseDue<string>(db, {
+      table: 'transactions',
+      dueColumn: 'watch_next_at',
+      where: sql`status = 'success' AND environment = 'live'`,
+      limit: BATCH,
+      seconds: this.services.config.reconcile.leaseS,
+    });
+    if (ids.length === 0) return 0;
+    const due = await db
+      .selectFrom('transactions')
+      .leftJoin('holds', 'holds.txn_id', 'transactions.id')
+      .select(['transactions.id', 'operation', 'partner', 'partner_ref', 'watch_checks', 'verified_at', 'holds.principal_paise', 'holds.commission_paise'])
+      .where('transactions.id', 'in', ids)
+      .execute();
+    for (const row of due) await this.watch(row);
+    return due.length;
+  }
+
+  /**
+   * One reversal-watch enquiry: a reversal found is posted (settlement, exactly once); any other final
+   * answer that disagrees is flagged there. Then the next time of the schedule, or the end of the watch.
+   * A partner that cannot be asked now is asked again when the lease runs out (SANGAM_RECONCILE_LEASE_S).
+   */
+  private async watch(row: {
+    id: string;
+    operation: string;
+    partner: string | null;
+    partner_ref: string | null;
+    watch_checks: number;
+    verified_at: Date | null;
+    principal_paise: number | null;
+    commission_paise: number | null;
+  }): Promise<void> {
+    const { partners, settlement, transactions, db } = this.services;
+    // A partner without a schedule is asked only when a connector asked for a recheck (recheck()).
+    const schedule = settlement.watch(row.partner ?? undefined, row.operation) ?? [];
+    if (!row.partner || !row.verified_at) {
+      await transactions.watched(db, row.id, row.watch_checks, null);
+      return;
+    }
+    let report: PartnerReport | null;
+    try {
+      report = await partners!.status(row.partner, this.txRef(row));
+    } catch (err) {
+      this.log.warn({ err, txn_id: row.id, partner: row.partner }, 'reversal watch: status enquiry failed; asked again later');
+      return;
+    }
+    if (report && report.outcome.status !== 'pending') {
+      const result = await settlement.apply({ ...report, txnId: row.id }, row.partner, null);
+      if (result === 'reversed') this.log.warn({ txn_id: row.id, partner: row.partner }, 'reversal found by the reversal watch: posted');
+      else if (result === 'conflict' || result === 'mismatch') this.log.warn({ txn_id: row.id, partner: row.partner, result }, 'reversal watch: the partner disagrees; flagged');
+    }
+    const checks = row.watch_checks + 1;
+    const nextS = schedule[checks];
+    await transactions.watched(db, row.id, checks, nextS === undefined ? null : new Date(row.verified_at.getTime() + nextS * 1000));
+  }
+
+  private txRef(row: { id: string; operation: string; partner_ref: string | null; principal_paise: number | null; commission_paise: number | null }) {
+    return {
+      txnId: row.id,
+      operation: row.operation as OperationSlug,
+      partnerRef: row.partner_ref,
+      amountPaise: row.principal_paise || null,
+      commissionPaise: row.commission_paise ?? 0,
+    };
   }
 }

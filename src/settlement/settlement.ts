@@ -1,8 +1,15 @@
 // Owns the one place a pending live transaction becomes final, and a final success is reversed:
 // the state change, its money effect (post or void the hold; a correcting posting for a reversal), the
 // outbox event and the stored response of the idempotency key bound to it, in the caller's database
-// transaction, exactly once. The live route (phase 3), partner callbacks and the reconciler all call it;
-// it depends on stores only — what an operation's money rule is comes in as a policy by slug.
+// transaction, exactly once. The live route (phase 3), partner callbacks, the reconciler and the
+// reversal watch all call it; it depends on stores only — an operation's money rule and a partner's
+// reversal-watch schedule come in as policies.
+//
+// Every path decides on the transaction row as it is after taking its lock, and takes its locks in one
+// order: the transaction rows (by id), then holds and wallets (by account), then idempotency keys, the
+// outbox and the audit chain (docs/RELIABILITY.md, "Lock order"). So a reversal is posted exactly once
+// whichever of a webhook, an enquiry or the request path sees it first, a callback that repeats the
+// final outcome is not a conflict, and the settlement paths cannot deadlock one another.
 //
 // Errors: none of its own; a store error aborts the caller's transaction.
 import type { Transaction } from 'kysely';
@@ -12,7 +19,7 @@ import { resultEnvelope } from '../http/envelope.js';
 import type { IdempotencyStore } from '../http/idempotency.js';
 import { post, reverse, voidHold } from '../ledger/ledger.js';
 import type { FinalOutcome, PartnerReport, Reversal } from '../providers/connector.js';
-import type { TransactionStore, TxRow } from '../transactions/store.js';
+import type { LockedTx, TransactionStore, TxRow } from '../transactions/store.js';
 import { enqueueReversal } from '../webhooks/store.js';
 
 export interface SettlementPolicy {
@@ -33,7 +40,13 @@ export interface Settle {
   partner?: string;
 }
 
-export type ReportResult = 'settled' | 'reversed' | 'duplicate' | 'not_final' | 'already_final' | 'conflict' | 'unknown_transaction';
+export type ReportResult = 'settled' | 'reversed' | 'duplicate' | 'not_final' | 'already_final' | 'conflict' | 'mismatch' | 'unknown_transaction';
+
+/**
+ * When to ask a partner again about a success it can still undo: seconds after the success, one
+ * enquiry each; null when the partner's status cannot show a reversal (or it holds nothing undoable).
+ */
+export type WatchPolicy = (partner: string | undefined, operation: string) => readonly number[] | null;
 
 export class Settlement {
   constructor(
@@ -41,6 +54,7 @@ export class Settlement {
     private transactions: TransactionStore,
     private idempotency: IdempotencyStore,
     private policy: (operation: string) => SettlementPolicy,
+    readonly watch: WatchPolicy = () => null,
   ) {}
 
   /**
@@ -51,7 +65,7 @@ export class Settlement {
   async settleMany(trx: Transaction<DB>, items: Settle[]): Promise<Map<string, TxRow>> {
     const rows = await this.transactions.settleMany(
       trx,
-      items.map((s) => ({ id: s.txnId, final: s.final, strip: this.policy(s.operation).strip, partner: s.partner })),
+      items.map((s) => ({ id: s.txnId, final: s.final, strip: this.policy(s.operation).strip, partner: s.partner, watchFirstS: this.watch(s.partner, s.operation)?.[0] })),
     );
     const settled = items.filter((s) => rows.has(s.txnId));
     const pays = (s: Settle) => s.final.status === 'success' || this.policy(s.operation).charge === 'completion';
@@ -72,14 +86,15 @@ export class Settlement {
 
   /**
    * A failure before any outcome (the partner refused or was never reached): failed, hold released,
-   * never charged whatever the operation's charging rule.
+   * never charged whatever the operation's charging rule. The key bound to it answers the failure from
+   * now on, unless `answerKey` is false (the request path frees its key for a retry instead).
    */
-  async failUnsent(trx: Transaction<DB>, txnId: string, operation: string, message: string): Promise<TxRow | undefined> {
+  async failUnsent(trx: Transaction<DB>, txnId: string, operation: string, message: string, answerKey = true): Promise<TxRow | undefined> {
     const rows = await this.transactions.settleMany(trx, [{ id: txnId, final: { status: 'failed', message, fields: {} }, strip: this.policy(operation).strip }]);
     const row = rows.get(txnId);
     if (row) {
       await voidHold(trx, txnId);
-      await this.idempotency.completeBound(trx, [{ txnId, body: JSON.stringify(resultEnvelope(row.status, message, row.result, txnId)), force: false }]);
+      if (answerKey) await this.idempotency.completeBound(trx, [{ txnId, body: JSON.stringify(resultEnvelope(row.status, message, row.result, txnId)), force: false }]);
     }
     return row;
   }
@@ -114,7 +129,11 @@ export class Settlement {
           .onConflict((oc) => oc.doNothing())
           .returning('webhook_id')
           .executeTakeFirst();
-        if (!fresh) return 'duplicate';
+        if (!fresh) {
+          // A redelivery: acknowledged and dropped, unless the first was refused — it still is.
+          const first = await trx.selectFrom('partner_callbacks').select('outcome').where('webhook_id', '=', webhookId).executeTakeFirst();
+          return first?.outcome === 'mismatch' ? 'mismatch' : 'duplicate';
+        }
       }
       const result = await this.applyIn(trx, report, partner);
       if (webhookId) await trx.updateTable('partner_callbacks').set({ outcome: result }).where('webhook_id', '=', webhookId).execute();
@@ -123,13 +142,19 @@ export class Settlement {
   }
 
   private async applyIn(trx: Transaction<DB>, report: PartnerReport, partner: string): Promise<ReportResult> {
-    const tx = await this.transactions.find(trx, { txnId: report.txnId, partner, partnerRef: report.partnerRef });
+    const tx = await this.transactions.lockFor(trx, { txnId: report.txnId, partner, partnerRef: report.partnerRef });
     if (!tx || tx.environment !== 'live') return 'unknown_transaction';
-    if (report.partnerRef) await this.transactions.setPartnerRef(trx, tx.id, partner, report.partnerRef);
+    const mismatch = await this.mismatch(trx, tx, report, partner);
+    if (mismatch) {
+      await this.transactions.flag(trx, tx.id, mismatch);
+      return 'mismatch';
+    }
+    if (report.partnerRef && !tx.partner_ref) await this.transactions.setPartnerRef(trx, tx.id, partner, report.partnerRef);
     const { outcome } = report;
     if (outcome.status === 'pending') return 'not_final';
     const final = outcome as FinalOutcome;
-    if (await this.settle(trx, { txnId: tx.id, operation: tx.operation, final, partner })) {
+    if (tx.status === 'pending') {
+      await this.settle(trx, { txnId: tx.id, operation: tx.operation, final, partner });
       if (report.reversal && final.status === 'success') await this.reverse(trx, tx.id, report.reversal);
       return 'settled';
     }
@@ -141,5 +166,20 @@ export class Settlement {
     if (tx.status === final.status) return 'already_final';
     await this.transactions.flag(trx, tx.id, `partner ${partner} reported ${final.status} after the transaction was final (${tx.status})`);
     return 'conflict';
+  }
+
+  /**
+   * Why a report cannot be about this transaction, or null: an event is matched by the partner's own
+   * id at the partner that holds the transaction. A transaction another partner holds, a partner id
+   * other than the one it recorded, or a partner id that already belongs to another transaction, is
+   * refused (and flagged), never applied.
+   */
+  private async mismatch(trx: Transaction<DB>, tx: LockedTx, report: PartnerReport, partner: string): Promise<string | null> {
+    const says = `partner ${partner} sent a report for ${report.partnerRef ?? 'no id of its own'} naming this transaction`;
+    if (tx.partner && tx.partner !== partner) return `${says}, which ${tx.partner} holds: refused`;
+    if (!report.partnerRef) return null;
+    if (tx.partner_ref && tx.partner_ref !== report.partnerRef) return `${says}, whose own id there is ${tx.partner_ref}: refused`;
+    const holder = tx.partner_ref ? undefined : await this.transactions.holderOf(trx, partner, report.partnerRef, tx.id);
+    return holder ? `${says}, but that id belongs to ${holder}: refused` : null;
   }
 }

@@ -12,6 +12,10 @@ export type TxRow = Pick<
 >;
 const TX_COLUMNS = ['id', 'account_id', 'environment', 'operation', 'reference_id', 'status', 'result', 'created_at'] as const;
 
+/** A transaction as settlement decides on it: the row and which partner holds it under what id. */
+export type LockedTx = TxRow & Pick<Selectable<TransactionsTable>, 'partner' | 'partner_ref' | 'verified_at'>;
+const LOCKED_COLUMNS = [...TX_COLUMNS, 'partner', 'partner_ref', 'verified_at'] as const;
+
 export interface NewTransaction {
   id: string;
   accountId: string;
@@ -27,6 +31,15 @@ export interface NewTransaction {
 }
 
 type Strip = (data: Record<string, unknown>) => Record<string, unknown>;
+
+/** One pending transaction to settle, and (for a success its partner can still undo) when to ask about a reversal first. */
+export interface SettleItem {
+  id: string;
+  final: FinalOutcome;
+  strip?: Strip;
+  partner?: string;
+  watchFirstS?: number;
+}
 
 /** What a new answer changes in a stored result: every standard field but reference_id, and its own. */
 const resultPatch = (o: { status: TxStatus; message: string; fields: Record<string, unknown> }, verifiedAt: Date | null) => {
@@ -105,11 +118,28 @@ export class TransactionStore {
       .executeTakeFirst();
   }
 
-  /** A transaction by our id, or by the partner's reference at that partner. */
-  async find(trx: Transaction<DB> | Db, by: { txnId: string | null; partner: string; partnerRef: string | null }): Promise<TxRow | undefined> {
-    if (by.txnId) return this.get(trx, by.txnId);
+  /**
+   * A transaction by our id, or by the partner's reference at that partner, locked for the caller's
+   * database transaction (FOR UPDATE): what the caller then decides is decided on the row as it is
+   * after every settlement that held it has committed. Lock order (docs/RELIABILITY.md): this row
+   * first, then wallets, idempotency keys, the outbox and the audit chain.
+   */
+  async lockFor(trx: Transaction<DB>, by: { txnId: string | null; partner: string; partnerRef: string | null }): Promise<LockedTx | undefined> {
+    const q = trx.selectFrom('transactions').select(LOCKED_COLUMNS).forUpdate();
+    if (by.txnId) return q.where('id', '=', by.txnId).executeTakeFirst();
     if (!by.partnerRef) return undefined;
-    return trx.selectFrom('transactions').select(TX_COLUMNS).where('partner', '=', by.partner).where('partner_ref', '=', by.partnerRef).executeTakeFirst();
+    return q.where('partner', '=', by.partner).where('partner_ref', '=', by.partnerRef).orderBy('id').limit(1).executeTakeFirst();
+  }
+
+  /** Locks several transactions in id order (the lock order every settlement path keeps). */
+  async lockMany(trx: Transaction<DB>, ids: string[]): Promise<void> {
+    if (ids.length > 0) await trx.selectFrom('transactions').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  }
+
+  /** The transaction, other than `exceptId`, that a partner's own id already belongs to at that partner. */
+  async holderOf(trx: Transaction<DB>, partner: string, partnerRef: string, exceptId: string): Promise<string | undefined> {
+    const row = await trx.selectFrom('transactions').select('id').where('partner', '=', partner).where('partner_ref', '=', partnerRef).where('id', '<>', exceptId).limit(1).executeTakeFirst();
+    return row?.id;
   }
 
   /** Records which partner holds a transaction and under what id of its own. */
@@ -120,6 +150,29 @@ export class TransactionStore {
   /** When reconciliation first asks about a pending transaction. */
   async setNextCheck(trx: Transaction<DB>, id: string, at: Date): Promise<void> {
     await trx.updateTable('transactions').set({ next_check_at: at }).where('id', '=', id).where('status', '=', 'pending').execute();
+  }
+
+  /**
+   * Records one reversal-watch enquiry of a success: how many were made, and when the next is due
+   * (null: the watch is over). Only while the success is not reversed.
+   */
+  async watched(db: Db, id: string, checks: number, nextAt: Date | null): Promise<void> {
+    await db
+      .updateTable('transactions')
+      .set({ watch_checks: checks, watch_next_at: nextAt })
+      .where('id', '=', id)
+      .where('status', '=', 'success')
+      .where(sql<boolean>`NOT (result ? 'reversed_at')`)
+      .execute();
+  }
+
+  /** Makes a live transaction's next enquiry due now: a pending's status check, or a success's reversal watch. */
+  async recheck(db: Db, id: string): Promise<void> {
+    await sql`
+      UPDATE transactions SET
+        next_check_at = CASE WHEN status = 'pending' AND review_reason IS NULL THEN now() ELSE next_check_at END,
+        watch_next_at = CASE WHEN status = 'success' AND NOT (result ? 'reversed_at') THEN now() ELSE watch_next_at END
+      WHERE id = ${id} AND environment = 'live'`.execute(db);
   }
 
   /** Flags a transaction for review; its state does not change. */
@@ -134,7 +187,7 @@ export class TransactionStore {
   async markReversed(trx: Transaction<DB>, id: string, r: { reason: string; at: Date }): Promise<TxRow | undefined> {
     return trx
       .updateTable('transactions')
-      .set({ result: merge({ reversed_at: r.at.toISOString(), reversal_reason: r.reason }), updated_at: new Date() })
+      .set({ result: merge({ reversed_at: r.at.toISOString(), reversal_reason: r.reason }), updated_at: new Date(), watch_next_at: null })
       .where('id', '=', id)
       .where('status', '=', 'success')
       .where(sql<boolean>`NOT (result ? 'reversed_at')`)
@@ -169,17 +222,18 @@ export class TransactionStore {
    * same database transaction (committed together or not at all). `partner` records which partner
    * answered (live). Answers the rows that were still pending and are now final, by id.
    */
-  async settleMany(trx: Transaction<DB>, items: Array<{ id: string; final: FinalOutcome; strip?: Strip; partner?: string }>): Promise<Map<string, TxRow>> {
+  async settleMany(trx: Transaction<DB>, items: SettleItem[]): Promise<Map<string, TxRow>> {
     if (items.length === 0) return new Map();
     const now = new Date();
-    const values = items.map(({ id, final, strip = (d) => d, partner }) => sql`(${id}, ${final.status}, ${JSON.stringify(strip(resultPatch(final, now)))}, ${partner ?? null})`);
+    const watchAt = (i: SettleItem) => (i.final.status === 'success' && i.watchFirstS !== undefined ? new Date(now.getTime() + i.watchFirstS * 1000) : null);
+    const values = items.map((i) => sql`(${i.id}, ${i.final.status}, ${JSON.stringify((i.strip ?? ((d) => d))(resultPatch(i.final, now)))}, ${i.partner ?? null}, ${watchAt(i)}::timestamptz)`);
     // One statement settles them and says which webhook endpoints must hear of each.
     const { rows } = await sql<TxRow & { subscribers: Subscriber[] }>`
       WITH settled AS (
         UPDATE transactions t
         SET status = v.status, result = t.result || v.patch::jsonb, final_result = NULL, due_at = NULL, next_check_at = NULL,
-            updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner)
-        FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner)
+            updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner), watch_next_at = v.watch_at
+        FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner, watch_at)
         WHERE t.id = v.id AND t.status = 'pending'
         RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}
       )

@@ -46,7 +46,9 @@ export const transferExists = (transferId: string): CfError =>
   new CfError(409, { type: 'invalid_request_error', code: 'transfer_id_already_exists', message: `Transfer with transfer_id ${transferId} already exists` });
 
 /** [G] the text and code of an unknown transfer on the status API. */
-export const transferNotFound = (): CfError => new CfError(404, { type: 'invalid_request_error', code: 'transfer_not_found', message: 'Transfer does not exist' });
+/** [P §9.3] 404 `transfer_id_not_found` "transfer_id does not exist" (or `cf_transfer_id_not_found` when asked by that id). */
+export const transferNotFound = (by: 'transfer_id' | 'cf_transfer_id' = 'transfer_id'): CfError =>
+  new CfError(404, { type: 'invalid_request_error', code: `${by}_not_found`, message: `${by} does not exist` });
 
 /** [P] `{"type": "api_error", "code": "internal_server_error", "message": "Error at cashfree's server"}`; 502–504 reuse it [G]. */
 export const serverError = (status: number): CfError => new CfError(status, { type: 'api_error', code: 'internal_server_error', message: "Error at cashfree's server" });

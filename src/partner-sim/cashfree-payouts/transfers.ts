@@ -194,7 +194,7 @@ export class TransferBook {
     const byCf = q.cfTransferId === undefined ? undefined : this.byCfId.get(q.cfTransferId);
     const id = q.transferId ?? byCf;
     const rec = id === undefined ? undefined : this.transfers.get(id);
-    if (!rec || (q.cfTransferId !== undefined && rec.transfer.cf_transfer_id !== q.cfTransferId)) throw transferNotFound();
+    if (!rec || (q.cfTransferId !== undefined && rec.transfer.cf_transfer_id !== q.cfTransferId)) throw transferNotFound(q.transferId === undefined ? 'cf_transfer_id' : 'transfer_id');
     return rec;
   }
 

@@ -6,9 +6,8 @@
 //
 // execute: POST /transfers with transfer_id = our transaction id (`txn_` + 20 base62 fits the
 // documented ≤ 40 of letters, digits and `_`), the amount in rupees built exactly from paise. Cashfree
-// has no idempotency header: transfer_id is the key (§3.6). The exact body is kept in the partner
-// sessions (`transfer:<txnId>`) BEFORE it is sent, so a status enquiry can resend it under the same
-// transfer_id. Failures are classified by what Cashfree may have done:
+// has no idempotency header: transfer_id is the key (§3.6). Failures are classified by what Cashfree
+// may have done:
 //   - PartnerError (nothing happened there; the core fails the transaction, charges nothing, frees the
 //     idempotency key; the router may fail over): not reached (refused connection, connect timeout),
 //     400 and 422 (validation refusals), 401/403 (credentials, APIs not enabled), 429 (throttled), and
@@ -17,11 +16,10 @@
 //     broken connection after the request went out, any 5xx ([P] "When you get a 5XX response, do not
 //     initiate another transaction" — check status first), 409 (a transfer with our transfer_id
 //     already exists), any other status, or a 2xx we cannot read.
-// status: GET /transfers?transfer_id=<txnId>. When Cashfree knows no such transfer and we hold a body we
-// sent (or were about to send) it, the body is resent under the same transfer_id: either it never
-// arrived and this makes the one transfer, or the first request lands later and Cashfree refuses it as
-// a repeat — one transfer either way. Without a stored body there is nothing to resend: a transaction
-// we never sent to Cashfree (it went to another partner) is never created here by a status enquiry.
+// status: GET /transfers?transfer_id=<txnId> (§9.3), a lookup by our reference: it never creates
+// anything (CONTRACT §9). 404 transfer_id_not_found → null; the reconciler asks once more after a
+// delay (read-after-write lag [G]) before it fails a transaction no request can still be on its way for.
+// The reversal watch asks the same after a SUCCESS (it can become REVERSED; no window is documented).
 // parseCallback: webhook.ts (signature, timestamp window); the event id is derived (transformers.ts).
 import {
   partnerVars,
@@ -40,22 +38,8 @@ import { enquiry } from '../partner-http.js';
 import { asTransfer, errorDescription, fieldsOf, outcomeOf, refusalOf, reportOf, transferBody, type CfTransfer } from './transformers.js';
 import { parseWebhook } from './webhook.js';
 
-/**
- * How long the sent body is kept for a resend. A UPI transfer may stay PENDING at the bank for days;
- * a week covers that and the reconciler's default cutoff.
- */
-const STORED_BODY_TTL_S = 7 * 24 * 3600;
-
 /** [P] the OpenAPI default/example `x-api-version`. */
 const DEFAULT_API_VERSION = '2024-01-01';
-
-const sessionKey = (txnId: string) => `transfer:${txnId}`;
-
-/** What a status enquiry needs to resend a create: the transfer_id and the exact bytes sent. */
-interface StoredCreate {
-  transferId: string;
-  body: string;
-}
 
 interface Settings {
   clientId: string;
@@ -93,6 +77,15 @@ function refusalText(a: CfAnswer): string {
 
 export class CashfreePayoutsConnector implements Connector {
   readonly serves = ['upi-payment-status'] as const;
+  /**
+   * PARTNERS.md §9.4: SUCCESS can become REVERSED ("a final state"), in no documented window; failed
+   * debits come back within 24 h and recalls are "ideal … within 45 days". Watched for 90 days after the
+   * success (the safe reading of "keep watching"); later reversals arrive by the TRANSFER_REVERSED webhook.
+   */
+  readonly reversalWatch = {
+    operations: ['upi-payment-status'] as const,
+    scheduleS: [300, 3600, 6 * 3600, 86_400, 3 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400, 45 * 86_400, 60 * 86_400, 90 * 86_400],
+  };
   private http: CashfreeHttp;
 
   constructor(
@@ -106,25 +99,15 @@ export class CashfreePayoutsConnector implements Connector {
     if (req.operation !== 'upi-payment-status') throw new Error(`the cashfree-payouts connector does not serve ${req.operation}`);
     const pre = refusalOf(req.txnId, req.vpa, req.amountPaise);
     if (pre) throw new PartnerError('unavailable', `${pre}; nothing was executed or debited`);
-    const create: StoredCreate = { transferId: req.txnId, body: JSON.stringify(transferBody(req)) };
-    try {
-      await this.ctx.sessions.put(sessionKey(req.txnId), create, STORED_BODY_TTL_S);
-    } catch {
-      throw new PartnerError('unavailable', 'The transfer request could not be recorded before sending; nothing was sent or debited');
-    }
     const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsOf({}, req.txnId, req.amountPaise) });
     let a: CfAnswer;
     try {
-      a = await this.send(create);
+      a = await this.http.call('POST', '/transfers', this.ctx.timeoutFor('upi-payment-status'), req.txnId, JSON.stringify(transferBody(req)));
     } catch (err) {
-      if (err instanceof Unsent) {
-        await this.forget(req.txnId);
-        throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was executed or debited`);
-      }
+      if (err instanceof Unsent) throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was executed or debited`);
       throw pending('Cashfree has not answered yet; the outcome will follow');
     }
     if (REFUSED.has(a.status)) {
-      await this.forget(req.txnId);
       throw new PartnerError('unavailable', `${refusalText(a)}; nothing was executed or debited`);
     }
     const transfer = a.status >= 200 && a.status < 300 ? asTransfer(a.json) : null;
@@ -135,27 +118,7 @@ export class CashfreePayoutsConnector implements Connector {
   async status(tx: TxRef): Promise<PartnerReport | null> {
     if (tx.operation !== 'upi-payment-status') return null;
     const found = await this.fetch(tx.txnId);
-    if (found) return reportOf(found, tx.txnId);
-    const stored = await this.ctx.sessions.get<StoredCreate>(sessionKey(tx.txnId));
-    if (!stored) return null; // never sent here, and Cashfree knows no transfer by that id
-    const a = await enquiry(() => this.send(stored));
-    const t = a.status >= 200 && a.status < 300 ? asTransfer(a.json) : null;
-    if (t) return reportOf(t, tx.txnId);
-    if (a.status === 409) {
-      // The first request landed between the GET and the resend: it is the one transfer.
-      const late = await this.fetch(tx.txnId);
-      if (late) return reportOf(late, tx.txnId);
-    }
-    if (a.status === 400 || a.status === 422) {
-      // Cashfree has no transfer by this id, and this very body is refused now: the first request,
-      // byte for byte the same, cannot have made one. Nothing was paid, nor will be.
-      return {
-        txnId: tx.txnId,
-        partnerRef: null,
-        outcome: { status: 'failed', message: `${refusalText(a)}; nothing was paid`, fields: fieldsOf({}, tx.txnId, tx.amountPaise) },
-      };
-    }
-    throw new Error(`status enquiry by resending the transfer failed with HTTP ${a.status}`);
+    return found ? reportOf(found, tx.txnId) : null;
   }
 
   parseCallback(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }) {
@@ -166,23 +129,13 @@ export class CashfreePayoutsConnector implements Connector {
     return this.http.close();
   }
 
-  /** POST /transfers with the stored bytes; x-request-id names the transfer in Cashfree's logs. */
-  private send(c: StoredCreate): Promise<CfAnswer> {
-    return this.http.call('POST', '/transfers', this.ctx.timeoutFor('upi-payment-status'), c.transferId, c.body);
-  }
-
-  /** GET /transfers?transfer_id=…; null when Cashfree says there is no such transfer [G: a 404]. */
+  /** GET /transfers?transfer_id=…; null when Cashfree says there is no such transfer (404 transfer_id_not_found, §9.3). */
   private async fetch(transferId: string): Promise<CfTransfer | null> {
     const a = await enquiry(() => this.http.call('GET', `/transfers?transfer_id=${encodeURIComponent(transferId)}`, this.ctx.timeoutFor('upi-payment-status'), transferId));
-    if (a.status === 404) return null;
+    if (a.status === 404 && (a.json as { code?: unknown } | null)?.code === 'transfer_id_not_found') return null;
     const t = a.status === 200 ? asTransfer(a.json) : null;
     if (!t) throw new Error(`status enquiry failed with HTTP ${a.status}`);
     return t;
-  }
-
-  /** Drops the stored body of a create that cannot have executed (best effort: it expires anyway). */
-  private async forget(txnId: string): Promise<void> {
-    await this.ctx.sessions.delete(sessionKey(txnId)).catch(() => undefined);
   }
 }
 

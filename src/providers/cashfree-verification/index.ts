@@ -6,8 +6,7 @@
 // execute: POST <URL>/mobile/penny-drop with verification_id = our transaction id (Cashfree's key for
 // the penny drop: a repeat is refused, never a second rupee [G]) and user_consent filled from our
 // `consent: true` (transformers.ts). The exact body and what the client gave to compare are kept in the
-// partner sessions (`pennydrop:<txnId>`) BEFORE it is sent, so a status enquiry can compare, and
-// resend the same body under the same id when Cashfree has no record of it. Answers:
+// partner sessions (`pennydrop:<txnId>`) BEFORE it is sent, so a status enquiry can compare. Answers:
 //   - VALID → success (account, masked), INVALID → failed "no account linked" (a completed check, charged),
 //     PENDING or a status we do not know → pending, settled by status enquiry (no webhook is documented).
 //   - PartnerError (nothing happened; 502/504, nothing charged; the router may fail over): not reached,
@@ -17,7 +16,8 @@
 //   - NoAnswer (pending, reconciled here): a read timeout or broken connection after sending, a 5xx the
 //     status call cannot clarify, a 2xx we cannot read, a VALID without its account.
 // status: GET <URL>/mobile/penny-drop?verification_id=… [G: the status call is not in the captured docs;
-// the shape mirrors Cashfree's other status calls]. Unknown there → the stored body is resent (same id).
+// the shape mirrors Cashfree's other status calls]. A lookup that never creates (CONTRACT §9): unknown
+// there is null, and the reconciler fails a request no longer on its way that a second enquiry misses.
 import {
   partnerVars,
   NoAnswer,
@@ -134,26 +134,10 @@ export class CashfreeVerificationConnector implements Connector {
 
   async status(tx: TxRef): Promise<PartnerReport | null> {
     if (tx.operation !== 'mobile-to-bank-account') return null;
-    const stored =
-      (await this.ctx.sessions.get<StoredCreate>(sessionKey(tx.txnId))) ??
-      (tx.request?.operation === 'mobile-to-bank-account' ? { body: JSON.stringify(pennyDropBody(tx.txnId, tx.request.mobile, new Date())), given: givenOf(tx.txnId, tx.request) } : undefined);
-    const given = stored?.given ?? {};
-    let found = await enquiry(() => this.lookup(tx.txnId, given));
-    if (found === 'unknown') {
-      if (!stored) return null; // never sent by us, and Cashfree knows no verification by that id
-      // Cashfree has no record of the request we sent: send the same body under the same id (a repeat
-      // of an id that did arrive is refused with 409, never a second penny drop).
-      const a = await enquiry(() => this.create(tx.txnId, stored.body));
-      if (a.status >= 200 && a.status < 300) {
-        const p = asPennyDrop(a.json);
-        found = p && outcomeOf(p, tx.txnId, given);
-      } else if (a.status === 409) {
-        found = await enquiry(() => this.lookup(tx.txnId, given));
-        if (found === 'unknown') return null;
-      } else {
-        throw new Error(`status enquiry: resending the penny drop failed with HTTP ${a.status}`);
-      }
-    }
+    const stored = await this.ctx.sessions.get<StoredCreate>(sessionKey(tx.txnId));
+    // A lookup by our id, never a resend (CONTRACT §9): a verification Cashfree has no record of is null.
+    const found = await enquiry(() => this.lookup(tx.txnId, stored?.given ?? {}));
+    if (found === 'unknown') return null;
     const outcome: Outcome = found ?? { status: 'pending', message: PENDING_MESSAGE, fields: { service: 'mobile-to-bank-account' } };
     return { txnId: tx.txnId, partnerRef: outcome.partnerRef ?? null, outcome };
   }

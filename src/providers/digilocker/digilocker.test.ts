@@ -117,7 +117,7 @@ describe('digilocker connector', () => {
     proxy = await recordingProxy(dl.origin);
     app = Fastify();
     connector = createDigilocker(ctxFor(`${proxy.origin}/public/`));
-    connector.routes!(app, { report: async (r) => void reports.push(r) });
+    connector.routes!(app, { report: async (r) => void reports.push(r), recheck: async () => undefined });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });

@@ -137,6 +137,14 @@ export function asPayout(v: unknown): RzpPayout | null {
   return p as RzpPayout;
 }
 
+/** [P §9.3] `{"entity": "collection", "count", "items": [payout…]}`; null when it is not one, or an item is unreadable. */
+export function asPayoutList(v: unknown): RzpPayout[] | null {
+  const c = v as { items?: unknown } | null;
+  if (!c || typeof c !== 'object' || !Array.isArray(c.items)) return null;
+  const items = c.items.map(asPayout);
+  return items.every((p) => p !== null) ? (items as RzpPayout[]) : null;
+}
+
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
 /** Our result fields: `txn_id` (ours, when known), `amount` in INR, `utr` (the payout's). */

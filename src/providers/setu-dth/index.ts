@@ -23,8 +23,8 @@
 //      answers synchronous outcomes at once; anything else is left to the webhook and the reconciler).
 // status: POST …/payment/response {refId}. Success → success (utr = billerRefId), Failure → failed,
 // Credit_Adjustment → a success with a reversal (the refund: the client's debit and our commission
-// come back), anything else pending. A refId with no payment we sent is paid again with the very same
-// body (it cannot execute twice).
+// come back), anything else pending. A lookup that never pays (CONTRACT §9): a refId with no payment
+// is null. The reversal watch asks the same after a Success (a refund shows as Credit_Adjustment).
 // dthSubscriberInfo (GET /api/v1/dth/subscriber-info): steps 1 and 2 alone — the bill fetch answers the
 // subscriber's name, current pack, balance and next recharge date (subscriberOf); nothing is paid. A fetch
 // Failure, or an id the biller's parameter rule refuses, is a subscriber it does not know (null).
@@ -117,6 +117,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class SetuDthConnector implements Connector {
   readonly serves = ['dth-recharge'] as const;
+  /**
+   * PARTNERS.md §4.7: payment/response shows a refund as Credit_Adjustment; no refund window is
+   * documented [G]. Watched for 30 days after the success, the longest BBPS complaint cycle we assume.
+   */
+  readonly reversalWatch = { operations: ['dth-recharge'] as const, scheduleS: [300, 3600, 6 * 3600, 86_400, 3 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400] };
   private http: SetuHttp;
   private tokens: TokenCache;
   private billers: { map: Promise<BillerMap>; at: number } | null = null;
@@ -196,22 +201,9 @@ export class SetuDthConnector implements Connector {
     const refId = stored?.refId ?? tx.partnerRef;
     if (!refId) return null;
     const known: Known = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? stored?.amountPaise ?? null, commissionPaise: stored?.commissionPaise ?? tx.commissionPaise };
+    // A lookup, never a resend (CONTRACT §9): no payment under the refId is null.
     const p = await this.payment(refId);
-    if (p) return this.reportOf(p, known);
-    if (!stored) return null;
-    // The fetch exists and no payment does: ours was lost on the way, or is still on it. The very same
-    // body again: whichever arrives second is refused (409).
-    const a = await this.api('POST', '/api/v2/bbps/bills/payment/request', stored.body).catch((err: unknown) => unreachable(err, 'Setu BBPS status enquiry (resend)'));
-    if ((a.status >= 200 && a.status < 300) || a.status === 409) {
-      const late = await this.payment(refId);
-      if (late) return this.reportOf(late, known);
-      throw new PartnerError('unavailable', 'status enquiry: Setu BBPS accepted the payment but shows none');
-    }
-    if (a.status === 400 || a.status === 404) {
-      // The very request is refused: the first copy, had it arrived, was refused the same way.
-      return { txnId: tx.txnId, partnerRef: refId, outcome: { status: 'failed', message: `${refusal(a, 'payment')}; nothing was executed`, fields: fieldsOf('failed', null, known) } };
-    }
-    throw new PartnerError('unavailable', `status enquiry: ${refusal(a, 'resent payment')}`);
+    return p ? this.reportOf(p, known) : null;
   }
 
   routes: Connector['routes'] = (app, hooks) =>

@@ -20,11 +20,12 @@
 //   - ERR005 on our own reference: an earlier attempt got there — its status is the answer.
 // Statuses [P §4.3]: Successful → success (utr = operatorRefId), Failure → failed, Processing and
 // anything unknown → pending. `commission` is what we earn on it, in INR (0 when failed).
-// status: POST /recharge/status {paymentRefId}; when Setu knows no such reference (ERR003) but we sent
-// one, the stored body is sent again under the same reference — it cannot execute twice — so a request
-// lost on the way still gets one definite outcome. Polling (§4.5): no interval is documented [G]; the
-// reconciler's schedule spaces the enquiries, a timeout is never retried with a new reference.
-// Reversals: Setu signals them only by webhook (REVERSED, §4.3), handled in webhook.ts.
+// status: POST /recharge/status {paymentRefId}, a lookup by our reference that never creates anything
+// (CONTRACT §9); ERR003 (no such reference) is null, and the reconciler fails the transaction once no
+// request can still be on its way and a second enquiry finds none. Polling (§4.5): no interval is
+// documented [G]; the reconciler's schedule spaces the enquiries.
+// Reversals: Setu signals them only by webhook (REVERSED, §4.3), handled in webhook.ts; its status API
+// never shows one (§9.4), so no reversal watch is declared (docs/DECISIONS.md says what covers it).
 import {
   partnerVars,
   NoAnswer,
@@ -61,7 +62,7 @@ import {
   type SetuRechargeData,
   type SetuRechargeRequest,
 } from './transformers.js';
-import { registerWebhooks } from './webhook.js';
+import { confirms, registerWebhooks, type ParkedReversal } from './webhook.js';
 
 /** How long the request body (and the reference → transaction link) is kept: a week covers any Processing. */
 const STORED_TTL_S = 7 * 24 * 3600;
@@ -70,6 +71,7 @@ const DEFAULT_TOKEN_TTL_MS = 10 * 60_000;
 
 export const storedKey = (txnId: string) => `recharge:${txnId}`;
 export const refKey = (transactionRefId: string) => `tref:${transactionRefId}`;
+export const parkedKey = (txnId: string) => `reversal:${txnId}`;
 
 /** What a status enquiry or a webhook needs later: the exact request, and our amounts. */
 export interface StoredRecharge {
@@ -190,24 +192,12 @@ export class SetuRechargeConnector implements Connector {
     if (tx.operation !== 'recharge-commission') return null;
     const stored = await this.ctx.sessions.get<StoredRecharge>(storedKey(tx.txnId));
     const known: Known = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? stored?.amountPaise ?? null, commissionPaise: stored?.commissionPaise ?? tx.commissionPaise };
+    // A lookup by our reference, never a resend (CONTRACT §9): Setu knowing none (ERR003) is null.
     const d = await this.enquire(tx.txnId);
-    if (d) return this.reportOf(d, known);
-    if (!stored) return null; // never sent by us, and Setu knows nothing under its reference
-    // Setu knows no recharge under a reference we sent: the request was lost on the way, or is still on
-    // it. The same body under the same reference again: whichever arrives second is refused (ERR005).
-    const a = await this.api('/recharge/request', stored.body).catch((err: unknown) => unreachable(err, 'Setu status enquiry (resend)'));
-    const again = a.status >= 200 && a.status < 300 ? asRechargeData(a.json) : null;
-    if (again) return this.reportOf(again, known);
-    if (errorOf(a)?.code === 'ERR005') {
-      const late = await this.enquire(tx.txnId);
-      if (late) return this.reportOf(late, known);
-    }
-    const code = errorOf(a)?.code;
-    if ((a.status === 400 || a.status === 422) && (code === 'ERR007' || code === 'ERR011')) {
-      // The very request is refused as invalid: the first copy, had it arrived, was refused the same way.
-      return { txnId: tx.txnId, partnerRef: null, outcome: { status: 'failed', message: `${refusal(a, 'recharge')}; nothing was executed`, fields: fieldsOf('failed', null, known) } };
-    }
-    throw new PartnerError('unavailable', `status enquiry: ${refusal(a, 'resent recharge')}`);
+    if (!d) return null;
+    // A reversal its webhook announced while it could not be confirmed (webhook.ts): confirmed now.
+    const parked = await this.ctx.sessions.get<ParkedReversal>(parkedKey(tx.txnId));
+    return this.reportOf(d, known, parked && confirms(parked, d) ? { reason: parked.reason, at: new Date(parked.at) } : undefined);
   }
 
   routes: Connector['routes'] = (app, hooks) =>
@@ -222,6 +212,10 @@ export class SetuRechargeConnector implements Connector {
       enquire: (txnId) => this.enquire(txnId),
       reportOf: (d, known, reversal) => this.reportOf(d, known, reversal),
       report: (r) => hooks.report(r),
+      park: async (txnId, parked) => {
+        await this.ctx.sessions.put(parkedKey(txnId), parked, STORED_TTL_S);
+        await hooks.recheck(txnId);
+      },
     });
 
   close(): Promise<void> {

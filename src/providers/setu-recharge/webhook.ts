@@ -12,8 +12,12 @@
 //     cannot be confirmed there. It un-pays a recharge (the client's debit and our commission come back),
 //     so it is applied only when (1) the secret segment matches, (2) the reference is one of our
 //     recharges, (3) the status API says that very recharge (same reference) is Successful (or
-//     REVERSED), and (4) the webhook's amount and mobile number are that recharge's. A reversal webhook
-//     that arrives while the recharge is still Processing is answered 409, so Setu retries it later.
+//     REVERSED), and (4) the webhook's amount and mobile number are that recharge's.
+//   - Setu tries a webhook only for about a minute and offers no replay (PARTNERS.md §9.4), so a reversal
+//     that cannot be confirmed at once — the recharge still Processing, or the status API unreachable —
+//     is parked in the partner sessions and acknowledged (202), and the core is asked to recheck the
+//     transaction: the status enquiry then confirms it (the connector's status() applies a parked
+//     reversal once the recharge shows Successful with the same amount and mobile number).
 //   - a webhook claiming a final state the status API does not show yet is answered 409 (Setu retries);
 //     an unknown reference is answered 404 (Setu retries: a webhook can outrun the answer that links it);
 //     wallet webhooks are logged and acknowledged.
@@ -33,7 +37,22 @@ export interface WebhookDeps {
   enquire(txnId: string): Promise<SetuRechargeData | null>;
   reportOf(d: SetuRechargeData, known: Known, reversal?: Reversal): Promise<PartnerReport>;
   report(r: PartnerReport): Promise<void>;
+  /** Keeps a reversal to confirm later, and has the core recheck the transaction soon. */
+  park(txnId: string, parked: ParkedReversal): Promise<void>;
 }
+
+/** A REVERSED webhook not yet confirmed by the status API: what it said. */
+export interface ParkedReversal {
+  reason: string;
+  /** ISO 8601. */
+  at: string;
+  amountPaise: number;
+  mobile: string | null;
+}
+
+/** Whether the status API's recharge is the one a parked reversal names, and is one a reversal can undo. */
+export const confirms = (p: ParkedReversal, now: SetuRechargeData): boolean =>
+  statusOf(now.status) === 'success' && now.amount === p.amountPaise && (p.mobile === null || now.details?.mobile_number === undefined || now.details.mobile_number === p.mobile);
 
 type Req = FastifyRequest<{ Params: { secret: string } }>;
 
@@ -57,23 +76,38 @@ export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
     guard(req);
     const w = (req.body ?? {}) as SetuPaymentWebhook;
     if (w.status !== 'REVERSED') return answer(reply, 200, { received: true, applied: false, reason: 'not a REVERSED event' });
-    const { known, now } = await resolve(req, d);
+    const { txnId, known } = await linked(req, d);
+    const paise = rupeeStringToPaise(w.amount);
+    if (paise === null || (known.amountPaise !== null && paise !== known.amountPaise)) {
+      req.log.warn({ partner: d.name, txn_id: txnId, field: 'amount' }, 'Setu reversal webhook disagrees with the recharge: not applied');
+      return answer(reply, 200, { received: true, applied: false, reason: "the amount is not the recharge's" });
+    }
+    const rev = reversalOf(w);
+    const park = async (why: string) => {
+      await d.park(txnId, { reason: rev.reason, at: rev.at.toISOString(), amountPaise: paise, mobile: typeof w.mobile_number === 'string' ? w.mobile_number : null });
+      req.log.warn({ partner: d.name, txn_id: txnId, why }, 'Setu reversal parked until the status API confirms it');
+      return answer(reply, 202, { received: true, applied: false, parked: true, reason: why });
+    };
+    let now: SetuRechargeData;
+    try {
+      now = await current(d, txnId, req);
+    } catch (err) {
+      if (err instanceof ApiError && (err.code === 'partner_failed' || err.code === 'partner_timeout')) return park('the status API could not be asked; confirmed later');
+      throw err;
+    }
     const status = statusOf(now.status);
-    if (status === 'pending') return answer(reply, 409, { received: false, reason: 'the recharge is not final at Setu yet; retry later' });
+    if (status === 'pending') return park('the recharge is not final at Setu yet; confirmed later');
     if (status === 'failed') {
       // The status API says it failed: that is applied, not the reversal (nothing was paid to undo).
       await apply(d, now, known);
       return answer(reply, 200, { received: true, applied: 'status', reason: 'the status API reports a failure' });
     }
-    const paise = rupeeStringToPaise(w.amount);
-    const mismatch =
-      (paise === null || paise !== now.amount ? 'amount' : null) ??
-      (w.mobile_number !== now.details?.mobile_number && now.details?.mobile_number !== undefined ? 'mobile number' : null);
-    if (mismatch) {
-      req.log.warn({ partner: d.name, txn_id: known.txnId, field: mismatch }, 'Setu reversal webhook disagrees with the recharge: not applied');
-      return answer(reply, 200, { received: true, applied: false, reason: `the ${mismatch} is not the recharge's` });
+    const parked: ParkedReversal = { reason: rev.reason, at: rev.at.toISOString(), amountPaise: paise, mobile: typeof w.mobile_number === 'string' ? w.mobile_number : null };
+    if (!confirms(parked, now)) {
+      req.log.warn({ partner: d.name, txn_id: txnId, field: 'amount or mobile number' }, 'Setu reversal webhook disagrees with the recharge: not applied');
+      return answer(reply, 200, { received: true, applied: false, reason: "the amount or mobile number is not the recharge's" });
     }
-    await d.report(await d.reportOf(now, known, reversalOf(w)));
+    await d.report(await d.reportOf(now, known, rev));
     return answer(reply, 200, { received: true, applied: 'reversal' });
   });
 
@@ -91,12 +125,24 @@ const answer = (reply: FastifyReply, code: number, body: Record<string, unknown>
 
 /** The webhook's transaction, and what Setu's status API says of it now. */
 async function resolve(req: Req, d: WebhookDeps): Promise<{ txnId: string; known: Known; now: SetuRechargeData }> {
+  const { txnId, known } = await linked(req, d);
+  return { txnId, known, now: await current(d, txnId, req) };
+}
+
+/** Our recharge behind the webhook's Setu reference; 404 (Setu retries) while we have not linked it. */
+async function linked(req: Req, d: WebhookDeps): Promise<{ txnId: string; known: Known }> {
   const w = req.body as SetuPaymentWebhook | undefined;
   const ref = typeof w?.transactionRefId === 'string' ? w.transactionRefId.trim() : '';
   if (!ref) throw ApiError.validation([{ field: 'transactionRefId', message: 'transactionRefId is required' }]);
   const txnId = await d.txnOfRef(ref);
   const known = txnId ? await d.known(txnId) : null;
   if (!txnId || !known) throw new ApiError('not_found', `No recharge of this partner has Setu reference ${ref.slice(0, 40)} (yet)`);
+  return { txnId, known };
+}
+
+/** What Setu's status API says of the recharge now; it must be the webhook's reference. */
+async function current(d: WebhookDeps, txnId: string, req: Req): Promise<SetuRechargeData> {
+  const ref = String((req.body as SetuPaymentWebhook).transactionRefId).trim();
   let now: SetuRechargeData | null;
   try {
     now = await d.enquire(txnId);
@@ -105,7 +151,7 @@ async function resolve(req: Req, d: WebhookDeps): Promise<{ txnId: string; known
     throw err;
   }
   if (!now || now.transactionRefId !== ref) throw new ApiError('not_found', `Setu's status API does not show reference ${ref.slice(0, 40)} for that recharge`);
-  return { txnId, known, now };
+  return now;
 }
 
 /** Applies the status API's answer (not the webhook's); false while it is still pending. */

@@ -1,0 +1,182 @@
+// Owns matching the words of two names to each other and scoring the result. Words match in any
+// order; up to three consecutive words of one name may stand for one word of the other (joined
+// names); initials are matched last, to the words left over. The score is the weighted share of the
+// two names that corresponds:
+//
+//   score = Σ w·sim over matched pairs / (Σ w over matched pairs + Σ w·f over unmatched words)
+//
+// where w is a word's weight (a common word such as Kumar or Singh counts for less) and f what an
+// unmatched word costs: 1 when both names have words left over (they contradict each other), less
+// when only one name has (a word omitted: a middle name, a surname, a clan name; more when it is the
+// first word, usually a given name). The optimistic and pessimistic scores use each pair's highest
+// and lowest similarity and the lowest and highest cost of an omitted word.
+import { compareUnits, unitOf, type Evidence, type EvidenceKind, type Unit } from './compare.js';
+import type { Token } from './parse.js';
+import type { NameMatchReason } from './types.js';
+import { genderOf } from './vocabulary.js';
+
+export interface Pair {
+  a: Token[];
+  b: Token[];
+  ev: Evidence;
+}
+
+export interface Alignment {
+  pairs: Pair[];
+  leftA: Token[];
+  leftB: Token[];
+  score: number;
+  optimistic: number;
+  pessimistic: number;
+}
+
+/**
+ * What an omitted word costs [low, central, high]. A first word that is a rare word is most often a
+ * given name, and a name that adds one in front of the other whole (Anita Rajesh Sharma, Rajesh
+ * Sharma) is most often another person of the family; a common first word (Mohammed, Venkata, Syed)
+ * is often left out.
+ */
+const OMITTED = { given: [0, 1, 1], other: [0, 0.35, 1] } as const;
+/** An omitted surname or middle name costs the same whether the word is rare or not (Plaha, Sharma). */
+const OMITTED_WEIGHT = 0.6;
+/** In a contradiction, initials and words marking opposite genders weigh this much at least. */
+const CONFLICT_INITIAL = 0.6;
+const CONFLICT_GENDER = 1;
+const MAX_JOIN = 3;
+
+function units(tokens: Token[], nameLength: number): Unit[] {
+  const last = tokens.length - 1;
+  const out: Unit[] = tokens.map((t) => unitOf([t], nameLength, last));
+  for (let size = 2; size <= MAX_JOIN; size++) {
+    for (let i = 0; i + size <= tokens.length; i++) out.push(unitOf(tokens.slice(i, i + size), nameLength, last));
+  }
+  return out;
+}
+
+interface Candidate {
+  a: Unit;
+  b: Unit;
+  ev: Evidence;
+  pass: number;
+}
+
+const PASS: Record<EvidenceKind, number> = { exact: 0, variant: 0, spelling: 0, joined: 0, suffix: 0, truncated: 0, consonants: 0, initials: 1, initial: 1, near: 2 };
+const RANK: Record<EvidenceKind, number> = { exact: 9, variant: 8, spelling: 7, joined: 6, suffix: 5, truncated: 4, consonants: 3, initials: 2, initial: 1, near: 0 };
+
+/** Best evidence first; ties broken by fewer words, then by position, so the result is deterministic. */
+function byStrength(x: Candidate, y: Candidate): number {
+  return (
+    x.pass - y.pass ||
+    y.ev.sim - x.ev.sim ||
+    RANK[y.ev.kind] - RANK[x.ev.kind] ||
+    x.a.tokens.length + x.b.tokens.length - (y.a.tokens.length + y.b.tokens.length) ||
+    x.a.tokens[0]!.pos - y.a.tokens[0]!.pos ||
+    x.b.tokens[0]!.pos - y.b.tokens[0]!.pos
+  );
+}
+
+function pairWeight(p: Pair): number {
+  const wa = Math.max(...p.a.map((t) => t.weight));
+  const wb = Math.max(...p.b.map((t) => t.weight));
+  if (p.ev.kind === 'initial') return 0.5 * Math.max(p.a[0]!.initial ? wb : wa, 0.35);
+  if (p.a.some((t) => t.consonantsOnly)) return wb;
+  if (p.b.some((t) => t.consonantsOnly)) return wa;
+  return Math.max(wa, wb);
+}
+
+function score(pairs: Pair[], leftA: Token[], leftB: Token[], reading: 0 | 1 | 2): number {
+  const conflict = leftA.length > 0 && leftB.length > 0;
+  let num = 0;
+  let den = 0;
+  for (const p of pairs) {
+    const w = pairWeight(p);
+    num += w * [p.ev.lo, p.ev.sim, p.ev.hi][reading]!;
+    den += w;
+  }
+  if (num === 0) return 0;
+  const genders = conflict ? opposedGenders(leftA, leftB) : false;
+  for (const t of [...leftA, ...leftB]) {
+    if (conflict) den += Math.max(t.weight, t.initial ? CONFLICT_INITIAL : 0, genders && genderOf(t.key) ? CONFLICT_GENDER : 0);
+    else if (t.pos === 0 && t.weight >= 0.55) den += t.weight * OMITTED.given[2 - reading]!;
+    else den += Math.min(t.weight, OMITTED_WEIGHT) * OMITTED.other[2 - reading]!;
+  }
+  return num / den;
+}
+
+function opposedGenders(leftA: Token[], leftB: Token[]): boolean {
+  const ga = new Set(leftA.map((t) => genderOf(t.key)));
+  const gb = new Set(leftB.map((t) => genderOf(t.key)));
+  return (ga.has('male') && gb.has('female')) || (ga.has('female') && gb.has('male'));
+}
+
+/** Matches the words of two forms of names and scores the match. */
+export function align(A: Token[], B: Token[], lengthA: number, lengthB: number): Alignment {
+  const ua = units(A, lengthA);
+  const ub = units(B, lengthB);
+  const candidates: Candidate[] = [];
+  for (const a of ua) {
+    for (const b of ub) {
+      if (a.tokens.length > 1 && b.tokens.length > 1) continue;
+      const ev = compareUnits(a, b);
+      if (ev) candidates.push({ a, b, ev, pass: PASS[ev.kind] });
+    }
+  }
+  candidates.sort(byStrength);
+  const usedA = new Set<number>();
+  const usedB = new Set<number>();
+  const pairs: Pair[] = [];
+  for (const c of candidates) {
+    if (c.a.tokens.some((t) => usedA.has(t.pos)) || c.b.tokens.some((t) => usedB.has(t.pos))) continue;
+    for (const t of c.a.tokens) usedA.add(t.pos);
+    for (const t of c.b.tokens) usedB.add(t.pos);
+    pairs.push({ a: c.a.tokens, b: c.b.tokens, ev: c.ev });
+  }
+  const leftA = A.filter((t) => !usedA.has(t.pos));
+  const leftB = B.filter((t) => !usedB.has(t.pos));
+  return {
+    pairs,
+    leftA,
+    leftB,
+    score: score(pairs, leftA, leftB, 1),
+    optimistic: score(pairs, leftA, leftB, 2),
+    pessimistic: score(pairs, leftA, leftB, 0),
+  };
+}
+
+const words = (ts: Token[]) => ts.map((t) => t.text).join(' ');
+
+const DETAIL: Partial<Record<EvidenceKind, [NameMatchReason['code'], string]>> = {
+  spelling: ['SPELLING_VARIANT', ''],
+  variant: ['NAME_VARIANT', ''],
+  initial: ['INITIAL_MATCHED', ''],
+  initials: ['INITIAL_MATCHED', ''],
+  joined: ['TOKENS_JOINED', ''],
+  suffix: ['JOINED_SUFFIX', ''],
+  truncated: ['TRUNCATED', ''],
+  consonants: ['CONSONANTS_ONLY', ' (consonants only)'],
+  near: ['NEAR_MISS', ': one consonant apart, not taken as the same word'],
+};
+
+/** What the alignment found, as reasons. */
+export function explain(al: Alignment): NameMatchReason[] {
+  const reasons: NameMatchReason[] = [];
+  for (const p of al.pairs) {
+    const d = DETAIL[p.ev.kind];
+    if (d) reasons.push({ code: d[0], detail: `${words(p.a)} ~ ${words(p.b)}${d[1]}` });
+  }
+  const singles = al.pairs.filter((p) => p.a.length === 1 && p.b.length === 1).sort((x, y) => x.a[0]!.pos - y.a[0]!.pos);
+  if (singles.some((p, i) => i > 0 && p.b[0]!.pos < singles[i - 1]!.b[0]!.pos)) {
+    reasons.push({ code: 'ORDER_SWAPPED', detail: `${singles.map((p) => words(p.a)).join(' ')} / ${[...singles].sort((x, y) => x.b[0]!.pos - y.b[0]!.pos).map((p) => words(p.b)).join(' ')}` });
+  }
+  if (al.leftA.length && al.leftB.length) {
+    reasons.push({ code: 'TOKEN_MISMATCH', detail: `${words(al.leftA)} (name_1) against ${words(al.leftB)} (name_2)` });
+  } else {
+    for (const [left, field] of [[al.leftA, 'name_1'], [al.leftB, 'name_2']] as const) {
+      if (left.length) reasons.push({ code: 'TOKEN_MISSING', detail: `${words(left)} only in ${field}${left.every((t) => t.weight < 0.5) ? ' (a common word)' : ''}` });
+    }
+  }
+  if (al.pairs.length > 0 && al.pairs.every((p) => p.ev.kind === 'exact') && !al.leftA.length && !al.leftB.length) {
+    reasons.push({ code: 'EXACT_MATCH', detail: al.pairs.map((p) => words(p.a)).join(' ') });
+  }
+  return reasons;
+}

@@ -1,0 +1,142 @@
+// Owns the comparison of two words (or of words joined into one, "Ram Kumar" against "Ramkumar"):
+// what kind of evidence they are that the names are one, with a central similarity and the lowest and
+// highest it could be (pessimistic and optimistic readings). null: the words do not correspond.
+import type { Token } from './parse.js';
+import type { Distance } from './phonetic.js';
+import { keyDistance, keyLength, phoneticKey, sameOnset, skeleton } from './phonetic.js';
+import { distinctNames, stems, variantGroup } from './vocabulary.js';
+
+export type EvidenceKind = 'exact' | 'spelling' | 'variant' | 'suffix' | 'joined' | 'truncated' | 'consonants' | 'initials' | 'initial' | 'near';
+
+export interface Evidence {
+  kind: EvidenceKind;
+  sim: number;
+  lo: number;
+  hi: number;
+}
+
+/** One word, or consecutive words of one name joined, as compared. */
+export interface Unit {
+  tokens: Token[];
+  latin: string;
+  key: string;
+  initial: string | null;
+  loose: boolean;
+  consonantsOnly: boolean;
+  /** The unit ends its name, and the name is long enough to have been cut by a length limit. */
+  mayBeTruncated: boolean;
+}
+
+/** Below this many characters a name is not one a length limit would have cut. */
+const TRUNCATION_MIN_NAME = 16;
+
+export function unitOf(tokens: Token[], nameLength: number, lastPos: number): Unit {
+  const latin = tokens.map((t) => t.latin).join('');
+  const single = tokens.length === 1 ? tokens[0]! : null;
+  return {
+    tokens,
+    latin,
+    key: single ? single.key : phoneticKey(latin),
+    initial: single?.initial ?? null,
+    loose: tokens.some((t) => t.loose),
+    consonantsOnly: tokens.some((t) => t.consonantsOnly),
+    mayBeTruncated: tokens[tokens.length - 1]!.pos === lastPos && nameLength >= TRUNCATION_MIN_NAME,
+  };
+}
+
+/** The letters an initial for this word could be written as (Shankar: S; Tamil சுரேஷ், read "c": C or S). */
+function initialsOf(u: Unit): Set<string> {
+  const l = u.latin.replace(/@/g, 'a');
+  const first = l[0] ?? '';
+  const out = new Set([first]);
+  if (l.startsWith('ph')) out.add('f');
+  if (first === 'v' || first === 'w') out.add('v').add('w');
+  if (first === 'b' || first === 'v') out.add('b').add('v');
+  if (first === 'c' || first === 'k') out.add('k');
+  if (first === 'q') out.add('k');
+  if (first === 'x') out.add('k');
+  if (u.loose) {
+    const pairs: Record<string, string[]> = { c: ['s', 'ch'], k: ['g'], t: ['d'], p: ['b'], s: ['c'] };
+    for (const x of pairs[first] ?? []) out.add(x);
+  }
+  return out;
+}
+
+const sameInitial = (x: string, y: string) => x === y || (x + y).match(/^(vw|wv|bv|vb|ck|kc|qk|kq)$/) !== null;
+
+function compareInitials(a: Unit, b: Unit): Evidence | null {
+  if (a.initial && b.initial) return sameInitial(a.initial, b.initial) ? { kind: 'initials', sim: 1, lo: 0.7, hi: 1 } : null;
+  const [init, full] = a.initial ? [a.initial, b] : [b.initial!, a];
+  if (full.tokens.length > 1) return null;
+  return initialsOf(full).has(init) ? { kind: 'initial', sim: 0.85, lo: 0.35, hi: 1 } : null;
+}
+
+function compareSkeletons(a: Unit, b: Unit): Evidence | null {
+  if (a.consonantsOnly && b.consonantsOnly) return null; // same script: only an exact key counts
+  const sa = skeleton(a.key);
+  const sb = skeleton(b.key);
+  if (sa.length === 0 || sb.length === 0) return null;
+  if (sa === sb) return { kind: 'consonants', sim: 0.8, lo: 0.5, hi: 1 };
+  if (Math.min(sa.length, sb.length) >= 5 && keyDistance(sa, sb).hard <= 1) return { kind: 'consonants', sim: 0.7, lo: 0.4, hi: 0.95 };
+  return null;
+}
+
+/** The longer key begins with the shorter (allowing spelling variants), which ends a long name. */
+function truncation(a: Unit, b: Unit): Evidence | null {
+  const [short, long] = keyLength(a.key) <= keyLength(b.key) ? [a, b] : [b, a];
+  if (!short.mayBeTruncated || short.tokens.length > 1 || keyLength(short.key) < 4 || keyLength(short.key) >= keyLength(long.key)) return null;
+  const head = long.key.slice(0, short.key.length);
+  if (head[0] !== short.key[0]) return null;
+  const d = keyDistance(short.key, head, short.loose || long.loose);
+  return d.hard === 0 && d.sim >= 0.85 ? { kind: 'truncated', sim: 0.85, lo: 0.6, hi: 1 } : null;
+}
+
+const MIN_SPELLING = 0.75;
+const MIN_SPELLING_STRICT = 0.9;
+
+function spellingOf(d: Distance, strict: boolean): Evidence | null {
+  if (d.hard === 0 && d.sim >= (strict ? MIN_SPELLING_STRICT : MIN_SPELLING)) return { kind: 'spelling', sim: d.sim, lo: Math.max(0, d.sim - 0.1), hi: 1 };
+  return null;
+}
+
+/** Too far apart in length for any spelling variant: skip the edit distance. */
+const tooFar = (a: string, b: string) => Math.abs(keyLength(a) - keyLength(b)) > Math.max(keyLength(a), keyLength(b)) * (1 - MIN_SPELLING) * 4;
+
+/** How two units correspond, or null. Joined units only ever meet a single word. */
+export function compareUnits(a: Unit, b: Unit): Evidence | null {
+  if (a.initial || b.initial) return compareInitials(a, b);
+  const joined = a.tokens.length > 1 || b.tokens.length > 1;
+  const loose = a.loose || b.loose;
+  const ev = compareWords(a, b, loose);
+  if (ev && joined) return ev.kind === 'near' || ev.kind === 'truncated' ? null : { ...ev, kind: 'joined', lo: Math.min(ev.lo, 0.85) };
+  return ev;
+}
+
+function compareWords(a: Unit, b: Unit, loose: boolean): Evidence | null {
+  if (a.key === b.key) {
+    const same = a.latin.replace(/@$/, '').replace(/@/g, 'a') === b.latin.replace(/@$/, '').replace(/@/g, 'a');
+    return same ? { kind: 'exact', sim: 1, lo: 1, hi: 1 } : { kind: 'spelling', sim: 1, lo: 0.95, hi: 1 };
+  }
+  const ga = variantGroup(a.key);
+  const gb = variantGroup(b.key);
+  if (ga && ga === gb) return { kind: 'variant', sim: 0.97, lo: 0.9, hi: 1 };
+  if (a.consonantsOnly || b.consonantsOnly) return compareSkeletons(a, b);
+  if (distinctNames(a.key, b.key)) return null;
+  // A word of a known group is only a spelling of another word very close to it: Mahmood is not Mohammed.
+  const strict = ga !== undefined || gb !== undefined;
+  const d = sameOnset(a.key, b.key, loose) && !tooFar(a.key, b.key) ? keyDistance(a.key, b.key, loose) : null;
+  const direct = d && spellingOf(d, strict);
+  if (direct) return direct;
+  if (a.tokens.length > 1 || b.tokens.length > 1) return null;
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const stem of stems(x.key)) {
+      if (stem === y.key || (sameOnset(stem, y.key, loose) && spellingOf(keyDistance(stem, y.key, loose), true))) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1 };
+    }
+  }
+  const cut = truncation(a, b);
+  if (cut) return cut;
+  if (d && d.hard === 1 && Math.min(keyLength(a.key), keyLength(b.key)) >= 7 && d.sim >= 0.85 && a.key.slice(0, 2) === b.key.slice(0, 2)) {
+    return { kind: 'near', sim: 0.55, lo: 0, hi: 0.9 };
+  }
+  return null;
+}

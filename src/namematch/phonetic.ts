@@ -1,0 +1,182 @@
+// Owns how one token is spelt for comparison: the ASCII fold of Latin and transliterated text, the
+// phonetic key (spellings Indian names are written in interchangeably collapse to one key), and the
+// weighted edit distance between two keys, which counts how many edits were "hard" (a consonant
+// changed, added or dropped, or the first vowel changed): one hard edit is what separates Anil from
+// Sunil and Asha from Usha, so hard edits never pass as spelling variants.
+//
+// 'R' is the flapped r of ड़/ढ़ (Chopra, but Dravid), which Latin writes r or d.
+// '@' in a key is an inherent vowel of an Indic script (the schwa that Hindi drops at the end and often
+// in the middle of a word, and that Bengali and Odia say as "o"): it matches a, o or nothing for free.
+
+import { memo } from './memo.js';
+
+/** IAST and ISO 15919 letters that fold to more than their base letter. */
+const SPECIAL: Record<string, string> = {
+  'ś': 'sh', 'Ś': 'sh', 'ṣ': 'sh', 'Ṣ': 'sh', 'ṛ': 'ri', 'Ṛ': 'ri', 'ṝ': 'ri', 'ṟ': 'r', 'ḷ': 'l', 'ḹ': 'l', 'ḻ': 'zh',
+  'ṃ': 'n', 'ṁ': 'n', 'ḥ': '', 'ṉ': 'n', 'ñ': 'n', 'ṅ': 'n', 'ṇ': 'n', 'æ': 'ae', 'ß': 'ss', 'ø': 'o', 'đ': 'd', 'ł': 'l',
+};
+
+/** Lower-case ASCII letters, diacritics folded (transliteration adds '@' and 'R' itself, after folding). */
+export function fold(s: string): string {
+  let out = '';
+  for (const ch of s.normalize('NFC')) out += SPECIAL[ch] ?? ch;
+  return out.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z@]/g, '');
+}
+
+const REWRITES: Array<[RegExp, string]> = [
+  [/x/g, 'ks'],
+  [/q/g, 'k'],
+  [/ck/g, 'k'],
+  [/ph/g, 'f'],
+  [/ksh/g, 'ks'],
+  [/chh/g, 'ch'],
+  [/ch/g, 'c'],
+  [/sh/g, 's'],
+  [/zh/g, 'l'],
+  [/([bdgjktrR])h/g, '$1'],
+  [/ow(?![aeiou@])/g, 'au'],
+  [/w/g, 'v'],
+  [/(?<=[^aeiou@])ru/g, 'ri'], // ऋ is "ri" in Hindi, "ru" in Marathi and Gujarati (Pruthvi, Krushna)
+  [/ee|ii/g, 'i'],
+  [/oo|uu/g, 'u'],
+  [/aa/g, 'a'],
+  [/ou/g, 'au'],
+  [/ei/g, 'ai'],
+  [/ey$/g, 'e'],
+  [/ay$/g, 'ai'],
+  [/oy$/g, 'oi'],
+  [/(?<=[^aeiou@])y$/g, 'i'],
+  [/([a-z@])\1+/g, '$1'],
+  [/m(?=[pb])/g, 'n'],
+];
+
+/** The phonetic key of a folded token: aspiration, doubling and the usual Indian spelling pairs collapse. */
+export const phoneticKey = memo((folded: string): string => {
+  // A final inherent vowel is optional: the word's end rules apply to what comes before it.
+  const schwa = folded.length > 1 && folded.endsWith('@');
+  let k = schwa ? folded.slice(0, -1) : folded;
+  for (const [re, to] of REWRITES) k = k.replace(re, to);
+  return schwa ? `${k}@` : k;
+});
+
+const isVowel = (c: number) => c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 64; // a e i o u @
+const AT = 64;
+const LOWER_A = 97;
+const LOWER_O = 111;
+
+// Costs are kept as integers: hundredths of an edit times 256, plus the number of hard edits (below 256), so that
+// adding two costs adds both parts and comparing two orders by cost, then by hard edits.
+const c = (hundredths: number, hard = 0) => hundredths * 256 + hard;
+const FULL = c(100, 1);
+
+function pairTable(entries: Record<string, number>): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const [pair, cost] of Object.entries(entries)) m.set(pair.charCodeAt(0) * 128 + pair.charCodeAt(1), c(Math.round(cost * 100)));
+  return m;
+}
+/** Pairs written for one another in Indian names, at a fraction of a full edit. */
+const CHEAP = pairTable({ bv: 0.3, vb: 0.3, jz: 0.4, zj: 0.4, sz: 0.4, zs: 0.4, yi: 0.3, iy: 0.3 });
+/** Tamil and Malayalam scripts do not mark voicing (க is k or g): these pairs cost little when either side came from them. */
+const LOOSE = pairTable({ kg: 0.2, gk: 0.2, cj: 0.2, jc: 0.2, cs: 0.2, sc: 0.2, sj: 0.3, js: 0.3, td: 0.2, dt: 0.2, pb: 0.2, bp: 0.2 });
+const N = 110;
+const M = 109;
+
+const FLAP = 82; // R
+const LOWER_R = 114;
+const LOWER_D = 100;
+const LOWER_E = 101;
+const LOWER_I = 105;
+const LOWER_U = 117;
+const LOWER_V = 118;
+
+/**
+ * In a word's first vowel only a↔o and a↔u (Bengali: Dutta, Datta), e↔i and o↔u are spellings of one
+ * another (and a↔e
+ * from Tamil or Malayalam script, ஜெ for "Ja"): Kiran is not Karan.
+ */
+function softFirstVowel(x: number, y: number): boolean {
+  const pair = (p: number, q: number) => (x === p && y === q) || (x === q && y === p);
+  return pair(LOWER_A, LOWER_O) || pair(LOWER_A, LOWER_U) || pair(LOWER_A, LOWER_E) || pair(LOWER_E, LOWER_I) || pair(LOWER_O, LOWER_U);
+}
+
+/** Index of the first vowel (an inherent '@' included), or -1. */
+function firstVowelAt(k: string): number {
+  for (let i = 0; i < k.length; i++) if (isVowel(k.charCodeAt(i))) return i;
+  return -1;
+}
+
+function subCost(x: number, y: number, first: boolean, last: boolean, loose: boolean, firstVowel = false): number {
+  if (x === y) return 0;
+  if (x === AT || y === AT) {
+    const other = x === AT ? y : x;
+    if (other === LOWER_A) return 0;
+    if (other === LOWER_O) return c(10);
+    return isVowel(other) ? c(35) : FULL;
+  }
+  if (isVowel(x) && isVowel(y)) return first ? c(90, 1) : firstVowel && !softFirstVowel(x, y) ? c(90, 1) : c(35);
+  if ((x === FLAP && (y === LOWER_R || y === LOWER_D)) || (y === FLAP && (x === LOWER_R || x === LOWER_D))) return c(10);
+  const cheap = CHEAP.get(x * 128 + y) ?? (loose ? LOOSE.get(x * 128 + y) : undefined);
+  if (cheap !== undefined) return cheap;
+  if (last && ((x === N && y === M) || (x === M && y === N))) return c(35);
+  return FULL;
+}
+
+function indelCost(ch: number, first: boolean, last: boolean, firstVowel: boolean, afterA: boolean): number {
+  if (ch === AT) return c(5);
+  if (isVowel(ch)) return first ? c(90, 1) : firstVowel ? c(90) : c(last ? 25 : 40);
+  if (ch === 104 || ch === 121) return c(30); // h, y
+  if (last && afterA && ch === LOWER_V) return c(30); // a final "aw" is a glide: Dinshaw, Dinshah
+  return FULL;
+}
+
+/** Letters that count towards a key's length ('@' is optional, so it does not). */
+export const keyLength = (k: string) => k.replace(/@/g, '').length;
+
+export interface Distance {
+  cost: number;
+  hard: number;
+  /** 1 − cost / the longer key's length, 0 to 1. */
+  sim: number;
+}
+
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
+/** Weighted edit distance between two phonetic keys (see the module header for what "hard" means). */
+export function keyDistance(a: string, b: string, loose = false): Distance {
+  const n = a.length;
+  const m = b.length;
+  if (rowA.length <= m) [rowA, rowB] = [new Int32Array(m + 1), new Int32Array(m + 1)];
+  const fa = firstVowelAt(a);
+  const fb = firstVowelAt(b);
+  let prev = rowA;
+  let cur = rowB;
+  prev[0] = 0;
+  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1]! + indelCost(b.charCodeAt(j - 1), j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A);
+  for (let i = 1; i <= n; i++) {
+    const ai = a.charCodeAt(i - 1);
+    const da = indelCost(ai, i === 1, i === n, i - 1 === fa, a.charCodeAt(i - 2) === LOWER_A);
+    cur[0] = prev[0]! + da;
+    for (let j = 1; j <= m; j++) {
+      const bj = b.charCodeAt(j - 1);
+      const v = Math.min(prev[j - 1]! + subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose, i - 1 === fa && j - 1 === fb), prev[j]! + da, cur[j - 1]! + indelCost(bj, j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A));
+      cur[j] = v;
+    }
+    [prev, cur] = [cur, prev];
+  }
+  const total = prev[m]!;
+  const hard = total % 256;
+  const cost = (total - hard) / 256 / 100;
+  const longest = Math.max(keyLength(a), keyLength(b), 1);
+  return { cost, hard, sim: Math.max(0, 1 - cost / longest) };
+}
+
+/** Whether two keys can begin alike: the same letter, a cheap pair, or an "h" that may be dropped. */
+export function sameOnset(a: string, b: string, loose: boolean): boolean {
+  const x = a.charCodeAt(0);
+  const y = b.charCodeAt(0);
+  return x === y || x === 104 || y === 104 || subCost(x, y, false, false, loose) % 256 === 0;
+}
+
+/** The consonant skeleton of a key: what a script that writes few vowels (Perso-Arabic) can be compared on. */
+export const skeleton = (k: string) => k.replace(/[aeiou@yvh]/g, '');

@@ -1,0 +1,311 @@
+// The bank test, Jepsen style, against the real-partner emulators: a live Sangam server process (UPI
+// routed RazorpayX → Cashfree, Setu prepaid recharge, Setu DTH), concurrent clients retrying every
+// operation with its own idempotency key until a definite answer, kill -9 of the server mid-run (and a
+// restart), partner faults by phase (5xx before and after acceptance, timeouts, throttling that moves
+// UPI to Cashfree, dropped, duplicated, reordered, mis-signed and forged webhooks), and reversals at
+// the partners — some while Sangam is down, their webhooks given up before it is back. Once the run is
+// quiet, every operation is compared at the partner, in Sangam and in the client's answer (verdict.ts),
+// then the wallet, `ledger check` and `audit verify`. Used by test/bank.test.ts and bench/bank.ts.
+import { openStore } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createAccount, createKey } from '../../src/accounts/store.js';
+import { addEntry } from '../../src/access/allowlist.js';
+import { approve } from '../../src/access/approvals.js';
+import { topUp } from '../../src/ledger/ledger.js';
+import { listFees } from '../../src/ledger/pricing.js';
+import { checkLedger } from '../../src/ledger/check.js';
+import { verifyAudit } from '../../src/audit/checkpoints.js';
+import { randomBase62 } from '../../src/ids.js';
+import { freshStoreLocation, sleep } from '../harness.js';
+import { ServerProcess } from '../live-harness.js';
+import { Partners, type Kind } from './partners.js';
+import { plan, Progress, runClients, type Answer, type Op } from './workload.js';
+import { disagreement, expectedWallet, tally, type Row, type SangamView, type Tally } from './verdict.js';
+
+export interface BankOptions {
+  ops: Record<Kind, number>;
+  clients: number;
+  /** When to kill -9 the server: shares (0 to 1) of the operations started. */
+  kills: number[];
+  /** SANGAM_RECONCILE_SCHEDULE and SANGAM_REVERSAL_WATCH_SCHEDULE of the run (seconds). */
+  reconcileSchedule: string;
+  watchSchedule: string;
+  log: (line: string) => void;
+}
+
+export interface BankReport {
+  tally: Tally;
+  kills: number;
+  faultPhases: string[];
+  reversals: { whileDown: number; whileUp: number; byLifecycle: number };
+  clients: { requests: number; retries: number; replays: number; unanswered: number };
+  wallet: { balance: number; held: number; byPartners: number; bySangam: number };
+  transactionsPerReference: string[];
+  flagged: string[];
+  ledger: { ok: boolean; breaches: string[] };
+  audit: { ok: boolean; checked: number };
+  ms: { total: number; run: number; settle: number };
+}
+
+const START_PAISE = 1_000_000_00;
+/** How long the reconciler leases a due enquiry (SANGAM_RECONCILE_LEASE_S below): one leased by a killed server waits this long. */
+const LEASE_S = 5;
+const LEASE_MS = LEASE_S * 1000;
+
+/** The partners' faults, phase by phase (shares of the operations started), then the kills. */
+const PHASES: Array<{ at: number; name: string; faults: Parameters<Partners['faults']>[0]; reverseWhileUp?: boolean }> = [
+  {
+    at: 0.1,
+    name: 'RazorpayX throttles (UPI fails over to Cashfree, whose webhooks come twice and out of order); Setu 503s twice; DTH webhooks dropped',
+    faults: { rzp: { throttle_next: 1_000_000 }, cf: { duplicate_webhooks: true, out_of_order: true }, setu: { error_next: 2, error_status: 503 }, dth: { drop_webhooks: true } },
+  },
+  {
+    at: 0.35,
+    name: 'RazorpayX 5xx after accepting and drops webhooks; Setu times out and forges successes; DTH 5xx after accepting, webhooks twice; a reversal at each partner while Sangam is up',
+    faults: {
+      rzp: { error_after_accept_next: 3, error_status: 500, drop_webhooks: true },
+      setu: { timeout_next: 2, timeout_ms: 1500, forged_success: true },
+      dth: { error_after_accept_next: 2, error_status: 502, duplicate_webhooks: true },
+    },
+    reverseWhileUp: true,
+  },
+  {
+    at: 0.6,
+    name: 'RazorpayX 503s before doing anything, webhooks twice and out of order; Setu drops webhooks; DTH times out and forges successes',
+    faults: { rzp: { error_next: 2, error_status: 503, duplicate_webhooks: true, out_of_order: true }, setu: { drop_webhooks: true }, dth: { timeout_next: 2, timeout_ms: 1500, forged_success: true } },
+  },
+  {
+    at: 0.85,
+    name: 'RazorpayX signs webhooks with a wrong secret; Setu sends webhooks twice',
+    faults: { rzp: { bad_signature: true }, setu: { duplicate_webhooks: true } },
+  },
+];
+
+async function seed(loc: { databaseUrl: string | undefined; dataDir: string }) {
+  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
+  try {
+    await migrate(store.db);
+    const accountId = (await createAccount(store.db, 'Bank Test')).id;
+    const { key } = await createKey(store.db, accountId, 'live');
+    await addEntry(store.db, accountId, 'live', '127.0.0.1');
+    await approve(store.db, accountId, 'all');
+    await topUp(store.db, accountId, START_PAISE, 'bank test funds');
+    const fees = new Map((await listFees(store.db)).map((f) => [f.operation, f.fee_paise]));
+    return { key, fees };
+  } finally {
+    await store.close();
+  }
+}
+
+/** GET with the live key, retried while the server is unreachable. */
+async function read(server: ServerProcess, key: string, path: string): Promise<{ status: number; data: Record<string, unknown> }> {
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
+      return { status: r.status, data: ((await r.json()) as { data: Record<string, unknown> }).data };
+    } catch (err) {
+      if (i >= 50) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+async function inBatches<T, R>(items: T[], size: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return out;
+}
+
+export async function runBank(o: BankOptions): Promise<BankReport> {
+  const t0 = Date.now();
+  const loc = await freshStoreLocation();
+  const partners = await Partners.start();
+  const server = new ServerProcess({
+    ...partners.env(),
+    DATABASE_URL: loc.databaseUrl ?? '',
+    SANGAM_DATA_DIR: loc.dataDir,
+    SANGAM_PARTNER_TIMEOUT_MS: '800',
+    SANGAM_RECONCILE_SCHEDULE: o.reconcileSchedule,
+    SANGAM_RECONCILE_POLL_MS: '100',
+    SANGAM_RECONCILE_LEASE_S: String(LEASE_S),
+    SANGAM_REVERSAL_WATCH_SCHEDULE: o.watchSchedule,
+    SANGAM_IDEMPOTENCY_LOCK_MS: '1500',
+    SANGAM_BREAKER_MIN_CALLS: '10000',
+    SANGAM_RATE_LIMIT_PER_SEC: '100000',
+    SANGAM_RATE_LIMIT_BURST: '100000',
+  });
+  try {
+    const { key, fees } = await seed(loc);
+    const run = new BankRun(o, partners, server, key);
+    await run.restart();
+    await run.drive();
+    const tRun = Date.now();
+    const rows = await run.settle();
+    const tSettled = Date.now();
+    const w = (await read(server, key, '/api/v1/account/wallet')).data as { balance: number; held: number };
+    await server.stop();
+    const fee = (op: Op) => fees.get({ upi: 'upi-payment-status', recharge: 'recharge-commission', dth: 'dth-recharge' }[op.kind]) ?? 0;
+    return {
+      tally: tally(rows),
+      kills: run.kills,
+      faultPhases: PHASES.map((p) => p.name),
+      reversals: { ...run.reversals, byLifecycle: rows.filter((r) => r.partner.reversed).length - run.reversals.whileDown - run.reversals.whileUp },
+      clients: { ...run.stats, unanswered: run.ops.length - run.answers.size },
+      wallet: {
+        balance: Math.round(w.balance * 100),
+        held: Math.round(w.held * 100),
+        byPartners: expectedWallet(rows, START_PAISE, fee, 'partner'),
+        bySangam: expectedWallet(rows, START_PAISE, fee, 'sangam'),
+      },
+      ...(await inspectStore(loc)),
+      ms: { total: Date.now() - t0, run: tRun - t0, settle: tSettled - tRun },
+    };
+  } finally {
+    await server.kill();
+    await partners.close();
+    await loc.drop();
+  }
+}
+
+/** What the store says once the server is stopped: one transaction per reference, flags, the ledger, the audit chains. */
+async function inspectStore(loc: { databaseUrl: string | undefined; dataDir: string }) {
+  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
+  try {
+    const txns = await store.db.selectFrom('transactions').select(['reference_id', 'flagged', 'review_reason']).where('environment', '=', 'live').execute();
+    const perRef = new Map<string, number>();
+    for (const t of txns) perRef.set(t.reference_id, (perRef.get(t.reference_id) ?? 0) + 1);
+    const ledger = await checkLedger(store.db);
+    const audit = await verifyAudit(store.db);
+    return {
+      transactionsPerReference: [...perRef].filter(([, n]) => n !== 1).map(([ref, n]) => `${ref}: ${n}`),
+      flagged: txns.filter((t) => t.flagged || t.review_reason).map((t) => `${t.reference_id}: ${t.flagged ?? t.review_reason}`),
+      ledger: { ok: ledger.ok, breaches: ledger.breaches },
+      audit: { ok: audit.ok, checked: audit.checked },
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/** One run: the operations, the clients' answers, and what the test did to Sangam and the partners. */
+class BankRun {
+  readonly ops: Op[];
+  readonly progress: Progress;
+  answers = new Map<string, Answer>();
+  stats = { requests: 0, retries: 0, replays: 0 };
+  reversals = { whileDown: 0, whileUp: 0 };
+  kills = 0;
+  private lastRestart = Date.now();
+  /** The watch looks at a success at the schedule's offsets: its last look, after the success. */
+  private readonly lastLookMs: number;
+
+  constructor(
+    private o: BankOptions,
+    private partners: Partners,
+    private server: ServerProcess,
+    private key: string,
+  ) {
+    this.ops = plan(o.ops, randomBase62(6));
+    this.progress = new Progress(this.ops.length);
+    this.lastLookMs = Math.max(...o.watchSchedule.split(',').map(Number)) * 1000;
+  }
+
+  async restart(): Promise<void> {
+    await this.server.start();
+    this.partners.webhooksTo(this.server.base);
+    this.lastRestart = Date.now();
+  }
+
+  /** The clients, and beside them the faults, reversals and kills at their shares of the run. */
+  async drive(): Promise<void> {
+    // The clients stop at the first failure of the director.
+    const halt = new AbortController();
+    const clients = runClients(this.ops, this.o.clients, () => this.server.base, this.key, this.progress, halt.signal);
+    const director = this.direct().catch((err: unknown) => (halt.abort(), Promise.reject(err)));
+    const [{ answers, stats }] = await Promise.all([clients, director]);
+    Object.assign(this, { answers, stats });
+    this.partners.faults({});
+    this.o.log(`all ${answers.size}/${this.ops.length} answered after ${stats.requests} requests (${stats.retries} retries, ${stats.replays} replays)`);
+  }
+
+  private async direct(): Promise<void> {
+    const steps = [...PHASES.map((p) => ({ at: p.at, phase: p })), ...this.o.kills.map((at) => ({ at, phase: null }))].sort((a, b) => a.at - b.at);
+    // A reversal is made only of a success recent enough that the watch's last look at it is still at
+    // least a second away.
+    const windowMs = this.lastLookMs - 1000;
+    const at = () => `${this.progress.started}/${this.ops.length} started`;
+    for (const { at: share, phase } of steps) {
+      await this.progress.reached(share);
+      if (phase) {
+        this.partners.faults(phase.faults);
+        this.o.log(`${at()}: ${phase.name}`);
+        if (phase.reverseWhileUp) this.reversals.whileUp += (await this.partners.reverseLatest({ rzp: 1, cf: 1, setu: 1, dth: 1 }, windowMs)).length;
+        continue;
+      }
+      await this.server.kill();
+      this.kills++;
+      // Reversed while Sangam is down; every delivery of their webhooks fails before it is back.
+      const reversed = await this.partners.reverseLatest({ rzp: 2, cf: 1, dth: 2 }, windowMs);
+      await this.partners.missed(reversed);
+      this.reversals.whileDown += reversed.length;
+      const down = Date.now();
+      await this.restart();
+      this.o.log(`${at()}: kill -9 #${this.kills}; ${reversed.length} reversals made while down (${reversed.map((x) => x.partner).join(', ')}), their webhooks missed; back after ${this.lastRestart - down} ms`);
+    }
+  }
+
+  /**
+   * Waits until the run is quiet — nothing pending in Sangam, nothing moving at the partners — then
+   * until Sangam and the partners agree or the reversal watch has had its last look, and answers every
+   * operation as each side sees it. Each look asks Sangam again only about what is still open (a final
+   * state stays final); the last one asks about all.
+   */
+  async settle(): Promise<Row[]> {
+    const sangamOf = async (op: Op): Promise<SangamView> => {
+      const r = await read(this.server, this.key, `/api/v1/transactions/${op.reference}`);
+      if (r.status === 404) return { status: 'missing', txnId: null, reversed: false };
+      return { status: r.data.status as SangamView['status'], txnId: (r.data.txn_id as string | null) ?? null, reversed: Boolean(r.data.reversed_at) };
+    };
+    const withPartner = (r: Omit<Row, 'partner'>): Row => ({ ...r, partner: this.partners.view(r.op.kind, r.sangam.txnId ?? r.answer?.txnId ?? null) });
+    const rowOf = async (op: Op): Promise<Row> => withPartner({ op, answer: this.answers.get(op.reference), sangam: await sangamOf(op) });
+    let rows = await inBatches(this.ops, 8, rowOf);
+    let said = Date.now();
+    const until = async (open: (r: Row) => boolean, by: number) => {
+      while (rows.some(open) && Date.now() < by) {
+        await sleep(500);
+        rows = await inBatches(rows, 8, async (r) => (open(r) ? rowOf(r.op) : withPartner(r)));
+        if (Date.now() - said < 5000) continue;
+        said = Date.now();
+        const left = rows.filter(open);
+        this.o.log(`${left.length} still open, e.g. ${left.slice(0, 5).map((r) => `${r.op.reference} (Sangam ${r.sangam.status}; ${r.partner.at} ${r.partner.outcome}${r.partner.moving ? ' moving' : ''})`).join(', ')}`);
+      }
+    };
+    // Both waits cover the reconciler's lease: an enquiry a killed server had leased waits it out.
+    const leaseOver = this.lastRestart + LEASE_MS;
+    const started = Date.now();
+    await until((r) => r.sangam.status === 'pending' || r.partner.moving, Math.max(Date.now(), leaseOver) + 15_000);
+    this.o.log(`quiet ${Date.now() - started} ms after the last answer`);
+    // Every success is older than now: its watch's last look is at most the last offset away.
+    await until((r) => disagreement(r) !== null, Math.max(Date.now(), leaseOver) + this.lastLookMs + 3000);
+    return inBatches(this.ops, 8, rowOf);
+  }
+}
+
+/** The report as lines a person reads: the numbers, then every disagreement and contradiction. */
+export function reportLines(r: BankReport): string[] {
+  const t = r.tally;
+  const lines = [
+    `${t.operations} operations (${Object.entries(t.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}); ${r.kills} kill -9; ${r.faultPhases.length} fault phases; reversals: ${r.reversals.whileDown} while Sangam was down, ${r.reversals.whileUp} while up, ${r.reversals.byLifecycle} by the partners' own lifecycle`,
+    `at the partners: ${Object.entries(t.partnerOutcomes).sort().map(([k, n]) => `${k}: ${n}`).join('; ')}`,
+    `clients: ${r.clients.requests} requests, ${r.clients.retries} retries, ${r.clients.replays} replays, ${r.clients.unanswered} unanswered`,
+    `partner-versus-Sangam disagreements: ${t.disagreements.length}; made at both UPI partners: ${t.madeAtBoth.length}; client answers contradicting the final state: ${t.contradictions.length}; prepaid reversals unobservable by the API (every webhook missed, PARTNERS.md §9.4): ${t.unobservable.length}`,
+    `wallet: balance ${r.wallet.balance} paise, held ${r.wallet.held}; the partners' books imply ${r.wallet.byPartners} (difference ${r.wallet.balance - r.wallet.byPartners}); Sangam's own transactions imply ${r.wallet.bySangam}`,
+    `ledger check: ${r.ledger.ok ? 'ok' : r.ledger.breaches.join('; ')}; audit verify: ${r.audit.ok ? 'ok' : 'BROKEN'} (${r.audit.checked} rows); references with other than one transaction: ${r.transactionsPerReference.length}; flagged for review: ${r.flagged.length}`,
+    `wall time ${(r.ms.total / 1000).toFixed(1)} s (run ${(r.ms.run / 1000).toFixed(1)} s, settling ${(r.ms.settle / 1000).toFixed(1)} s)`,
+  ];
+  for (const d of t.disagreements) lines.push(`  DISAGREE ${d.reference} ${d.txnId ?? ''}: ${d.why} (partner: ${d.partner}; Sangam: ${d.sangam})`);
+  for (const c of t.contradictions) lines.push(`  CONTRADICTS ${c.reference}: ${c.why}`);
+  for (const u of t.unobservable) lines.push(`  UNOBSERVABLE ${u.reference}: Setu reversed it and every REVERSED webhook missed Sangam (${u.deliveries})`);
+  for (const f of r.flagged) lines.push(`  FLAGGED ${f}`);
+  return lines;
+}
