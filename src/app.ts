@@ -11,6 +11,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './ht
 import { accessGuard } from './http/guard.js';
 import { compile, compileText } from './http/validation.js';
 import { inputGuard } from './http/input-guard.js';
+import { registerExpectation } from './http/expectation.js';
 import { registerJsonParser } from './http/json-body.js';
 import { portableDocument } from './http/openapi.js';
 import { randomBase62 } from './ids.js';
@@ -97,6 +98,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  registerExpectation(app);
   app.addHook('preHandler', inputGuard);
   registerErrorHandling(app);
   registerAuditHook(app, services.audit);

@@ -12,6 +12,9 @@ export const ERRORS = {
   idempotency_in_flight: { http: 409, errorcode: 106 },
   body_too_large: { http: 413, errorcode: 111 },
   unsupported_media_type: { http: 415, errorcode: 112 },
+  // An Expect header other than 100-continue (http/expectation.ts): a request that cannot be processed
+  // as sent, like the malformed requests answered 400 / 103.
+  expectation_failed: { http: 417, errorcode: 103 },
   validation: { http: 422, errorcode: 104 },
   idempotency_mismatch: { http: 422, errorcode: 107 },
   rate_limited: { http: 429, errorcode: 108 },

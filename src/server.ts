@@ -7,7 +7,9 @@
 // With SANGAM_WORKERS > 1 on PostgreSQL, a primary applies the migrations once, then runs that many
 // server processes on one port (node:cluster; cluster/supervisor.ts restarts one that dies, backing off
 // a slot that keeps dying, and stops them all on SIGTERM / SIGINT). The background workers (finalizer,
-// reconciler, webhook worker, checkpoints) lease their rows, so N processes share the work. The embedded store has one owner: there it stays one process.
+// reconciler, webhook worker, checkpoints) lease their rows, so N processes share the work; without
+// Redis the primary holds the rate-limit buckets for all of them (access/cluster-bucket.ts). The
+// embedded store has one owner: there it stays one process.
 import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
 import { followPrimary } from './cluster/health.js';
@@ -16,6 +18,7 @@ import { openStore } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { buildApp } from './app.js';
 import { startAdminSocket } from './admin/socket.js';
+import { serveClusterBuckets } from './access/cluster-bucket.js';
 
 const FATAL_GRACE_MS = 5_000;
 
@@ -23,6 +26,8 @@ async function primary(config: Config): Promise<void> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 1 });
   await migrate(store.db);
   await store.close();
+  // Without Redis, the workers' rate-limit buckets live here, so N workers share one limit per key.
+  if (!config.redisUrl) serveClusterBuckets();
   new Supervisor(config).start();
 }
 

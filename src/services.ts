@@ -1,4 +1,5 @@
 // Owns the wiring of the domain services one server process uses; built once at boot by app.ts.
+import cluster from 'node:cluster';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Store } from './db/client.js';
@@ -26,6 +27,7 @@ import { AllowlistGuard } from './access/allowlist.js';
 import { ApprovalGuard } from './access/approvals.js';
 import { AuthFailureThrottle, KeyRateLimiter, MemoryBucketStore } from './access/rate-limit.js';
 import { RedisBucketStore } from './access/redis-bucket.js';
+import { ClusterBucketStore } from './access/cluster-bucket.js';
 
 export interface Services {
   config: Config;
@@ -36,6 +38,8 @@ export interface Services {
   approvals: ApprovalGuard;
   rateLimiter: KeyRateLimiter;
   authThrottle: AuthFailureThrottle;
+  /** Failed console sign-ins per address and email. */
+  signInThrottle: AuthFailureThrottle;
   audit: AuditWriter;
   idempotency: IdempotencyStore;
   transactions: TransactionStore;
@@ -61,12 +65,17 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** Failed console sign-ins allowed per address and email a minute. */
+const CONSOLE_SIGN_INS_PER_MIN = 10;
+
 export async function buildServices(config: Config, store: Store, log: FastifyBaseLogger): Promise<Services> {
   const db = store.db;
   const transactions = new TransactionStore(db);
   const idempotency = new IdempotencyStore(db, config.idempotencyLockMs);
   const sandbox = new SandboxConnector(config.sandboxPendingMs);
-  const buckets = config.redisUrl ? new RedisBucketStore(config.redisUrl) : new MemoryBucketStore();
+  // One store for every bucket; in cluster mode without Redis, the primary's (server.ts serves it).
+  const buckets = config.redisUrl ? new RedisBucketStore(config.redisUrl) : cluster.isWorker ? new ClusterBucketStore() : new MemoryBucketStore();
+  log.info({ buckets: config.redisUrl ? 'redis' : cluster.isWorker ? 'cluster primary' : 'this process' }, 'rate-limit buckets');
   const metrics = new Metrics(db);
   const partnerSessions = new PartnerSessionStore(db, await loadSecret(db, 'partner_sessions'));
   const partners = config.partner.endpoints.length ? new PartnerRouter(config.partner, config.publicUrl, partnerSessions, metrics) : null;
@@ -88,7 +97,8 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     allowlist: new AllowlistGuard(db, config.authCacheMs),
     approvals: new ApprovalGuard(db, config.authCacheMs),
     rateLimiter: new KeyRateLimiter(db, config.rateLimit, config.authCacheMs, buckets, log),
-    authThrottle: new AuthFailureThrottle(config.authFailuresPerMin),
+    authThrottle: new AuthFailureThrottle('auth', config.authFailuresPerMin, buckets, log),
+    signInThrottle: new AuthFailureThrottle('console', CONSOLE_SIGN_INS_PER_MIN, buckets, log),
     audit: new AuditWriter(db),
     idempotency,
     transactions,

@@ -60,6 +60,18 @@ describe('console API', () => {
     assert.equal(ok.statusCode, 200, ok.body);
   });
 
+  it('a top-up must be whole paise of at least ₹0.01: 5e-324 is a 422 naming amount, not a top-up of 0 (issue #22)', async () => {
+    const s = await login('ops@sangam.test', 'admin pass 1');
+    const url = `/console/api/admin/accounts/${(await createAccount(t.store.db, 'Top-up')).id}/topup`;
+    for (const amount of [5e-324, 1e-12, 19.999]) {
+      const r = await as(s, 'POST', url, { amount });
+      assert.equal(r.statusCode, 422, `${amount}: ${r.body}`);
+      assert.deepEqual(JSON.parse(r.body).data.errors.map((e: { field: string }) => e.field), ['amount']);
+    }
+    const ok = await as(s, 'POST', url, { amount: 1.15 });
+    assert.equal(ok.statusCode, 200, ok.body);
+  });
+
   it('no session, no data; sign-out ends the session', async () => {
     assert.equal((await t.app.inject({ method: 'GET', url: '/console/api/keys' })).statusCode, 401);
     const s = await login('ops@sangam.test', 'admin pass 1');

@@ -1,7 +1,7 @@
 // The published document (/openapi.json) is portable: standard tools read it as the server means it.
 // Ajv in default strict mode compiles every schema in it, Redocly's recommended rules find no error,
-// and the custom validation keywords, the fractional multipleOf and the missing metadata are gone from
-// it, while the server keeps its own richer checks. (The harness checks every answer against it.)
+// and the custom validation keywords (the exact `paise` of amounts too) and the missing metadata are gone
+// from it, while the server keeps its own richer checks. (The harness checks every answer against it.)
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -102,11 +102,11 @@ describe('the published OpenAPI document is portable', () => {
     }
   });
 
-  it('publishes no keyword only our Ajv knows: errorMessage, aadhaar and ifsc are x- extensions', () => {
+  it('publishes no keyword only our Ajv knows: errorMessage, aadhaar, ifsc and paise are x- extensions', () => {
     const found: string[] = [];
     eachObject(doc, (o, at) => {
       if ('errorMessage' in o) found.push(`${at}/errorMessage`);
-      for (const k of ['aadhaar', 'ifsc']) if (typeof o[k] === 'boolean') found.push(`${at}/${k}`);
+      for (const k of ['aadhaar', 'ifsc', 'paise']) if (typeof o[k] === 'boolean') found.push(`${at}/${k}`);
     });
     assert.deepEqual(found, []);
     const text = JSON.stringify(doc);
@@ -167,7 +167,7 @@ describe('the published OpenAPI document is portable', () => {
   it('changes only the published copy: the server still validates with its own keywords', async () => {
     const source = JSON.stringify(t.app.swagger());
     assert.match(source, /"errorMessage"/);
-    assert.match(source, /"multipleOf":0.01/);
+    assert.match(source, /"paise":true/);
     const r = await t.call('POST', PATHS.aadhaar, { body: { ...VALID.aadhaar(), aadhaar_number: '234123412345' } });
     assert.equal(r.status, 422);
     assert.match(r.body.data.errors[0].message, /valid 12-digit Aadhaar/);

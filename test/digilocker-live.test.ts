@@ -91,6 +91,22 @@ describe('live DigiLocker through a digilocker partner', () => {
     assert.ok(!JSON.stringify(audit).includes(x.Profile_Image.slice(0, 64)));
   });
 
+  it('after an erasure of its reference, Xml_Url answers 404 in the envelope, not 500 (issue #22)', async () => {
+    const r = await download(await consented('ananya'));
+    assert.equal(r.body.statuscode, 'TXN', r.text);
+    assert.equal((await fetch(r.body.data.Xml_Url)).status, 200);
+    const erased = await t.call('POST', '/api/v1/erasures', { key: t.liveKey, body: { reference_id: r.body.data.reference_id } });
+    assert.equal(erased.status, 200, erased.text);
+    const gone = await fetch(r.body.data.Xml_Url);
+    const text = await gone.text();
+    assert.equal(gone.status, 404, text);
+    const body = JSON.parse(text);
+    assert.equal(body.data.Errorcode, 109);
+    assert.match(body.message, /erased/);
+    assert.equal(body.data.request_id, gone.headers.get('x-request-id'));
+    assert.doesNotMatch(text, /Signature|UidData/);
+  });
+
   it('a tampered or untrusted XML is a business failure that returns none of its content', async () => {
     for (const [fault, why] of [
       ['tamper_xml', /signature/i],

@@ -238,6 +238,8 @@ export interface Route {
   path: string;
   /** A valid body, where the route takes one. */
   body?: () => Record<string, unknown>;
+  /** It reads the account's money or money records: the security suite probes it across environments and accounts. */
+  money?: true;
 }
 
 /**
@@ -247,9 +249,9 @@ export interface Route {
  */
 export const ROUTES: Route[] = [
   ...OPERATIONS.flatMap((op) => (op.method === 'GET' ? ['GET', 'POST'] : ['POST']).map((method) => ({ method, path: op.path, body: BODY[op.path] }))),
-  { method: 'GET', path: '/api/v1/transactions/{reference_id}' },
-  { method: 'GET', path: '/api/v1/account/wallet' },
-  { method: 'GET', path: '/api/v1/account/statement' },
+  { method: 'GET', path: '/api/v1/transactions/{reference_id}', money: true },
+  { method: 'GET', path: '/api/v1/account/wallet', money: true },
+  { method: 'GET', path: '/api/v1/account/statement', money: true },
   { method: 'GET', path: '/api/v1/mobile-recharge/operators' },
   { method: 'GET', path: '/api/v1/dth/operators' },
   { method: 'GET', path: '/api/v1/mobile-recharge/operator-lookup' },
@@ -259,11 +261,11 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/api/v1/webhook-endpoints' },
   { method: 'DELETE', path: '/api/v1/webhook-endpoints/{id}' },
   { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/rotate-secret', body: () => ({}) },
-  { method: 'GET', path: '/api/v1/webhook-endpoints/{id}/deliveries' },
+  { method: 'GET', path: '/api/v1/webhook-endpoints/{id}/deliveries', money: true },
   { method: 'POST', path: '/api/v1/webhook-endpoints/{id}/replay', body: () => ({ since: '2026-01-01T00:00:00Z' }) },
-  { method: 'GET', path: '/api/v1/audit-logs' },
-  { method: 'GET', path: '/api/v1/audit-logs/export' },
-  { method: 'GET', path: '/api/v1/audit-logs/{request_id}' },
+  { method: 'GET', path: '/api/v1/audit-logs', money: true },
+  { method: 'GET', path: '/api/v1/audit-logs/export', money: true },
+  { method: 'GET', path: '/api/v1/audit-logs/{request_id}', money: true },
   { method: 'POST', path: '/api/v1/erasures', body: () => ({ reference_id: ref('erase') }) },
 ];
 

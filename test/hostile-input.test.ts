@@ -249,15 +249,7 @@ describe('audit API: one environment cannot read the other', () => {
 describe('identity numbers at rest: a hostile run leaves none in the database or the logs', () => {
   let t: TestApp;
   const lines: string[] = [];
-  before(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    t = await startApp({ LOG_LEVEL: 'info' }, undefined, true, sink);
-  });
+  before(async () => (t = await startApp({ LOG_LEVEL: 'info' }, undefined, true, sinkInto(lines))));
   after(() => t.close());
 
   const AADHAAR = '234123412346';
@@ -266,7 +258,7 @@ describe('identity numbers at rest: a hostile run leaves none in the database or
   const FULLWIDTH = '２３４１２３４１２３４６';
 
   it('finds 0 of the numbers it sent', async () => {
-    const aadhaarForms = [AADHAAR, '2341 2341 2346', '2341-2341-2346', '2341.2341.2346', DEVANAGARI, FULLWIDTH, `uid:${AADHAAR}x`];
+    const aadhaarForms = [AADHAAR, '2341 2341 2346', '2341-2341-2346', '2341.2341.2346', DEVANAGARI, FULLWIDTH, `uid:${AADHAAR}x`, ...CAMPAIGN_22];
     for (const a of aadhaarForms) {
       await t.call('POST', PATHS.aadhaar, { body: { ...VALID.aadhaar(), aadhaar_number: a } });
       await t.call('POST', PATHS.signature, { body: { ...VALID.signature(), note: `my aadhaar is ${a}`, [`k${a}`]: 1 } });
@@ -284,8 +276,6 @@ describe('identity numbers at rest: a hostile run leaves none in the database or
     const dump = await dumpTables(t.store.db);
     const logs = lines.join('');
     assert.ok(dump.length > 1000 && logs.length > 1000, 'the run left rows and log lines to scan');
-    // Numbers are compared with separators removed and every decimal digit read as ASCII.
-    const normalize = (s: string) => s.replace(/\p{Nd}/gu, (d) => String(digitValue(d))).replace(/(\d)[\s\-./_,]+(?=\d)/g, '$1');
     for (const [name, text] of [['database dump', dump], ['logs', logs]] as const) {
       const flat = normalize(text);
       assert.ok(!flat.includes(AADHAAR), `a full Aadhaar number reached the ${name}`);
@@ -294,13 +284,137 @@ describe('identity numbers at rest: a hostile run leaves none in the database or
     const audit = normalize((await sql<{ row: string }>`select t::text as row from audit_logs t`.execute(t.store.db)).rows.map((r) => r.row).join('\n'));
     assert.ok(!audit.includes(MOBILE), 'a full mobile number reached the audit store');
   });
+
+  // Issue #22, finding 3: every character that is neither a letter nor a digit, of every class, between
+  // the digit groups (ASCII digits, and Devanagari ones for the spaces, dashes and format characters).
+  for (const cat of ['Zs', 'Zl', 'Zp', 'Cc', 'Cf', 'Pd', 'Po', 'Pc', 'Ps', 'Pe', 'Pi', 'Pf', 'Sm', 'Sc', 'Sk', 'So', 'Mn', 'Me', 'Mc']) {
+    it(`an Aadhaar number split by any character of class ${cat} keeps only its last 4 digits in the audit store`, async () => {
+      const seps = category(cat);
+      const forms = seps.map((c) => `2341${c}2341${c}2346`);
+      if (['Zs', 'Zl', 'Zp', 'Cf', 'Pd'].includes(cat)) forms.push(...seps.map((c) => `${DEVANAGARI.slice(0, 4)}${c}${c}${DEVANAGARI.slice(4, 8)}${c}${DEVANAGARI.slice(8)}`));
+      const ids: string[] = [];
+      for (let i = 0; i < forms.length; i += 400) {
+        const notes = Object.fromEntries(forms.slice(i, i + 400).map((f, j) => [`n${i + j}`, f]));
+        const r = await t.call('POST', PATHS.signature, { body: { ...VALID.signature(), notes } });
+        assert.equal(r.status, 200, r.text);
+        ids.push(String(r.headers['x-request-id']));
+      }
+      await t.services.audit.flush();
+      const rows = await t.store.db.selectFrom('audit_logs').select(['request_body']).where('request_id', 'in', ids).execute();
+      assert.equal(rows.length, ids.length);
+      const stored = rows.flatMap((r) => Object.values(((r.request_body as Record<string, unknown>).notes ?? {}) as Record<string, string>));
+      assert.equal(stored.length, forms.length, 'every form was recorded');
+      const whole = stored.filter((v) => normalize(v).includes(AADHAAR));
+      assert.deepEqual(whole.map((v) => [...v].map((c) => c.codePointAt(0)!.toString(16)).join(' ')), [], `${whole.length} of ${forms.length} kept whole`);
+      assert.ok(stored.every((v) => normalize(v).endsWith('2346')), 'the last 4 digits stay');
+    });
+  }
+
+  it('timestamps (with a date, a time or a UTC offset), amounts and short numbers are not masked', async () => {
+    const kept = {
+      at: '2026-01-01T12:30:45.123Z',
+      pg: '2026-01-01 12:30:45.123456+05:30',
+      time: '12:30:45.123',
+      price: '1,00,000.50',
+      count: 12345678,
+      amount: 100.5,
+      ref_text: 'order 4521 of 2026-03-31',
+    };
+    const r = await t.call('POST', PATHS.signature, { body: { ...VALID.signature(), kept } });
+    await t.services.audit.flush();
+    const row = await auditRowOf(t, String(r.headers['x-request-id']));
+    assert.deepEqual((row!.request_body as { kept: unknown }).kept, kept);
+  });
 });
 
-/** The value of a Unicode decimal digit: its code point's offset from the zero of its block. */
+// Decided with issue #22: an Aadhaar number a client puts in an idempotency key or a webhook URL is
+// kept where it must be (the idempotency table matches the key; deliveries go to the URL), and masked
+// where it reaches the audit store or the logs.
+describe('an Aadhaar number inside an idempotency key or a webhook URL', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+  before(async () => (t = await startApp({ LOG_LEVEL: 'info', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1' }, undefined, true, sinkInto(lines))));
+  after(() => t.close());
+
+  const AADHAAR = '234123412346';
+
+  it('reaches neither the audit store nor the logs, and still works as a key and as a URL', async () => {
+    const keys = [`kyc-${AADHAAR}`, 'kyc-2341-2341-2346', `${AADHAAR}`];
+    for (const k of keys) {
+      const body = { ...VALID.recharge(), idempotency_key: k };
+      const first = await t.call('POST', PATHS.recharge, { body });
+      assert.equal(first.status, 200, first.text);
+      const again = await t.call('POST', PATHS.recharge, { body });
+      assert.equal(again.headers['idempotent-replayed'], 'true', 'the key still replays');
+      const header = { ...VALID.recharge() };
+      assert.equal((await t.call('POST', PATHS.recharge, { body: header, headers: { 'idempotency-key': `h${k}` } })).status, 200);
+    }
+    const url = `https://hooks.example.com/kyc/${AADHAAR}/2341-2341-2346?uid=${AADHAAR}`;
+    const hook = await t.call('POST', '/api/v1/webhook-endpoints', { body: { url } });
+    assert.equal(hook.status, 200, hook.text);
+    assert.equal(hook.body.data.url, url, 'the owner is answered its URL as given');
+    const listed = await t.call('GET', '/api/v1/webhook-endpoints');
+    assert.ok(listed.body.data.items.some((e: { url: string }) => e.url === url));
+    await t.services.audit.flush();
+
+    const audit = normalize((await sql<{ row: string }>`select t::text as row from audit_logs t`.execute(t.store.db)).rows.map((r) => r.row).join('\n'));
+    assert.ok(audit.includes('2346'), 'the audit rows are there');
+    assert.ok(!audit.includes(AADHAAR), 'a full Aadhaar number reached the audit store');
+    assert.ok(!normalize(lines.join('')).includes(AADHAAR), 'a full Aadhaar number reached the logs');
+  });
+
+  it('other numbers in an idempotency key, and UUIDs, stay as given in the audit store', async () => {
+    // This UUID's digits across its dashes (70 2675 4449 8962 8309098) hold a Verhoeff-valid run.
+    for (const [path, k] of [[PATHS.recharge, 'order-123456789012'], [PATHS.upi, '70fbb862-2675-4449-8962-8309098be09f']] as const) {
+      const body = path === PATHS.upi ? { ...VALID.upi(), idempotency_key: k } : { ...VALID.recharge(), idempotency_key: k };
+      const r = await t.call('POST', path, { body });
+      assert.equal(r.status, 200, r.text);
+      await t.services.audit.flush();
+      const row = await auditRowOf(t, String(r.headers['x-request-id']));
+      assert.equal((row!.request_body as { idempotency_key: string }).idempotency_key, k);
+    }
+  });
+});
+
+/** A log stream that keeps its lines in `lines`. */
+const sinkInto = (lines: string[]) =>
+  new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+
+/** The value of a Unicode decimal digit: its offset from the start of its run of digits, modulo 10 (they come in tens from 0). */
 function digitValue(d: string): number {
   const cp = d.codePointAt(0)!;
-  for (let zero = cp; zero > cp - 10; zero--) if (!/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) return cp - zero;
-  return 0;
+  let zero = cp;
+  while (/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+  return (cp - zero) % 10;
+}
+
+/** Numbers as a reader would see them: every decimal digit as ASCII, whatever is between two digits (not a letter or a digit) removed. */
+const normalize = (s: string) => s.replace(/\p{Nd}/gu, (d) => String(digitValue(d))).replace(/(\d)[^\p{L}\p{N}]+(?=\d)/gu, '$1');
+
+/** Issue #22, finding 3: separators the first redaction let through, each leaving a whole Aadhaar number. */
+const CAMPAIGN_22 = [
+  '2341 - 2341 - 2346',
+  '2341  2341  2346',
+  '2341\u20132341\u20132346', // en dash
+  '2341\u20142341\u20142346', // em dash
+  '2341\u00b72341\u00b72346', // middle dot
+  '2341\u00a02341\u00a02346', // no-break space
+  '2341\u202f2341\u202f2346', // narrow no-break space
+  '2341\u200b2341\u200b2346', // zero-width space
+  '\u0968\u0969\u096a\u0967 \u2013 \u0968\u0969\u096a\u0967 \u2013 \u0968\u0969\u096a\u096c', // Devanagari, en dash
+];
+
+/** Every code point of a Unicode general category (no surrogates, no NUL: the input guard refuses those). */
+function category(name: string): string[] {
+  const re = new RegExp(`^\\p{${name}}$`, 'u');
+  const out: string[] = [];
+  for (let cp = 1; cp < 0x110000; cp++) if ((cp < 0xd800 || cp > 0xdfff) && re.test(String.fromCodePoint(cp))) out.push(String.fromCodePoint(cp));
+  return out;
 }
 
 describe("what Node's HTTP parser refuses is still answered in the envelope", () => {
@@ -313,9 +427,10 @@ describe("what Node's HTTP parser refuses is still answered in the envelope", ()
   });
   after(() => t.close());
 
+  /** Writes `request` and reads until the server closes (the client does not half-close first: a server may drop a half-closed socket before a slow answer). */
   const raw = (request: string) =>
     new Promise<string>((resolve, reject) => {
-      const s = connect(port, '127.0.0.1', () => s.end(request));
+      const s = connect(port, '127.0.0.1', () => s.write(request));
       let out = '';
       s.on('data', (c) => (out += c.toString('latin1')));
       s.on('end', () => resolve(out));
@@ -336,4 +451,41 @@ describe("what Node's HTTP parser refuses is still answered in the envelope", ()
       assert.equal(body.data.Errorcode, 103);
     });
   }
+
+  // Issue #22, finding 7: an Expect header other than 100-continue got Node's bare 417 (no envelope,
+  // no X-Request-Id, no audit row). It is now a 417 in the envelope, audited, before any key check.
+  for (const [name, request] of [
+    ['Expect: foo on a GET', `GET /api/v1/account/wallet HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n`],
+    ['Expect: 200-ok with a key and a body', `POST /api/v1/document-ocr/signature-match HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer KEY\r\nContent-Type: application/json\r\nExpect: 200-ok\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`],
+    ['an empty Expect', `GET /api/v1/account/wallet HTTP/1.1\r\nHost: x\r\nExpect: \r\nConnection: close\r\n\r\n`],
+  ] as const) {
+    it(`${name}: 417 in the envelope, with X-Request-Id and an audit row`, async () => {
+      const res = await raw(request.replace('KEY', t.key));
+      assert.match(res, /^HTTP\/1.1 417 /);
+      const id = /\r\nx-request-id: (req_[0-9A-Za-z]{20})\r\n/i.exec(res)?.[1];
+      assert.ok(id, res);
+      const body = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4));
+      assert.equal(body.statuscode, 'ERR');
+      assert.equal(body.ok, false);
+      assert.equal(body.data.Errorcode, 103);
+      assert.equal(body.data.request_id, id);
+      assert.match(body.message, /Expect/);
+      await t.services.audit.flush();
+      const row = await auditRowOf(t, id);
+      assert.equal(row?.http_status, 417);
+      assert.equal(row?.ok, false);
+    });
+  }
+
+  it('Expect: 100-continue still gets its 100 Continue and the answer', async () => {
+    const res = await raw(`GET /api/v1/account/wallet HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.key}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+    assert.match(res, /^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 200 /);
+  });
+
+  it('an injected request with Expect: foo gets the same 417 (the hook, not only the server, judges it)', async () => {
+    const r = await t.call('GET', '/api/v1/account/wallet', { headers: { expect: 'foo' } });
+    assert.equal(r.status, 417, r.text);
+    assert.equal(r.body.data.Errorcode, 103);
+    assert.equal(r.body.data.request_id, r.headers['x-request-id']);
+  });
 });

@@ -1,5 +1,5 @@
 // With SANGAM_REDIS_URL, a key's token bucket is shared by every server process: two apps together
-// let through one burst, not two. Runs against a real redis-server started here (skipped, with the
+// let through one burst, not two; so are the failed-authentication and console sign-in limits. Runs against a real redis-server started here (skipped, with the
 // reason, where the redis-server binary is not installed; CI installs it).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,7 +24,7 @@ describe('rate limits shared through Redis', { skip: hasRedis ? false : 'redis-s
     const port = await freePort();
     redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     await sleep(300);
-    const env = { SANGAM_REDIS_URL: `redis://127.0.0.1:${port}`, SANGAM_RATE_LIMIT_PER_SEC: '1', SANGAM_RATE_LIMIT_BURST: '10' };
+    const env = { SANGAM_REDIS_URL: `redis://127.0.0.1:${port}`, SANGAM_RATE_LIMIT_PER_SEC: '1', SANGAM_RATE_LIMIT_BURST: '10', SANGAM_AUTH_FAILURES_PER_MIN: '4' };
     a = await startApp(env);
     b = await startApp(env, undefined, false);
     // The same account and key in the second process's store.
@@ -48,6 +48,24 @@ describe('rate limits shared through Redis', { skip: hasRedis ? false : 'redis-s
     const ok = results.filter((s) => s === 200).length;
     assert.ok(ok >= 10 && ok <= 10 + refilled, `${ok} allowed, expected 10 (+${refilled} refilled)`);
     assert.equal(results.filter((s) => s === 429).length, 14 - ok);
+  });
+
+  it('failed authentications are counted across both processes (issue #22)', async () => {
+    const bad = (t: TestApp) => t.call('GET', '/api/v1/mobile-recharge/operators', { key: `sk_test_${'Q'.repeat(40)}`, ip: '203.0.113.9' });
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push((await bad(a)).status, (await bad(b)).status);
+    assert.deepEqual(results, [401, 401, 401, 401, 429, 429], 'four failures a minute from one address, whichever process answers');
+  });
+
+  it('console sign-in failures are counted across both processes: the check before trying reads the shared bucket', async () => {
+    // 10 failures a minute per address and email; each process alone would take 10 before its first 429.
+    const login = (t: TestApp) => t.app.inject({ method: 'POST', url: '/console/api/login', remoteAddress: '203.0.113.10', payload: { email: 'who@acme.test', password: 'wrong' } });
+    const started = Date.now();
+    const results: number[] = [];
+    while (results.length < 20 && !results.includes(429)) results.push((await login(results.length % 2 ? b : a)).statusCode);
+    const refilled = Math.floor(((Date.now() - started) / 60_000) * 10); // scrypt is slow: a token may come back meanwhile
+    const failed = results.filter((s) => s === 401).length;
+    assert.ok(results.includes(429) && failed >= 10 && failed <= 10 + refilled, `${failed} failures before a 429, expected 10 (+${refilled}): ${results.join(' ')}`);
   });
 
   it('a Redis outage lets requests through instead of failing them', async () => {

@@ -7,7 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAccount, createKey, revokeKey } from '../src/accounts/store.js';
 import { approve } from '../src/access/approvals.js';
+import { addEntry } from '../src/access/allowlist.js';
+import { runCommand } from '../src/admin/run.js';
+import { OPERATIONS } from '../src/operations/registry.js';
 import { PATHS, ROUTES, startApp, VALID, type TestApp } from './harness.js';
+import { liveReads, startLive, type LiveApp } from './live-harness.js';
 
 describe('security: every authenticated route', () => {
   let t: TestApp;
@@ -153,5 +157,164 @@ describe('security: isolation between accounts and environments', () => {
     const k = await createKey(t.store.db, a.id, 'sandbox');
     assert.equal((await t.call('GET', '/api/v1/account/wallet', { key: k.key })).body.data.balance, 123.45);
     assert.equal((await t.call('GET', '/api/v1/account/wallet')).body.data.balance, 0);
+  });
+});
+
+// Issue #22, finding 2: a sandbox key read the live statement (every live debit, with its reference)
+// and the live wallet. Every route that reads the account's money or money records is probed here
+// from the other environment and from another account, after real live money moved (a top-up and a
+// live payment through the partner simulator). The wallet's balance is the account's one wallet for
+// every key (CONTRACT §8, [firm]) unless SANGAM_SANDBOX_WALLET=simulated; everything that lists live
+// money (statement, transactions, audit rows, webhook deliveries) is the live key's alone. The console
+// belongs to the account's people, not to an environment: it shows the account's money, and only
+// its own account's.
+describe('security: what reads money, across environments and accounts', () => {
+  let t: LiveApp;
+  let payment: { reference_id: string; txn_id: string; request_id: string };
+  let other: { sandbox: string; live: string; accountId: string };
+  let liveEndpoint: string;
+  const { final } = liveReads(() => t);
+
+  before(async () => {
+    t = await startLive({ SANGAM_WEBHOOK_ALLOW_PRIVATE: '1' }, 5_000);
+    const body = { ...VALID.upi(), amount: 250 };
+    const r = await t.call('POST', PATHS.upi, { key: t.liveKey, body });
+    assert.equal(r.status, 200, r.text);
+    const done = await final(body.reference_id);
+    assert.equal(done.body.data.status, 'success', done.text);
+    payment = { reference_id: body.reference_id, txn_id: done.body.data.txn_id, request_id: String(r.headers['x-request-id']) };
+    const hook = await t.call('POST', '/api/v1/webhook-endpoints', { key: t.liveKey, body: { url: 'https://hooks.example.com/live' } });
+    assert.equal(hook.status, 200, hook.text);
+    liveEndpoint = hook.body.data.id;
+    const b = await createAccount(t.store.db, 'Snoop');
+    await addEntry(t.store.db, b.id, 'live', '127.0.0.1');
+    other = { accountId: b.id, sandbox: (await createKey(t.store.db, b.id, 'sandbox')).key, live: (await createKey(t.store.db, b.id, 'live')).key };
+    await t.services.audit.flush();
+  });
+  after(() => t.close());
+
+  const get = (path: string, key: string) => t.call('GET', path, { key });
+
+  /** One probe per money reader of ROUTES, keyed `METHOD path`. */
+  const PROBES: Record<string, () => Promise<void>> = {
+    'GET /api/v1/account/wallet': async () => {
+      const live = (await get('/api/v1/account/wallet', t.liveKey)).body.data;
+      assert.ok(live.balance < 5_000, 'the live payment was debited');
+      const sandbox = await get('/api/v1/account/wallet', t.key);
+      assert.deepEqual(sandbox.body.data, live, "CONTRACT §8: the account's one wallet, whichever key reads it");
+      assert.equal(sandbox.body.data.simulated, undefined);
+      assert.equal((await t.call('POST', PATHS.upi, { body: VALID.upi() })).status, 200);
+      assert.deepEqual((await get('/api/v1/account/wallet', t.liveKey)).body.data, live, 'a sandbox payment moves nothing');
+      for (const k of [other.sandbox, other.live]) assert.deepEqual((await get('/api/v1/account/wallet', k)).body.data, { balance: 0, held: 0, currency: 'INR' });
+    },
+    'GET /api/v1/account/statement': async () => {
+      const live = (await get('/api/v1/account/statement?limit=500', t.liveKey)).body.data.items as Array<{ kind: string; txn_id: string | null }>;
+      assert.ok(live.some((e) => e.txn_id === payment.txn_id), 'the live key sees the live debit');
+      assert.ok(live.some((e) => e.kind === 'topup'));
+      const sandbox = await get('/api/v1/account/statement?limit=500', t.key);
+      assert.equal(sandbox.status, 200);
+      assert.deepEqual(sandbox.body.data, { items: [], next_cursor: null });
+      assert.match(sandbox.body.message, /sandbox/i);
+      assert.ok(!sandbox.text.includes(payment.txn_id));
+      assert.equal((await get('/api/v1/account/statement?cursor=999999999999999999', t.key)).status, 422, 'the cursor is still checked');
+      for (const k of [other.sandbox, other.live]) assert.deepEqual((await get('/api/v1/account/statement', k)).body.data.items, []);
+    },
+    'GET /api/v1/transactions/{reference_id}': async () => {
+      assert.equal((await get(`/api/v1/transactions/${payment.reference_id}`, t.liveKey)).status, 200);
+      for (const k of [t.key, other.sandbox, other.live]) {
+        const r = await get(`/api/v1/transactions/${payment.reference_id}`, k);
+        assert.equal(r.status, 404, r.text);
+        assert.ok(!r.text.includes(payment.txn_id));
+      }
+    },
+    // (Rows are compared by request id: the probes' own rows name the payment's reference in their paths.)
+    'GET /api/v1/audit-logs': async () => {
+      const ids = async (k: string) => ((await get('/api/v1/audit-logs?limit=500', k)).body.data.items as Array<{ request_id: string }>).map((i) => i.request_id);
+      assert.ok((await ids(t.liveKey)).includes(payment.request_id));
+      for (const k of [t.key, other.sandbox, other.live]) assert.ok(!(await ids(k)).includes(payment.request_id), 'no row of the live payment');
+      assert.equal((await get('/api/v1/audit-logs?environment=live', t.key)).status, 422);
+    },
+    'GET /api/v1/audit-logs/export': async () => {
+      const ids = async (k: string) => (await get('/api/v1/audit-logs/export?format=ndjson', k)).text.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { request_id: string }).request_id);
+      assert.ok((await ids(t.liveKey)).includes(payment.request_id));
+      for (const k of [t.key, other.sandbox, other.live]) assert.ok(!(await ids(k)).includes(payment.request_id));
+    },
+    'GET /api/v1/audit-logs/{request_id}': async () => {
+      assert.equal((await get(`/api/v1/audit-logs/${payment.request_id}`, t.liveKey)).status, 200);
+      for (const k of [t.key, other.sandbox, other.live]) assert.equal((await get(`/api/v1/audit-logs/${payment.request_id}`, k)).status, 404);
+    },
+    'GET /api/v1/webhook-endpoints/{id}/deliveries': async () => {
+      assert.equal((await get(`/api/v1/webhook-endpoints/${liveEndpoint}/deliveries`, t.liveKey)).status, 200);
+      for (const k of [t.key, other.sandbox, other.live]) {
+        assert.equal((await get(`/api/v1/webhook-endpoints/${liveEndpoint}/deliveries`, k)).status, 404);
+        assert.ok(!(await get('/api/v1/webhook-endpoints', k)).text.includes(liveEndpoint));
+      }
+    },
+  };
+
+  /** GET routes whose answer declares money fields but reads no account's money: partner catalog data. */
+  const CATALOG = new Set(['GET /api/v1/mobile-recharge/plans', 'GET /api/v1/dth/subscriber-info']);
+
+  it('probes every route that reads money: each marked in ROUTES, and each documented GET that answers money fields', async () => {
+    const doc = (await t.call('GET', '/openapi.json', { key: null })).body;
+    const MONEY = /^(balance|held|amount|fee|commission|balance_after)$/;
+    const declaresMoney = (s: unknown): boolean => {
+      if (!s || typeof s !== 'object') return false;
+      const o = s as Record<string, unknown>;
+      if (typeof o.$ref === 'string') return declaresMoney(doc.components.schemas[o.$ref.split('/').pop()!]);
+      if (o.properties && Object.keys(o.properties).some((k) => MONEY.test(k))) return true;
+      return Object.values(o).some(declaresMoney);
+    };
+    const operations = new Set(OPERATIONS.map((o) => o.path));
+    const answering = Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>).flatMap(([p, item]) =>
+      item.get && !operations.has(p) && declaresMoney(item.get.responses?.['200']) ? [`GET ${p}`] : [],
+    );
+    const marked = ROUTES.filter((r) => r.money).map((r) => `${r.method} ${r.path}`);
+    for (const r of [...marked, ...answering.filter((r) => !CATALOG.has(r))]) assert.ok(PROBES[r], `no cross-environment probe for ${r}`);
+  });
+
+  for (const route of ROUTES.filter((r) => r.money)) {
+    const name = `${route.method} ${route.path}`;
+    it(`${name}: the sandbox key and another account's keys see none of the live money`, async () => PROBES[name]!());
+  }
+
+  it("the console shows its own account's money, and only its own", async () => {
+    const login = async (email: string, account: string) => {
+      assert.equal((await runCommand(t.store.db, ['users', 'create', '--email', email, '--password', 'long enough pw', '--account', account])).code, 0);
+      const r = await t.app.inject({ method: 'POST', url: '/console/api/login', payload: { email, password: 'long enough pw' } });
+      const cookie = String(r.headers['set-cookie']).split(';')[0]!;
+      return (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } }).then((x) => JSON.parse(x.body));
+    };
+    const mine = await login('owner@a.test', t.accountId);
+    const theirs = await login('snoop@b.test', other.accountId);
+    const live = (await get('/api/v1/account/wallet', t.liveKey)).body.data;
+    assert.deepEqual((await mine('/console/api/overview')).data.wallet, live);
+    assert.ok(JSON.stringify((await mine('/console/api/statement')).data).includes(payment.txn_id));
+    assert.deepEqual((await theirs('/console/api/overview')).data.wallet, { balance: 0, held: 0, currency: 'INR' });
+    assert.ok(!JSON.stringify(await theirs('/console/api/statement')).includes(payment.txn_id));
+    const logs = (await theirs('/console/api/logs?limit=200')).data.items as Array<{ request_id: string }>;
+    assert.ok(logs.length > 0 && !logs.some((i) => i.request_id === payment.request_id));
+    assert.equal((await theirs('/console/api/admin/accounts')).data.Errorcode, 102, 'the all-accounts wallet list is for admins');
+  });
+});
+
+describe('security: SANGAM_SANDBOX_WALLET=simulated', () => {
+  let t: TestApp;
+  before(async () => (t = await startApp({ SANGAM_SANDBOX_WALLET: 'simulated' })));
+  after(() => t.close());
+
+  it('a sandbox key reads a fixed simulated wallet, whatever the live wallet does; the live key reads the live one', async () => {
+    const { topUp } = await import('../src/ledger/ledger.js');
+    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+    const simulated = { balance: 100_000, held: 0, currency: 'INR', simulated: true };
+    const sandbox = await t.call('GET', '/api/v1/account/wallet');
+    assert.deepEqual(sandbox.body.data, simulated);
+    assert.match(sandbox.body.message, /simulated/);
+    await topUp(t.store.db, t.accountId, 12_345, 'live money');
+    assert.deepEqual((await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey })).body.data, { balance: 123.45, held: 0, currency: 'INR' });
+    assert.equal((await t.call('POST', PATHS.upi, { body: VALID.upi() })).status, 200);
+    assert.deepEqual((await t.call('GET', '/api/v1/account/wallet')).body.data, simulated, 'unchanged by live money and by sandbox calls');
+    assert.deepEqual((await t.call('GET', '/api/v1/account/statement')).body.data, { items: [], next_cursor: null });
+    assert.equal((await t.call('GET', '/api/v1/account/statement', { key: t.liveKey })).body.data.items.length, 1);
   });
 });

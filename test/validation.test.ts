@@ -2,6 +2,8 @@
 // contract's message and errors[] naming exactly the bad field.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { addEntry } from '../src/access/allowlist.js';
+import { approve } from '../src/access/approvals.js';
 import { PATHS, startApp, VALID, type TestApp } from './harness.js';
 
 type Op = keyof typeof VALID;
@@ -118,6 +120,70 @@ describe('validation: every rule', () => {
     for (const [op, amount] of [['upi', 100000], ['recharge', 10000], ['dth', 50000], ['upi', 0.01], ['recharge', 19.99]] as const) {
       const r = await t.call('POST', PATH[op], { body: { ...VALID[op](), amount } });
       assert.equal(r.status, 200, `${op} ${amount}: ${r.text}`);
+    }
+  });
+});
+
+// Issue #22, finding 1: positive amounts worth 0 paise were executed (`{"amount": 5e-324}` answered
+// success with amount 0, live too): Ajv's multipleOf tolerance. An amount is at least ₹0.01 and a
+// whole number of paise, checked exactly.
+describe('amounts are whole paise, at least ₹0.01 (issue #22)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp();
+    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+    await approve(t.store.db, t.accountId, 'all');
+  });
+  after(() => t.close());
+
+  const TINY = [5e-324, 1e-12, 1e-9, 0.001, 0.009, 19.999, 19.990000000001, 0.01 + 1e-15, -0, -0.01, 1e308];
+  const MONEY = ['upi', 'recharge', 'dth'] as const;
+
+  for (const [env, key] of [['sandbox', () => t.key], ['live', () => t.liveKey]] as const) {
+    it(`${env}: 5e-324, 1e-12, 19.999 and other amounts that are not whole paise are 422 naming amount; nothing runs`, async () => {
+      for (const op of MONEY) {
+        for (const amount of TINY) {
+          const body = { ...VALID[op](), amount };
+          const r = await t.call('POST', PATH[op], { key: key(), body });
+          assert.equal(r.status, 422, `${env} ${op} ${amount}: ${r.text}`);
+          assert.equal(r.body.data.Errorcode, 104);
+          assert.deepEqual(r.body.data.errors.map((e: { field: string }) => e.field), ['amount'], `${op} ${amount}`);
+          assert.match(r.body.data.errors[0].message, /at least 0\.01 .*at most 2 decimals/);
+          const rows = await t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).execute();
+          assert.equal(rows.length, 0, `${env} ${op} ${amount} recorded a transaction`);
+        }
+      }
+    });
+  }
+
+  it('the raw JSON texts of the report (5e-324, 1e-12, 19.999) are refused as sent', async () => {
+    for (const op of MONEY) {
+      for (const text of ['5e-324', '1e-12', '19.999', '4.9406564584124654e-324']) {
+        const body = JSON.stringify({ ...VALID[op](), amount: 1 }).replace('"amount":1', `"amount":${text}`);
+        const r = await t.call('POST', PATH[op], { payload: body, headers: { 'content-type': 'application/json' } });
+        assert.equal(r.status, 422, `${op} ${text}: ${r.text}`);
+        assert.deepEqual(r.body.data.errors.map((e: { field: string }) => e.field), ['amount']);
+      }
+    }
+  });
+
+  it('19.99, 0.07, 1.15 and 0.01 pass and are answered as the same amount', async () => {
+    for (const amount of [19.99, 0.07, 1.15, 0.01, 99999.99]) {
+      const r = await t.call('POST', PATHS.upi, { body: { ...VALID.upi(), amount } });
+      assert.equal(r.status, 200, `${amount}: ${r.text}`);
+      assert.equal(r.body.data.amount, amount);
+    }
+    for (const op of ['recharge', 'dth'] as const) {
+      for (const amount of [19.99, 0.07, 1.15]) assert.equal((await t.call('POST', PATH[op], { body: { ...VALID[op](), amount } })).status, 200, `${op} ${amount}`);
+    }
+  });
+
+  it('the query-string form refuses them too', async () => {
+    for (const amount of ['5e-324', '1e-12', '0.001', '19.999', '0.00']) {
+      const q = { ...VALID.upi(), amount, consent: 'true' } as Record<string, unknown>;
+      const r = await t.call('GET', PATHS.upi, { query: Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)])) });
+      assert.equal(r.status, 422, `${amount}: ${r.text}`);
+      assert.deepEqual(r.body.data.errors.map((e: { field: string }) => e.field), ['amount']);
     }
   });
 });

@@ -1,6 +1,7 @@
 // SANGAM_WORKERS: on PostgreSQL, N server processes share one port (node:cluster), a worker that dies
 // is replaced (a slot that keeps dying after a growing wait, while the others serve), and SIGTERM to
-// the primary stops them all. On the embedded store it stays one process.
+// the primary stops them all; the workers share one rate limit per key and one failed-authentication
+// limit per address. On the embedded store it stays one process.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -8,8 +9,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { createAccount, createKey } from '../src/accounts/store.js';
 import type { WorkersHealth } from '../src/cluster/health.js';
 import { restartDelay } from '../src/cluster/supervisor.js';
+import { openStore } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { randomBase62 } from '../src/ids.js';
 import { eventually, freshStoreLocation, sleep } from './harness.js';
 import { freePort } from './live-harness.js';
 
@@ -98,6 +103,50 @@ describe('SANGAM_WORKERS', () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     assert.deepEqual(messages, ['ready'], 'ready is said once');
+  });
+
+  // Issue #22, finding 6: without Redis each worker kept its own buckets, so 2 workers let a burst of
+  // 5 through twice and 40 bad keys got no 429. Each request opens its own connection, so the primary
+  // deals them out to both workers in turn.
+  it('two workers share one rate limit per key and one failed-authentication limit per address', { skip: process.env.DATABASE_URL ? false : 'PostgreSQL only' }, async (t) => {
+    const loc = await freshStoreLocation();
+    const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir, poolMax: 1 });
+    await migrate(store.db);
+    const { key } = await createKey(store.db, (await createAccount(store.db, 'Cluster')).id, 'sandbox');
+    await store.close();
+    const env = { DATABASE_URL: loc.databaseUrl!, SANGAM_DATA_DIR: loc.dataDir, SANGAM_WORKERS: '2', SANGAM_RATE_LIMIT_BURST: '5', SANGAM_RATE_LIMIT_PER_SEC: '1', SANGAM_AUTH_FAILURES_PER_MIN: '20' };
+    const { server, base } = await boot(env);
+    t.after(async () => {
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+      await loc.drop();
+    });
+    await waitFor(() => childrenOf(server.pid!).length === 2, 30_000);
+    /** One GET on a connection of its own; its status and X-Request-Id. */
+    const once = (bearer: string) =>
+      new Promise<number>((resolve, reject) =>
+        get(`${base}/api/v1/mobile-recharge/operators`, { agent: false, headers: { authorization: `Bearer ${bearer}` } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        }).on('error', reject),
+      );
+
+    let started = Date.now();
+    const burst: number[] = [];
+    for (let i = 0; i < 10; i++) burst.push(await once(key));
+    let refilled = Math.floor((Date.now() - started) / 1000); // 1 token a second while we ran
+    const allowed = burst.filter((s) => s === 200).length;
+    assert.ok(allowed >= 5 && allowed <= 5 + refilled, `${allowed} of 10 allowed, expected 5 (+${refilled} refilled): ${burst.join(' ')}`);
+    assert.equal(burst.filter((s) => s === 429).length, 10 - allowed);
+
+    started = Date.now();
+    const bad: number[] = [];
+    for (let i = 0; i < 40; i++) bad.push(await once(`sk_test_${randomBase62(40)}`));
+    refilled = Math.floor(((Date.now() - started) / 60_000) * 20);
+    const refused = bad.filter((s) => s === 401).length;
+    assert.ok(refused >= 20 && refused <= 20 + refilled, `${refused} of 40 bad keys answered 401, expected 20 (+${refilled}): ${bad.join(' ')}`);
+    assert.equal(bad.filter((s) => s === 429).length, 40 - refused);
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
   });
 
   it('stays one process on the embedded store', { skip: process.env.DATABASE_URL ? 'embedded store only' : false }, async (t) => {

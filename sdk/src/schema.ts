@@ -48,7 +48,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wallet statement: ledger entries, newest first (top-ups, debits), with the running total */
+        /** Wallet statement: ledger entries, newest first (top-ups, debits), with the running total; a sandbox key has none (the sandbox moves no money) */
         get: operations["getStatement"];
         put?: never;
         post?: never;
@@ -641,6 +641,30 @@ export interface components {
             statuscode: "ERR";
         };
         /**
+         * Error417
+         * @description An Expect header other than 100-continue (Errorcode 103)
+         */
+        Error417: {
+            data: {
+                /**
+                 * @description See the error table (CONTRACT §1)
+                 * @enum {integer}
+                 */
+                Errorcode: 103;
+                /** @description The message; for a 422, the field messages joined */
+                Message: string;
+                /** @description The X-Request-Id of this answer */
+                request_id: string;
+                /** @enum {string} */
+                Status: "Failed";
+            };
+            message: string;
+            /** @enum {boolean} */
+            ok: false;
+            /** @enum {string} */
+            statuscode: "ERR";
+        };
+        /**
          * Error422
          * @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107)
          */
@@ -1009,6 +1033,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -1326,6 +1369,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -1541,6 +1603,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -1635,6 +1716,11 @@ export interface operations {
                             currency: "INR";
                             /** @description Reserved by pending operations, INR */
                             held: number;
+                            /**
+                             * @description Present on a sandbox key when the server gives the sandbox a simulated wallet (SANGAM_SANDBOX_WALLET=simulated): a fixed balance that sandbox calls never move
+                             * @enum {boolean}
+                             */
+                            simulated?: true;
                         };
                         message: string;
                         /** @enum {boolean} */
@@ -1702,6 +1788,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -1882,6 +1987,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -2085,6 +2209,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -2231,6 +2374,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -2526,6 +2688,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -2850,6 +3031,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -2962,7 +3162,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Amount in INR, greater than 0 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /** @description Amount in INR, at least 0.01 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
                     /**
                      * @description The end user consented to this operation; must be true
@@ -3179,6 +3379,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -3361,6 +3580,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error403"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -3533,6 +3771,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -3765,6 +4022,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -3930,6 +4206,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -4118,6 +4413,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error403"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -4290,6 +4604,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -4402,7 +4735,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Amount in INR, greater than 0 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /** @description Amount in INR, at least 0.01 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
                     /**
                      * @description Telecom circle code
@@ -4629,6 +4962,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -4848,6 +5200,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -4912,7 +5283,7 @@ export interface operations {
     upiPaymentStatus: {
         parameters: {
             query: {
-                /** @description Amount in INR, greater than 0 and at most 100000, at most 2 decimals */
+                /** @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals */
                 amount: number;
                 /** @description Client-side beneficiary id */
                 beneficiary_id?: string;
@@ -5125,6 +5496,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -5237,7 +5627,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Amount in INR, greater than 0 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /** @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
@@ -5450,6 +5840,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -5639,6 +6048,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -5839,6 +6267,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -6042,6 +6489,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
@@ -6224,6 +6690,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -6437,6 +6922,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
@@ -6653,6 +7157,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
                 };
             };
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */

@@ -1,8 +1,11 @@
 // Owns rate limiting. Each API key has a token bucket: it holds up to `burst` tokens and refills at
 // `perSec` tokens a second, so a client can burst and then sustain the rate. Limits come from the
-// account (accounts.rate_limit_*) or the server defaults. Buckets live in this process (the `limiter`
-// package) or, with SANGAM_REDIS_URL, in Redis (redis-bucket.ts), shared by every server process.
-// Failed authentication is limited per client IP with its own in-process bucket.
+// account (accounts.rate_limit_*) or the server defaults. Failed authentications are limited per
+// client IP (and console sign-ins per address and email) with buckets of their own. Every bucket lives
+// in one BucketStore, chosen once (services.ts): with SANGAM_REDIS_URL in Redis (redis-bucket.ts),
+// shared by every server process; in cluster mode without Redis in the primary process
+// (cluster-bucket.ts), shared by its workers; otherwise in this process (the `limiter` package). A
+// store that fails lets the request through, loudly: a limiter outage never stops payments.
 import { TokenBucket } from 'limiter';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
@@ -14,9 +17,12 @@ export interface Limits {
   burst: number;
 }
 
-/** Where buckets live: takes one token if there is one; answers the tokens left either way. */
+/**
+ * Where buckets live. take() refills the bucket and, if it holds a whole token, removes `cost` tokens
+ * (1, or 0 to only look); `ok` says whether it held one, `tokens` what is left either way.
+ */
 export interface BucketStore {
-  take(key: string, limits: Limits): Promise<{ ok: boolean; tokens: number }>;
+  take(key: string, limits: Limits, cost?: number): Promise<{ ok: boolean; tokens: number }>;
 }
 
 const MAX_BUCKETS = 50_000;
@@ -43,9 +49,13 @@ class Buckets {
 export class MemoryBucketStore implements BucketStore {
   private buckets = new Buckets();
 
-  async take(key: string, limits: Limits) {
-    const b = this.buckets.get(key, limits);
-    const ok = b.tryRemoveTokens(1);
+  async take(key: string, limits: Limits, cost = 1) {
+    // A look at a bucket nobody has used is a full bucket, without making one (which could evict another).
+    const b = cost === 0 ? this.buckets.peek(key) : this.buckets.get(key, limits);
+    if (!b) return { ok: true, tokens: limits.burst };
+    b.drip();
+    const ok = b.content >= 1;
+    if (ok) b.content -= cost;
     return { ok, tokens: b.content };
   }
 }
@@ -101,11 +111,16 @@ export class KeyRateLimiter {
   }
 }
 
+/** Failed attempts of one kind ("auth" per client IP, "console" per address and email), `perMinute` of them. */
 export class AuthFailureThrottle {
-  private buckets = new Buckets();
   private limits: Limits;
 
-  constructor(perMinute: number) {
+  constructor(
+    private kind: string,
+    perMinute: number,
+    private store: BucketStore,
+    private log: FastifyBaseLogger,
+  ) {
     this.limits = { perSec: perMinute / 60, burst: perMinute };
   }
 
@@ -114,17 +129,24 @@ export class AuthFailureThrottle {
    * before trying (a guessed password must not succeed while throttled); API keys are too long to
    * guess, so the API counts and refuses only failed attempts (fail()).
    */
-  check(who: string): void {
-    const b = this.buckets.peek(who);
-    if (!b) return;
-    b.drip();
-    if (b.content < 1) throw this.limited(b.content);
+  async check(who: string): Promise<void> {
+    const r = await this.take(who, 0);
+    if (!r.ok) throw this.limited(r.tokens);
   }
 
   /** Counts one failed attempt by `who`; throws 429 once it has used up its failed attempts. */
-  fail(who: string): void {
-    const b = this.buckets.get(who, this.limits);
-    if (!b.tryRemoveTokens(1)) throw this.limited(b.content);
+  async fail(who: string): Promise<void> {
+    const r = await this.take(who, 1);
+    if (!r.ok) throw this.limited(r.tokens);
+  }
+
+  private async take(who: string, cost: number): Promise<{ ok: boolean; tokens: number }> {
+    try {
+      return await this.store.take(`${this.kind}:${who}`, this.limits, cost);
+    } catch (err) {
+      this.log.error({ err }, 'rate limiter store unavailable; attempt not throttled');
+      return { ok: true, tokens: this.limits.burst };
+    }
   }
 
   private limited(tokens: number): ApiError {

@@ -4,15 +4,21 @@
 // bad cursor is a 422 naming `cursor`, never a query on NaN.
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../db/client.js';
+import type { Environment } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { statement, type StatementEntry } from '../ledger/ledger.js';
 
 export const StatementCursor = Type.String({ pattern: '^[0-9]{1,18}$', description: 'next_cursor of the previous page' });
 
-/** Errors: validation (field `cursor`, beyond 2^53). */
-export async function statementPage(db: Db, accountId: string, limit: number, cursor: string | undefined): Promise<{ items: StatementEntry[]; next_cursor: string | null }> {
+/**
+ * One page, read by the console (every entry of the account) or by a key of `environment`: the
+ * entries are live money, so a sandbox key's page is empty (its cursor is still checked).
+ * Errors: validation (field `cursor`, beyond 2^53).
+ */
+export async function statementPage(db: Db, accountId: string, limit: number, cursor: string | undefined, environment?: Environment): Promise<{ items: StatementEntry[]; next_cursor: string | null }> {
   const before = cursor === undefined ? undefined : Number(cursor);
   if (before !== undefined && !Number.isSafeInteger(before)) throw ApiError.validation([{ field: 'cursor', message: 'cursor is not valid' }]);
+  if (environment === 'sandbox') return { items: [], next_cursor: null };
   const items = await statement(db, accountId, limit, before);
   return { items, next_cursor: items.length === limit ? String(items.at(-1)!.id) : null };
 }

@@ -1,23 +1,41 @@
 // Owns what of a request or response may enter the audit store or a log line. Identity numbers are
 // found two ways and keep only their last 4 digits:
-// - by pattern: any run of 9 or more digits, counting every Unicode decimal digit (Devanagari,
-//   full-width…) and allowing one separator (space, dash, dot, slash, underscore, comma) between
-//   digits, so "2341 2341 2346", "2341-2341-2346" and "9876543210@ybl" are all caught, in strings and
-//   in numbers, integer or not;
+// - by pattern: any 9 or more digits, counting every Unicode decimal digit (\p{Nd}: Devanagari,
+//   full-width…), with any run of characters that are neither letters nor digits between them — spaces
+//   of every kind (Zs, Zl, Zp: NBSP, U+2028…), dashes (Pd: " - ", en, em), other punctuation (Po: middle
+//   dot, colon), symbols, controls and format characters (Cf: U+200B, U+2060…) — so "2341 2341 2346",
+//   "2341 – 2341 – 2346", "2341\u200b2341\u200b2346" and "9876543210@ybl" are all caught, in strings
+//   and in numbers, integer or not. A letter ends a number. One exception keeps timestamps readable: a
+//   number that is exactly a time of day, with a date before it or a UTC offset after it
+//   ("2026-01-01 12:30:45.123+05:30", "12:30:45.123"), is kept as it is, unless its digits hold an
+//   Aadhaar number ("23:41:23.412346");
 // - by meaning: every digit in a field that holds an identity number (aadhaar, uid, vid, mobile,
 //   phone, account number, subscriber id), whatever its length.
 // Our own and the client's reference fields (reference_id, txn_id, utr…) are kept as given: they are
-// identifiers, not personal data (docs/DECISIONS.md). Photos, addresses and dates of birth are
-// dropped; very long strings (images sent for OCR) are cut. Text PostgreSQL cannot store (NUL,
-// unpaired surrogates) becomes U+FFFD, so every answered request has its audit row.
+// identifiers, not personal data (docs/DECISIONS.md) — except an Aadhaar number or VID inside an
+// idempotency key, which is masked like any other. Photos, addresses and dates of birth are dropped;
+// very long strings (images sent for OCR) are cut. Text PostgreSQL cannot store (NUL, unpaired
+// surrogates) becomes U+FFFD, so every answered request has its audit row.
+import { verhoeffValid } from '../operations/verhoeff.js';
+
 const DROP_KEYS = new Set(['profile_image', 'photo', 'full_address', 'address', 'care_of', 'dob']);
 /** Our own and the client's identifiers: digits in them are references, not personal data. */
 const REFERENCE_KEYS = new Set(['reference_id', 'txn_id', 'utr', 'request_id', 'idempotency_key', 'doclocker__client__id', 'verified_at', 'expires_at']);
+/**
+ * Reference fields a client fills freely that live in the audit store only as body text. (reference_id
+ * is kept whole as the row's own column, which search and erasure use; masking its body copy would
+ * protect nothing.)
+ */
+const FREE_REFERENCE_KEYS = new Set(['idempotency_key']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Fields whose value is an identity number: every digit but the last 4 is masked. */
 const IDENTITY_KEY = /aadhaar|(^|_)(uid|vid)$|mobile|phone|account_?number|subscriber_?id/i;
 const LONG_STRING = 512;
-const DIGIT_RUN = /\p{Nd}(?:[\s\-./_,]?\p{Nd}){8,}/gu;
+const DIGIT_RUN = /\p{Nd}(?:[^\p{L}\p{N}]*\p{Nd}){8,}/gu;
 const DIGIT = /\p{Nd}/gu;
+/** A timestamp, the one kind of long number that is not an identity number: kept whole. */
+const TIMESTAMP =
+  /^(?:\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[ ]+)?(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d{1,6})?)?(?:[ ]?[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?$/;
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const MAX_DEPTH = 8;
 
@@ -28,9 +46,43 @@ function maskAllButLast4(s: string): string {
   return s.replace(DIGIT, (d) => (++seen > total - 4 ? d : 'X'));
 }
 
-export const maskDigits = (s: string): string => s.replace(DIGIT_RUN, maskAllButLast4);
+/** The digits of a run as ASCII, each Unicode decimal digit by its value (Nd digits come in blocks of ten from 0). */
+function digitsOf(run: string): string {
+  let out = '';
+  for (const ch of run.match(DIGIT) ?? []) {
+    const cp = ch.codePointAt(0)!;
+    let zero = cp;
+    while (/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+    out += String((cp - zero) % 10);
+  }
+  return out;
+}
+
+/** Some 12 digits in a row of `digits` are an Aadhaar number (first 2-9, Verhoeff-valid), or 16 a VID. */
+function holdsAadhaar(digits: string): boolean {
+  for (let i = 0; i + 12 <= digits.length; i++) {
+    if (digits[i]! >= '2' && verhoeffValid(digits.slice(i, i + 12))) return true;
+    if (i + 16 <= digits.length && verhoeffValid(digits.slice(i, i + 16))) return true;
+  }
+  return false;
+}
+
+const maskDigits = (s: string): string =>
+  s.replace(DIGIT_RUN, (run) => (TIMESTAMP.test(run) && !holdsAadhaar(digitsOf(run)) ? run : maskAllButLast4(run)));
 
 const storable = (s: string) => s.replace(UNSTORABLE, '\ufffd');
+
+/**
+ * A reference field's value: kept as given, except that in an idempotency key a number that holds an
+ * Aadhaar number or a VID keeps only its last 4 digits (`kyc-234123412346` must not put the number in
+ * the audit store). Other numbers (order ids) stay as given, and so do our own references (UTRs) and
+ * UUIDs: random by construction, yet one in about 145 holds a Verhoeff-valid run across its dashes.
+ */
+function referenceText(key: string, v: string): string {
+  const text = storable(v);
+  if (!FREE_REFERENCE_KEYS.has(key) || UUID.test(text)) return text;
+  return text.replace(DIGIT_RUN, (run) => (holdsAadhaar(digitsOf(run)) ? maskAllButLast4(run) : run));
+}
 
 function redactString(s: string, identity: boolean): string {
   const cut = s.length > LONG_STRING ? `[${s.length} characters omitted]` : storable(s);
@@ -53,7 +105,7 @@ export function redact(value: unknown, depth = 0, identity = false): unknown {
     out[redactString(k, false)] = DROP_KEYS.has(key)
       ? '[redacted]'
       : REFERENCE_KEYS.has(key) && typeof v === 'string' && v.length <= 128
-        ? storable(v)
+        ? referenceText(key, v)
         : redact(v, depth + 1, identity || IDENTITY_KEY.test(key));
   }
   return out;
@@ -81,8 +133,9 @@ export function redactUrl(url: string): string {
       const eq = pair.indexOf('=');
       const name = decode(eq < 0 ? pair : pair.slice(0, eq));
       const value = eq < 0 ? '' : decode(pair.slice(eq + 1));
-      const identity = IDENTITY_KEY.test(name) && !REFERENCE_KEYS.has(name.toLowerCase());
-      return `${encodeURIComponent(redactString(name, false))}=${encodeURIComponent(REFERENCE_KEYS.has(name.toLowerCase()) ? storable(value) : redactString(value, identity))}`;
+      const key = name.toLowerCase();
+      const identity = IDENTITY_KEY.test(name) && !REFERENCE_KEYS.has(key);
+      return `${encodeURIComponent(redactString(name, false))}=${encodeURIComponent(REFERENCE_KEYS.has(key) ? referenceText(key, value) : redactString(value, identity))}`;
     });
   return `${segments.join('/')}?${query.join('&')}`;
 }

@@ -13,7 +13,7 @@ export function accessGuard(services: Services) {
     } catch (err) {
       // Only failed attempts count and only they are refused: a valid key behind the same NAT as a
       // worker retrying an expired key keeps working.
-      if (err instanceof ApiError && err.code === 'unauthenticated') services.authThrottle.fail(req.ip);
+      if (err instanceof ApiError && err.code === 'unauthenticated') await services.authThrottle.fail(req.ip);
       throw err;
     }
     const { accountId, keyId, environment } = req.auth;

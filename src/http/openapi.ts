@@ -5,8 +5,9 @@
 // Postman) reads it and agrees with the server on what is valid:
 // - keywords only our Ajv knows (errorMessage, aadhaar, ifsc, anything else non-standard) become `x-`
 //   extensions, which validators ignore;
-// - a fractional `multipleOf` (0.01 on amounts) becomes `x-decimal-places`: in binary floating point a
-//   standard validator computes 19.99 / 0.01 = 1998.9999999999998 and rejects about 14% of valid amounts;
+// - `paise` (an amount is a whole number of paise, checked exactly) becomes `x-decimal-places: 2`, not a
+//   fractional `multipleOf`: in binary floating point a standard validator computes 19.99 / 0.01 =
+//   1998.9999999999998 and rejects about 14% of valid amounts;
 // - info gets its license and contact, tags their descriptions, and every operation an operationId;
 // - the error envelopes (one per status, titled Error4xx/Error5xx) are published once under
 //   components.schemas and referred to, so a generated client has one named type per error status.
@@ -61,6 +62,10 @@ const CUSTOM: Record<string, (schema: Json, value: unknown) => void> = {
     s.pattern ??= '^([2-9][0-9]{11}|[0-9]{16})$';
     appendDescription(s, 'A 12-digit number must also pass the Verhoeff check digit (x-aadhaar-verhoeff).');
   },
+  paise: (s) => {
+    s['x-decimal-places'] = 2;
+    appendDescription(s, 'x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99).');
+  },
   ifsc: (s, v) => {
     s['x-ifsc-exists'] = v;
     appendDescription(s, 'The code must also exist in the RBI list of bank branches (x-ifsc-exists).');
@@ -74,13 +79,6 @@ function appendDescription(s: Json, sentence: string): void {
 
 const kebab = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** Decimal places that a fractional `multipleOf` such as 0.01 stands for, or undefined for any other value. */
-function decimalPlaces(m: unknown): number | undefined {
-  if (typeof m !== 'number' || !(m > 0 && m < 1)) return undefined;
-  const places = Math.round(-Math.log10(m));
-  return Math.abs(m - 10 ** -places) < 1e-12 ? places : undefined;
-}
-
 /** Rewrites one schema (and its subschemas) in place. */
 function portableSchema(s: unknown): void {
   if (s === null || typeof s !== 'object' || Array.isArray(s)) return;
@@ -88,12 +86,6 @@ function portableSchema(s: unknown): void {
   for (const k of ONE) portableSchema(schema[k]);
   for (const k of LIST) if (Array.isArray(schema[k])) (schema[k] as unknown[]).forEach(portableSchema);
   for (const k of MAP) if (schema[k] && typeof schema[k] === 'object') Object.values(schema[k] as Json).forEach(portableSchema);
-  const places = decimalPlaces(schema.multipleOf);
-  if (places !== undefined) {
-    delete schema.multipleOf;
-    schema['x-decimal-places'] = places;
-    appendDescription(schema, `x-decimal-places: ${places}: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99).`);
-  }
   for (const key of Object.keys(schema)) {
     if (STANDARD_KEYWORDS.has(key) || key.startsWith('x-')) continue;
     const value = schema[key];

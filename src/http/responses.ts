@@ -71,6 +71,7 @@ function describe(http: number): string {
     409: 'The same idempotency key is still in flight (Errorcode 106)',
     413: 'Body over the limit (Errorcode 111)',
     415: 'Content-Type is not application/json (Errorcode 112)',
+    417: 'An Expect header other than 100-continue (Errorcode 103)',
     422: 'Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107)',
     429: 'Rate limited (Errorcode 108); see Retry-After',
     500: 'Internal error (Errorcode 199)',
@@ -127,8 +128,8 @@ export interface ResponseOptions {
   errors?: number[];
 }
 
-/** Statuses every route can give: a malformed request, a field the input guard refuses, an internal error. */
-const ALWAYS = [400, 422, 500];
+/** Statuses every route can give: a malformed request, an unmet Expect header, a field the input guard refuses, an internal error. */
+const ALWAYS = [400, 417, 422, 500];
 
 /**
  * The `response` map of a route: its 200 and the error envelope on every status it can give, each with

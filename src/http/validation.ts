@@ -5,6 +5,8 @@
 // `amount=100.50`, `consent=true`) — but only from a plain decimal or `true`/`false`, never by Ajv's
 // loose coercion, which reads `0x10` as 16 and ` 1e2 ` as 100. Date-times must be real instants:
 // RFC 3339 as Ajv reads it, minus the leap second (JavaScript's Date has none) and years before 0001.
+// Amounts are checked by the exact `paise` keyword (operations/fields.ts), not a fractional
+// `multipleOf`: Ajv runs no tolerance here, so a fractional multipleOf would refuse 19.99.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
@@ -30,7 +32,6 @@ function makeAjv(): Ajv {
     useDefaults: true,
     removeAdditional: false,
     strict: false,
-    multipleOfPrecision: 9,
   });
   addFormats.default(ajv);
   ajv.addFormat('date-time', { type: 'string', validate: isInstant });

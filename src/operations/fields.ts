@@ -3,6 +3,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Ajv } from 'ajv';
 import { IFSC_SHAPE, ifscExists } from '../catalog/ifsc.js';
+import { isWholePaise } from '../money.js';
 import { verhoeffValid } from './verhoeff.js';
 
 export const ReferenceId = Type.String({
@@ -69,13 +70,18 @@ export const IdempotencyKey = Type.String({
   errorMessage: 'idempotency_key must be 1 to 64 characters of A-Z a-z 0-9 . _ : -',
 });
 
-export const Amount = (max: number) =>
+/**
+ * An INR amount of at least ₹0.01 that is a whole number of paise. `paise` (below) checks the decimals
+ * exactly; a fractional `multipleOf` would be checked with a floating-point tolerance, which let 5e-324
+ * and 1e-12 through as amounts of 0 paise.
+ */
+export const Amount = (max: number, field = 'amount') =>
   Type.Number({
-    exclusiveMinimum: 0,
+    minimum: 0.01,
     maximum: max,
-    multipleOf: 0.01,
-    description: `Amount in INR, greater than 0 and at most ${max}, at most 2 decimals`,
-    errorMessage: `amount must be an INR amount greater than 0 and at most ${max}, with at most 2 decimals`,
+    paise: true,
+    description: `Amount in INR, at least 0.01 and at most ${max}, at most 2 decimals`,
+    errorMessage: `${field} must be an INR amount of at least 0.01 and at most ${max}, with at most 2 decimals`,
   });
 
 export const Code = (field: string, codes: readonly string[], description: string) =>
@@ -91,6 +97,7 @@ export function addKeywords(ajv: Ajv): void {
     schemaType: 'boolean',
     validate: (_: boolean, v: string) => (/^[2-9][0-9]{11}$/.test(v) && verhoeffValid(v)) || /^[0-9]{16}$/.test(v),
   });
+  ajv.addKeyword({ keyword: 'paise', type: 'number', schemaType: 'boolean', validate: (_: boolean, v: number) => isWholePaise(v) });
   // Judges only well-formed codes; `pattern` reports the others, so each bad code gets one message.
   ajv.addKeyword({
     keyword: 'ifsc',

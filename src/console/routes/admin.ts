@@ -8,10 +8,11 @@ import { okEnvelope } from '../../http/envelope.js';
 import { SLUGS } from '../../access/approvals.js';
 import { inrToPaise, paiseToInr } from '../../money.js';
 import { accounts, wallet } from '../../admin/actions/index.js';
+import { Amount } from '../../operations/fields.js';
 import { actorOf, requireAdmin } from './context.js';
 
 const NewAccount = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
-const TopUp = Type.Object({ amount: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, multipleOf: 0.01, errorMessage: 'amount must be INR > 0 with at most 2 decimals' }) });
+const TopUp = Type.Object({ amount: Amount(10_000_000) });
 const Approval = Type.Object({ operation: Type.String({ enum: ['all', ...SLUGS] }), approved: Type.Boolean() });
 type Id = { Params: { id: string } };
 

@@ -7,7 +7,6 @@ import { ApiError } from '../../errors.js';
 import { okEnvelope } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
 import { listApprovals, SLUGS } from '../../access/approvals.js';
-import { AuthFailureThrottle } from '../../access/rate-limit.js';
 import { authenticateUser, closeSession, openSession, sessionUser } from '../users.js';
 
 const COOKIE = 'sangam_session';
@@ -16,7 +15,7 @@ const Login = Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 })
 export function registerSession(api: FastifyInstance, services: Services): void {
   const { db } = services;
   const secure = services.config.publicUrl.startsWith('https://');
-  const throttle = new AuthFailureThrottle(10);
+  const throttle = services.signInThrottle;
 
   api.addHook('onRequest', async (req) => {
     if (req.routeOptions.url === '/console/api/login') return;
@@ -29,10 +28,10 @@ export function registerSession(api: FastifyInstance, services: Services): void 
 
   api.post<{ Body: Static<typeof Login> }>('/console/api/login', { schema: { hide: true, body: Login } }, async (req, reply) => {
     const who = `${req.ip}|${req.body.email.toLowerCase()}`;
-    throttle.check(who);
+    await throttle.check(who);
     const user = await authenticateUser(db, req.body.email, req.body.password);
     if (!user) {
-      throttle.fail(who);
+      await throttle.fail(who);
       throw new ApiError('unauthenticated', 'Wrong email or password');
     }
     const s = await openSession(db, user.id);

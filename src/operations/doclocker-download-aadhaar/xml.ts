@@ -1,7 +1,8 @@
 // Owns the document behind Xml_Url: the Aadhaar XML of one download, served to whoever holds the
 // signed, expiring link (as a document locker's pre-signed URL would be). From a partner that keeps the
 // signed document (DigiLocker's eAadhaar XML, exactly as signed), that; otherwise built from the stored
-// result and the regenerated photo. The full Aadhaar number is never in it.
+// result and the regenerated photo. The full Aadhaar number is never in it. Once the reference is
+// erased, the link answers 404 (CONTRACT §1 has no 410): the document is gone, not the link's fault.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors.js';
 import type { Services } from '../../services.js';
@@ -38,6 +39,10 @@ export function registerXmlRoute(app: FastifyInstance, services: Services): void
         .where('id', '=', req.params.txn_id)
         .executeTakeFirst();
       if (!tx || tx.operation !== 'doclocker-download-aadhaar' || tx.status !== 'success') throw new ApiError('not_found', 'No document at this URL');
+      // An erasure (POST /api/v1/erasures) keeps only the money facts of the result and deletes the
+      // partner's stored document: the link still verifies, but there is nothing left to serve.
+      if (tx.result.erased_at) throw new ApiError('not_found', 'This document was erased at the request of the person it describes; it is no longer served');
+      if (!tx.result.Aadhaar_Xml_Data) throw new ApiError('not_found', 'No document at this URL');
       reply.header('cache-control', 'private, no-store');
       const signed = tx.environment === 'live' && tx.partner ? await services.partners?.document(tx.partner, req.params.txn_id) : null;
       if (signed) return reply.type(signed.contentType).send(signed.body);
