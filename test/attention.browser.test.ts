@@ -5,18 +5,15 @@
 // is the queue's, docs/console-needs-attention-transaction.png the proposal).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, launchBrowser, skipWithoutChromium } from './browser.js';
 import { runCommand } from '../src/admin/run.js';
 import { eventually, PATHS, VALID } from './harness.js';
 import { startLive, startSim, type LiveApp, type Sim } from './live-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 const PASSWORD = 'correct horse battery';
 
-describe('needs attention in a browser', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium)` }, () => {
+describe('needs attention in a browser', { skip: skipWithoutChromium }, () => {
   let sim: Sim;
   let t: LiveApp;
   let browser: Browser;
@@ -26,7 +23,6 @@ describe('needs attention in a browser', { skip: existsSync(CHROMIUM) ? false : 
   const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     // The simulator holds payouts pending for 10 minutes; the partner is expected to answer at once.
     sim = await startSim({ pendingMs: 600_000 });
     t = await startLive({ SANGAM_EXPECTED_FINAL_S: 'primary=0', SANGAM_OVERDUE_POLL_MS: '100' }, 10_000, sim);
@@ -38,10 +34,7 @@ describe('needs attention in a browser', { skip: existsSync(CHROMIUM) ? false : 
       payouts.push({ txnId: r.body.data.txn_id, ref: body.reference_id });
     }
     await eventually(async () => /sangam_overdue_transactions\{partner="primary"\} 2/.test((await t.app.inject({ method: 'GET', url: '/metrics' })).body));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   });
   after(async () => {
