@@ -10,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { runCommand } from '../src/admin/run.js';
 import { checkLedger } from '../src/ledger/check.js';
+import { loadConfig } from '../src/config.js';
+import { Expectations, UNROUTED_S } from '../src/attention/expectations.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';
 import { freePort, startPartnerApp, startSim, type PartnerApp, type Sim } from './live-harness.js';
 
@@ -230,11 +232,14 @@ describe('needs attention', () => {
     const inReview = (await consoleCall(ADMINS.maker, 'GET', '/admin/attention?reason=review')).body.data.items;
     assert.ok(inReview.some((i: { id: string }) => i.id === p.txnId));
     const before = await wallet();
+    // Dismissing the review puts it back in reconciliation: the partner is asked again.
     const review = await propose(ADMINS.maker, p.txnId, { action: 'dismiss', reason: 'Partner is reprocessing; ask again' });
     assert.equal(review.status, 200, JSON.stringify(review.body));
     assert.equal(review.body.data.state, 'applied');
     const row = await t.store.db.selectFrom('transactions').select(['review_reason', 'status']).where('id', '=', p.txnId).executeTakeFirstOrThrow();
-    assert.equal(row.status, 'pending', 'still pending, and watched again by the reconciler');
+    assert.equal(row.status, 'pending');
+    const dismissedAt = new Date(review.body.data.decided_at);
+    await eventually(async () => (await t.store.db.selectFrom('partner_events').select('id').where('txn_id', '=', p.txnId).where('kind', '=', 'enquiry').where('at', '>', dismissedAt).executeTakeFirst()) !== undefined);
 
     assert.equal(await callback(p.txnId, 'SUCCESS'), 'settled');
     assert.equal(await callback(p.txnId, 'FAILURE'), 'conflict');
@@ -319,5 +324,25 @@ describe('needs attention', () => {
     assert.equal((await cli('attention', 'show', 'txn_nope')).output.status, 404);
     const audited = await t.store.db.selectFrom('audit_logs').select('request_body').where('path', '=', 'attention approve').execute();
     assert.ok(audited.some((r) => (r.request_body as { actor: string }).actor === `cli:${ADMINS.checker}`));
+  });
+});
+
+describe('expectations', () => {
+  const partners = { names: () => ['rzp', 'sim'], expectedFinalS: (name: string) => (name === 'rzp' ? 3600 : undefined) };
+
+  it('a partner\'s own expectation, overridden by its name or by *, with a fallback', () => {
+    const own = new Expectations({}, partners);
+    assert.equal(own.of('rzp'), 3600);
+    assert.equal(own.of('sim'), UNROUTED_S, 'a partner that declares none');
+    assert.equal(own.of(null), UNROUTED_S, 'a pending no partner holds');
+    assert.equal(own.of('removed'), UNROUTED_S, 'a partner no longer configured');
+    const set = new Expectations(loadConfig({ SANGAM_EXPECTED_FINAL_S: '*=60,sim=5' }).attention.expectedFinalS, partners);
+    assert.deepEqual([set.of('rzp'), set.of('sim'), set.of(null)], [60, 5, 60]);
+  });
+
+  it('a bad SANGAM_EXPECTED_FINAL_S stops the boot with a message', () => {
+    assert.throws(() => new Expectations({ nope: 1 }, partners), /SANGAM_EXPECTED_FINAL_S: unknown partner nope/);
+    assert.throws(() => loadConfig({ SANGAM_EXPECTED_FINAL_S: 'rzp=1.5' }), /whole seconds/);
+    assert.throws(() => loadConfig({ SANGAM_EXPECTED_FINAL_S: 'rzp' }), /not key=value/);
   });
 });
