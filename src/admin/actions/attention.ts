@@ -124,7 +124,7 @@ export function approve(deps: AttentionDeps, actor: Actor, input: { id: string }
     fits(r.action, tx);
     const effect = await applyResolution(trx, deps.settlement, tx, r, checker);
     const done = await decide(trx, r.id, { state: 'applied', by: checker });
-    const detail = { resolution_id: r.id, action: r.action, maker: r.proposed_by, checker };
+    const detail = { resolution_id: r.id, action: r.action, reason: r.reason, evidence: r.evidence, maker: r.proposed_by, checker };
     return { result: { ...resolutionView(done), effect }, event: [event(tx, 'approve', detail), event(tx, 'apply', { ...detail, effect })] };
   });
 }
