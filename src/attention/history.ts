@@ -72,8 +72,11 @@ export function exchange(txnId: string, operation: string, outcome: Outcome & { 
   ];
 }
 
-/** A callback settlement applied (or dropped as not final, conflicting…): `result` says what it did. */
-export function callback(report: PartnerReport, partner: string, eventId: string, result: string): PartnerEventInput {
+/**
+ * A callback settlement applied (or dropped as not final, conflicting…): `result` says what it did.
+ * `eventId` is null for what a partner's own route reports (a DigiLocker consent decision).
+ */
+export function callback(report: PartnerReport, partner: string, eventId: string | null, result: string): PartnerEventInput {
   return {
     txnId: report.txnId,
     partner,

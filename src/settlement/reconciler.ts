@@ -190,7 +190,7 @@ export class Reconciler {
     }
     let report: PartnerReport | null;
     try {
-      report = await partners!.status(row.partner, this.txRef(row));
+      report = await partnerHistory.enquiry(db, this.log, { txnId: row.id, partner: row.partner }, () => partners!.status(row.partner!, this.txRef(row))); // recorded in the partner history (src/attention/)
     } catch (err) {
       this.log.warn({ err, txn_id: row.id, partner: row.partner }, 'reversal watch: status enquiry failed; asked again later');
       return;
