@@ -49,13 +49,13 @@ export function unfit(action: ResolutionAction, tx: TxFacts): string | null {
 /** The actions that fit the transaction as it stands (what the console offers). */
 export const fitting = (tx: TxFacts) => ACTIONS.filter((a) => unfit(a, tx) === null);
 
-const FACTS = sql<boolean>`(result ? 'reversed_at')`.as('reversed');
+const FACTS = ['id', 'account_id', 'environment', 'operation', 'status', 'partner', 'review_reason', 'flagged', sql<boolean>`(result ? 'reversed_at')`.as('reversed')] as const;
 
 /** The transaction, locked for the caller's database transaction; undefined when there is none. */
 export async function lockTransaction(trx: Trx, txnId: string): Promise<TxFacts | undefined> {
   return trx
     .selectFrom('transactions')
-    .select(['id', 'account_id', 'environment', 'operation', 'status', 'partner', 'review_reason', 'flagged', FACTS])
+    .select(FACTS)
     .where('id', '=', txnId)
     .forUpdate()
     .executeTakeFirst();
@@ -65,7 +65,7 @@ export async function lockTransaction(trx: Trx, txnId: string): Promise<TxFacts 
 export async function transactionFacts(db: Db, txnId: string): Promise<TxFacts | undefined> {
   return db
     .selectFrom('transactions')
-    .select(['id', 'account_id', 'environment', 'operation', 'status', 'partner', 'review_reason', 'flagged', FACTS])
+    .select(FACTS)
     .where('id', '=', txnId)
     .executeTakeFirst();
 }
