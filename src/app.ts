@@ -34,6 +34,7 @@ import { registerConsoleApi } from './console/routes/index.js';
 import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { workersHealth } from './cluster/health.js';
+import { OverdueWatch } from './attention/overdue.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -57,6 +58,7 @@ export interface App {
   services: Services;
   reconciler: Reconciler;
   webhooks: WebhookWorker;
+  overdue: OverdueWatch;
 }
 
 /** `logStream`: where the log lines go (stdout by default; tests capture them). */
@@ -152,12 +154,15 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   let lastUsed: NodeJS.Timeout | undefined;
   const reconciler = new Reconciler(services, app.log);
   const webhooks = new WebhookWorker(services.db, config.webhooks, app.log);
+  const overdue = new OverdueWatch(services.db, services.expectations, config.attention.pollMs, app.log);
+  overdue.registerMetric(services.metrics.registry);
   const checkpointer = new Checkpointer(services.db, config.auditCheckpoint.signingKey, config.auditCheckpoint.everyS, app.log);
   app.addHook('onReady', async () => {
     checkpointer.start();
     services.finalizer.start();
     reconciler.start();
     webhooks.start();
+    overdue.start();
     const retentionMs = config.idempotencyRetentionH * 3_600_000;
     purge = setInterval(() => {
       services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
@@ -176,11 +181,12 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     await services.finalizer.stop();
     await reconciler.stop();
     await webhooks.stop();
+    await overdue.stop();
     await checkpointer.stop();
     await services.recorder.flush();
     await services.outcomes.flush();
     await services.audit.flush();
     await services.close();
   });
-  return { app, services, reconciler, webhooks };
+  return { app, services, reconciler, webhooks, overdue };
 }

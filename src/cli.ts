@@ -1,7 +1,9 @@
 // The `sangam` command line. Every verb prints one JSON object on stdout. With the embedded store and
 // a server running, commands go through the server's admin socket (the store has one owner);
 // otherwise the CLI opens the store itself, applying migrations first.
+import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, ConfigError, type Config } from './config.js';
+import type { Services } from './services.js';
 import { exportFromStore, parseExportArgs, writeExport } from './admin/audit-export.js';
 import { openStore } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -90,13 +92,26 @@ export async function main(argv: string[]): Promise<number> {
     if (viaServer) return print(viaServer.code, viaServer.output);
   }
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+  // Built only for a command that settles money (attention approve), with the server's own wiring.
+  let services: Services | undefined;
+  // (Imported on demand: most verbs never need it, and it loads every operation and partner kind.)
+  const settlement = async () => (services ??= await (await import('./services.js')).buildServices(config, store, stderrLog)).settlement;
   try {
     await migrate(store.db);
-    const { code, output } = await runCommand(store.db, argv);
+    const { code, output } = await runCommand(store.db, argv, { settlement });
     return print(code, output);
   } catch (err) {
     return print(1, { error: (err as Error).message });
   } finally {
+    await services?.close();
     await store.close();
   }
 }
+
+/** The services' logger in the CLI: errors as JSON lines on stderr, nothing else (stdout is the answer). */
+const stderrLog = (() => {
+  const quiet = () => {};
+  const error = (obj: unknown, msg?: string) => void process.stderr.write(`${JSON.stringify({ level: 'error', msg, ...(typeof obj === 'object' ? obj : { msg: obj }) })}\n`);
+  const log = { level: 'error', fatal: error, error, warn: quiet, info: quiet, debug: quiet, trace: quiet, silent: quiet, child: () => log };
+  return log as unknown as FastifyBaseLogger;
+})();

@@ -71,6 +71,8 @@ export const EnvSchema = Type.Object({
       description: "Seconds after a live success at which its partner is asked again whether it was reversed (overrides every partner's documented schedule)",
     }),
   ),
+  SANGAM_EXPECTED_FINAL_S: Type.Optional(Type.String({ description: 'Seconds a live pending may take to become final before it is overdue, per partner: name=seconds,… (* for every partner not named, and for pendings no partner holds)' })),
+  SANGAM_OVERDUE_POLL_MS: Int(30_000, 10, 3_600_000, 'How often the overdue watch looks for pendings past their expectation'),
   SANGAM_WEBHOOK_RETRY_SCHEDULE: Type.String({
     default: '0,5,300,1800,7200,18000,36000,36000',
     pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
@@ -131,6 +133,8 @@ export interface Config {
   reconcile: { scheduleS: number[]; cutoffS: number; pollMs: number; leaseS: number; explicit: boolean };
   /** SANGAM_REVERSAL_WATCH_SCHEDULE, when set: replaces every partner's reversal-watch schedule. */
   reversalWatchS: number[] | null;
+  /** Overdue pendings (src/attention/): expectation overrides by partner name (`*`: any), and the watch's cadence. */
+  attention: { expectedFinalS: Record<string, number>; pollMs: number };
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; timeoutMs: number; disableAfterDays: number; pollMs: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
@@ -271,6 +275,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       explicit: Boolean(env.SANGAM_RECONCILE_SCHEDULE),
     },
     reversalWatchS: e.SANGAM_REVERSAL_WATCH_SCHEDULE ? e.SANGAM_REVERSAL_WATCH_SCHEDULE.split(',').map(Number) : null,
+    attention: {
+      expectedFinalS: pairs(e.SANGAM_EXPECTED_FINAL_S, ',', 'SANGAM_EXPECTED_FINAL_S', (v) => {
+        if (!/^\d+$/.test(v) || Number(v) > 90 * 86_400) throw new ConfigError(`Invalid configuration:\n  SANGAM_EXPECTED_FINAL_S: ${v} must be whole seconds, at most 90 days`);
+        return Number(v);
+      }),
+      pollMs: e.SANGAM_OVERDUE_POLL_MS,
+    },
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
     logLevel: e.LOG_LEVEL,
   };

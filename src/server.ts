@@ -34,8 +34,8 @@ async function primary(config: Config): Promise<void> {
 async function start(config: Config): Promise<void> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax });
   await migrate(store.db);
-  const { app } = await buildApp(config, store);
-  const closeAdmin = store.kind === 'embedded' ? await startAdminSocket(config.dataDir, store.db) : async () => {};
+  const { app, services } = await buildApp(config, store);
+  const closeAdmin = store.kind === 'embedded' ? await startAdminSocket(config.dataDir, store.db, { settlement: async () => services.settlement }) : async () => {};
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.dataDir : undefined }, 'sangam ready');
   // A process manager that forked us (PM2's wait_ready, a test) learns we listen — on our port, not

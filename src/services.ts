@@ -28,6 +28,7 @@ import { ApprovalGuard } from './access/approvals.js';
 import { AuthFailureThrottle, KeyRateLimiter, MemoryBucketStore } from './access/rate-limit.js';
 import { RedisBucketStore } from './access/redis-bucket.js';
 import { ClusterBucketStore } from './access/cluster-bucket.js';
+import { Expectations } from './attention/expectations.js';
 
 export interface Services {
   config: Config;
@@ -59,6 +60,8 @@ export interface Services {
   preflight: RechargePreflight;
   /** Partner state kept between calls (OAuth sessions), encrypted. */
   partnerSessions: PartnerSessionStore;
+  /** How long a live pending may take with each partner before it is overdue (src/attention/). */
+  expectations: Expectations;
   /** Where an operation runs in this environment: the sandbox, or the live partners' router. */
   connector(environment: Environment, operation: string): { execute(req: OperationRequest): Promise<Outcome> };
   /** Releases what the services hold outside the store (Redis). */
@@ -112,6 +115,7 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     settlement,
     preflight: new RechargePreflight(partners, config.preflightTtl),
     metrics,
+    expectations: new Expectations(config.attention.expectedFinalS, partners),
     async close() {
       if (buckets instanceof RedisBucketStore) await buckets.close();
       await partners?.close();

@@ -4,9 +4,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, launchBrowser, skipWithoutChromium } from './browser.js';
 import { openStore } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createAccount } from '../src/accounts/store.js';
@@ -14,11 +15,9 @@ import { createUser } from '../src/console/users.js';
 import { freshStoreLocation, sleep, type StoreLocation } from './harness.js';
 import { freePort } from './live-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 
-describe('console in a browser', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium)` }, () => {
+describe('console in a browser', { skip: skipWithoutChromium }, () => {
   let loc: StoreLocation;
   let server: ChildProcess;
   let browser: Browser;
@@ -27,7 +26,6 @@ describe('console in a browser', { skip: existsSync(CHROMIUM) ? false : `${CHROM
   const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     loc = await freshStoreLocation();
     const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
     await migrate(store.db);
@@ -41,10 +39,7 @@ describe('console in a browser', { skip: existsSync(CHROMIUM) ? false : `${CHROM
       stdio: 'ignore',
     });
     for (let i = 0; i < 400 && !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); i++) await sleep(25);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchBrowser();
     const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
   });

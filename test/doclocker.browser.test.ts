@@ -4,28 +4,21 @@
 // the client downloads the record. Screenshots go to test-artifacts/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, launchBrowser, skipWithoutChromium } from './browser.js';
 import { eventually, PATHS, VALID } from './harness.js';
 import { startLive, type LiveApp } from './live-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
-describe('document-locker consent in a browser', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium)` }, () => {
+describe('document-locker consent in a browser', { skip: skipWithoutChromium }, () => {
   let t: LiveApp;
   let browser: Browser;
   let page: Page;
   const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     t = await startLive();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 800, height: 600 } })).newPage();
   });
   after(async () => {

@@ -2,7 +2,6 @@
 // serves the command line directly and, when a running server holds the embedded store, through the
 // server's admin socket. Each command parses its arguments and calls the shared admin action
 // (admin/actions/, the same the console calls) as actor `cli`; it returns one JSON-serialisable object.
-import { parseArgs } from 'node:util';
 import type { Db } from '../db/client.js';
 import type { Environment } from '../db/schema.js';
 import { listKeys } from '../accounts/store.js';
@@ -16,8 +15,10 @@ import { createUser } from '../console/users.js';
 import { inrToPaise, paiseToInr } from '../money.js';
 import { migrate } from '../db/migrate.js';
 import { accounts, allowlist, keys, wallet } from './actions/index.js';
+import { opts, required, UsageError } from './args.js';
+import { attentionCommands, type CommandContext } from './attention-commands.js';
 
-export class UsageError extends Error {}
+export { UsageError, type CommandContext };
 
 /** A check (`ledger check`, `audit verify`) found breaches: the output is the report, the exit code non-zero. */
 export class LedgerBreach extends Error {
@@ -26,25 +27,10 @@ export class LedgerBreach extends Error {
   }
 }
 
-type Command = (db: Db, args: string[]) => Promise<Record<string, unknown>>;
-
-function opts<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: T, positionals = 0) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: positionals > 0, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument ${parsed.positionals[positionals]}`);
-  return parsed;
-}
+type Command = (db: Db, args: string[], ctx: CommandContext) => Promise<Record<string, unknown>>;
 
 /** The audit signing key from config (the CLI reads the same environment as the server). */
 const signingKeyConfig = () => loadConfig().auditCheckpoint.signingKey;
-
-function required(values: Record<string, unknown>, ...names: string[]): void {
-  for (const n of names) if (values[n] === undefined) throw new UsageError(`--${n} is required`);
-}
 
 const environment = (v: unknown): Environment => {
   if (v !== 'sandbox' && v !== 'live') throw new UsageError('--env must be sandbox or live');
@@ -236,6 +222,8 @@ export const COMMANDS: Record<string, Command> = {
     const { balance_paise } = await wallet.topUp(db, 'cli', { accountId: values.account!, amountPaise: paise });
     return { account: values.account!, balance: paiseToInr(balance_paise), currency: 'INR' };
   },
+
+  ...attentionCommands,
 };
 
 function allowlistChange(args: string[], how: 'add' | 'remove') {

@@ -4,7 +4,7 @@
 // the console answers for the same error (errors.ts), so both adapters say the same thing.
 import type { Db } from '../db/client.js';
 import { ApiError } from '../errors.js';
-import { COMMANDS, LedgerBreach, resolveCommand, UsageError } from './commands.js';
+import { COMMANDS, LedgerBreach, resolveCommand, UsageError, type CommandContext } from './commands.js';
 
 export const USAGE = `usage: sangam <command>
   migrate
@@ -20,6 +20,11 @@ export const USAGE = `usage: sangam <command>
   wallet topup --account ID --amount INR
   users create --email E --password P [--admin] [--account ID]   (a console user)
   ledger check                              (exit 1 on any breach)
+  attention list [--reason overdue|review|flagged|proposed] [--limit N]   (what needs a person, with counts)
+  attention show TXN_ID                     (a transaction with its whole partner history and resolutions)
+  attention propose TXN_ID --action success|failed|reversal|dismiss --reason R [--evidence E] --as EMAIL
+  attention approve|reject RESOLUTION_ID [--reason R] --as EMAIL
+                                            (money needs a second admin; --as names an admin console user)
   audit verify [--public-key PEM|BASE64] [--checkpoint]   (exit 1 at the first broken row of any chain or checkpoint)
   audit checkpoint                          (writes a signed checkpoint over every chain head)
   audit public-key                          (the key that verifies signed checkpoints)
@@ -44,11 +49,17 @@ export const USAGE = `usage: sangam <command>
   partner-sim --kind setu-dth [--port N] [--client-id ID] [--client-secret S] [--partner-id N]
               [--webhook-url URL] [--pending-ms N] [--latency-ms N] [--host H]`;
 
-export async function runCommand(db: Db, argv: string[]): Promise<{ code: number; output: Record<string, unknown> }> {
+/** Without a context, a command that settles money (attention approve) has no settlement to use. */
+const NO_CONTEXT: CommandContext = {
+  settlement: () => Promise.reject(new Error('this command needs a server\'s settlement wiring (run it from the sangam CLI)')),
+};
+
+/** `ctx`: what the caller can lend a command beyond the store (the CLI's or the server's settlement). */
+export async function runCommand(db: Db, argv: string[], ctx: CommandContext = NO_CONTEXT): Promise<{ code: number; output: Record<string, unknown> }> {
   const cmd = resolveCommand(argv);
   if (!cmd) return { code: 2, output: { error: `unknown command: ${argv.join(' ')}`, usage: USAGE } };
   try {
-    return { code: 0, output: await COMMANDS[cmd.name]!(db, cmd.args) };
+    return { code: 0, output: await COMMANDS[cmd.name]!(db, cmd.args, ctx) };
   } catch (err) {
     if (err instanceof LedgerBreach) return { code: 1, output: err.report };
     if (err instanceof UsageError) return { code: 2, output: { error: err.message, usage: USAGE } };

@@ -6,11 +6,13 @@ import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/client.js';
 import { runCommand } from './run.js';
+import type { CommandContext } from './commands.js';
 import { exportFromStore, type ExportRequest } from './audit-export.js';
 
 export const socketPath = (dataDir: string) => path.join(dataDir, 'admin.sock');
 
-export async function startAdminSocket(dataDir: string, db: Db): Promise<() => Promise<void>> {
+/** `ctx`: the server's own wiring, lent to the commands that need it (a resolution's settlement). */
+export async function startAdminSocket(dataDir: string, db: Db, ctx?: CommandContext): Promise<() => Promise<void>> {
   const file = socketPath(dataDir);
   if (existsSync(file)) unlinkSync(file); // left by a process that died; we hold the store now
   const server = http.createServer((req, res) => {
@@ -34,7 +36,7 @@ export async function startAdminSocket(dataDir: string, db: Db): Promise<() => P
       } catch {
         argv = undefined;
       }
-      const result = Array.isArray(argv) && argv.every((a) => typeof a === 'string') ? await runCommand(db, argv) : { code: 2, output: { error: 'bad admin request' } };
+      const result = Array.isArray(argv) && argv.every((a) => typeof a === 'string') ? await runCommand(db, argv, ctx) : { code: 2, output: { error: 'bad admin request' } };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
     });
   });

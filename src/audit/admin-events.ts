@@ -8,8 +8,12 @@ import type { Trx } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import { insertChained } from './chain.js';
 
-/** Who made an admin change: the operator's command line (or admin socket), a console user, or an API key (an erasure request). */
-export type Actor = 'cli' | `console:${string}` | `key:${string}`;
+/**
+ * Who made an admin change: the operator's command line (or admin socket), the command line acting as
+ * a named console admin (`cli:<email>`, where a change needs a person: maker-checker), a console user,
+ * or an API key (an erasure request).
+ */
+export type Actor = 'cli' | `cli:${string}` | `console:${string}` | `key:${string}`;
 
 export interface AdminEvent {
   accountId: string;

@@ -280,6 +280,33 @@ export interface PartnerSessionsTable {
   expires_at: Timestamp;
 }
 
+/** One entry of a live transaction's history with its partners (migration 0016). */
+export type PartnerEventKind = 'request' | 'answer' | 'callback' | 'enquiry' | 'resolution' | 'overdue';
+export interface PartnerEventsTable {
+  id: Generated<number>;
+  txn_id: string;
+  at: ColumnType<Date, Date | string | undefined, never>;
+  partner: string | null;
+  kind: PartnerEventKind;
+  status: string | null;
+  detail: ColumnType<Record<string, unknown>, string | undefined, never>;
+}
+
+export type ResolutionAction = 'success' | 'failed' | 'reversal' | 'dismiss';
+export interface ResolutionsTable {
+  id: string;
+  txn_id: string;
+  action: ResolutionAction;
+  reason: string;
+  evidence: string;
+  state: 'proposed' | 'applied' | 'rejected';
+  proposed_by: string;
+  proposed_at: CreatedAt;
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+  decision_reason: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -306,4 +333,6 @@ export interface DB {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  partner_events: PartnerEventsTable;
+  resolutions: ResolutionsTable;
 }

@@ -25,6 +25,7 @@ import type { TxRow } from '../transactions/store.js';
 import type { OperationContext, OperationDef } from './operation.js';
 import type { RoutedOutcome } from '../providers/router.js';
 import type { Recording } from './recorder.js';
+import * as partnerHistory from '../attention/history.js';
 
 type Input = Record<string, unknown> & { reference_id: string };
 
@@ -165,6 +166,7 @@ async function applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promis
     // the caller) commits with the answer that reveals it.
     for (const write of ctx.afterRecord) await write(trx);
   }
+  await partnerHistory.record(trx, items.flatMap((i) => partnerHistory.exchange(i.ctx.txnId, i.def.slug, i.outcome))); // the partner history (src/attention/)
   await services.idempotency.completeBound(trx, keys);
   return answers;
 }

@@ -199,6 +199,12 @@ export interface Connector {
   readonly polling?: Polling;
   /** When its status can show a success undone: which operations to watch, and when (see ReversalWatch). */
   readonly reversalWatch?: ReversalWatch;
+  /**
+   * How long a pending with this partner normally takes to become final, in seconds, from its
+   * documentation (or a stated assumption); past it the transaction is overdue (src/attention/).
+   * SANGAM_EXPECTED_FINAL_S overrides it.
+   */
+  readonly expectedFinalS?: number;
   /** Throws PartnerError (nothing happened) or NoAnswer (it may have); otherwise an Outcome. */
   execute(req: OperationRequest): Promise<Outcome>;
   /** The transaction as the partner now sees it; null when the partner has never heard of it. */

@@ -141,6 +141,16 @@ export class PartnerRouter {
     return override ?? w.scheduleS;
   }
 
+  /** What a partner's connector declares a pending with it normally takes to become final (seconds). */
+  expectedFinalS(partner: string): number | undefined {
+    return this.endpoints.get(partner)?.connector.expectedFinalS;
+  }
+
+  /** The configured partners' names, in configuration order. */
+  names(): string[] {
+    return [...this.endpoints.keys()];
+  }
+
   /** Runs the request on the first partner of its route that takes it; see the module header. */
   async execute(req: OperationRequest): Promise<RoutedOutcome> {
     const slug = req.operation;

@@ -18,6 +18,7 @@ import type { Services } from '../services.js';
 import type { OperationSlug, PartnerReport } from '../providers/connector.js';
 import { PollingLoop } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
+import * as partnerHistory from '../attention/history.js';
 
 const BATCH = 20;
 
@@ -105,7 +106,7 @@ export class Reconciler {
     let unreachable = false;
     for (const p of asked) {
       try {
-        report = await partners!.status(p, tx);
+        report = await partnerHistory.enquiry(db, this.log, { txnId: row.id, partner: p }, () => partners!.status(p, tx)); // recorded in the partner history (src/attention/)
         answeredBy = p;
       } catch (err) {
         unreachable = true;
@@ -170,7 +171,7 @@ export class Reconciler {
     }
     let report: PartnerReport | null;
     try {
-      report = await partners!.status(row.partner, this.txRef(row));
+      report = await partnerHistory.enquiry(db, this.log, { txnId: row.id, partner: row.partner }, () => partners!.status(row.partner!, this.txRef(row))); // recorded in the partner history (src/attention/)
     } catch (err) {
       this.log.warn({ err, txn_id: row.id, partner: row.partner }, 'reversal watch: status enquiry failed; asked again later');
       return;

@@ -1,5 +1,6 @@
 // The Sangam console: sign-in, then the client pages (overview, keys, allow-list, logs, webhooks,
-// wallet) and, for admins, accounts and the manual-review queue. Routing is by URL hash.
+// wallet) and, for admins, accounts and "Needs attention" (its count in the navigation). Routing is by
+// URL hash: #page, or #attention/<txn_id> for one transaction.
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { api, ApiFailure, setCsrf } from './api';
@@ -10,6 +11,7 @@ import { Logs } from './pages/logs';
 import { Webhooks } from './pages/webhooks';
 import { Wallet } from './pages/wallet';
 import { Admin } from './pages/admin';
+import { AttentionQueue, AttentionTransaction } from './pages/attention';
 import './styles.css';
 
 export interface Session {
@@ -26,6 +28,7 @@ const PAGES = [
   { id: 'logs', label: 'Logs', client: true },
   { id: 'webhooks', label: 'Webhooks', client: true },
   { id: 'wallet', label: 'Wallet', client: true },
+  { id: 'attention', label: 'Needs attention', client: false },
   { id: 'admin', label: 'Admin', client: false },
 ] as const;
 type PageId = (typeof PAGES)[number]['id'];
@@ -73,9 +76,30 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   );
 }
 
+/** The page and its parameter (a transaction id) named by the URL hash. */
+const route = () => {
+  const [page, param] = location.hash.slice(1).split('/');
+  return { page: (page as PageId) || 'overview', param: param ? decodeURIComponent(param) : undefined };
+};
+
+/** How many transactions need an admin, refreshed every 30 s and on every page change; null for others. */
+function useAttentionCount(session: Session | null | undefined, page: string) {
+  const [count, setCount] = useState<number | null>(null);
+  const refresh = useCallback(() => {
+    if (session?.user.is_admin) api<{ total: number }>('/admin/attention/summary').then((s) => setCount(s.total), () => setCount(null));
+  }, [session]);
+  useEffect(() => {
+    refresh();
+    const timer = setInterval(refresh, 30_000);
+    return () => clearInterval(timer);
+  }, [refresh, page]);
+  return { count, refresh };
+}
+
 function App() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
-  const [page, setPage] = useState<PageId>(() => (location.hash.slice(1) as PageId) || 'overview');
+  const [{ page, param }, setRoute] = useState(route);
+  const attention = useAttentionCount(session, `${page}/${param}`);
   const load = useCallback(async () => {
     try {
       const s = await api<Session>('/session');
@@ -88,7 +112,7 @@ function App() {
   }, []);
   useEffect(() => void load(), [load]);
   useEffect(() => {
-    const onHash = () => setPage((location.hash.slice(1) as PageId) || 'overview');
+    const onHash = () => setRoute(route());
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
@@ -109,6 +133,11 @@ function App() {
           {visible.map((p) => (
             <a key={p.id} href={`#${p.id}`} aria-current={current?.id === p.id ? 'page' : undefined}>
               {p.label}
+              {p.id === 'attention' && !!attention.count && (
+                <span className="count" data-testid="attention-count" aria-label={`${attention.count} need attention`}>
+                  {attention.count}
+                </span>
+              )}
             </a>
           ))}
         </nav>
@@ -126,6 +155,8 @@ function App() {
         {current?.id === 'logs' && <Logs />}
         {current?.id === 'webhooks' && <Webhooks />}
         {current?.id === 'wallet' && <Wallet />}
+        {current?.id === 'attention' && !param && <AttentionQueue />}
+        {current?.id === 'attention' && param && <AttentionTransaction txnId={param} me={session.user.email} onChanged={attention.refresh} />}
         {current?.id === 'admin' && <Admin />}
         {!current && <p className="empty">This console user has no account and is not an admin.</p>}
       </main>

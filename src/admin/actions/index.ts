@@ -4,6 +4,7 @@
 // each adapter maps in its one place (http/error-handler.ts; admin/run.ts for exit codes).
 export * as accounts from './accounts.js';
 export * as allowlist from './allowlist.js';
+export * as attention from './attention.js';
 export * as keys from './keys.js';
 export * as wallet from './wallet.js';
 export { consoleActor, type Actor } from './run.js';

@@ -10,11 +10,11 @@ export type { Actor };
 
 export const consoleActor = (email: string): Actor => `console:${email}`;
 
-/** Runs `change`, then appends the event it describes; both commit or neither does. */
-export function adminAction<T>(db: Db, actor: Actor, change: (trx: Trx) => Promise<{ result: T; event: AdminEvent }>): Promise<T> {
+/** Runs `change`, then appends the event (or the steps, in order) it describes; all commit or none does. */
+export function adminAction<T>(db: Db, actor: Actor, change: (trx: Trx) => Promise<{ result: T; event: AdminEvent | AdminEvent[] }>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     const { result, event } = await change(trx);
-    await appendAdminEvent(trx, actor, event);
+    for (const e of [event].flat()) await appendAdminEvent(trx, actor, e);
     return result;
   });
 }

@@ -1,6 +1,6 @@
 // Owns the operators' pages (admins only): accounts with their wallets and approvals, creating an
-// account, top-ups and approvals through the shared admin actions (audited as console:<email>), and
-// the manual-review queue.
+// account, top-ups and approvals through the shared admin actions (audited as console:<email>). The
+// manual-review queue is part of "Needs attention" (attention.ts).
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
@@ -35,7 +35,6 @@ export function registerAdmin(api: FastifyInstance, db: Db): void {
     return okEnvelope('Approvals updated', { approved: r.approved });
   });
 
-  api.get('/console/api/admin/review', { schema: { hide: true } }, async () => okEnvelope('Manual review', { items: await reviewQueue(db) }));
 }
 
 async function accountList(db: Db) {
@@ -55,15 +54,4 @@ async function accountList(db: Db) {
     held: paiseToInr(r.held_paise),
     approvals: approvals.filter((a) => a.account_id === r.id).map((a) => a.operation),
   }));
-}
-
-async function reviewQueue(db: Db) {
-  const rows = await db
-    .selectFrom('transactions')
-    .select(['id', 'account_id', 'operation', 'reference_id', 'partner', 'checks', 'review_reason', 'flagged', 'created_at', 'amount_paise'])
-    .where((eb) => eb.or([eb('review_reason', 'is not', null), eb('flagged', 'is not', null)]))
-    .orderBy('created_at')
-    .limit(500)
-    .execute();
-  return rows.map((r) => ({ ...r, amount: r.amount_paise === null ? null : paiseToInr(r.amount_paise), created_at: r.created_at.toISOString() }));
 }

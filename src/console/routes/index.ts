@@ -13,6 +13,7 @@ import { registerLogs } from './logs.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerWallet } from './wallet.js';
 import { registerAdmin } from './admin.js';
+import { registerAttention } from './attention.js';
 
 export function registerConsoleApi(app: FastifyInstance, services: Services): void {
   const { db } = services;
@@ -27,5 +28,6 @@ export function registerConsoleApi(app: FastifyInstance, services: Services): vo
     registerWallet(api, db);
     // Its own scope, so its admin check runs on its routes only (after the session check above).
     await api.register(async (adminApi) => registerAdmin(adminApi, db));
+    await api.register(async (adminApi) => registerAttention(adminApi, services));
   });
 }

@@ -86,6 +86,8 @@ export class CashfreePayoutsConnector implements Connector {
     operations: ['upi-payment-status'] as const,
     scheduleS: [300, 3600, 6 * 3600, 86_400, 3 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400, 45 * 86_400, 60 * 86_400, 90 * 86_400],
   };
+  /** [G] Cashfree documents no time to a final status (§3.3, §3.4): the same UPI rails as RazorpayX, so its 1 hour (§9.3). */
+  readonly expectedFinalS = 3600;
   private http: CashfreeHttp;
 
   constructor(

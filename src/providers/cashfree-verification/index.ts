@@ -77,6 +77,8 @@ function refusalText(a: CfAnswer): string {
 
 export class CashfreeVerificationConnector implements Connector {
   readonly serves = ['mobile-to-bank-account'] as const;
+  /** [G] A penny drop (§5.1) is an IMPS credit, final in seconds; PENDING has no documented end and no webhook. */
+  readonly expectedFinalS = 1800;
   private http: CashfreeVerificationHttp;
 
   constructor(

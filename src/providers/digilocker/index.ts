@@ -9,7 +9,7 @@ import { partnerVars, type Connector, type ConnectorFactory, type OperationReque
 import { document, download, type DownloadDeps } from './download.js';
 import { DigilockerHttp } from './http.js';
 import { initialize, registerCallback } from './oauth.js';
-import { DigilockerSessions } from './session.js';
+import { DigilockerSessions, PENDING_TTL_S } from './session.js';
 import { parseAnchors } from './xml-verify.js';
 
 const DEFAULT_EAADHAAR_PATH = '/oauth2/3/xml/eaadhaar';
@@ -44,6 +44,8 @@ export const createDigilocker: ConnectorFactory = (ctx) => {
 
   const connector: Connector = {
     serves: ['doclocker-initialize', 'doclocker-download-aadhaar'],
+    // Initialize waits for the user; an undecided session fails when it expires (PENDING_TTL_S), give or take the finalizer's scan.
+    expectedFinalS: PENDING_TTL_S + 60,
     async execute(req: OperationRequest): Promise<Outcome> {
       switch (req.operation) {
         case 'doclocker-initialize':

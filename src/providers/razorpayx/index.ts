@@ -77,6 +77,8 @@ export class RazorpayxConnector implements Connector {
    * cover three working days across a long weekend and holidays. Seconds after the success.
    */
   readonly reversalWatch = { operations: ['upi-payment-status'] as const, scheduleS: [300, 3600, 6 * 3600, 86_400, 2 * 86_400, 3 * 86_400, 5 * 86_400, 7 * 86_400] };
+  /** PARTNERS.md §9.3: no status after 1 hour is RazorpayX's own signal to act ("then `fail` the payout"); UPI usually settles in minutes. */
+  readonly expectedFinalS = 3600;
   private http: RazorpayxHttp;
 
   constructor(

@@ -31,6 +31,8 @@ const UNSENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'
 
 export class SangamConnector implements Connector {
   readonly serves = Object.keys(OP_OF_SLUG) as Connector['serves'];
+  /** The simulator calls back after its --pending-ms (CONTRACT §8, default 5 s); 30 s leaves room for latency and a late callback. */
+  readonly expectedFinalS = 30;
   private pool: Pool;
   private verifier: Webhook;
 

@@ -122,6 +122,8 @@ export class SetuDthConnector implements Connector {
    * documented [G]. Watched for 30 days after the success, the longest BBPS complaint cycle we assume.
    */
   readonly reversalWatch = { operations: ['dth-recharge'] as const, scheduleS: [300, 3600, 6 * 3600, 86_400, 3 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400] };
+  /** [G] BBPS documents no time to a final BILL_PAY (§4.7): the biller confirms through BBPS, slower than a top-up. */
+  readonly expectedFinalS = 3600;
   private http: SetuHttp;
   private tokens: TokenCache;
   private billers: { map: Promise<BillerMap>; at: number } | null = null;

@@ -119,6 +119,8 @@ function refusal(a: Answer, what: string): string {
 
 export class SetuRechargeConnector implements Connector {
   readonly serves = ['recharge-commission'] as const;
+  /** [G] Setu documents no time for `Processing` (§4.5); a top-up is normally final in seconds and its webhooks end within ~1 minute (§9.4). */
+  readonly expectedFinalS = 1800;
   private http: SetuHttp;
   private tokens: TokenCache;
 

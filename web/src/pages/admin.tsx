@@ -1,5 +1,5 @@
-// Admin: accounts (create, top up, live approvals per operation) and the manual-review queue.
-import { api, inr, when } from '../api';
+// Admin: accounts (create, top up, live approvals per operation). Manual review lives in Needs attention.
+import { api, inr } from '../api';
 import { Empty, Failure, useData } from '../ui';
 
 interface Account {
@@ -9,22 +9,8 @@ interface Account {
   held: number;
   approvals: string[];
 }
-interface Review {
-  id: string;
-  account_id: string;
-  operation: string;
-  reference_id: string;
-  amount: number | null;
-  partner: string | null;
-  checks: number;
-  review_reason: string | null;
-  flagged: string | null;
-  created_at: string;
-}
-
 export function Admin() {
   const accounts = useData(() => api<{ items: Account[]; operations: string[] }>('/admin/accounts'), []);
-  const review = useData(() => api<{ items: Review[] }>('/admin/review'), []);
   const run = async (fn: () => Promise<unknown>) => {
     try {
       await fn();
@@ -105,42 +91,9 @@ export function Admin() {
           </table>
         </div>
       )}
-      <h2>Manual review</h2>
-      <p className="hint">Live pendings no partner settled before the cut-off, and transactions a partner contradicted. Holds stay in place.</p>
-      <Failure error={review.error} />
-      {review.data && review.data.items.length === 0 && <Empty>Nothing waits for review.</Empty>}
-      {review.data && review.data.items.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Transaction</th>
-                <th>Operation</th>
-                <th className="num">Amount</th>
-                <th>Partner</th>
-                <th>Why</th>
-                <th>Since</th>
-              </tr>
-            </thead>
-            <tbody>
-              {review.data.items.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <code>{r.id}</code>
-                    <br />
-                    {r.reference_id}
-                  </td>
-                  <td>{r.operation}</td>
-                  <td className="num">{r.amount === null ? '—' : inr(r.amount)}</td>
-                  <td>{r.partner ?? '—'}</td>
-                  <td>{r.review_reason ?? r.flagged}</td>
-                  <td>{when(r.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <p className="hint">
+        Pendings past their partner's expectation, in manual review or flagged by a partner: <a href="#attention">Needs attention</a>.
+      </p>
     </section>
   );
 }

@@ -1,0 +1,141 @@
+// Owns the resolution actions on what needs attention (src/attention/), for the console and the CLI:
+// propose, approve, reject. A money action (success, failed, reversal) is maker-checker: it stays
+// `proposed` until a different admin approves it — then it is applied through settlement in the same
+// database transaction — or rejects it with a reason (the maker may withdraw their own). `dismiss`
+// moves no money and is applied when it is recorded. Every step is an ADMIN audit row (who, why, the
+// evidence): `attention propose`, `attention approve`, `attention reject`, `attention apply`.
+// Admins are people: a console user (`console:<email>`) or the CLI naming one (`cli:<email>`, --as).
+//
+// Lock order: the transaction row first (SELECT … FOR UPDATE), then the resolution row, then wallets
+// (through settlement), the audit chain last.
+import type { Db } from '../../db/client.js';
+import type { Trx } from '../../db/transaction.js';
+import type { ResolutionAction } from '../../db/schema.js';
+import type { AdminEvent } from '../../audit/admin-events.js';
+import type { Settlement } from '../../settlement/settlement.js';
+import { ApiError } from '../../errors.js';
+import { applyResolution } from '../../attention/apply.js';
+import { resolutionView } from '../../attention/queue.js';
+import {
+  ACTIONS,
+  MONEY_ACTIONS,
+  decide,
+  getResolution,
+  insertResolution,
+  lockResolution,
+  lockTransaction,
+  openResolution,
+  unfit,
+  type Resolution,
+  type TxFacts,
+} from '../../attention/resolutions.js';
+import { adminAction, type Actor } from './run.js';
+
+export interface AttentionDeps {
+  db: Db;
+  settlement: Settlement;
+}
+
+const REASON_MAX = 1000;
+const EVIDENCE_MAX = 2000;
+
+/** The person behind an actor, for maker-checker; null for the anonymous CLI and API keys. */
+const personOf = (actor: Actor): string | null => (actor.startsWith('console:') || actor.startsWith('cli:') ? actor.slice(actor.indexOf(':') + 1).toLowerCase() : null);
+
+/** Errors: forbidden (no person named, or not an admin console user). */
+async function admin(trx: Trx, actor: Actor): Promise<string> {
+  const person = personOf(actor);
+  if (!person) throw new ApiError('forbidden', 'A resolution needs a named admin (the console, or the CLI with --as EMAIL)');
+  const user = await trx.selectFrom('console_users').select('is_admin').where('email', '=', person).executeTakeFirst();
+  if (!user?.is_admin) throw new ApiError('forbidden', `${person} is not an admin console user`);
+  return person;
+}
+
+/** Errors: validation (the field, with what is wrong). */
+function text(field: string, value: string | undefined, max: number, required: boolean): string {
+  const v = (value ?? '').trim();
+  if (required && !v) throw ApiError.validation([{ field, message: `${field} must not be empty` }]);
+  if (v.length > max) throw ApiError.validation([{ field, message: `${field} must be at most ${max} characters` }]);
+  return v;
+}
+
+/** Errors: not_found (no such transaction), validation (`txn_id`: not live). */
+async function lockLive(trx: Trx, txnId: string): Promise<TxFacts> {
+  const tx = await lockTransaction(trx, txnId);
+  if (!tx) throw new ApiError('not_found', `No transaction ${txnId}`);
+  if (tx.environment !== 'live') throw ApiError.validation([{ field: 'txn_id', message: 'only live transactions are resolved by hand (a sandbox pending settles by itself)' }]);
+  return tx;
+}
+
+/** Errors: validation (`action` does not fit the transaction as it stands). */
+function fits(action: ResolutionAction, tx: TxFacts): void {
+  const why = unfit(action, tx);
+  if (why) throw ApiError.validation([{ field: 'action', message: `${action} cannot apply: ${why}` }]);
+}
+
+const event = (tx: TxFacts, action: string, detail: Record<string, unknown>): AdminEvent => ({ accountId: tx.account_id, environment: 'live', action: `attention ${action}`, detail: { txn_id: tx.id, ...detail } });
+
+/**
+ * Records a resolution: a money action is proposed for a second admin; `dismiss` is applied at once.
+ * Errors: validation (action unknown or unfit, reason empty, evidence missing for money, a proposal
+ * already open), not_found (transaction), forbidden (not a named admin).
+ */
+export function propose(deps: AttentionDeps, actor: Actor, input: { txnId: string; action: string; reason?: string; evidence?: string }) {
+  const action = input.action as ResolutionAction;
+  if (!ACTIONS.includes(action)) throw ApiError.validation([{ field: 'action', message: `action must be one of ${ACTIONS.join(', ')}` }]);
+  const money = MONEY_ACTIONS.includes(action);
+  const reason = text('reason', input.reason, REASON_MAX, true);
+  const evidence = text('evidence', input.evidence, EVIDENCE_MAX, money);
+  return adminAction(deps.db, actor, async (trx) => {
+    const tx = await lockLive(trx, input.txnId);
+    const maker = await admin(trx, actor);
+    fits(action, tx);
+    const open = await openResolution(trx, tx.id);
+    if (open) throw ApiError.validation([{ field: 'txn_id', message: `resolution ${open.id} (${open.action}) is already waiting for approval: approve or reject it first` }]);
+    let r = await insertResolution(trx, { txnId: tx.id, action, reason, evidence, by: maker });
+    const proposed = event(tx, 'propose', { resolution_id: r.id, action, reason, evidence, maker });
+    if (money) return { result: resolutionView(r), event: proposed };
+    const effect = await applyResolution(trx, deps.settlement, tx, r, maker);
+    r = await decide(trx, r.id, { state: 'applied', by: maker });
+    return { result: resolutionView(r), event: [proposed, event(tx, 'apply', { resolution_id: r.id, action, effect })] };
+  });
+}
+
+/** The proposal and its transaction, locked in order. Errors: not_found, validation (`id`: already decided). */
+async function lockProposal(trx: Trx, id: string): Promise<{ tx: TxFacts; r: Resolution }> {
+  const found = await getResolution(trx, id);
+  if (!found) throw new ApiError('not_found', `No resolution ${id}`);
+  const tx = await lockLive(trx, found.txn_id);
+  const r = (await lockResolution(trx, id))!;
+  if (r.state !== 'proposed') throw ApiError.validation([{ field: 'id', message: `resolution ${id} is already ${r.state}` }]);
+  return { tx, r };
+}
+
+/**
+ * A second admin approves a proposal: it is applied through settlement now, once. Errors: not_found,
+ * forbidden (the maker, or not a named admin), validation (already decided; the transaction changed
+ * meanwhile — a callback settled it — so the action no longer fits: reject it).
+ */
+export function approve(deps: AttentionDeps, actor: Actor, input: { id: string }) {
+  return adminAction(deps.db, actor, async (trx) => {
+    const { tx, r } = await lockProposal(trx, input.id);
+    const checker = await admin(trx, actor);
+    if (checker === r.proposed_by) throw new ApiError('forbidden', 'Maker-checker: a different admin must approve this resolution');
+    fits(r.action, tx);
+    const effect = await applyResolution(trx, deps.settlement, tx, r, checker);
+    const done = await decide(trx, r.id, { state: 'applied', by: checker });
+    const detail = { resolution_id: r.id, action: r.action, reason: r.reason, evidence: r.evidence, maker: r.proposed_by, checker };
+    return { result: { ...resolutionView(done), effect }, event: [event(tx, 'approve', detail), event(tx, 'apply', { ...detail, effect })] };
+  });
+}
+
+/** Rejects a proposal with a reason; nothing moves. Errors: not_found, forbidden, validation (reason, already decided). */
+export function reject(deps: AttentionDeps, actor: Actor, input: { id: string; reason?: string }) {
+  const reason = text('reason', input.reason, REASON_MAX, true);
+  return adminAction(deps.db, actor, async (trx) => {
+    const { tx, r } = await lockProposal(trx, input.id);
+    const by = await admin(trx, actor);
+    const done = await decide(trx, r.id, { state: 'rejected', by, reason });
+    return { result: resolutionView(done), event: event(tx, 'reject', { resolution_id: r.id, action: r.action, maker: r.proposed_by, reason }) };
+  });
+}
