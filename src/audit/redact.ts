@@ -67,7 +67,8 @@ function holdsAadhaar(digits: string): boolean {
   return false;
 }
 
-const maskDigits = (s: string): string =>
+/** Every run of digits (across any separators) masked to its last 4, except a timestamp that holds no identity number. */
+export const maskDigits = (s: string): string =>
   s.replace(DIGIT_RUN, (run) => (TIMESTAMP.test(run) && !holdsAadhaar(digitsOf(run)) ? run : maskAllButLast4(run)));
 
 const storable = (s: string) => s.replace(UNSTORABLE, '\ufffd');
