@@ -174,15 +174,20 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
       services.auth.flushLastUsed().catch((err: unknown) => app.log.error({ err }, 'last_used_at flush failed'));
     }, config.lastUsedFlushMs).unref();
   });
-  app.addHook('onClose', async () => {
+  // The background workers stop as soon as shutdown begins, not once the last connection has drained
+  // (a keep-alive connection can hold close() for its whole timeout): a closing server asks no partner
+  // anything more and delivers nothing more.
+  app.addHook('preClose', async () => {
     clearInterval(purge);
     clearInterval(lastUsed);
-    await services.auth.flushLastUsed();
     await services.finalizer.stop();
     await reconciler.stop();
     await webhooks.stop();
     await overdue.stop();
     await checkpointer.stop();
+  });
+  app.addHook('onClose', async () => {
+    await services.auth.flushLastUsed();
     await services.recorder.flush();
     await services.outcomes.flush();
     await services.audit.flush();

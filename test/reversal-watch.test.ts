@@ -121,13 +121,13 @@ describe('reversal watch: a reversal made while Sangam is down is posted after t
         assert.equal(r.status, 200, r.text);
         const txnId = r.body.data.txn_id as string;
         const app = t;
-        await eventually(async () => (await txnRow(app, txnId)).status === 'success', 10_000);
+        await eventually(async () => (await txnRow(app, txnId)).status === 'success', 30_000);
         assert.ok((await txnRow(t, txnId)).watch_next_at, 'a success its partner can undo is watched');
         assert.deepEqual(await walletOf(t, liveKey), { balance: start.balance - 4312 - FEE_PAISE, held: 0 });
 
         await t.stop(); // Sangam is down: nothing answers on its port
         await c.reverse(txnId);
-        await eventually(async () => c.attempts().length >= 2, 10_000); // the partner gave up
+        await eventually(async () => c.attempts().length >= 2, 30_000); // the partner gave up
 
         assert.equal(c.delivered(), 0, 'no reversal webhook got through');
 
@@ -137,7 +137,7 @@ describe('reversal watch: a reversal made while Sangam is down is posted after t
         const row = await eventually(async () => {
           const x = await txnRow(back, txnId);
           return x.result.reversed_at ? x : false;
-        }, 15_000);
+        }, 60_000);
         assert.equal(row.status, 'success', 'a final state never changes; the reversal is shown beside it');
         assert.equal(row.watch_next_at, null, 'a reversed success is no longer watched');
         assert.deepEqual(await walletOf(t, liveKey), start, 'the debit and the fee came back, once');
@@ -198,7 +198,7 @@ describe('settlement decides on the locked row', () => {
       await eventually(async () => {
         const w = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`.execute(db);
         return w.rows[0]!.n > 0;
-      }, 10_000);
+      }, 30_000);
     }
     release();
     await phase3;

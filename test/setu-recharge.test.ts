@@ -207,7 +207,7 @@ describe('setu-recharge connector, end to end', () => {
     const done = await eventually(async () => {
       const x = await txOf(body.reference_id);
       return x.body.data.reversed_at && x;
-    }, 8000);
+    }, 30_000);
     assert.equal(done.body.data.status, 'success');
     assert.deepEqual(await wallet(), before, 'the debit and the commission came back, once');
   });
