@@ -60,10 +60,10 @@ import {
   type BbpsEnvelope,
   type BbpsFetchResponse,
   type BbpsPayment,
-  type BbpsPaymentRequest,
   type BillerMap,
   type Known,
   type MappedBiller,
+  type StoredPayment,
 } from './transformers.js';
 import { registerWebhooks } from './webhook.js';
 
@@ -71,13 +71,6 @@ const STORED_TTL_S = 7 * 24 * 3600;
 const BILLERS_TTL_MS = 6 * 3600_000;
 
 export const storedKey = (txnId: string) => `pay:${txnId}`;
-
-export interface StoredPayment {
-  refId: string;
-  body: BbpsPaymentRequest;
-  amountPaise: number;
-  commissionPaise: number;
-}
 
 interface Settings {
   clientId: string;

@@ -68,6 +68,14 @@ export interface BbpsPaymentRequest {
 }
 
 /** [P] BILL_PAY statuses; [G] Processing while pending. */
+/** What a status enquiry or a webhook needs later (kept in the partner sessions before paying): the fetch's refId, the body, our amounts. */
+export interface StoredPayment {
+  refId: string;
+  body: BbpsPaymentRequest;
+  amountPaise: number;
+  commissionPaise: number;
+}
+
 export type BbpsPayStatus = 'Success' | 'Failure' | 'Credit_Adjustment' | 'Processing' | (string & {});
 
 /** [P] the BILL_PAY data (also the answer of …/payment/response). */

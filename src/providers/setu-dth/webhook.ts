@@ -13,8 +13,7 @@ import { ApiError } from '../../errors.js';
 import { PartnerError, type PartnerReport } from '../connector.js';
 import { sameSecret } from '../setu-recharge/http.js';
 import { txnIdOfPaymentRef } from '../setu-recharge/transformers.js';
-import type { StoredPayment } from './index.js';
-import { statusOf, type BbpsPayment, type BbpsWebhook, type Known } from './transformers.js';
+import { statusOf, type BbpsPayment, type BbpsWebhook, type Known, type StoredPayment } from './transformers.js';
 
 export interface WebhookDeps {
   name: string;
