@@ -1,9 +1,9 @@
 // Owns compliance approval: which operations an account may use with live keys (CONTRACT §2).
 import type { Db } from '../db/client.js';
-import { OPERATIONS } from '../operations/registry.js';
+import { OPERATION_SLUGS } from '../providers/connector.js';
 import { TtlCache } from './ttl-cache.js';
 
-export const SLUGS = OPERATIONS.map((o) => o.slug);
+export const SLUGS: string[] = [...OPERATION_SLUGS];
 
 export class UnknownOperationError extends Error {}
 

@@ -1,5 +1,6 @@
 // Owns the list of operations the API serves. Adding an operation: one folder, one line here.
 import type { OperationDef } from './operation.js';
+import { OPERATION_SLUGS } from '../providers/connector.js';
 import { signatureMatch } from './signature-match/handler.js';
 import { doclockerInitialize } from './doclocker-initialize/handler.js';
 import { doclockerDownloadAadhaar } from './doclocker-download-aadhaar/handler.js';
@@ -17,5 +18,10 @@ export const OPERATIONS: readonly OperationDef[] = [
   rechargeCommission,
   dthRecharge,
 ];
+
+// The rooms below name the operations by OPERATION_SLUGS without importing them: it must say the same.
+if (OPERATIONS.map((o) => o.slug).join() !== OPERATION_SLUGS.join()) {
+  throw new Error(`OPERATION_SLUGS (providers/connector.ts) differs from the registry: ${OPERATIONS.map((o) => o.slug).join(', ')}`);
+}
 
 export const operationBySlug = new Map(OPERATIONS.map((o) => [o.slug, o]));

@@ -12,6 +12,7 @@ import { ConfigError, type Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import {
   NoAnswer,
+  OPERATION_SLUGS,
   PartnerError,
   type Connector,
   type DthSubscriber,
@@ -29,15 +30,7 @@ import {
 import { KINDS } from './registry.js';
 import type { PartnerSessionStore } from './sessions.js';
 
-const SLUGS: readonly OperationSlug[] = [
-  'signature-match',
-  'doclocker-initialize',
-  'doclocker-download-aadhaar',
-  'mobile-to-bank-account',
-  'upi-payment-status',
-  'recharge-commission',
-  'dth-recharge',
-];
+const SLUGS = OPERATION_SLUGS;
 
 interface Endpoint {
   name: string;
