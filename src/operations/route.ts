@@ -4,7 +4,6 @@
 // execute: in the sandbox, execute and record the transaction with its idempotency key, stored
 // response and audit row in one group-committed transaction (recorder.ts); in live, the atomic phases
 // of live.ts. A key already taken is settled by IdempotencyStore.claim(). Answers with the envelope.
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -17,6 +16,7 @@ import type { Services } from '../services.js';
 import type { OperationContext, OperationDef } from './operation.js';
 import { liveRecording, resumeLive, runLive } from './live.js';
 import type { Recorded, Recording } from './recorder.js';
+import { headersDoc, OPERATION_ERRORS, requestDoc } from './document.js';
 import type { TxRow } from '../transactions/store.js';
 import { auditRowOf } from '../audit/hook.js';
 
@@ -158,41 +158,6 @@ async function handle(def: OperationDef, services: Services, req: FastifyRequest
 const inFlight = () => new ApiError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly');
 
 const omitKey = ({ idempotency_key: _, ...payload }: Input) => payload;
-
-/** What a request may leave out because something else stands in for it: an alias, or the Idempotency-Key header. */
-const OPTIONAL_IN_DOC = (def: OperationDef): Record<string, string> => ({
-  ...Object.fromEntries(Object.entries(def.aliases ?? {}).map(([alias, canonical]) => [canonical, `Required unless its alias \`${alias}\` is given.`])),
-  ...(def.idempotency?.by === 'idempotency_key' && def.idempotency.required
-    ? { idempotency_key: 'Required: here or as the Idempotency-Key header (the same value when both are sent).' }
-    : {}),
-});
-
-/**
- * The request as the OpenAPI document shows it: the operation's one schema, except that a field another
- * can stand in for is not listed as required (parseInput resolves aliases and the header before it
- * validates with the schema itself, which keeps them required).
- */
-function requestDoc(def: OperationDef): TObject {
-  const relaxed = OPTIONAL_IN_DOC(def);
-  const properties = Object.fromEntries(
-    Object.entries(def.schema.properties).map(([k, v]) => [k, relaxed[k] ? { ...v, description: `${String(v.description ?? '')}. ${relaxed[k]}`.replace(/^\. /, '') } : v]),
-  );
-  return { ...def.schema, properties, required: (def.schema.required ?? []).filter((k) => !relaxed[k]) } as TObject;
-}
-
-/** The Idempotency-Key header, on operations keyed by idempotency_key: it takes the field's rules. */
-const headersDoc = (def: OperationDef) =>
-  def.idempotency?.by === 'idempotency_key'
-    ? Type.Object({
-        'Idempotency-Key': Type.Optional({
-          ...(def.schema.properties.idempotency_key as TSchema),
-          description: 'The idempotency key, instead of the idempotency_key field (the same value when both are sent)',
-        } as TSchema),
-      })
-    : undefined;
-
-/** Live calls are charged (402), go to partners (502/504) and need approval (403); keys may be in flight (409). */
-const OPERATION_ERRORS = [402, 404, 409, 413, 415, 502, 504];
 
 export function registerOperation(app: FastifyInstance, def: OperationDef, services: Services): void {
   const methods = def.method === 'GET' ? (['GET', 'POST'] as const) : (['POST'] as const);

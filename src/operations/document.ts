@@ -1,0 +1,41 @@
+// Owns how an operation appears in the OpenAPI document: its request (aliases and the Idempotency-Key
+// header relax what the schema itself requires), the header, and the error statuses its route declares.
+// What the server enforces stays in the operation's one schema (route.ts validates with it).
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import type { OperationDef } from './operation.js';
+
+/** What a request may leave out because something else stands in for it: an alias, or the Idempotency-Key header. */
+const OPTIONAL_IN_DOC = (def: OperationDef): Record<string, string> => ({
+  ...Object.fromEntries(Object.entries(def.aliases ?? {}).map(([alias, canonical]) => [canonical, `Required unless its alias \`${alias}\` is given.`])),
+  ...(def.idempotency?.by === 'idempotency_key' && def.idempotency.required
+    ? { idempotency_key: 'Required: here or as the Idempotency-Key header (the same value when both are sent).' }
+    : {}),
+});
+
+/**
+ * The request as the OpenAPI document shows it: the operation's one schema, except that a field another
+ * can stand in for is not listed as required (parseInput resolves aliases and the header before it
+ * validates with the schema itself, which keeps them required).
+ */
+export function requestDoc(def: OperationDef): TObject {
+  const relaxed = OPTIONAL_IN_DOC(def);
+  const properties = Object.fromEntries(
+    Object.entries(def.schema.properties).map(([k, v]) => [k, relaxed[k] ? { ...v, description: `${String(v.description ?? '')}. ${relaxed[k]}`.replace(/^\. /, '') } : v]),
+  );
+  return { ...def.schema, properties, required: (def.schema.required ?? []).filter((k) => !relaxed[k]) } as TObject;
+}
+
+/** The Idempotency-Key header, on operations keyed by idempotency_key: it takes the field's rules. */
+export const headersDoc = (def: OperationDef) =>
+  def.idempotency?.by === 'idempotency_key'
+    ? Type.Object({
+        'Idempotency-Key': Type.Optional({
+          ...(def.schema.properties.idempotency_key as TSchema),
+          description: 'The idempotency key, instead of the idempotency_key field (the same value when both are sent)',
+        } as TSchema),
+      })
+    : undefined;
+
+/** Live calls are charged (402), go to partners (502/504) and need approval (403); keys may be in flight (409). */
+export const OPERATION_ERRORS = [402, 404, 409, 413, 415, 502, 504];
+
