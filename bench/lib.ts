@@ -14,6 +14,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import type { StoreLocation } from '../test/harness.js';
 
@@ -104,7 +105,7 @@ export async function seedAccount(loc: StoreLocation, environment: 'sandbox' | '
     const { key } = await createKey(store.db, accountId, environment);
     if (environment === 'live') {
       await addEntry(store.db, accountId, 'live', '127.0.0.1');
-      await approve(store.db, accountId, 'all');
+      await approve(store.db, accountId, OPERATION_SLUGS);
       await topUp(store.db, accountId, 1_000_000_000_000, null);
     }
     return { accountId, key };

@@ -19,8 +19,6 @@ import { recordAnswer, registerAuditHook } from './audit/hook.js';
 import { redactUrl } from './audit/redact.js';
 import { OPERATIONS } from './operations/registry.js';
 import { registerOperation } from './operations/route.js';
-import { registerConsentPage } from './operations/doclocker-initialize/consent-page.js';
-import { registerXmlRoute } from './operations/doclocker-download-aadhaar/xml.js';
 import { registerTransactionRoutes } from './transactions/routes.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
@@ -39,10 +37,6 @@ import { OverdueWatch } from './attention/overdue.js';
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthContext;
-    /** The validated, normalised input of an operation, for the audit row. */
-    auditInput?: Record<string, unknown>;
-    /** Set when the audit row was stored with the operation's record; the onSend hook skips it. */
-    audited?: boolean;
   }
   interface FastifyContextConfig {
     operation?: string;
@@ -134,7 +128,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   // Everything a key can call: authenticated in onRequest, before the body is read.
   await app.register(async (api) => {
     api.addHook('onRequest', accessGuard(services));
-    for (const def of OPERATIONS) registerOperation(api, { ...def }, services);
+    for (const def of OPERATIONS) registerOperation(api, def, services.operations);
     registerTransactionRoutes(api, services);
     registerAccountRoutes(api, services);
     registerCatalogRoutes(api, services);
@@ -142,8 +136,8 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     registerAuditRoutes(api, services);
   });
 
-  await app.register(async (pages) => registerConsentPage(pages, services));
-  registerXmlRoute(app, services);
+  // An operation's side routes (a consent page, a signed document), each in its own plugin scope.
+  for (const def of OPERATIONS) if (def.routes) await app.register(async (scope) => def.routes!(scope, services.operations.deps));
   registerPartnerRoutes(app, services);
   registerConsoleApi(app, services);
   await registerConsolePages(app);

@@ -3,26 +3,24 @@ import cluster from 'node:cluster';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Store } from './db/client.js';
-import type { Environment } from './db/schema.js';
 import { Authenticator } from './http/auth.js';
-import { IdempotencyStore } from './http/idempotency.js';
+import { IdempotencyStore } from './idempotency/store.js';
 import { loadSecret, UrlSigner } from './http/signed-url.js';
 import { AuditWriter } from './audit/writer.js';
 import { TransactionStore } from './transactions/store.js';
 import { Recorder } from './operations/recorder.js';
-import { liveOutcomes, type LiveAnswer, type LiveOutcome } from './operations/live.js';
+import { LiveRunner, type LiveAnswer, type LiveOutcome } from './operations/live-runner.js';
+import { SandboxRunner } from './operations/sandbox-runner.js';
+import type { OperationRoutes } from './operations/route.js';
 import type { GroupCommit } from './db/group-commit.js';
 import { Finalizer } from './transactions/finalizer.js';
-import { SandboxConnector } from './providers/sandbox/index.js';
-import type { OperationRequest, Outcome } from './providers/connector.js';
 import { PartnerRouter } from './providers/router.js';
 import { PartnerSessionStore } from './providers/sessions.js';
 import { Settlement } from './settlement/settlement.js';
 import { RechargePreflight } from './catalog/preflight.js';
-import { operationBySlug } from './operations/registry.js';
+import { OPERATIONS, OPERATION_SLUGS, operationBySlug } from './operations/registry.js';
 import { Metrics } from './metrics.js';
 import { Pricing } from './ledger/pricing.js';
-import { ApiError } from './errors.js';
 import { AllowlistGuard } from './access/allowlist.js';
 import { ApprovalGuard } from './access/approvals.js';
 import { AuthFailureThrottle, KeyRateLimiter, MemoryBucketStore } from './access/rate-limit.js';
@@ -62,8 +60,8 @@ export interface Services {
   partnerSessions: PartnerSessionStore;
   /** How long a live pending may take with each partner before it is overdue (src/attention/). */
   expectations: Expectations;
-  /** Where an operation runs in this environment: the sandbox, or the live partners' router. */
-  connector(environment: Environment, operation: string): { execute(req: OperationRequest): Promise<Outcome> };
+  /** The operations' runners (sandbox and live) and what their handlers may read. */
+  operations: OperationRoutes;
   /** Releases what the services hold outside the store (Redis). */
   close(): Promise<void>;
 }
@@ -75,13 +73,12 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
   const db = store.db;
   const transactions = new TransactionStore(db);
   const idempotency = new IdempotencyStore(db, config.idempotencyLockMs);
-  const sandbox = new SandboxConnector(config.sandboxPendingMs);
   // One store for every bucket; in cluster mode without Redis, the primary's (server.ts serves it).
   const buckets = config.redisUrl ? new RedisBucketStore(config.redisUrl) : cluster.isWorker ? new ClusterBucketStore() : new MemoryBucketStore();
   log.info({ buckets: config.redisUrl ? 'redis' : cluster.isWorker ? 'cluster primary' : 'this process' }, 'rate-limit buckets');
   const metrics = new Metrics(db);
   const partnerSessions = new PartnerSessionStore(db, await loadSecret(db, 'partner_sessions'));
-  const partners = config.partner.endpoints.length ? new PartnerRouter(config.partner, config.publicUrl, partnerSessions, metrics) : null;
+  const partners = config.partner.endpoints.length ? new PartnerRouter(config.partner, config.publicUrl, partnerSessions, metrics, OPERATION_SLUGS) : null;
   const settlement = new Settlement(
     db,
     transactions,
@@ -92,6 +89,36 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     },
     (partner, slug) => (partner && partners ? partners.reversalWatch(partner, slug, config.reversalWatchS) : null),
   );
+  const recorder = new Recorder(db, transactions, idempotency);
+  const finalizer = new Finalizer(transactions, config.finalizerPollMs, log);
+  const pricing = new Pricing(db, config.authCacheMs, new Map(OPERATIONS.map((o) => [o.slug, o.feePaise])));
+  const urls = new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl);
+  const preflight = new RechargePreflight(partners, config.preflightTtl);
+  const live = new LiveRunner({
+    db,
+    recorder,
+    idempotency,
+    transactions,
+    settlement,
+    pricing,
+    partners,
+    firstCheckS: config.reconcile.scheduleS[0]!,
+    scheduleExplicit: config.reconcile.explicit,
+  });
+  const operations: OperationRoutes = {
+    sandbox: new SandboxRunner({ recorder, idempotency, finalizer, pendingMs: config.sandboxPendingMs }),
+    live,
+    deps: {
+      db,
+      transactions,
+      urls,
+      preflight,
+      documents: partners,
+      publicUrl: config.publicUrl,
+      doclockerSessionTtlS: config.doclockerSessionTtlS,
+      xmlUrlTtlS: config.xmlUrlTtlS,
+    },
+  };
   return {
     config,
     store,
@@ -105,25 +132,21 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     audit: new AuditWriter(db),
     idempotency,
     transactions,
-    recorder: new Recorder(db, transactions, idempotency),
-    outcomes: liveOutcomes(db),
-    finalizer: new Finalizer(transactions, config.finalizerPollMs, log),
-    urls: new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl),
-    pricing: new Pricing(db, config.authCacheMs),
+    recorder,
+    outcomes: live.outcomes,
+    finalizer,
+    urls,
+    pricing,
+    operations,
     partners,
     partnerSessions,
     settlement,
-    preflight: new RechargePreflight(partners, config.preflightTtl),
+    preflight,
     metrics,
     expectations: new Expectations(config.attention.expectedFinalS, partners),
     async close() {
       if (buckets instanceof RedisBucketStore) await buckets.close();
       await partners?.close();
-    },
-    connector(environment, operation) {
-      if (environment === 'sandbox') return sandbox;
-      if (partners) return partners;
-      throw new ApiError('partner_failed', `No live partner network is configured on this server for ${operation}; nothing was executed or debited`);
     },
   };
 }

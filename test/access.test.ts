@@ -138,13 +138,13 @@ describe('live compliance approval', () => {
     assert.equal(r.status, 403);
     assert.equal(r.body.data.Errorcode, 102);
     assert.match(r.body.message, /recharge-commission/);
-    await approve(t.store.db, t.accountId, 'recharge-commission');
+    await approve(t.store.db, t.accountId, ['recharge-commission']);
     const approved = await t.call('POST', PATHS.recharge, { key: t.liveKey, body: VALID.recharge() });
     assert.notEqual(approved.status, 403);
     assert.notEqual(approved.body.data.status, 'success', 'a live key never gets a simulated answer');
     const other = await t.call('POST', PATHS.dth, { key: t.liveKey, body: VALID.dth() });
     assert.equal(other.status, 403);
-    await unapprove(t.store.db, t.accountId, 'recharge-commission');
+    await unapprove(t.store.db, t.accountId, ['recharge-commission']);
     assert.equal((await t.call('POST', PATHS.recharge, { key: t.liveKey, body: VALID.recharge() })).status, 403);
   });
 

@@ -12,6 +12,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { freshStoreLocation, sleep } from './harness.js';
@@ -29,7 +30,7 @@ describe('crash in the middle of live traffic', () => {
     const accountId = (await createAccount(store.db, 'Jepsen Bank')).id;
     const { key } = await createKey(store.db, accountId, 'live');
     await addEntry(store.db, accountId, 'live', '127.0.0.1');
-    await approve(store.db, accountId, 'all');
+    await approve(store.db, accountId, OPERATION_SLUGS);
     const START = 50_000_00;
     await topUp(store.db, accountId, START, null);
     await store.close();

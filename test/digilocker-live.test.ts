@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { startDigilockerEmulator } from '../src/partner-sim/digilocker/server.js';
@@ -34,7 +35,7 @@ describe('live DigiLocker through a digilocker partner', () => {
     });
     await t.app.listen({ port, host: '127.0.0.1' });
     await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, 'all');
+    await approve(t.store.db, t.accountId, OPERATION_SLUGS);
     await topUp(t.store.db, t.accountId, 100_000, 'test funds');
   });
   after(async () => {
@@ -132,7 +133,7 @@ describe('live DigiLocker through a digilocker partner', () => {
     const otherAccount = (await createAccount(t.store.db, 'Other')).id;
     const other = await createKey(t.store.db, otherAccount, 'live');
     await addEntry(t.store.db, otherAccount, 'live', '127.0.0.1');
-    await approve(t.store.db, otherAccount, 'all');
+    await approve(t.store.db, otherAccount, OPERATION_SLUGS);
     const mine = await consented('kiran');
     const foreign = await download(mine, other.key);
     assert.equal(foreign.status, 404);

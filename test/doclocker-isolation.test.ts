@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { eventually, PATHS, startApp, VALID, type TestApp } from './harness.js';
 import { startLive, type LiveApp } from './live-harness.js';
@@ -71,7 +72,7 @@ describe('doclocker isolation: live', () => {
     bAccount = (await createAccount(t.store.db, 'Tenant B')).id;
     bKey = (await createKey(t.store.db, bAccount, 'live')).key;
     await addEntry(t.store.db, bAccount, 'live', '127.0.0.1');
-    await approve(t.store.db, bAccount, 'all');
+    await approve(t.store.db, bAccount, OPERATION_SLUGS);
     await topUp(t.store.db, bAccount, 100_000, null);
   });
   after(() => t.close());

@@ -111,7 +111,7 @@ describe('idempotency', () => {
 
   it('a claim left by a crashed request is taken over once its lock expires', async () => {
     const body = VALID.upi();
-    const { requestHash } = await import('../src/http/idempotency.js');
+    const { requestHash } = await import('../src/idempotency/store.js');
     const { idempotency_key, ...payload } = body;
     await t.store.db
       .insertInto('idempotency_keys')

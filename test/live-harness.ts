@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
 import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
@@ -86,7 +87,7 @@ export async function startPartnerApp(
   const t = await startApp({ ...(base ? { SANGAM_PUBLIC_URL: base } : {}), ...env }, undefined, true, opts.logStream);
   if (typeof opts.port === 'number') await t.app.listen({ port: opts.port, host: '127.0.0.1' });
   await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, 'all');
+  await approve(t.store.db, t.accountId, OPERATION_SLUGS);
   const topUpInr = opts.topUpInr ?? 10_000;
   if (topUpInr > 0) await topUp(t.store.db, t.accountId, topUpInr * 100, 'test funds');
   return { ...t, base: base || t.config.publicUrl };

@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';
 import { startLive, type LiveApp } from './live-harness.js';
@@ -204,7 +205,7 @@ describe('live: idempotency and concurrency', () => {
     const a = await createAccount(t.store.db, 'Hot Wallet');
     const k = await createKey(t.store.db, a.id, 'live');
     await addEntry(t.store.db, a.id, 'live', '127.0.0.1');
-    await approve(t.store.db, a.id, 'all');
+    await approve(t.store.db, a.id, OPERATION_SLUGS);
     await topUp(t.store.db, a.id, 100_000, null); // ₹1000
     const all = await Promise.all(Array.from({ length: 50 }, () => t.call('POST', PATHS.upi, { key: k.key, body: { ...VALID.upi(), amount: 30 } })));
     const ok = all.filter((r) => r.status === 200 && r.body.data.status === 'success');
@@ -221,7 +222,7 @@ describe('live: idempotency and concurrency', () => {
     const a = await createAccount(t.store.db, 'Poor');
     const k = await createKey(t.store.db, a.id, 'live');
     await addEntry(t.store.db, a.id, 'live', '127.0.0.1');
-    await approve(t.store.db, a.id, 'all');
+    await approve(t.store.db, a.id, OPERATION_SLUGS);
     await topUp(t.store.db, a.id, 1000, null);
     const body = { ...VALID.upi(), amount: 50 };
     const r = await t.call('POST', PATHS.upi, { key: k.key, body });

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { eventually, PATHS, startApp, VALID, type TestApp } from './harness.js';
 import { freePort, startSim, type Sim } from './live-harness.js';
@@ -28,7 +29,7 @@ describe('polling etiquette of a partner', () => {
     });
     await t.app.listen({ port, host: '127.0.0.1' });
     await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, 'all');
+    await approve(t.store.db, t.accountId, OPERATION_SLUGS);
     await topUp(t.store.db, t.accountId, 100_000, 'test funds');
   });
   after(async () => {

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { verhoeffValid, withVerhoeff } from '../src/operations/verhoeff.js';
+import { verhoeffValid, withVerhoeff } from '../src/contract/verhoeff.js';
 import { inrToPaise, paiseToInr } from '../src/money.js';
 import { redact } from '../src/audit/redact.js';
 import { commissionPaise, MOBILE_OPERATORS } from '../src/catalog/operators.js';

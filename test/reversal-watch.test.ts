@@ -249,7 +249,7 @@ describe('settlement decides on the locked row', () => {
     const phase3 = (txnId: string, outcome: Outcome) =>
       t.services.outcomes.submit({
         def,
-        ctx: { accountId: t.accountId, environment: 'live', requestId: `req_${txnId}`, txnId, services: t.services, afterRecord: [] },
+        ctx: { requestId: `req_${txnId}`, txnId, afterRecord: [] },
         scope: null,
         outcome: { ...outcome, partner: 'rzp' } as Outcome,
         audit: (body) => ({

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAccount, createKey, revokeKey } from '../src/accounts/store.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { addEntry } from '../src/access/allowlist.js';
 import { runCommand } from '../src/admin/run.js';
 import { OPERATIONS } from '../src/operations/registry.js';
@@ -113,7 +114,7 @@ describe('security: isolation between accounts and environments', () => {
       other = (await createKey(t.store.db, (await createAccount(t.store.db, 'Tenant B')).id, 'sandbox')).key;
       const { addEntry } = await import('../src/access/allowlist.js');
       await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-      await approve(t.store.db, t.accountId, 'all');
+      await approve(t.store.db, t.accountId, OPERATION_SLUGS);
       const init = await t.call('POST', PATHS.init, { body: VALID.init() });
       assert.equal(init.status, 200, init.text);
       id = init.body.data.doclocker__client__id;

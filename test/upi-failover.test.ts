@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { openStore } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
@@ -255,7 +256,7 @@ describe('UPI failover: a crash mid-call never moves the payment to the other pa
       const accountId = (await createAccount(store.db, 'Crash Payer')).id;
       const { key } = await createKey(store.db, accountId, 'live');
       await addEntry(store.db, accountId, 'live', '127.0.0.1');
-      await approve(store.db, accountId, 'all');
+      await approve(store.db, accountId, OPERATION_SLUGS);
       const START = 5_000_00;
       await topUp(store.db, accountId, START, null);
       await store.close();

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { PATHS, startApp, VALID, type TestApp } from './harness.js';
 
 type Op = keyof typeof VALID;
@@ -132,7 +133,7 @@ describe('amounts are whole paise, at least ₹0.01 (issue #22)', () => {
   before(async () => {
     t = await startApp();
     await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, 'all');
+    await approve(t.store.db, t.accountId, OPERATION_SLUGS);
   });
   after(() => t.close());
 

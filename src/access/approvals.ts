@@ -1,20 +1,9 @@
 // Owns compliance approval: which operations an account may use with live keys (CONTRACT §2).
 import type { Db } from '../db/client.js';
-import { OPERATION_SLUGS } from '../providers/connector.js';
 import { TtlCache } from './ttl-cache.js';
 
-export const SLUGS: string[] = [...OPERATION_SLUGS];
-
-export class UnknownOperationError extends Error {}
-
-function expand(operation: string): string[] {
-  if (operation === 'all') return SLUGS;
-  if (!SLUGS.includes(operation)) throw new UnknownOperationError(`unknown operation ${operation}; one of: all, ${SLUGS.join(', ')}`);
-  return [operation];
-}
-
-export async function approve(db: Db, accountId: string, operation: string): Promise<string[]> {
-  const ops = expand(operation);
+/** Approves `ops` (slugs the caller has checked against the registry) for live use; returns the approved list. */
+export async function approve(db: Db, accountId: string, ops: readonly string[]): Promise<string[]> {
   await db
     .insertInto('approvals')
     .values(ops.map((op) => ({ account_id: accountId, operation: op })))
@@ -23,8 +12,8 @@ export async function approve(db: Db, accountId: string, operation: string): Pro
   return listApprovals(db, accountId);
 }
 
-export async function unapprove(db: Db, accountId: string, operation: string): Promise<string[]> {
-  await db.deleteFrom('approvals').where('account_id', '=', accountId).where('operation', 'in', expand(operation)).execute();
+export async function unapprove(db: Db, accountId: string, ops: readonly string[]): Promise<string[]> {
+  await db.deleteFrom('approvals').where('account_id', '=', accountId).where('operation', 'in', ops).execute();
   return listApprovals(db, accountId);
 }
 

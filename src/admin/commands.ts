@@ -6,7 +6,7 @@ import type { Db } from '../db/client.js';
 import type { Environment } from '../db/schema.js';
 import { listKeys } from '../accounts/store.js';
 import { checkLedger } from '../ledger/check.js';
-import { SLUGS } from '../access/approvals.js';
+import { OPERATIONS, OPERATION_SLUGS } from '../operations/registry.js';
 import { listFees, setFee } from '../ledger/pricing.js';
 import { eraseReference } from '../audit/erasure.js';
 import { defaultPublicKey, loadSigningKey, publicKeyFrom, purgeAudit, verifyAudit, writeCheckpoint } from '../audit/checkpoints.js';
@@ -17,6 +17,9 @@ import { migrate } from '../db/migrate.js';
 import { accounts, allowlist, keys, wallet } from './actions/index.js';
 import { opts, required, UsageError } from './args.js';
 import { attentionCommands, type CommandContext } from './attention-commands.js';
+
+/** Each operation's declared fee: what `pricing list` shows where the table has no row. */
+const DECLARED_FEES = new Map(OPERATIONS.map((o) => [o.slug, o.feePaise]));
 
 export { UsageError, type CommandContext };
 
@@ -190,13 +193,13 @@ export const COMMANDS: Record<string, Command> = {
 
   async 'pricing list'(db, args) {
     opts(args, {});
-    return { fees: (await listFees(db)).map((f) => ({ operation: f.operation, fee: paiseToInr(f.fee_paise) })) };
+    return { fees: (await listFees(db, DECLARED_FEES)).map((f) => ({ operation: f.operation, fee: paiseToInr(f.fee_paise) })) };
   },
 
   async 'pricing set'(db, args) {
     const { values } = opts(args, { operation: { type: 'string' }, fee: { type: 'string' } });
     required(values, 'operation', 'fee');
-    if (!SLUGS.includes(values.operation!)) throw new UsageError(`unknown operation ${values.operation}; one of: ${SLUGS.join(', ')}`);
+    if (!OPERATION_SLUGS.includes(values.operation!)) throw new UsageError(`unknown operation ${values.operation}; one of: ${OPERATION_SLUGS.join(', ')}`);
     let paise: number;
     try {
       paise = inrToPaise(Number(values.fee));

@@ -17,9 +17,12 @@ import { sql, type Insertable, type Selectable, type Transaction } from 'kysely'
 import type { Db } from '../db/client.js';
 import type { AuditLogsTable, DB } from '../db/schema.js';
 import { contentCommitment, legacyHash, linkHash, rowDigest } from './hashing.js';
-import { dataClassOf } from './retention.js';
+import { dataClassOf, type DataClass } from './retention.js';
 
-export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash' | 'chain' | 'seq' | 'data_class' | 'content_salt' | 'content_hash' | 'erased_at'>;
+export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash' | 'chain' | 'seq' | 'data_class' | 'content_salt' | 'content_hash' | 'erased_at'> & {
+  /** The operation's declared class; derived from the row when absent (retention.ts). */
+  data_class?: DataClass;
+};
 /** Where a chain starts before any row: chain 0 keeps the single chain's historic genesis. */
 export const genesis = (chain: number) => (chain === 0 ? 'genesis' : `genesis:${chain}`);
 
@@ -77,7 +80,7 @@ export async function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Pro
   // Everything that does not depend on the chain position is hashed before the head is locked: the
   // head is held only for one short link hash per row and the insert.
   const prepared = rows.map((r) => {
-    const data_class = dataClassOf(r.operation, r.reference_id);
+    const data_class = dataClassOf(r.data_class, r.reference_id);
     const content_salt = randomBytes(16).toString('hex');
     const content_hash = contentCommitment(content_salt, r);
     return { row: { ...r, data_class, content_salt, content_hash }, digest: rowDigest({ ...r, data_class, content_hash }) };

@@ -16,7 +16,7 @@
 // idempotency key, which is masked like any other. Photos, addresses and dates of birth are dropped;
 // very long strings (images sent for OCR) are cut. Text PostgreSQL cannot store (NUL, unpaired
 // surrogates) becomes U+FFFD, so every answered request has its audit row.
-import { verhoeffValid } from '../operations/verhoeff.js';
+import { verhoeffValid } from '../contract/verhoeff.js';
 
 const DROP_KEYS = new Set(['profile_image', 'photo', 'full_address', 'address', 'care_of', 'dob']);
 /** Our own and the client's identifiers: digits in them are references, not personal data. */

@@ -12,14 +12,14 @@ import type { Db } from '../db/client.js';
 
 export type DataClass = 'identity' | 'bodies';
 
-const IDENTITY_OPERATIONS = new Set(['signature-match', 'doclocker-initialize', 'doclocker-download-aadhaar', 'mobile-to-bank-account']);
-
 /**
- * A row's class. A row with a reference but no operation is a transaction lookup, whose answer repeats
- * the operation's result: it may be an identity result, so it takes the shorter identity retention.
+ * A row's class: an operation's row takes the class its declaration gives (operations/<slug>), passed
+ * in as `declared`. A row with a reference but no operation is a transaction lookup, whose answer
+ * repeats the operation's result: it may be an identity result, so it takes the shorter identity
+ * retention.
  */
-export const dataClassOf = (operation: string | null | undefined, referenceId?: string | null): DataClass =>
-  (operation ? IDENTITY_OPERATIONS.has(operation) : !!referenceId) ? 'identity' : 'bodies';
+export const dataClassOf = (declared: DataClass | null | undefined, referenceId?: string | null): DataClass =>
+  declared ?? (referenceId ? 'identity' : 'bodies');
 
 /** The columns an erasure empties: the content, and the salt that would let anyone test a guess of it. */
 export const ERASED = { client_ip: null, request_body: null, response_body: null, content_salt: null } as const;

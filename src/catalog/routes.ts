@@ -7,7 +7,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { okEnvelope } from '../http/envelope.js';
 import { paiseToInr } from '../money.js';
 import { DthOperator, SubscriberId } from '../operations/dth-recharge/schema.js';
-import { Code, Mobile } from '../operations/fields.js';
+import { Code, Mobile } from '../contract/fields.js';
 import type { Services } from '../services.js';
 import { CIRCLES, codes, DTH_OPERATORS, MOBILE_OPERATORS, type Operator } from './operators.js';
 import { Envelope, Nullable, responses } from '../http/responses.js';

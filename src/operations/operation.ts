@@ -1,19 +1,55 @@
-// Owns what an operation is: its path, its one TypeBox schema, how it is keyed for idempotency, and
-// `execute`, which asks the environment's connector for an Outcome. Adding an operation means adding a
-// folder that exports one OperationDef and listing it in registry.ts.
+// Owns what an operation is: one declaration holding everything about it that the rest of Sangam
+// derives — its path and method, its one TypeBox schema (validation, types, OpenAPI, SDK), how it is
+// keyed for idempotency, its money rules, its default fee (pricing), its data class (audit retention),
+// its sandbox answer, the request it sends a partner, and any side routes it serves. Adding an
+// operation means adding a folder that exports one OperationDef and listing it in registry.ts; the
+// registry refuses to load a declaration that leaves a fee or a data class out.
+//
+// A handler sees a narrow OperationContext: who is calling, in which environment, the ids of this
+// request, the connector the runner chose for the environment, and OperationDeps (the few stores and
+// services operations read). It never sees the process's whole service bag.
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { DB } from '../db/schema.js';
-import type { Environment } from '../db/schema.js';
-import type { Outcome } from '../providers/connector.js';
-import type { Services } from '../services.js';
+import type { Db } from '../db/client.js';
+import type { DB, Environment } from '../db/schema.js';
+import type { DataClass } from '../audit/retention.js';
+import type { OperationRequest, Outcome } from '../providers/connector.js';
+import type { RechargePreflight } from '../catalog/preflight.js';
+import type { UrlSigner } from '../http/signed-url.js';
+import type { TransactionStore } from '../transactions/store.js';
+
+/** Where an operation's partner request goes: the sandbox answer, or the live partners' router. */
+export interface OperationConnector {
+  execute(req: OperationRequest): Promise<Outcome>;
+}
+
+/** A signed document a live partner keeps for a transaction (the eAadhaar XML behind Xml_Url). */
+export interface PartnerDocuments {
+  document(partner: string, txnId: string): Promise<{ contentType: string; body: Buffer | string } | null>;
+}
+
+/** The few things operations read beyond their input, wired once per process (services.ts). */
+export interface OperationDeps {
+  db: Db;
+  transactions: TransactionStore;
+  urls: UrlSigner;
+  preflight: RechargePreflight;
+  /** Live partners' documents, when partners are configured. */
+  documents: PartnerDocuments | null;
+  publicUrl: string;
+  doclockerSessionTtlS: number;
+  xmlUrlTtlS: number;
+}
 
 export interface OperationContext {
   accountId: string;
   environment: Environment;
   requestId: string;
   txnId: string;
-  services: Services;
+  /** Chosen by the runner for the environment: the operation's sandbox answer or the partner router. */
+  connector: OperationConnector;
+  deps: OperationDeps;
   /**
    * Writes to make in the database transaction that records this operation's answer (sandbox: the
    * record itself; live: phase 3, the partner's outcome).
@@ -43,6 +79,13 @@ export interface OperationDef<S extends TObject = TObject> {
   aliases?: Record<string, string>;
   bodyLimit?: number;
   idempotency: IdempotencyScope | null;
+  /** The default fee of a live call, in paise; `sangam pricing set` overrides it per deployment. */
+  feePaise: number;
+  /**
+   * Its audit rows' data class, which sets how long their content is kept (audit/retention.ts):
+   * `identity` for operations whose bodies hold identity data, `bodies` otherwise.
+   */
+  dataClass: DataClass;
   /** Amount in paise, for operations that move money. */
   amountPaise?(input: Static<S>): number;
   /** Commission the operator pays on it, in paise (passed on to the client). */
@@ -64,7 +107,17 @@ export interface OperationDef<S extends TObject = TObject> {
    * recorded, held or sent. Throws an ApiError.
    */
   resolve?(input: Static<S>, ctx: OperationContext): Promise<void>;
-  execute(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
+  /** The request a partner (or the sandbox) is asked to carry out. */
+  request?(input: Static<S>, ctx: OperationContext): OperationRequest;
+  /** The deterministic sandbox answer to that request (CONTRACT §7). */
+  sandbox?(req: OperationRequest, opts: { pendingMs: number }): Promise<Outcome>;
+  /**
+   * What the operation does with its connector's answer; by default it sends `request` and answers the
+   * outcome as it is. An operation with no partner computes its answer here.
+   */
+  execute?(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
+  /** Routes the operation serves beside its API path (a consent page, a signed document), in their own scope. */
+  routes?(app: FastifyInstance, deps: OperationDeps): void;
   unstored?: Unstored;
   /** camelCase operationId of its route in the OpenAPI document (the POST alias of a GET adds `Post`). */
   operationId: string;
@@ -76,3 +129,10 @@ export interface OperationDef<S extends TObject = TObject> {
 }
 
 export const defineOperation = <S extends TObject>(def: OperationDef<S>) => def as unknown as OperationDef;
+
+/** Runs the operation: its own execute, or its request sent to the connector the runner chose. */
+export function executeOperation(def: OperationDef, input: Record<string, unknown>, ctx: OperationContext): Promise<Outcome> {
+  if (def.execute) return def.execute(input, ctx);
+  if (!def.request) throw new Error(`operation ${def.slug} declares neither execute nor request`);
+  return ctx.connector.execute(def.request(input, ctx));
+}

@@ -17,7 +17,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import { GroupCommit } from '../db/group-commit.js';
-import { scopeId, type IdempotencyStore, type IdemScope } from '../http/idempotency.js';
+import { scopeId, type IdempotencyStore, type IdemScope } from '../idempotency/store.js';
 import { holdMany, type HoldSpec } from '../ledger/ledger.js';
 import { insertChained, type AuditRow } from '../audit/chain.js';
 import type { NewTransaction, TransactionStore, TxRow } from '../transactions/store.js';

@@ -1,6 +1,8 @@
-// Owns the list of operations the API serves. Adding an operation: one folder, one line here.
+// Owns the list of operations the API serves. Adding an operation: one folder, one line here. Every
+// list the rest of Sangam keeps of operations (routes, the OpenAPI document and so the SDK, live
+// approvals, partner routing, pricing defaults, audit data classes, the sandbox) is derived from it.
+// A declaration that leaves out its fee or data class, or repeats a slug or path, stops the boot.
 import type { OperationDef } from './operation.js';
-import { OPERATION_SLUGS } from '../providers/connector.js';
 import { signatureMatch } from './signature-match/handler.js';
 import { doclockerInitialize } from './doclocker-initialize/handler.js';
 import { doclockerDownloadAadhaar } from './doclocker-download-aadhaar/handler.js';
@@ -19,9 +21,27 @@ export const OPERATIONS: readonly OperationDef[] = [
   dthRecharge,
 ];
 
-// The rooms below name the operations by OPERATION_SLUGS without importing them: it must say the same.
-if (OPERATIONS.map((o) => o.slug).join() !== OPERATION_SLUGS.join()) {
-  throw new Error(`OPERATION_SLUGS (providers/connector.ts) differs from the registry: ${OPERATIONS.map((o) => o.slug).join(', ')}`);
+/** The declaration's own mistakes, found when the registry loads (so at boot, and in every test). */
+export function declarationErrors(ops: readonly OperationDef[]): string[] {
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const op of ops) {
+    const name = op.slug || '(no slug)';
+    if (!/^[a-z][a-z0-9-]*$/.test(op.slug)) errors.push(`${name}: the slug must be lower-case words joined by hyphens`);
+    for (const key of [op.slug, `${op.method} ${op.path}`, op.operationId]) {
+      if (seen.has(key)) errors.push(`${name}: ${key} is declared twice`);
+      seen.add(key);
+    }
+    if (!Number.isSafeInteger(op.feePaise) || op.feePaise < 0) errors.push(`${name}: feePaise must be a whole number of paise, 0 or more`);
+    if (op.dataClass !== 'identity' && op.dataClass !== 'bodies') errors.push(`${name}: dataClass must be identity or bodies`);
+    if (!op.execute && !op.request) errors.push(`${name}: declares neither execute nor request`);
+    if (op.request && !op.execute && !op.sandbox) errors.push(`${name}: sends a partner request but declares no sandbox answer`);
+  }
+  return errors;
 }
 
+const errors = declarationErrors(OPERATIONS);
+if (errors.length) throw new Error(`operations/registry.ts: ${errors.join('; ')}`);
+
 export const operationBySlug = new Map(OPERATIONS.map((o) => [o.slug, o]));
+export const OPERATION_SLUGS: readonly string[] = OPERATIONS.map((o) => o.slug);

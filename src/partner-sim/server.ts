@@ -7,7 +7,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { randomUUID } from 'node:crypto';
-import { SandboxConnector } from '../providers/sandbox/index.js';
+import { SandboxConnector } from '../operations/sandbox-runner.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
 import { LOOKUP_PATH, PARTNER_PATHS, PLANS_PATH, type PartnerAnswer, type PartnerCallback, type WireLookup, type WirePlan } from '../providers/sangam/protocol.js';
 import { sandboxLookup, sandboxPlans } from '../providers/sandbox/recharge.js';
@@ -136,7 +136,7 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
     const txnId = String(b.client_ref);
     switch (op) {
       case 'signatureMatch':
-        return sandbox.signatureMatch({ input: String(b.input), name: b.name as string | undefined });
+        return sandbox.execute({ operation: 'signature-match', txnId, input: String(b.input), name: b.name as string | undefined });
       case 'aadhaarInitialize': {
         const clientId = `dl_${randomBase62(24)}`;
         consents.set(clientId, { initRef: txnId, status: 'pending', redirectUrl: typeof b.redirect_url === 'string' ? b.redirect_url : null });
@@ -146,16 +146,16 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
         const c = consents.get(String(b.client_id));
         if (c?.status === 'pending') return { status: 'failed', message: 'Consent pending: the user has not yet authorized this request', fields: {} };
         if (c?.status === 'denied') return { status: 'failed', message: 'Consent denied: the user refused this request', fields: {} };
-        return sandbox.aadhaarDownload({ clientId: String(b.client_id), aadhaarNumber: b.aadhaar_number as string | undefined });
+        return sandbox.execute({ operation: 'doclocker-download-aadhaar', txnId, clientId: String(b.client_id), aadhaarNumber: b.aadhaar_number as string | undefined });
       }
       case 'mobileToBank':
-        return sandbox.mobileToBank({ mobile: String(b.mobile), accountNumber: b.account_number as string | undefined, ifsc: b.ifsc as string | undefined });
+        return sandbox.execute({ operation: 'mobile-to-bank-account', txnId, mobile: String(b.mobile), accountNumber: b.account_number as string | undefined, ifsc: b.ifsc as string | undefined });
       case 'upiPay':
-        return sandbox.upiPay({ txnId, vpa: String(b.vpa), amountPaise: Number(b.amount_paise) });
+        return sandbox.execute({ operation: 'upi-payment-status', txnId, vpa: String(b.vpa), amountPaise: Number(b.amount_paise) });
       case 'mobileRecharge':
-        return sandbox.mobileRecharge({ txnId, mobile: String(b.mobile), operator: String(b.operator), amountPaise: Number(b.amount_paise) });
+        return sandbox.execute({ operation: 'recharge-commission', txnId, mobile: String(b.mobile), operator: String(b.operator), type: 'prepaid', amountPaise: Number(b.amount_paise), commissionPaise: 0 });
       case 'dthRecharge':
-        return sandbox.dthRecharge({ txnId, subscriberId: String(b.subscriber_id), operator: String(b.operator), amountPaise: Number(b.amount_paise) });
+        return sandbox.execute({ operation: 'dth-recharge', txnId, subscriberId: String(b.subscriber_id), operator: String(b.operator), amountPaise: Number(b.amount_paise), commissionPaise: 0 });
     }
   }
 

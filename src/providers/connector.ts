@@ -45,21 +45,6 @@ export type OperationRequest = { txnId: string } & (
 
 export type OperationSlug = OperationRequest['operation'];
 
-/**
- * Every operation's slug, in the API's order: the one list below the operations themselves, for the
- * rooms that must name them without importing them (approvals, routing). operations/registry.ts
- * refuses to load if its declarations differ from it.
- */
-export const OPERATION_SLUGS: readonly OperationSlug[] = [
-  'signature-match',
-  'doclocker-initialize',
-  'doclocker-download-aadhaar',
-  'mobile-to-bank-account',
-  'upi-payment-status',
-  'recharge-commission',
-  'dth-recharge',
-];
-
 /** A transaction a partner holds, as reconciliation knows it. */
 export interface TxRef {
   txnId: string;

@@ -12,7 +12,6 @@ import { ConfigError, type Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import {
   NoAnswer,
-  OPERATION_SLUGS,
   PartnerError,
   type Connector,
   type DthSubscriber,
@@ -29,8 +28,6 @@ import {
 } from './connector.js';
 import { KINDS } from './registry.js';
 import type { PartnerSessionStore } from './sessions.js';
-
-const SLUGS = OPERATION_SLUGS;
 
 interface Endpoint {
   name: string;
@@ -52,7 +49,8 @@ export class PartnerRouter {
   private endpoints = new Map<string, Endpoint>();
   private routes: Record<string, string[]>;
 
-  constructor(config: Config['partner'], publicUrl: string, sessions: PartnerSessionStore, private metrics: Metrics) {
+  /** `operations`: every operation's slug (the registry's, passed down so this room never imports it). */
+  constructor(config: Config['partner'], publicUrl: string, sessions: PartnerSessionStore, private metrics: Metrics, operations: readonly string[]) {
     for (const p of config.endpoints) {
       const factory = KINDS[p.kind];
       if (!factory) throw invalid(`SANGAM_PARTNER_${p.name.toUpperCase()}_KIND: unknown kind ${p.kind} (known: ${Object.keys(KINDS).join(', ')})`);
@@ -84,7 +82,7 @@ export class PartnerRouter {
       this.endpoints.set(p.name, { name: p.name, kind: p.kind, vars: p.vars, connector, breaker });
     }
     for (const [slug, list] of Object.entries(config.routes)) {
-      if (!SLUGS.includes(slug as OperationSlug)) throw invalid(`SANGAM_PARTNER_ROUTES: unknown operation ${slug}`);
+      if (!operations.includes(slug)) throw invalid(`SANGAM_PARTNER_ROUTES: unknown operation ${slug}`);
       for (const n of list) {
         const e = this.endpoints.get(n);
         if (!e) throw invalid(`SANGAM_PARTNER_ROUTES: unknown partner ${n}`);
@@ -92,7 +90,7 @@ export class PartnerRouter {
       }
     }
     const serving = (slug: OperationSlug) => [...this.endpoints.values()].filter((e) => e.connector.serves.includes(slug)).map((e) => e.name);
-    this.routes = Object.fromEntries(SLUGS.map((slug) => [slug, config.routes[slug] ?? serving(slug)]));
+    this.routes = Object.fromEntries(operations.map((slug) => [slug, config.routes[slug] ?? serving(slug as OperationSlug)]));
   }
 
   /** Breaker state per partner, for the health endpoint. */

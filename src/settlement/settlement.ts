@@ -16,7 +16,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import { resultEnvelope } from '../http/envelope.js';
-import type { IdempotencyStore } from '../http/idempotency.js';
+import type { IdempotencyStore } from '../idempotency/store.js';
 import { post, reverse, voidHold } from '../ledger/ledger.js';
 import type { FinalOutcome, PartnerReport, Reversal } from '../providers/connector.js';
 import type { LockedTx, TransactionStore, TxRow } from '../transactions/store.js';

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
 import { operationBySlug } from '../operations/registry.js';
-import { ReferenceId } from '../operations/fields.js';
+import { ReferenceId } from '../contract/fields.js';
 import { responses, ResultEnvelope } from '../http/responses.js';
 import type { Services } from '../services.js';
 

@@ -104,6 +104,11 @@ export class TransactionStore {
     return trx.selectFrom('transactions').select(TX_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
+  /** A transaction with the partner that holds it, read without a lock. */
+  async getWithPartner(db: Db, id: string): Promise<LockedTx | undefined> {
+    return db.selectFrom('transactions').select(LOCKED_COLUMNS).where('id', '=', id).executeTakeFirst();
+  }
+
   /**
    * Merges a non-final answer's fields into a transaction that is still pending, in one statement.
    * Returns the row, or undefined when it is no longer pending.

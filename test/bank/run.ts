@@ -11,6 +11,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createAccount, createKey } from '../../src/accounts/store.js';
 import { addEntry } from '../../src/access/allowlist.js';
 import { approve } from '../../src/access/approvals.js';
+import { OPERATION_SLUGS } from '../../src/operations/registry.js';
 import { topUp } from '../../src/ledger/ledger.js';
 import { listFees } from '../../src/ledger/pricing.js';
 import { checkLedger } from '../../src/ledger/check.js';
@@ -88,7 +89,7 @@ async function seed(loc: { databaseUrl: string | undefined; dataDir: string }) {
     const accountId = (await createAccount(store.db, 'Bank Test')).id;
     const { key } = await createKey(store.db, accountId, 'live');
     await addEntry(store.db, accountId, 'live', '127.0.0.1');
-    await approve(store.db, accountId, 'all');
+    await approve(store.db, accountId, OPERATION_SLUGS);
     await topUp(store.db, accountId, START_PAISE, 'bank test funds');
     const fees = new Map((await listFees(store.db)).map((f) => [f.operation, f.fee_paise]));
     return { key, fees };

@@ -2,7 +2,8 @@
 // operations it is approved for with live keys.
 import type { Db } from '../../db/client.js';
 import { createAccount, requireAccount, setLimits as storeLimits } from '../../accounts/store.js';
-import { approve, unapprove, UnknownOperationError } from '../../access/approvals.js';
+import { approve, unapprove } from '../../access/approvals.js';
+import { OPERATION_SLUGS } from '../../operations/registry.js';
 import { ApiError } from '../../errors.js';
 import { adminAction, type Actor } from './run.js';
 
@@ -25,6 +26,13 @@ export function setLimits(db: Db, actor: Actor, input: { accountId: string; perS
   });
 }
 
+/** `all`, or one operation's slug; any other name is a 422 on `operation`. */
+function expandOperation(operation: string): string[] {
+  if (operation === 'all') return [...OPERATION_SLUGS];
+  if (OPERATION_SLUGS.includes(operation)) return [operation];
+  throw ApiError.validation([{ field: 'operation', message: `unknown operation ${operation}; one of: all, ${OPERATION_SLUGS.join(', ')}` }]);
+}
+
 /**
  * Approves (or withdraws approval of) one operation, or `all`, for live keys; returns the approved
  * list. Errors: not_found (account), validation (field `operation`: unknown slug).
@@ -32,13 +40,8 @@ export function setLimits(db: Db, actor: Actor, input: { accountId: string; perS
 export function setApproval(db: Db, actor: Actor, input: { accountId: string; operation: string; approved: boolean }) {
   return adminAction(db, actor, async (trx) => {
     await requireAccount(trx, input.accountId);
-    let approved: string[];
-    try {
-      approved = input.approved ? await approve(trx, input.accountId, input.operation) : await unapprove(trx, input.accountId, input.operation);
-    } catch (err) {
-      if (err instanceof UnknownOperationError) throw ApiError.validation([{ field: 'operation', message: err.message }]);
-      throw err;
-    }
+    const ops = expandOperation(input.operation);
+    const approved = input.approved ? await approve(trx, input.accountId, ops) : await unapprove(trx, input.accountId, ops);
     const event = { accountId: input.accountId, environment: 'live' as const, action: input.approved ? 'approve' : 'unapprove', detail: { operation: input.operation } };
     return { result: { account: input.accountId, approved }, event };
   });

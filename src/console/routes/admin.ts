@@ -5,10 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
 import { okEnvelope } from '../../http/envelope.js';
-import { SLUGS } from '../../access/approvals.js';
+import { OPERATION_SLUGS as SLUGS } from '../../operations/registry.js';
 import { inrToPaise, paiseToInr } from '../../money.js';
 import { accounts, wallet } from '../../admin/actions/index.js';
-import { Amount } from '../../operations/fields.js';
+import { Amount } from '../../contract/fields.js';
 import { actorOf, requireAdmin } from './context.js';
 
 const NewAccount = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });

@@ -6,7 +6,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../../errors.js';
 import { okEnvelope } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
-import { listApprovals, SLUGS } from '../../access/approvals.js';
+import { listApprovals } from '../../access/approvals.js';
+import { OPERATION_SLUGS as SLUGS } from '../../operations/registry.js';
 import { authenticateUser, closeSession, openSession, sessionUser } from '../users.js';
 
 const COOKIE = 'sangam_session';

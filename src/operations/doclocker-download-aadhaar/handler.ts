@@ -6,12 +6,12 @@
 // an id issued by nobody stays accepted with synthetic data (CONTRACT §3) — see docs/DECISIONS.md.
 import { ApiError } from '../../errors.js';
 import type { Outcome } from '../../providers/connector.js';
-import { sandboxPhoto } from '../../providers/sandbox/index.js';
-import { defineOperation, type Unstored } from '../operation.js';
+import { aadhaarDownloadSandbox } from './sandbox.js';
+import { registerXmlRoute } from './xml.js';
+import { defineOperation } from '../operation.js';
+import { unstored, XML_PATH } from './record.js';
 import { clientIdOwner, sessionState } from '../doclocker-initialize/sessions.js';
 import { DoclockerDownloadRequest, DoclockerDownloadResult } from './schema.js';
-
-export const XML_PATH = '/files/aadhaar-xml/';
 
 /** One answer for an id issued to someone else and one issued by nobody: in live the two are identical. */
 export const NO_SUCH_CLIENT_ID = 'No document-locker request with this doclocker__client__id; initialize one with this API key';
@@ -21,24 +21,6 @@ const REFUSALS = {
   denied: 'Consent denied: the user refused this document-locker request',
   expired: 'The document-locker request expired before the user authorized it',
 } as const;
-
-type Record_ = Record<string, unknown>;
-const photoless = (data: Record_): Record_ => {
-  const x = data.Aadhaar_Xml_Data as Record_ | undefined;
-  if (!x) return data;
-  const { Profile_Image: _, ...rest } = x;
-  return { ...data, Aadhaar_Xml_Data: rest };
-};
-
-export const withPhoto = (data: Record_): Record_ => {
-  const x = data.Aadhaar_Xml_Data as Record_ | undefined;
-  if (!x) return data;
-  return { ...data, Aadhaar_Xml_Data: { ...x, Profile_Image: sandboxPhoto(`${String(x.Full_Name)}|${String(x.Dob)}`) } };
-};
-
-// The sandbox photo is regenerated from the stored identity. A live photo is returned once, in the first
-// answer, and never stored: replays and GET /transactions show the record without it.
-const unstored: Unstored = { strip: photoless, hydrate: (data, environment) => (environment === 'sandbox' ? withPhoto(data) : data) };
 
 export const doclockerDownloadAadhaar = defineOperation({
   slug: 'doclocker-download-aadhaar',
@@ -55,22 +37,25 @@ export const doclockerDownloadAadhaar = defineOperation({
   aliases: { input: 'doclocker__client__id' },
   idempotency: { by: 'reference_id' },
   charge: 'completion',
+  feePaise: 500,
+  dataClass: 'identity',
   unstored,
+  sandbox: aadhaarDownloadSandbox,
+  routes: registerXmlRoute,
   async admit(input, ctx) {
-    const owner = await clientIdOwner(ctx.services.db, ctx.accountId, ctx.environment, input.doclocker__client__id);
+    const owner = await clientIdOwner(ctx.deps.db, ctx.accountId, ctx.environment, input.doclocker__client__id);
     if (owner === 'foreign' || (owner === 'unknown' && ctx.environment === 'live')) throw new ApiError('not_found', NO_SUCH_CLIENT_ID);
   },
   async execute(input, ctx): Promise<Outcome> {
-    const connector = ctx.services.connector(ctx.environment, 'doclocker-download-aadhaar');
     // admit() let through only the caller's own ids (and, in the sandbox, ids issued by nobody).
-    const state = ctx.environment === 'sandbox' ? await sessionState(ctx.services.db, ctx.accountId, ctx.environment, input.doclocker__client__id) : 'unknown';
+    const state = ctx.environment === 'sandbox' ? await sessionState(ctx.deps.db, ctx.accountId, ctx.environment, input.doclocker__client__id) : 'unknown';
     if (state === 'pending' || state === 'denied' || state === 'expired') {
       return { status: 'failed', message: REFUSALS[state], fields: { Errorcode: 120, Status: 'Failed', Message: REFUSALS[state] } };
     }
-    const outcome = await connector.execute({ operation: 'doclocker-download-aadhaar', txnId: ctx.txnId, clientId: input.doclocker__client__id, aadhaarNumber: input.aadhaar_number });
+    const outcome = await ctx.connector.execute({ operation: 'doclocker-download-aadhaar', txnId: ctx.txnId, clientId: input.doclocker__client__id, aadhaarNumber: input.aadhaar_number });
     if (outcome.status !== 'success') return outcome;
-    const { config, urls } = ctx.services;
-    const xmlUrl = urls.sign(`${XML_PATH}${ctx.txnId}`, new Date(Date.now() + config.xmlUrlTtlS * 1000));
+    const { urls, xmlUrlTtlS } = ctx.deps;
+    const xmlUrl = urls.sign(`${XML_PATH}${ctx.txnId}`, new Date(Date.now() + xmlUrlTtlS * 1000));
     return { ...outcome, fields: { ...outcome.fields, Xml_Url: xmlUrl } };
   },
 });

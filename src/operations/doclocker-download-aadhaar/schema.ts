@@ -1,6 +1,6 @@
 // Request schema of POST /api/v1/aadhaar-identity-kyc/doclocker-download-aadhaar (step 3 of the flow).
 import { Type, type Static } from '@sinclair/typebox';
-import { AadhaarNumber, Alias, Consent, ReferenceId } from '../fields.js';
+import { AadhaarNumber, Alias, Consent, ReferenceId } from '../../contract/fields.js';
 import { CLIENT_ID_PATTERN } from '../doclocker-initialize/schema.js';
 
 const ClientId = Type.String({

@@ -1,9 +1,11 @@
 // Owns the sandbox consent page behind authorization_url: the user sees who asks for what, and
 // clicks Allow or Deny. Stands in for the document locker's own consent screen.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.js';
-import { CONSENT_PATH } from './handler.js';
+import type { OperationDeps } from '../operation.js';
 import { decide, findSession } from './sessions.js';
+
+/** Where the sandbox's authorization_url points. */
+export const CONSENT_PATH = '/sandbox/doclocker/authorize/';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -17,7 +19,7 @@ button.allow{background:#1f6feb;color:#fff;border-color:#1f6feb}button:focus-vis
 .muted{color:#57606a;font-size:.9rem}</style></head><body><main class="card">${body}</main></body></html>`;
 }
 
-export function registerConsentPage(app: FastifyInstance, services: Services): void {
+export function registerConsentPage(app: FastifyInstance, deps: OperationDeps): void {
   // The Allow / Deny buttons are HTML forms, which a browser posts urlencoded. `app` is this page's own
   // plugin scope (app.ts), so /api/v1 keeps refusing such bodies with a 415. The decision is in the path;
   // the form fields are parsed (URLSearchParams) but nothing reads them.
@@ -25,7 +27,7 @@ export function registerConsentPage(app: FastifyInstance, services: Services): v
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
   const load = async (clientId: string) => {
-    const s = await findSession(services.db, clientId);
+    const s = await findSession(deps.db, clientId);
     return s && s.environment === 'sandbox' ? s : undefined;
   };
 
@@ -57,7 +59,7 @@ export function registerConsentPage(app: FastifyInstance, services: Services): v
         return reply.code(404).send(page('Not found', '<h1>This consent link is not valid</h1>'));
       }
       const allow = decision === 'allow';
-      if (!(await decide(services.db, services.transactions, clientId, allow))) {
+      if (!(await decide(deps.db, deps.transactions, clientId, allow))) {
         return reply.code(409).send(page('Already answered', '<h1>This request was already answered or has expired</h1>'));
       }
       if (s.redirect_url) {

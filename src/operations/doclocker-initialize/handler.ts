@@ -7,8 +7,7 @@ import { newId } from '../../ids.js';
 import { defineOperation } from '../operation.js';
 import { DoclockerInitializeRequest, DoclockerInitializeResult } from './schema.js';
 import { recordSession } from './sessions.js';
-
-export const CONSENT_PATH = '/sandbox/doclocker/authorize/';
+import { CONSENT_PATH, registerConsentPage } from './consent-page.js';
 
 export const doclockerInitialize = defineOperation({
   slug: 'doclocker-initialize',
@@ -25,9 +24,12 @@ export const doclockerInitialize = defineOperation({
   schema: DoclockerInitializeRequest,
   idempotency: { by: 'reference_id' },
   charge: 'completion',
+  feePaise: 0,
+  dataClass: 'identity',
+  routes: registerConsentPage,
   async execute(input, ctx) {
-    const { config } = ctx.services;
-    const expiresAt = new Date(Date.now() + config.doclockerSessionTtlS * 1000);
+    const { doclockerSessionTtlS, publicUrl } = ctx.deps;
+    const expiresAt = new Date(Date.now() + doclockerSessionTtlS * 1000);
     // The session row references the transaction, so it is written with the recorded answer.
     const bind = (clientId: string) =>
       ctx.afterRecord.push((trx) =>
@@ -43,7 +45,7 @@ export const doclockerInitialize = defineOperation({
       );
 
     if (ctx.environment === 'live') {
-      const outcome = await ctx.services.connector('live', 'doclocker-initialize').execute({ operation: 'doclocker-initialize', txnId: ctx.txnId, redirectUrl: input.redirect_url });
+      const outcome = await ctx.connector.execute({ operation: 'doclocker-initialize', txnId: ctx.txnId, redirectUrl: input.redirect_url });
       // Without a client id (the partner did not answer yet) nothing is bound, and no download can
       // name one: the safe side.
       const clientId = outcome.fields.doclocker__client__id;
@@ -57,11 +59,11 @@ export const doclockerInitialize = defineOperation({
       message: 'Awaiting the user’s consent at authorization_url',
       fields: {
         doclocker__client__id: clientId,
-        authorization_url: `${config.publicUrl}${CONSENT_PATH}${clientId}`,
+        authorization_url: `${publicUrl}${CONSENT_PATH}${clientId}`,
         expires_at: expiresAt.toISOString(),
       },
       settle: {
-        after_ms: config.doclockerSessionTtlS * 1000,
+        after_ms: doclockerSessionTtlS * 1000,
         final: { status: 'failed', message: 'The user did not authorize the request before it expired', fields: {} },
       },
     };

@@ -1,6 +1,6 @@
 // Request schema of POST /api/v1/aadhaar-identity-kyc/doclocker-initialize (steps 1 and 2 of the flow).
 import { Type, type Static } from '@sinclair/typebox';
-import { Consent, ReferenceId } from '../fields.js';
+import { Consent, ReferenceId } from '../../contract/fields.js';
 
 export const DoclockerInitializeRequest = Type.Object({
   reference_id: ReferenceId,

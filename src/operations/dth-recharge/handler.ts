@@ -1,6 +1,7 @@
 // DTH Recharge: recharges a DTH subscriber; the answer shows the commission earned.
 import { inrToPaise } from '../../money.js';
 import { commissionPaise, DTH_OPERATORS } from '../../catalog/operators.js';
+import { sandboxRecharge } from '../../providers/sandbox/index.js';
 import { defineOperation } from '../operation.js';
 import { DthRechargeRequest } from './schema.js';
 import { RechargeResult } from '../recharge-commission/schema.js';
@@ -18,15 +19,20 @@ export const dthRecharge = defineOperation({
   aliases: { mobile: 'subscriber_id' },
   idempotency: { by: 'idempotency_key', required: false },
   charge: 'success',
+  feePaise: 0,
+  dataClass: 'bodies',
   amountPaise: (input) => inrToPaise(input.amount),
   commissionPaise: (input) => commissionPaise(DTH_OPERATORS, input.operator, inrToPaise(input.amount)),
-  execute: (input, ctx) =>
-    ctx.services.connector(ctx.environment, 'dth-recharge').execute({
-      operation: 'dth-recharge',
-      txnId: ctx.txnId,
-      subscriberId: input.subscriber_id,
-      operator: input.operator,
-      amountPaise: inrToPaise(input.amount),
-      commissionPaise: commissionPaise(DTH_OPERATORS, input.operator, inrToPaise(input.amount)),
-    }),
+  request: (input, ctx) => ({
+    operation: 'dth-recharge',
+    txnId: ctx.txnId,
+    subscriberId: input.subscriber_id,
+    operator: input.operator,
+    amountPaise: inrToPaise(input.amount),
+    commissionPaise: commissionPaise(DTH_OPERATORS, input.operator, inrToPaise(input.amount)),
+  }),
+  async sandbox(req, opts) {
+    if (req.operation !== 'dth-recharge') throw new Error(`DTH recharge cannot answer ${req.operation}`);
+    return sandboxRecharge({ ...req, number: req.subscriberId }, DTH_OPERATORS, opts.pendingMs);
+  },
 });

@@ -2,7 +2,7 @@
 // and subscriber id fields are shared with GET /api/v1/dth/subscriber-info.
 import { Type, type Static } from '@sinclair/typebox';
 import { codes, DTH_OPERATORS } from '../../catalog/operators.js';
-import { Alias, Amount, Code, Consent, IdempotencyKey, ReferenceId } from '../fields.js';
+import { Alias, Amount, Code, Consent, IdempotencyKey, ReferenceId } from '../../contract/fields.js';
 
 export const DTH_MAX_INR = 50_000;
 

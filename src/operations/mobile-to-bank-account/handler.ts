@@ -2,6 +2,7 @@
 // account number / IFSC the client holds. The IFSC is checked against the directory by its schema.
 import { defineOperation } from '../operation.js';
 import { MobileToBankRequest, MobileToBankResult } from './schema.js';
+import { mobileToBankSandbox } from './sandbox.js';
 
 export const mobileToBankAccount = defineOperation({
   slug: 'mobile-to-bank-account',
@@ -17,12 +18,8 @@ export const mobileToBankAccount = defineOperation({
   aliases: { input: 'mobile' },
   idempotency: { by: 'reference_id' },
   charge: 'completion',
-  execute: (input, ctx) =>
-    ctx.services.connector(ctx.environment, 'mobile-to-bank-account').execute({
-      operation: 'mobile-to-bank-account',
-      txnId: ctx.txnId,
-      mobile: input.mobile,
-      accountNumber: input.account_number,
-      ifsc: input.ifsc,
-    }),
+  feePaise: 200,
+  dataClass: 'identity',
+  request: (input, ctx) => ({ operation: 'mobile-to-bank-account', txnId: ctx.txnId, mobile: input.mobile, accountNumber: input.account_number, ifsc: input.ifsc }),
+  sandbox: mobileToBankSandbox,
 });

@@ -2,7 +2,7 @@
 // and the `data` of its answer, for the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/responses.js';
-import { AccountNumber, Alias, Consent, Ifsc, Mobile, ReferenceId } from '../fields.js';
+import { AccountNumber, Alias, Consent, Ifsc, Mobile, ReferenceId } from '../../contract/fields.js';
 
 export const MobileToBankRequest = Type.Object({
   reference_id: ReferenceId,

@@ -2,8 +2,22 @@
 // the operator and circle it went to — looked up (CONTRACT §10) when the request left them out.
 import { inrToPaise } from '../../money.js';
 import { commissionPaise, MOBILE_OPERATORS } from '../../catalog/operators.js';
-import { defineOperation } from '../operation.js';
+import { sandboxRecharge } from '../../providers/sandbox/index.js';
+import type { OperationRequest } from '../../providers/connector.js';
+import { defineOperation, type OperationContext } from '../operation.js';
 import { RechargeRequest, MobileRechargeResult } from './schema.js';
+
+/** What the recharge partner is asked: resolve() has run, so the operator is known. */
+const request = (input: RechargeRequest, ctx: OperationContext): OperationRequest => ({
+  operation: 'recharge-commission',
+  txnId: ctx.txnId,
+  mobile: input.mobile,
+  operator: input.operator!,
+  circle: input.circle,
+  type: input.type ?? 'prepaid',
+  amountPaise: inrToPaise(input.amount),
+  commissionPaise: commissionPaise(MOBILE_OPERATORS, input.operator!, inrToPaise(input.amount)),
+});
 
 export const rechargeCommission = defineOperation({
   slug: 'recharge-commission',
@@ -17,27 +31,25 @@ export const rechargeCommission = defineOperation({
   schema: RechargeRequest,
   idempotency: { by: 'idempotency_key', required: false },
   charge: 'success',
+  feePaise: 0,
+  dataClass: 'bodies',
   async resolve(input, ctx) {
     if (input.operator) return;
-    const found = await ctx.services.preflight.lookup(ctx.environment, input.mobile);
+    const found = await ctx.deps.preflight.lookup(ctx.environment, input.mobile);
     input.operator = found.operator;
     input.circle ??= found.circle;
   },
   // resolve() has run: the operator is known from here on.
   amountPaise: (input) => inrToPaise(input.amount),
   commissionPaise: (input) => commissionPaise(MOBILE_OPERATORS, input.operator!, inrToPaise(input.amount)),
+  request,
+  async sandbox(req, opts) {
+    if (req.operation !== 'recharge-commission') throw new Error(`mobile recharge cannot answer ${req.operation}`);
+    return sandboxRecharge({ ...req, number: req.mobile }, MOBILE_OPERATORS, opts.pendingMs);
+  },
+  // The answer says which operator and circle the recharge went to (looked up when left out).
   async execute(input, ctx) {
-    const operator = input.operator!;
-    const outcome = await ctx.services.connector(ctx.environment, 'recharge-commission').execute({
-      operation: 'recharge-commission',
-      txnId: ctx.txnId,
-      mobile: input.mobile,
-      operator,
-      circle: input.circle,
-      type: input.type ?? 'prepaid',
-      amountPaise: inrToPaise(input.amount),
-      commissionPaise: commissionPaise(MOBILE_OPERATORS, operator, inrToPaise(input.amount)),
-    });
-    return { ...outcome, fields: { operator, circle: input.circle ?? null, ...outcome.fields } };
+    const outcome = await ctx.connector.execute(request(input, ctx));
+    return { ...outcome, fields: { operator: input.operator!, circle: input.circle ?? null, ...outcome.fields } };
   },
 });

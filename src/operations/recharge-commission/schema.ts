@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/responses.js';
 import { CIRCLES, codes, MOBILE_OPERATORS } from '../../catalog/operators.js';
-import { Amount, Code, Consent, IdempotencyKey, Mobile, ReferenceId } from '../fields.js';
+import { Amount, Code, Consent, IdempotencyKey, Mobile, ReferenceId } from '../../contract/fields.js';
 
 export const RECHARGE_MAX_INR = 10_000;
 

@@ -1,6 +1,7 @@
 // Signature Match: reads the signature on a document and scores it against a name (0 to 100).
 import { defineOperation } from '../operation.js';
 import { SignatureMatchRequest, SignatureMatchResult } from './schema.js';
+import { signatureMatchSandbox } from './sandbox.js';
 
 export const signatureMatch = defineOperation({
   slug: 'signature-match',
@@ -16,12 +17,8 @@ export const signatureMatch = defineOperation({
   bodyLimit: 5 * 1024 * 1024,
   idempotency: { by: 'reference_id' },
   charge: 'completion',
-  execute: (input, ctx) =>
-    ctx.services.connector(ctx.environment, 'signature-match').execute({
-      operation: 'signature-match',
-      txnId: ctx.txnId,
-      input: input.input,
-      name: input.name,
-      referenceSignature: input.reference_signature,
-    }),
+  feePaise: 300,
+  dataClass: 'identity',
+  request: (input, ctx) => ({ operation: 'signature-match', txnId: ctx.txnId, input: input.input, name: input.name, referenceSignature: input.reference_signature }),
+  sandbox: signatureMatchSandbox,
 });

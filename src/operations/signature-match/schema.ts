@@ -1,7 +1,7 @@
 // Request schema of POST /api/v1/document-ocr/signature-match.
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/responses.js';
-import { Consent, ReferenceId } from '../fields.js';
+import { Consent, ReferenceId } from '../../contract/fields.js';
 
 export const SignatureMatchRequest = Type.Object({
   reference_id: ReferenceId,

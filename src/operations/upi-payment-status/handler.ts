@@ -2,6 +2,7 @@
 import { inrToPaise } from '../../money.js';
 import { defineOperation } from '../operation.js';
 import { UpiPaymentRequest, UpiPaymentResult } from './schema.js';
+import { upiPaymentSandbox } from './sandbox.js';
 
 export const upiPaymentStatus = defineOperation({
   slug: 'upi-payment-status',
@@ -17,7 +18,9 @@ export const upiPaymentStatus = defineOperation({
   schema: UpiPaymentRequest,
   idempotency: { by: 'idempotency_key', required: true },
   charge: 'success',
+  feePaise: 100,
+  dataClass: 'bodies',
   amountPaise: (input) => inrToPaise(input.amount),
-  execute: (input, ctx) =>
-    ctx.services.connector(ctx.environment, 'upi-payment-status').execute({ operation: 'upi-payment-status', txnId: ctx.txnId, vpa: input.vpa, amountPaise: inrToPaise(input.amount) }),
+  request: (input, ctx) => ({ operation: 'upi-payment-status', txnId: ctx.txnId, vpa: input.vpa, amountPaise: inrToPaise(input.amount) }),
+  sandbox: upiPaymentSandbox,
 });

@@ -1,7 +1,7 @@
 // Request schema of GET (and POST) /api/v1/upi-payment-status: fields from the query string or a JSON body.
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/responses.js';
-import { Amount, Consent, ReferenceId, Uuid, Vpa } from '../fields.js';
+import { Amount, Consent, ReferenceId, Uuid, Vpa } from '../../contract/fields.js';
 
 export const UPI_MAX_INR = 100_000;
 

@@ -1,0 +1,214 @@
+// Owns a live call from start to finish, with its idempotency key from claim to completion: the money
+// path in Stripe's "atomic phases":
+//   1. recovery point, one database transaction: the pending transaction row, the hold on the wallet
+//      (402 if the balance is short) and the idempotency key claimed and bound to the transaction,
+//      group-committed with concurrent requests (recorder.ts);
+//   2. the partner call, alone, outside any database transaction;
+//   3. one database transaction: the outcome, its ledger effect (post or void the hold), the stored
+//      response and the audit row, group-committed with concurrent requests (liveOutcomes).
+// A crash between phases leaves a pending transaction with its hold, bound to the idempotency key. A
+// retry with that key never sends it again (a different partner might execute it twice): it answers
+// the transaction as it stands, and reconciliation asks the partners what became of it.
+// The state change and its money effect are settlement's (settlement/settlement.ts), the one place a
+// pending live transaction becomes final, here and from partner callbacks and status enquiries.
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/client.js';
+import { GroupCommit } from '../db/group-commit.js';
+import { insertChained, type AuditRow } from '../audit/chain.js';
+import type { DB } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { resultEnvelope } from '../http/envelope.js';
+import type { IdemScope } from '../idempotency/store.js';
+import { PartnerError, type FinalOutcome, type Outcome } from '../providers/connector.js';
+import { paiseToInr } from '../money.js';
+import type { TransactionStore, TxRow } from '../transactions/store.js';
+import type { Settlement } from '../settlement/settlement.js';
+import type { Pricing } from '../ledger/pricing.js';
+import type { RoutedOutcome } from '../providers/router.js';
+import { executeOperation, type OperationConnector, type OperationContext, type OperationDef } from './operation.js';
+import type { Recording } from './recorder.js';
+import { recordClaimed, replayed, type Answer, type Call, type ClaimDeps, type Runner } from './runner.js';
+import * as partnerHistory from '../attention/history.js';
+
+/** What the live path reads and writes beyond the call itself. */
+export interface LiveDeps extends ClaimDeps {
+  db: Db;
+  transactions: TransactionStore;
+  settlement: Settlement;
+  pricing: Pricing;
+  /** The live partners, or null when this server has none configured. */
+  partners: (OperationConnector & { polling(partner: string): { firstS: number } | null }) | null;
+  /** The reconciler's first enquiry after the recovery point, in seconds. */
+  firstCheckS: number;
+  /** True when SANGAM_RECONCILE_SCHEDULE was set: it then overrides each partner's polling etiquette. */
+  scheduleExplicit: boolean;
+}
+
+export interface LiveOutcome {
+  def: OperationDef;
+  ctx: Pick<OperationContext, 'txnId' | 'requestId' | 'afterRecord'>;
+  scope: IdemScope | null;
+  outcome: Outcome;
+  /** The request's audit row, made from the answer, stored in the same transaction. */
+  audit: (body: string) => AuditRow;
+}
+export interface LiveAnswer {
+  row: TxRow;
+  message: string;
+  body: string;
+}
+
+/** The answer a client gets for a live transaction as it now stands. */
+function currentAnswer(row: TxRow, requestId: string) {
+  const message = String(row.result.message ?? '');
+  return { row, message, body: JSON.stringify(resultEnvelope(row.status, message, row.result, requestId)) };
+}
+
+export class LiveRunner implements Runner {
+  /**
+   * Phase 3, group-committed: the outcomes of concurrent live requests (state changes, money effects,
+   * stored responses) and their audit rows, in one database transaction and a fixed number of
+   * statements.
+   */
+  readonly outcomes: GroupCommit<LiveOutcome, LiveAnswer>;
+
+  constructor(private deps: LiveDeps) {
+    this.outcomes = new GroupCommit((items) =>
+      deps.db.transaction().execute(async (trx) => {
+        const answers = await this.applyOutcomes(trx, items);
+        await insertChained(trx, items.map((item, i) => item.audit(answers[i]!.body)));
+        return answers;
+      }),
+    );
+  }
+
+  connector(def: OperationDef): OperationConnector {
+    const { partners } = this.deps;
+    if (partners) return partners;
+    return {
+      execute: () =>
+        Promise.reject(new ApiError('partner_failed', `No live partner network is configured on this server for ${def.slug}; nothing was executed or debited`)),
+    };
+  }
+
+  async run(call: Call): Promise<Answer> {
+    const recorded = await recordClaimed(this.deps, call, await this.recoveryPoint(call));
+    if (recorded.kind === 'replay') return replayed(call, recorded);
+    if (recorded.kind === 'claimed') {
+      call.ctx.txnId = recorded.txnId!; // a crashed attempt's transaction: answer it, never start a second one
+      return { status: 200, body: await this.resume(call), replayed: false };
+    }
+    const answer = await this.send(call);
+    call.audit.recorded = true;
+    return { status: 200, body: answer.body, replayed: false };
+  }
+
+  /**
+   * Phase 1, the recovery point, as a Recording for the group commit (recorder.ts): the pending
+   * transaction, its hold on the wallet (402 if the balance is short) and the idempotency key in flight,
+   * bound to the transaction.
+   */
+  private async recoveryPoint({ def, input, ctx, key }: Call): Promise<Recording> {
+    const principalPaise = def.amountPaise?.(input) ?? 0;
+    const commissionPaise = def.commissionPaise?.(input) ?? 0;
+    const feePaise = await this.deps.pricing.fee(def.slug);
+    return {
+      tx: {
+        id: ctx.txnId,
+        accountId: ctx.accountId,
+        environment: 'live',
+        operation: def.slug,
+        referenceId: input.reference_id,
+        amountPaise: principalPaise || null,
+        // Payments and recharges show their txn_id and amount from the recovery point on, so a retry that
+        // finds the transaction still with the partner answers them too.
+        outcome: { status: 'pending', message: 'Submitted to the partner network', fields: principalPaise ? { txn_id: ctx.txnId, amount: paiseToInr(principalPaise) } : {} },
+        nextCheckAt: new Date(Date.now() + this.deps.firstCheckS * 1000),
+      },
+      key,
+      hold: { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise },
+      afterRecord: [],
+    };
+  }
+
+  /**
+   * A retry of a request whose first attempt was interrupted after its recovery point: the transaction
+   * is answered as it stands, never sent again; a final one completes the key.
+   */
+  private async resume({ ctx, key }: Call): Promise<string> {
+    const { db, transactions, idempotency } = this.deps;
+    const row = (await transactions.get(db, ctx.txnId))!;
+    const answer = currentAnswer(row, ctx.requestId);
+    if (row.status !== 'pending' && key) await db.transaction().execute((trx) => idempotency.complete(trx, key.scope, 200, answer.body));
+    return answer.body;
+  }
+
+  /** Phases 2 and 3, once the recovery point is recorded. */
+  private async send(call: Call): Promise<LiveAnswer> {
+    const { def, input, ctx, key, audit } = call;
+    let outcome: Outcome;
+    try {
+      outcome = await executeOperation(def, input, ctx);
+    } catch (err) {
+      if (!(err instanceof PartnerError) && !(err instanceof ApiError)) throw err; // unknown: stays pending, reconciled
+      // Nothing happened at the partner: the transaction fails, its hold is released, and the key is
+      // freed so that the client may retry it. In the lock order: the transaction row and its hold
+      // first, the idempotency key last. This is the one place a live key is released.
+      await this.deps.db.transaction().execute(async (trx) => {
+        await this.deps.settlement.failUnsent(trx, ctx.txnId, def.slug, err.message, false);
+        if (key) await this.deps.idempotency.release(key.scope, trx);
+      });
+      if (err instanceof ApiError) throw err;
+      throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
+    }
+    return this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => audit.row(200, body) });
+  }
+
+  /**
+   * Locks are taken in settlement's order: the transaction rows, wallets, keys, then the audit chain.
+   */
+  private async applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promise<LiveAnswer[]> {
+    const { transactions, settlement, idempotency } = this.deps;
+    // Every transaction row of the batch first, in id order: a callback or enquiry settling one of them
+    // at the same moment locks it before its wallet too, so neither can hold what the other waits for.
+    await transactions.lockMany(trx, items.map((i) => i.ctx.txnId));
+    const finals = items.filter((i) => i.outcome.status !== 'pending');
+    const settled = await settlement.settleMany(
+      trx,
+      finals.map((i) => ({ operation: i.def.slug, txnId: i.ctx.txnId, final: i.outcome as FinalOutcome, partner: (i.outcome as RoutedOutcome).partner })),
+    );
+    const answers: LiveAnswer[] = [];
+    const keys: Array<{ txnId: string; body: string; force: boolean }> = [];
+    for (const item of items) {
+      const { answer, key } = await this.applyOne(trx, item, settled.get(item.ctx.txnId));
+      answers.push(answer);
+      if (key) keys.push(key);
+    }
+    await partnerHistory.record(trx, items.flatMap((i) => partnerHistory.exchange(i.ctx.txnId, i.def.slug, i.outcome))); // the partner history (src/attention/)
+    await idempotency.completeBound(trx, keys);
+    return answers;
+  }
+
+  /** One outcome of the batch: its pending update, partner reference and first enquiry, and its answer. */
+  private async applyOne(trx: Transaction<DB>, { def, ctx, scope, outcome }: LiveOutcome, settledRow: TxRow | undefined) {
+    const { transactions, partners, scheduleExplicit } = this.deps;
+    const strip = def.unstored?.strip;
+    const partner = (outcome as RoutedOutcome).partner;
+    let row = settledRow;
+    if (!row && outcome.status === 'pending') row = await transactions.updatePending(trx, ctx.txnId, outcome, strip, partner);
+    if (partner && outcome.partnerRef) await transactions.setPartnerRef(trx, ctx.txnId, partner, outcome.partnerRef);
+    // Once the partner is known, its polling etiquette decides the first status enquiry.
+    const polling = partner && outcome.status === 'pending' && !scheduleExplicit ? partners?.polling(partner) : null;
+    if (polling && row) await transactions.setNextCheck(trx, ctx.txnId, new Date(row.created_at.getTime() + polling.firstS * 1000));
+    // Unchanged: a callback or status enquiry made it final while the partner call was out.
+    row ??= (await transactions.get(trx, ctx.txnId))!;
+    // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.
+    const shown = row.status === outcome.status ? { ...row.result, ...outcome.fields } : row.result;
+    const message = String(row.result.message ?? outcome.message);
+    const key = scope ? { txnId: ctx.txnId, body: JSON.stringify(resultEnvelope(row.status, message, strip ? strip(shown) : shown, ctx.requestId)), force: true } : null;
+    // What the operation writes beside its record (a document-locker session binding its client id to
+    // the caller) commits with the answer that reveals it.
+    for (const write of ctx.afterRecord) await write(trx);
+    return { answer: { row: { ...row, result: shown }, message, body: JSON.stringify(resultEnvelope(row.status, message, shown, ctx.requestId)) }, key };
+  }
+}
