@@ -22,7 +22,7 @@ export function requestDoc(def: OperationDef): TObject {
   const properties = Object.fromEntries(
     Object.entries(def.schema.properties).map(([k, v]) => [k, relaxed[k] ? { ...v, description: `${String(v.description ?? '')}. ${relaxed[k]}`.replace(/^\. /, '') } : v]),
   );
-  return { ...def.schema, properties, required: (def.schema.required ?? []).filter((k) => !relaxed[k]) } as TObject;
+  return { ...def.schema, properties, required: (def.schema.required ?? []).filter((k) => !relaxed[k]), examples: [def.example] } as TObject;
 }
 
 /** The Idempotency-Key header, on operations keyed by idempotency_key: it takes the field's rules. */

@@ -75,6 +75,11 @@ export interface OperationDef<S extends TObject = TObject> {
   description: string;
   tag: string;
   schema: S;
+  /**
+   * A valid sandbox request: the OpenAPI document's example (and so the Postman collection's body), and
+   * the body the test harness's shared suites send (with a fresh reference_id and idempotency key).
+   */
+  example: Static<S>;
   /** alias field → canonical field; the alias is accepted when the canonical field is absent. */
   aliases?: Record<string, string>;
   bodyLimit?: number;

@@ -34,6 +34,7 @@ export const doclockerDownloadAadhaar = defineOperation({
     'masked number) and Xml_Url, a signed link to the XML document.',
   result: DoclockerDownloadResult,
   schema: DoclockerDownloadRequest,
+  example: { reference_id: 'aadhaar-0001', consent: true, doclocker__client__id: 'client-12345678', aadhaar_number: '234123412346' },
   aliases: { input: 'doclocker__client__id' },
   idempotency: { by: 'reference_id' },
   charge: 'completion',

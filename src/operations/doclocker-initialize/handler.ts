@@ -22,6 +22,7 @@ export const doclockerInitialize = defineOperation({
     '(with a key of the same account and environment: the id is usable by nobody else).',
   result: DoclockerInitializeResult,
   schema: DoclockerInitializeRequest,
+  example: { reference_id: 'init-0001', consent: true, redirect_url: 'https://example.com/kyc/done' },
   idempotency: { by: 'reference_id' },
   charge: 'completion',
   feePaise: 0,

@@ -16,6 +16,7 @@ export const dthRecharge = defineOperation({
   description: 'Recharges a DTH subscriber (`subscriber_id`, or `mobile` for the registered mobile number).',
   result: RechargeResult,
   schema: DthRechargeRequest,
+  example: { reference_id: 'dth-0001', consent: true, subscriber_id: '1234567890', operator: 'TS', amount: 350 },
   aliases: { mobile: 'subscriber_id' },
   idempotency: { by: 'idempotency_key', required: false },
   charge: 'success',

@@ -14,6 +14,7 @@ export const mobileToBankAccount = defineOperation({
   description:
     'Returns the bank account linked to a mobile number (account number masked, bank name from the IFSC directory), and `account_number_match` / `ifsc_match` when account_number / ifsc is given. An ifsc that is well-formed but not in the IFSC directory is a 422 before any partner call or fee.',
   schema: MobileToBankRequest,
+  example: { reference_id: 'bank-0001', consent: true, mobile: '9876543210' },
   result: MobileToBankResult,
   aliases: { input: 'mobile' },
   idempotency: { by: 'reference_id' },

@@ -29,6 +29,7 @@ export const rechargeCommission = defineOperation({
   description: 'Recharges a mobile number. `commission` is what the operator pays on this recharge, in INR.',
   result: MobileRechargeResult,
   schema: RechargeRequest,
+  example: { reference_id: 'recharge-0001', consent: true, mobile: '9876543210', operator: 'JIO', amount: 199 },
   idempotency: { by: 'idempotency_key', required: false },
   charge: 'success',
   feePaise: 0,

@@ -14,6 +14,7 @@ export const signatureMatch = defineOperation({
     'Reads the signature on a document and returns name_match_score (0 to 100) against `name` when given. Partners that compare two signatures (live Surepass) score `input` against `reference_signature` instead.',
   result: SignatureMatchResult,
   schema: SignatureMatchRequest,
+  example: { reference_id: 'sig-0001', consent: true, input: 'https://example.com/cheque.png', name: 'Priya Sharma' },
   bodyLimit: 5 * 1024 * 1024,
   idempotency: { by: 'reference_id' },
   charge: 'completion',

@@ -16,6 +16,7 @@ export const upiPaymentStatus = defineOperation({
     '`idempotency_key` (or the Idempotency-Key header) is required: the same key replays the first answer.',
   result: UpiPaymentResult,
   schema: UpiPaymentRequest,
+  example: { reference_id: 'upi-0001', consent: true, vpa: 'success@sandbox', amount: 100.5, idempotency_key: '6f1c2a9e-3b7d-4c55-9a0e-2d4b8f7c1e90' },
   idempotency: { by: 'idempotency_key', required: true },
   charge: 'success',
   feePaise: 100,
