@@ -197,15 +197,24 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ti
   }
 }
 
+/** An operation's path, from its declaration (operations/registry.ts). */
+const pathOf = (slug: string): string => {
+  const op = OPERATIONS.find((o) => o.slug === slug);
+  if (!op) throw new Error(`no operation ${slug} in the registry`);
+  return op.path;
+};
+
+/** Short names for the operations' paths in tests. */
 export const PATHS = {
-  signature: '/api/v1/document-ocr/signature-match',
-  init: '/api/v1/aadhaar-identity-kyc/doclocker-initialize',
-  aadhaar: '/api/v1/aadhaar-identity-kyc/doclocker-download-aadhaar',
-  bank: '/api/v1/bank-account/mobile-to-bank-account',
-  upi: '/api/v1/upi-payment/upi-payment-status',
-  recharge: '/api/v1/mobile-recharge/recharge-commission',
-  dth: '/api/v1/dth/dth-recharge',
-} as const;
+  signature: pathOf('signature-match'),
+  init: pathOf('doclocker-initialize'),
+  aadhaar: pathOf('doclocker-download-aadhaar'),
+  bank: pathOf('mobile-to-bank-account'),
+  upi: pathOf('upi-payment-status'),
+  recharge: pathOf('recharge-commission'),
+  dth: pathOf('dth-recharge'),
+  names: pathOf('name-match'),
+};
 
 let seq = 0;
 export const ref = (prefix = 'ref') => `${prefix}-${process.pid}-${++seq}-${randomBase62(6)}`;
@@ -220,16 +229,14 @@ export const VALID = {
   upi: () => ({ reference_id: ref('upi'), consent: true, vpa: 'success@sandbox', amount: 100.5, idempotency_key: uuid() }),
   recharge: () => ({ reference_id: ref('rc'), consent: true, mobile: '9876543210', operator: 'JIO', amount: 199 }),
   dth: () => ({ reference_id: ref('dth'), consent: true, subscriber_id: '1234567890', operator: 'TS', amount: 350 }),
+  names: () => ({ reference_id: ref('names'), consent: true, name_1: 'Priya Sharma', name_2: 'PRIYA SHARMA' }),
 };
 
-const BODY: Record<string, () => Record<string, unknown>> = {
-  [PATHS.signature]: VALID.signature,
-  [PATHS.init]: VALID.init,
-  [PATHS.aadhaar]: VALID.aadhaar,
-  [PATHS.bank]: VALID.bank,
-  [PATHS.upi]: VALID.upi,
-  [PATHS.recharge]: VALID.recharge,
-  [PATHS.dth]: VALID.dth,
+/** An operation's declared example with a fresh reference (and idempotency key, where it takes one). */
+const exampleOf = (op: (typeof OPERATIONS)[number]) => () => {
+  const body: Record<string, unknown> = { ...op.example, reference_id: ref(op.slug) };
+  if ('idempotency_key' in body) body.idempotency_key = uuid();
+  return body;
 };
 
 export interface Route {
@@ -248,7 +255,7 @@ export interface Route {
  * missing here.
  */
 export const ROUTES: Route[] = [
-  ...OPERATIONS.flatMap((op) => (op.method === 'GET' ? ['GET', 'POST'] : ['POST']).map((method) => ({ method, path: op.path, body: BODY[op.path] }))),
+  ...OPERATIONS.flatMap((op) => (op.method === 'GET' ? ['GET', 'POST'] : ['POST']).map((method) => ({ method, path: op.path, body: exampleOf(op) }))),
   { method: 'GET', path: '/api/v1/transactions/{reference_id}', money: true },
   { method: 'GET', path: '/api/v1/account/wallet', money: true },
   { method: 'GET', path: '/api/v1/account/statement', money: true },

@@ -71,9 +71,16 @@ const CASES: Array<[Op, string, unknown, string?]> = [
   ['dth', 'subscriber_id', 'ABC1234567'],
   ['dth', 'operator', 'JIO'],
   ['dth', 'amount', 50000.01],
+  ['names', 'name_1', undefined],
+  ['names', 'name_1', ''],
+  ['names', 'name_2', 'x'.repeat(201)],
+  ['names', 'name_2', 12345],
+  // The engine's own refusals (no letters to compare), found before anything is recorded.
+  ['names', 'name_1', '12345 678'],
+  ['names', 'name_2', '-- / --'],
 ];
 
-const PATH: Record<Op, string> = { signature: PATHS.signature, init: PATHS.init, aadhaar: PATHS.aadhaar, bank: PATHS.bank, upi: PATHS.upi, recharge: PATHS.recharge, dth: PATHS.dth };
+const PATH: Record<Op, string> = PATHS;
 
 describe('validation: every rule', () => {
   let t: TestApp;

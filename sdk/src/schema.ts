@@ -311,6 +311,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/name-match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Name Match
+         * @description Compares `name_1` with `name_2` (Latin or any Indian script) and explains the score: honorifics and relation markers dropped, initials, order, transliteration, spelling and name variants. `decision` follows the account's thresholds.
+         */
+        post: operations["nameMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/{reference_id}": {
         parameters: {
             query?: never;
@@ -808,6 +828,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "aadhaar-0001",
+                 *       "consent": true,
+                 *       "doclocker__client__id": "client-12345678",
+                 *       "aadhaar_number": "234123412346"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 12-digit Aadhaar number whose first digit is 2-9 and whose last digit is its Verhoeff check digit, or a 16-digit VID. A 12-digit number must also pass the Verhoeff check digit (x-aadhaar-verhoeff). */
                     aadhaar_number?: string;
@@ -1160,6 +1188,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "init-0001",
+                 *       "consent": true,
+                 *       "redirect_url": "https://example.com/kyc/done"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description The end user consented to this operation; must be true
@@ -2465,6 +2500,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "bank-0001",
+                 *       "consent": true,
+                 *       "mobile": "9876543210"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Bank account number, 9 to 18 digits */
                     account_number?: string;
@@ -2817,6 +2859,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "sig-0001",
+                 *       "consent": true,
+                 *       "input": "https://example.com/cheque.png",
+                 *       "name": "Priya Sharma"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description The end user consented to this operation; must be true
@@ -3161,6 +3211,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "dth-0001",
+                 *       "consent": true,
+                 *       "subscriber_id": "1234567890",
+                 *       "operator": "TS",
+                 *       "amount": 350
+                 *     }
+                 */
                 "application/json": {
                     /** @description Amount in INR, at least 0.01 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
@@ -4734,6 +4793,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "recharge-0001",
+                 *       "consent": true,
+                 *       "mobile": "9876543210",
+                 *       "operator": "JIO",
+                 *       "amount": 199
+                 *     }
+                 */
                 "application/json": {
                     /** @description Amount in INR, at least 0.01 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;
@@ -4810,6 +4878,366 @@ export interface operations {
                             txn_id?: string;
                             /** @description The operator's reference; null while pending or failed */
                             utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @description false on a business failure */
+                        ok: boolean;
+                        /** @description TXN: success; TUP: pending; ERR: business failure */
+                        statuscode: "TXN" | "TUP" | "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error402"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    nameMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference_id": "names-0001",
+                 *       "consent": true,
+                 *       "name_1": "Shri Ramesh Kumar S/O Late Mohan Lal",
+                 *       "name_2": "RAMESH K"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The end user consented to this operation; must be true
+                     * @enum {boolean}
+                     */
+                    consent: true;
+                    /**
+                     * @description The first name: 1 to 200 characters, in Latin or any Indian script
+                     * @example Shri Ramesh Kumar S/O Late Mohan Lal
+                     */
+                    name_1: string;
+                    /**
+                     * @description The second name: 1 to 200 characters, in Latin or any Indian script
+                     * @example RAMESH K
+                     */
+                    name_2: string;
+                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    reference_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The engine that answered; a new version may score differently */
+                            algorithm_version?: string;
+                            /** @description Cashfree's five bands, from the scores alone */
+                            category?: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                            /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                            decision?: "approve" | "review" | "reject";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description decision == "approve" */
+                            match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                            optimistic_score?: number;
+                            /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                            pessimistic_score?: number;
+                            reasons?: {
+                                /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                /** @description The words concerned */
+                                detail: string;
+                            }[];
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @description 0 to 100: the weighted share of the two names that corresponds */
+                            score?: number;
+                            status: "success" | "pending" | "failed";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
                             /**
                              * Format: date-time
                              * @description null while pending
@@ -5626,6 +6054,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "upi-0001",
+                 *       "consent": true,
+                 *       "vpa": "success@sandbox",
+                 *       "amount": 100.5,
+                 *       "idempotency_key": "6f1c2a9e-3b7d-4c55-9a0e-2d4b8f7c1e90"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
                     amount: number;

@@ -10,6 +10,7 @@ import { mobileToBankAccount } from './mobile-to-bank-account/handler.js';
 import { upiPaymentStatus } from './upi-payment-status/handler.js';
 import { rechargeCommission } from './recharge-commission/handler.js';
 import { dthRecharge } from './dth-recharge/handler.js';
+import { nameMatch } from './name-match/handler.js';
 
 export const OPERATIONS: readonly OperationDef[] = [
   signatureMatch,
@@ -19,6 +20,7 @@ export const OPERATIONS: readonly OperationDef[] = [
   upiPaymentStatus,
   rechargeCommission,
   dthRecharge,
+  nameMatch,
 ];
 
 /** The declaration's own mistakes, found when the registry loads (so at boot, and in every test). */

@@ -1,0 +1,108 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PATHS, ref, startApp, type TestApp } from '../../../test/harness.js';
+import { addEntry } from '../../access/allowlist.js';
+import { approve } from '../../access/approvals.js';
+import { topUp } from '../../ledger/ledger.js';
+import { CATEGORIES, REASON_CODES } from '../../namematch/index.js';
+
+const names = (name_1: unknown, name_2: unknown, reference_id = ref('names')) => ({ reference_id, consent: true, name_1, name_2 });
+
+describe('name-match (CONTRACT §11)', () => {
+  let t: TestApp;
+  before(async () => (t = await startApp()));
+  after(() => t.close());
+
+  const match = (body: Record<string, unknown>, key = t.key) => t.call('POST', PATHS.names, { body, key });
+
+  it('answers the contract shape: scores, category, decision, match, reasons and version', async () => {
+    const r = await match(names('Shri Ramesh Kumar S/O Late Mohan Lal', 'RAMESH KUMAR'));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'TXN');
+    const d = r.body.data;
+    assert.equal(d.status, 'success');
+    assert.match(d.verified_at, /^\d{4}-\d\d-\d\dT/);
+    for (const k of ['score', 'optimistic_score', 'pessimistic_score']) assert.ok(d[k] >= 0 && d[k] <= 100, `${k} = ${d[k]}`);
+    assert.ok(d.pessimistic_score <= d.score && d.score <= d.optimistic_score);
+    assert.ok((CATEGORIES as readonly string[]).includes(d.category), d.category);
+    assert.equal(d.decision, 'approve');
+    assert.equal(d.match, true);
+    const codes = d.reasons.map((x: { code: string }) => x.code);
+    assert.ok(codes.includes('HONORIFIC_REMOVED'), codes.join());
+    assert.ok(codes.includes('RELATION_REMOVED'), codes.join());
+    for (const c of codes) assert.ok(c in REASON_CODES, c);
+    assert.match(d.algorithm_version, /^sangam-name-match\//);
+  });
+
+  it('reads Indian scripts against Latin: Devanagari, Tamil, Bengali, Telugu, Gujarati', async () => {
+    const pairs: Array<[string, string]> = [
+      ['राहुल शर्मा', 'Rahul Sharma'],
+      ['சுரேஷ் குமார்', 'Suresh Kumar'],
+      ['সৌরভ গাঙ্গুলী', 'Sourav Ganguly'],
+      ['వెంకట రమణ', 'Venkata Ramana'],
+      ['હિતેશ પટેલ', 'Hitesh Patel'],
+    ];
+    for (const [a, b] of pairs) {
+      const r = await match(names(a, b));
+      assert.equal(r.status, 200, r.text);
+      assert.notEqual(r.body.data.decision, 'reject', `${a} / ${b}: ${JSON.stringify(r.body.data)}`);
+      assert.ok(r.body.data.reasons.some((x: { code: string }) => x.code === 'TRANSLITERATED'), `${a}: ${JSON.stringify(r.body.data.reasons)}`);
+    }
+  });
+
+  it('tells two people who share a surname apart, and is the same for the same names', async () => {
+    const first = await match(names('Amit Singh', 'Rohit Singh'));
+    assert.equal(first.body.data.decision, 'reject', first.text);
+    assert.equal(first.body.data.match, false);
+    const again = await match(names('Amit Singh', 'Rohit Singh'));
+    const { reference_id: _a, verified_at: _b, ...x } = first.body.data;
+    const { reference_id: _c, verified_at: _d, ...y } = again.body.data;
+    assert.deepEqual(x, y);
+  });
+
+  it('answers a name of honorifics only clearly, and refuses one with no letters as a 422 naming it', async () => {
+    const honorifics = await match(names('Mr. Dr.', 'Ramesh Kumar'));
+    assert.equal(honorifics.status, 200, honorifics.text);
+    assert.equal(honorifics.body.data.decision, 'reject');
+    assert.ok(honorifics.body.data.reasons.some((x: { code: string }) => x.code === 'NO_NAME_LEFT'), honorifics.text);
+    const refused = names('Ramesh Kumar', '12345');
+    const digits = await match(refused);
+    assert.equal(digits.status, 422);
+    assert.deepEqual(digits.body.data.errors.map((e: { field: string }) => e.field), ['name_2']);
+    // Refused before anything was recorded: the reference is free, and nothing is on record under it.
+    const lookup = await t.call('GET', `/api/v1/transactions/${refused.reference_id}`);
+    assert.equal(lookup.status, 404);
+  });
+
+  it('replays the first answer for the same reference, and refuses another payload under it', async () => {
+    const body = names('Sai Krishna', 'Saikrishna');
+    const first = await match(body);
+    const replay = await match(body);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(replay.text, first.text);
+    const other = await match({ ...body, name_2: 'Someone Else' });
+    assert.equal(other.status, 422);
+    assert.equal(other.body.data.Errorcode, 107);
+    const polled = await t.call('GET', `/api/v1/transactions/${body.reference_id}`);
+    assert.equal(polled.body.data.operation, 'name-match');
+    assert.equal(polled.body.data.score, first.body.data.score);
+  });
+
+  it('in live it is the same answer, charged its declared fee once, with no partner configured', async () => {
+    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+    await approve(t.store.db, t.accountId, ['name-match']);
+    await topUp(t.store.db, t.accountId, 10_000, null);
+    const wallet = async () => (await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey })).body.data;
+    const before = await wallet();
+    const body = names('Lakshmi Devi', 'Laxmi Devi');
+    const r = await match(body, t.liveKey);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.data.decision, 'approve');
+    const sandbox = await match({ ...body, reference_id: ref('names') });
+    assert.equal(sandbox.body.data.score, r.body.data.score);
+    await match(body, t.liveKey); // a replay costs nothing
+    const after = await wallet();
+    assert.equal(Math.round((before.balance - after.balance) * 100), 50);
+    assert.equal(after.held, 0);
+  });
+});
