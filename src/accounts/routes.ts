@@ -6,7 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { okEnvelope } from '../http/envelope.js';
 import { paiseToInr } from '../money.js';
-import type { Services } from '../services.js';
+import type { Db } from '../db/client.js';
+import type { Config } from '../config.js';
 import { getWallet } from './store.js';
 import { statementPage, StatementCursor } from './statement.js';
 import { Type } from '@sinclair/typebox';
@@ -27,7 +28,7 @@ const StatementEntry = Type.Object({
   memo: Nullable(Type.String()),
 });
 
-export function registerAccountRoutes(app: FastifyInstance, services: Services): void {
+export function registerAccountRoutes(app: FastifyInstance, services: { db: Db; config: Pick<Config, 'sandboxWallet'> }): void {
   app.get(
     '/api/v1/account/wallet',
     {

@@ -8,7 +8,7 @@ import { okEnvelope } from '../http/envelope.js';
 import { paiseToInr } from '../money.js';
 import { DthOperator, SubscriberId } from '../operations/dth-recharge/schema.js';
 import { Code, Mobile } from '../contract/fields.js';
-import type { Services } from '../services.js';
+import type { RechargePreflight } from './preflight.js';
 import { CIRCLES, codes, DTH_OPERATORS, MOBILE_OPERATORS, type Operator } from './operators.js';
 import { Envelope, Nullable, responses } from '../http/responses.js';
 
@@ -58,7 +58,7 @@ const PlansQuery = Type.Object({
 });
 const SubscriberQuery = Type.Object({ operator: DthOperator, subscriber_id: SubscriberId });
 
-export function registerCatalogRoutes(app: FastifyInstance, services: Services): void {
+export function registerCatalogRoutes(app: FastifyInstance, services: { preflight: RechargePreflight }): void {
   // Pre-flight asks the live partner (502/504) and may find nobody (404: an unknown DTH subscriber).
   const schema = (operationId: string, summary: string, data: TSchema, errors: number[] = []) => ({
     operationId,

@@ -4,9 +4,21 @@
 // body is read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { Authenticator } from './auth.js';
+import type { AllowlistGuard } from '../access/allowlist.js';
+import type { ApprovalGuard } from '../access/approvals.js';
+import type { AuthFailureThrottle, KeyRateLimiter } from '../access/rate-limit.js';
 
-export function accessGuard(services: Services) {
+/** What the guard checks a request against. */
+export interface GuardDeps {
+  auth: Authenticator;
+  authThrottle: AuthFailureThrottle;
+  allowlist: AllowlistGuard;
+  approvals: ApprovalGuard;
+  rateLimiter: KeyRateLimiter;
+}
+
+export function accessGuard(services: GuardDeps) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     try {
       req.auth = await services.auth.authenticate(req.headers.authorization);

@@ -9,10 +9,21 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
 import { CallbackRefused } from '../providers/connector.js';
-import type { Services } from '../services.js';
+import type { Db } from '../db/client.js';
+import type { PartnerRouter } from '../providers/router.js';
+import type { TransactionStore } from '../transactions/store.js';
+import type { Settlement } from './settlement.js';
+
+/** What the partners' own routes reach: the router's connectors, settlement and the transactions. */
+export interface PartnerRouteDeps {
+  db: Db;
+  partners: PartnerRouter | null;
+  settlement: Settlement;
+  transactions: TransactionStore;
+}
 import * as partnerHistory from '../attention/history.js';
 
-export function registerPartnerRoutes(app: FastifyInstance, services: Services): void {
+export function registerPartnerRoutes(app: FastifyInstance, services: PartnerRouteDeps): void {
   const { partners, settlement } = services;
   if (!partners) return;
   partners.registerRoutes(app, (partner) => ({

@@ -14,7 +14,20 @@
 // by our reference).
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
-import type { Services } from '../services.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { PartnerRouter } from '../providers/router.js';
+import type { TransactionStore } from '../transactions/store.js';
+import type { Settlement } from './settlement.js';
+
+/** What the reconciler reads and settles through. */
+export interface ReconcilerDeps {
+  db: Db;
+  config: Pick<Config, 'reconcile' | 'reversalWatchS' | 'partner'>;
+  partners: PartnerRouter | null;
+  settlement: Settlement;
+  transactions: TransactionStore;
+}
 import type { OperationSlug, PartnerReport } from '../providers/connector.js';
 import { PollingLoop } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
@@ -41,7 +54,7 @@ export class Reconciler {
   private loop: PollingLoop;
 
   constructor(
-    private services: Services,
+    private services: ReconcilerDeps,
     private log: FastifyBaseLogger,
   ) {
     this.loop = new PollingLoop(services.config.reconcile.pollMs, () => this.tick(), (err) => log.error({ err }, 'reconciler tick failed'));

@@ -7,9 +7,9 @@ import { resultEnvelope } from '../http/envelope.js';
 import { operationBySlug } from '../operations/registry.js';
 import { ReferenceId } from '../contract/fields.js';
 import { responses, ResultEnvelope } from '../http/responses.js';
-import type { Services } from '../services.js';
+import type { TransactionStore } from './store.js';
 
-export function registerTransactionRoutes(app: FastifyInstance, services: Services): void {
+export function registerTransactionRoutes(app: FastifyInstance, services: { transactions: TransactionStore }): void {
   app.get<{ Params: { reference_id: string } }>(
     '/api/v1/transactions/:reference_id',
     {
