@@ -27,6 +27,7 @@ import { AuthFailureThrottle, KeyRateLimiter, MemoryBucketStore } from './access
 import { RedisBucketStore } from './access/redis-bucket.js';
 import { ClusterBucketStore } from './access/cluster-bucket.js';
 import { Expectations } from './attention/expectations.js';
+import { NameMatchSettingsReader } from './accounts/name-match-settings.js';
 
 export interface Services {
   config: Config;
@@ -114,6 +115,7 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
       urls,
       preflight,
       documents: partners,
+      nameMatch: new NameMatchSettingsReader(db, config.authCacheMs),
       publicUrl: config.publicUrl,
       doclockerSessionTtlS: config.doclockerSessionTtlS,
       xmlUrlTtlS: config.xmlUrlTtlS,

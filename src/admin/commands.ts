@@ -114,6 +114,28 @@ export const COMMANDS: Record<string, Command> = {
     return accounts.setLimits(db, 'cli', { accountId: values.account!, perSec: num(values['per-sec'], 'per-sec', 1), burst: num(values.burst, 'burst', 1) });
   },
 
+  async 'accounts name-match'(db, args) {
+    const { values } = opts(args, { account: { type: 'string' }, 'approve-at': { type: 'string' }, 'review-at': { type: 'string' }, 'on-review': { type: 'string' } });
+    required(values, 'account');
+    const given = ['approve-at', 'review-at', 'on-review'].some((k) => values[k as keyof typeof values] !== undefined);
+    if (!given) return { account: values.account!, ...(await accounts.nameMatchSettings(db, values.account!)) };
+    const score = (v: string | undefined, name: string) => {
+      if (v === undefined) return undefined;
+      if (v === 'default') return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 100) throw new UsageError(`--${name} must be a whole number from 0 to 100, or "default"`);
+      return n;
+    };
+    const onReview = values['on-review'];
+    if (onReview !== undefined && !['pay', 'hold', 'default'].includes(onReview)) throw new UsageError('--on-review must be pay, hold or default');
+    return accounts.setNameMatch(db, 'cli', {
+      accountId: values.account!,
+      approve_at: score(values['approve-at'], 'approve-at'),
+      review_at: score(values['review-at'], 'review-at'),
+      on_review: onReview === undefined ? undefined : onReview === 'default' ? null : (onReview as 'pay' | 'hold'),
+    });
+  },
+
   async 'users create'(db, args) {
     const { values } = opts(args, { email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean' }, account: { type: 'string' } });
     required(values, 'email', 'password');

@@ -13,6 +13,10 @@ export interface AccountsTable {
   created_at: CreatedAt;
   rate_limit_per_sec: number | null;
   rate_limit_burst: number | null;
+  /** Name match thresholds and the review rule for payouts (migration 0017); null: the defaults. */
+  name_match_approve_at: number | null;
+  name_match_review_at: number | null;
+  name_match_on_review: 'pay' | 'hold' | null;
 }
 
 export interface IpAllowlistTable {

@@ -14,14 +14,17 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB, Environment } from '../db/schema.js';
 import type { DataClass } from '../audit/retention.js';
-import type { OperationRequest, Outcome } from '../providers/connector.js';
+import type { OperationRequest, Outcome, VpaHolder } from '../providers/connector.js';
 import type { RechargePreflight } from '../catalog/preflight.js';
 import type { UrlSigner } from '../http/signed-url.js';
 import type { TransactionStore } from '../transactions/store.js';
+import type { NameMatchSettingsReader } from '../accounts/name-match-settings.js';
 
 /** Where an operation's partner request goes: the sandbox answer, or the live partners' router. */
 export interface OperationConnector {
   execute(req: OperationRequest): Promise<Outcome>;
+  /** The payout name check's VPA validation, where the environment offers one. */
+  vpaHolder?(vpa: string): Promise<VpaHolder>;
 }
 
 /** A signed document a live partner keeps for a transaction (the eAadhaar XML behind Xml_Url). */
@@ -37,6 +40,8 @@ export interface OperationDeps {
   preflight: RechargePreflight;
   /** Live partners' documents, when partners are configured. */
   documents: PartnerDocuments | null;
+  /** Each account's name-match thresholds and payout review rule. */
+  nameMatch: NameMatchSettingsReader;
   publicUrl: string;
   doclockerSessionTtlS: number;
   xmlUrlTtlS: number;

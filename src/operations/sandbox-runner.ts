@@ -7,7 +7,8 @@
 import { resultEnvelope } from '../http/envelope.js';
 import type { Finalizer } from '../transactions/finalizer.js';
 import type { TxRow } from '../transactions/store.js';
-import type { OperationRequest, Outcome } from '../providers/connector.js';
+import type { OperationRequest, Outcome, VpaHolder } from '../providers/connector.js';
+import { SANDBOX_NO_SUCH_VPA, vpaHolderName } from '../providers/sandbox/people.js';
 import { executeOperation, type OperationConnector, type OperationDef } from './operation.js';
 import { operationBySlug } from './registry.js';
 import { inFlight, recordClaimed, replayed, type Answer, type Call, type ClaimDeps, type Runner } from './runner.js';
@@ -28,6 +29,11 @@ export class SandboxConnector implements OperationConnector {
     const sandbox = operationBySlug.get(req.operation)?.sandbox;
     if (!sandbox) throw new Error(`${req.operation} declares no sandbox answer`);
     return sandbox(req, { pendingMs: this.pendingMs });
+  }
+
+  async vpaHolder(vpa: string): Promise<VpaHolder> {
+    if (vpa.toLowerCase() === SANDBOX_NO_SUCH_VPA) return { exists: false, name: null };
+    return { exists: true, name: vpaHolderName(vpa) };
   }
 }
 

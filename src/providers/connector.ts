@@ -102,6 +102,15 @@ export interface DthSubscriber {
 }
 
 /**
+ * A VPA as the payout partner's validation found it (RazorpayX fund account validation, Cashfree's UPI
+ * verification): whether it exists, and its holder's registered name (null when the partner gave none).
+ */
+export interface VpaHolder {
+  exists: boolean;
+  name: string | null;
+}
+
+/**
  * How often a partner may be asked about a pending transaction: the first enquiry after `firstS`, then
  * no closer than `gapS` apart, and after `cutoffS` the transaction goes to manual review (hold kept).
  */
@@ -231,6 +240,12 @@ export interface Connector {
    * (or cannot have one: an id its rules refuse); a PartnerError when it could not be asked.
    */
   dthSubscriberInfo?(operator: string, subscriberId: string): Promise<DthSubscriber | null>;
+  /**
+   * The payout name check (CONTRACT §11), for partners that serve upi-payment-status and offer it: the
+   * VPA's registered holder, learnt without paying. A PartnerError when it could not be asked (nothing
+   * is paid then); never a NoAnswer, because a validation moves no money.
+   */
+  vpaHolder?(vpa: string): Promise<VpaHolder>;
   /** Routes of its own, under /partners/<name>/ (an OAuth callback). */
   routes?(app: FastifyInstance, hooks: PartnerRouteHooks): void;
   close?(): Promise<void>;

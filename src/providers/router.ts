@@ -25,6 +25,7 @@ import {
   type PartnerReport,
   type PartnerRouteHooks,
   type TxRef,
+  type VpaHolder,
 } from './connector.js';
 import { KINDS } from './registry.js';
 import type { PartnerSessionStore } from './sessions.js';
@@ -41,7 +42,10 @@ interface Endpoint {
 export type RoutedOutcome = Outcome & { partner?: string };
 
 /** The optional pre-flight questions a connector may answer (no money moves), and what each is called in a failure. */
-const PREFLIGHT_NAMES = { lookupOperator: 'operator lookup', plans: 'plans', dthSubscriberInfo: 'subscriber info' } as const;
+const PREFLIGHT_NAMES = { lookupOperator: 'operator lookup', plans: 'plans', dthSubscriberInfo: 'subscriber info', vpaHolder: 'VPA validation' } as const;
+
+/** How an error names the partners of a route. */
+const SERVICE_NAMES: Partial<Record<OperationSlug, string>> = { 'dth-recharge': 'DTH', 'recharge-commission': 'recharge', 'upi-payment-status': 'UPI payout' };
 
 const invalid = (what: string) => new ConfigError(`Invalid configuration:\n  ${what}`);
 
@@ -189,6 +193,11 @@ export class PartnerRouter {
     return this.firstOf('dth-recharge', 'dthSubscriberInfo', (c) => c.dthSubscriberInfo!(operator, subscriberId));
   }
 
+  /** A VPA's registered holder, from the UPI payout partners that validate VPAs (the payout name check). */
+  vpaHolder(vpa: string): Promise<VpaHolder> {
+    return this.firstOf('upi-payment-status', 'vpaHolder', (c) => c.vpaHolder!(vpa));
+  }
+
   /** Asks the partners of `slug`'s route that have `method`, the next only after a PartnerError. */
   private async firstOf<T>(slug: OperationSlug, method: keyof typeof PREFLIGHT_NAMES, ask: (c: Connector) => Promise<T>): Promise<T> {
     let last: PartnerError | null = null;
@@ -202,7 +211,7 @@ export class PartnerRouter {
         last = err;
       }
     }
-    throw last ?? new PartnerError('unavailable', `No live ${slug === 'dth-recharge' ? 'DTH' : 'recharge'} partner offers ${PREFLIGHT_NAMES[method]}`);
+    throw last ?? new PartnerError('unavailable', `No live ${SERVICE_NAMES[slug] ?? slug} partner offers ${PREFLIGHT_NAMES[method]}`);
   }
 
   /** Status enquiry at one partner; null when it does not know the transaction (or cannot be asked). */

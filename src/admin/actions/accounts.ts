@@ -6,6 +6,7 @@ import { approve, unapprove } from '../../access/approvals.js';
 import { OPERATION_SLUGS } from '../../operations/registry.js';
 import { ApiError } from '../../errors.js';
 import { adminAction, type Actor } from './run.js';
+import { readNameMatchSettings, writeNameMatchSettings, type NameMatchChange } from '../../accounts/name-match-settings.js';
 
 /** Errors: validation (empty name). */
 export function create(db: Db, actor: Actor, input: { name: string }) {
@@ -23,6 +24,21 @@ export function setLimits(db: Db, actor: Actor, input: { accountId: string; perS
     await storeLimits(trx, input.accountId, input.perSec, input.burst);
     const result = { account: input.accountId, rate_limit_per_sec: input.perSec, rate_limit_burst: input.burst };
     return { result, event: { accountId: input.accountId, action: 'accounts limits', detail: { per_sec: input.perSec, burst: input.burst } } };
+  });
+}
+
+/** The account's name-match settings, defaults filled in. Errors: not_found (account). */
+export const nameMatchSettings = (db: Db, accountId: string) => readNameMatchSettings(db, accountId);
+
+/**
+ * Changes the account's name-match thresholds and payout review rule (null: back to the default).
+ * Errors: not_found (account), validation (approve_at, review_at, on_review).
+ */
+export function setNameMatch(db: Db, actor: Actor, input: { accountId: string } & NameMatchChange) {
+  const { accountId, ...change } = input;
+  return adminAction(db, actor, async (trx) => {
+    const settings = await writeNameMatchSettings(trx, accountId, change);
+    return { result: { account: accountId, ...settings }, event: { accountId, action: 'accounts name-match', detail: { ...change } } };
   });
 }
 

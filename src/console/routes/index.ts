@@ -9,6 +9,7 @@ import { registerSession } from './session.js';
 import { registerOverview } from './overview.js';
 import { registerKeys } from './keys.js';
 import { registerAllowlist } from './allowlist.js';
+import { registerNameMatch } from './name-match.js';
 import { registerLogs } from './logs.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerWallet } from './wallet.js';
@@ -23,6 +24,7 @@ export function registerConsoleApi(app: FastifyInstance, services: Services): vo
     registerOverview(api, db);
     registerKeys(api, db);
     registerAllowlist(api, db);
+    registerNameMatch(api, db);
     registerLogs(api, db);
     registerWebhooks(api, db);
     registerWallet(api, db);

@@ -2,6 +2,7 @@
 // and the `data` of its answer, for the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/responses.js';
+import { NameMatchObject, NameToCompare } from '../name-match/schema.js';
 import { AccountNumber, Alias, Consent, Ifsc, Mobile, ReferenceId } from '../../contract/fields.js';
 
 export const MobileToBankRequest = Type.Object({
@@ -11,6 +12,7 @@ export const MobileToBankRequest = Type.Object({
   input: Type.Optional(Alias('mobile', Mobile)),
   account_number: Type.Optional(AccountNumber),
   ifsc: Type.Optional(Ifsc),
+  name: Type.Optional(NameToCompare('The name the client expects at the bank: the answer then carries name_match against the account holder')),
 });
 export type MobileToBankRequest = Static<typeof MobileToBankRequest>;
 
@@ -30,6 +32,7 @@ export const MobileToBankResult = {
   ),
   account_number_match: Type.Optional(Type.Boolean({ description: 'Present when account_number was given: it is the linked account' })),
   ifsc_match: Type.Optional(Type.Boolean({ description: "Present when ifsc was given: it is the linked account's branch code" })),
+  name_match: NameMatchObject('Present when name was given: it compared with account_holder_name under the account thresholds'),
   account_match: Type.Optional(
     Type.Boolean({ description: 'Deprecated: account_number_match and ifsc_match together (true when every given field matches)', deprecated: true }),
   ),

@@ -1,21 +1,10 @@
 // Name Match: compares two names (Latin or any Indian script) with Sangam's own engine (src/namematch/)
 // and explains the score. No partner is asked: the answer is the same in the sandbox and live, and
-// deterministic for the same names and thresholds. A name the engine cannot read (no letters, a
+// deterministic for the same names and the account's thresholds. A name the engine cannot read (no letters, a
 // script it does not know) is a 422 naming the field, found before anything is recorded or charged.
-import { ApiError } from '../../errors.js';
-import { DEFAULT_THRESHOLDS, matchNames, NameMatchInputError } from '../../namematch/index.js';
 import { defineOperation } from '../operation.js';
+import { checkName, compareNames } from './compare.js';
 import { NameMatchRequest, NameMatchResult } from './schema.js';
-
-/** The engine's answer, or its refusal as the contract's 422 on the field it names. */
-function compare(name1: string, name2: string) {
-  try {
-    return matchNames(name1, name2, DEFAULT_THRESHOLDS);
-  } catch (err) {
-    if (err instanceof NameMatchInputError) throw ApiError.validation([{ field: err.field, message: err.message }]);
-    throw err;
-  }
-}
 
 export const nameMatch = defineOperation({
   slug: 'name-match',
@@ -35,10 +24,11 @@ export const nameMatch = defineOperation({
   feePaise: 50,
   dataClass: 'identity',
   async admit(input) {
-    compare(input.name_1, input.name_2);
+    checkName(input.name_1, 'name_1');
+    checkName(input.name_2, 'name_2');
   },
-  async execute(input) {
-    const result = compare(input.name_1, input.name_2);
+  async execute(input, ctx) {
+    const result = await compareNames(ctx.deps, ctx.accountId, input.name_1, input.name_2);
     return { status: 'success', message: `Names compared: ${result.category}, ${result.decision}`, fields: { ...result } };
   },
 });

@@ -48,5 +48,12 @@ export const NameMatchFields = {
   algorithm_version: Type.String({ description: 'The engine that answered; a new version may score differently' }),
 };
 
+/** `data.name_match` of the operations that compare a caller's name with a partner's (CONTRACT §11). */
+export const NameMatchObject = (description: string) => Type.Optional(Type.Object(NameMatchFields, { description }));
+
+/** A caller's name to compare with the one a partner returns. */
+export const NameToCompare = (description: string) =>
+  Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, description, errorMessage: `must be 1 to ${MAX_NAME_LENGTH} characters` });
+
 /** Its own result fields (the standard ones come from http/responses.ts): present on success. */
 export const NameMatchResult = Object.fromEntries(Object.entries(NameMatchFields).map(([k, v]) => [k, Type.Optional(v)]));

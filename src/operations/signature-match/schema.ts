@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/responses.js';
 import { Consent, ReferenceId } from '../../contract/fields.js';
+import { NameMatchObject } from '../name-match/schema.js';
 
 export const SignatureMatchRequest = Type.Object({
   reference_id: ReferenceId,
@@ -33,5 +34,6 @@ export const SignatureMatchResult = {
   extracted_name: Type.Optional(Type.String({ description: 'The name read from the signature (sandbox)' })),
   matched: Type.Optional(Nullable(Type.Boolean(), { description: "The partner's verdict when it compares two signatures" })),
   threshold: Type.Optional(Nullable(Type.Number(), { description: 'The score at which the partner calls two signatures a match' })),
+  name_match: NameMatchObject('Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning'),
   compared_with: Type.Optional(Type.Literal('reference_signature', { description: 'Present when input was compared with reference_signature' })),
 };

@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/responses.js';
 import { Amount, Consent, ReferenceId, Uuid, Vpa } from '../../contract/fields.js';
+import { NameMatchObject, NameToCompare } from '../name-match/schema.js';
 
 export const UPI_MAX_INR = 100_000;
 
@@ -15,6 +16,11 @@ export const UpiPaymentRequest = Type.Object({
   beneficiary_id: Type.Optional(
     Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', description: 'Client-side beneficiary id', errorMessage: 'beneficiary_id must be 1 to 64 characters of A-Z a-z 0-9 . _ : -' }),
   ),
+  beneficiary_name: Type.Optional(
+    NameToCompare(
+      "The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold)",
+    ),
+  ),
 });
 export type UpiPaymentRequest = Static<typeof UpiPaymentRequest>;
 
@@ -23,4 +29,5 @@ export const UpiPaymentResult = {
   txn_id: Type.Optional(Type.String({ description: "Sangam's transaction id" })),
   amount: Type.Optional(Type.Number({ description: 'INR' })),
   utr: Type.Optional(Nullable(Type.String(), { description: "The bank's UTR; null while pending" })),
+  name_match: NameMatchObject('Present when beneficiary_name was given: it compared with the VPA holder\'s registered name under the account thresholds'),
 };

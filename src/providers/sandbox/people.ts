@@ -59,3 +59,19 @@ export function linkedAccount(mobile: string) {
     branch: null,
   };
 }
+
+/** The sandbox's VPAs that do not exist (CONTRACT §7's table, extended for the payout name check). */
+export const SANDBOX_NO_SUCH_VPA = 'novpa@sandbox';
+
+/**
+ * A sandbox VPA's registered holder: the words of its local part (`ramesh.kumar@okbank` is held by
+ * "Ramesh Kumar"), or, where the local part holds no name (`9876543210@upi`, the magic VPAs), a
+ * made-up person derived from the VPA. So a tester can make a payout whose name matches, or not.
+ */
+export function vpaHolderName(vpa: string): string {
+  const local = vpa.split('@')[0]!.toLowerCase();
+  const words = local.split(/[^a-z]+/).filter((w) => w.length > 1);
+  const magic = ['success', 'failure', 'pending', 'pendingfail', 'novpa'].includes(local);
+  if (words.length === 0 || magic) return person(`vpa:${vpa.toLowerCase()}`).name;
+  return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+}

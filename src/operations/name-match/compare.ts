@@ -1,0 +1,56 @@
+// Owns comparing names for the operations that do (name-match itself, and `data.name_match` in
+// mobile-to-bank-account, signature-match and the payout name check): the account's thresholds, and
+// the engine's refusals of a caller's name as the contract's 422 naming the caller's field.
+import { ApiError } from '../../errors.js';
+import { DEFAULT_THRESHOLDS, matchNames, NameMatchInputError, type NameMatchResult } from '../../namematch/index.js';
+import type { Outcome } from '../../providers/connector.js';
+import type { OperationContext, OperationDeps } from '../operation.js';
+
+/**
+ * Refuses a name the engine cannot read (no letters, a script it does not know) as a 422 naming
+ * `field`: called from admit(), before anything is recorded or charged.
+ */
+export function checkName(name: string, field: string, other = 'A'): void {
+  try {
+    matchNames(name, other, DEFAULT_THRESHOLDS);
+  } catch (err) {
+    if (err instanceof NameMatchInputError && err.field === 'name_1') throw ApiError.validation([{ field, message: err.message.replace(/\bname_1\b/g, field) }]);
+    throw err;
+  }
+}
+
+/** The two names compared under the account's thresholds (both already checked). */
+export async function compareNames(deps: OperationDeps, accountId: string, name1: string, name2: string): Promise<NameMatchResult> {
+  const { thresholds } = await deps.nameMatch.get(accountId);
+  return matchNames(name1, name2, thresholds);
+}
+
+/** A successful outcome with `name_match` added: the caller's name against the partner's. */
+export async function withNameMatch(outcome: Outcome, ctx: OperationContext, callers: string | undefined, partners: (fields: Record<string, unknown>) => unknown): Promise<Outcome> {
+  if (callers === undefined || outcome.status !== 'success') return outcome;
+  const name_match = await compareWithPartnerName(ctx.deps, ctx.accountId, callers, partners(outcome.fields));
+  return { ...outcome, fields: { ...outcome.fields, name_match } };
+}
+
+/**
+ * The caller's name against a name a partner returned (an account holder, a VPA holder, a signer).
+ * A partner's name the engine cannot read compares as nothing: a reject, never an error.
+ */
+export async function compareWithPartnerName(deps: OperationDeps, accountId: string, callers: string, partners: unknown): Promise<NameMatchResult> {
+  try {
+    return await compareNames(deps, accountId, callers, typeof partners === 'string' ? partners : '');
+  } catch (err) {
+    if (!(err instanceof NameMatchInputError) || err.field !== 'name_2') throw err;
+    const { thresholds } = await deps.nameMatch.get(accountId);
+    return {
+      score: 0,
+      optimistic_score: 0,
+      pessimistic_score: 0,
+      category: 'NO_MATCH',
+      decision: 0 >= thresholds.review_at ? 'review' : 'reject',
+      match: false,
+      reasons: [{ code: 'NO_NAME_LEFT', detail: 'the partner returned no name that can be compared' }],
+      algorithm_version: matchNames('A', 'A').algorithm_version,
+    };
+  }
+}
