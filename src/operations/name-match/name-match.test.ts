@@ -130,8 +130,9 @@ describe('name match where it is used: thresholds per account, bank accounts, si
     await assert.rejects(accounts.setNameMatch(t.store.db, 'cli', { accountId: t.accountId, approve_at: 40 }), refusedOn('review_at'));
     await accounts.setNameMatch(t.store.db, 'cli', { accountId: t.accountId, approve_at: null, review_at: null });
     assert.equal((await decide(...pair)).decision, before.decision);
-    const audit = await t.store.db.selectFrom('audit_logs').select('request_body').where('method', '=', 'ADMIN').execute();
-    assert.ok(audit.some((r) => String(r.request_body).includes('accounts name-match')), 'the change is in the audit trail');
+    const audit = await t.store.db.selectFrom('audit_logs').select('request_body').where('method', '=', 'ADMIN').where('path', '=', 'accounts name-match').execute();
+    assert.equal(audit.length, 2, 'each change is in the audit trail (the refused ones are not)');
+    assert.ok(audit.some((r) => String(r.request_body).includes('"approve_at":100')), String(audit[0]?.request_body));
   });
 
   it('mobile-to-bank-account with name answers data.name_match against the account holder', async () => {
