@@ -3,7 +3,7 @@
 import { defineOperation } from '../operation.js';
 import { MobileToBankRequest, MobileToBankResult } from './schema.js';
 import { mobileToBankSandbox } from './sandbox.js';
-import { checkName, withNameMatch } from '../name-match/compare.js';
+import { comparingName } from '../name-match/compare.js';
 
 export const mobileToBankAccount = defineOperation({
   slug: 'mobile-to-bank-account',
@@ -22,14 +22,10 @@ export const mobileToBankAccount = defineOperation({
   charge: 'completion',
   feePaise: 200,
   dataClass: 'identity',
-  request: (input, ctx) => ({ operation: 'mobile-to-bank-account', txnId: ctx.txnId, mobile: input.mobile, accountNumber: input.account_number, ifsc: input.ifsc }),
   sandbox: mobileToBankSandbox,
-  async admit(input) {
-    if (input.name !== undefined) checkName(input.name, 'name');
-  },
   // With `name`, the account holder's name is compared with it (CONTRACT §11).
-  async execute(input, ctx) {
-    const outcome = await ctx.connector.execute(mobileToBankAccount.request!(input, ctx));
-    return withNameMatch(outcome, ctx, input.name, (f) => (f.account as { account_holder_name?: unknown } | undefined)?.account_holder_name);
-  },
+  ...comparingName<MobileToBankRequest>(
+    (input, ctx) => ({ operation: 'mobile-to-bank-account', txnId: ctx.txnId, mobile: input.mobile, accountNumber: input.account_number, ifsc: input.ifsc }),
+    (f) => (f.account as { account_holder_name?: unknown } | undefined)?.account_holder_name,
+  ),
 });

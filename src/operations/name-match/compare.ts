@@ -3,7 +3,7 @@
 // the engine's refusals of a caller's name as the contract's 422 naming the caller's field.
 import { ApiError } from '../../errors.js';
 import { DEFAULT_THRESHOLDS, matchNames, NameMatchInputError, type NameMatchResult } from '../../namematch/index.js';
-import type { Outcome } from '../../providers/connector.js';
+import type { OperationRequest, Outcome } from '../../providers/connector.js';
 import type { OperationContext, OperationDeps } from '../operation.js';
 
 /**
@@ -25,11 +25,31 @@ export async function compareNames(deps: OperationDeps, accountId: string, name1
   return matchNames(name1, name2, thresholds);
 }
 
-/** A successful outcome with `name_match` added: the caller's name against the partner's. */
+/**
+ * A successful outcome with `name_match` added: the caller's name against the one the partner gave.
+ * Where the partner gave none (a signature partner that reads no name), there is nothing to compare.
+ */
 export async function withNameMatch(outcome: Outcome, ctx: OperationContext, callers: string | undefined, partners: (fields: Record<string, unknown>) => unknown): Promise<Outcome> {
-  if (callers === undefined || outcome.status !== 'success') return outcome;
-  const name_match = await compareWithPartnerName(ctx.deps, ctx.accountId, callers, partners(outcome.fields));
+  const other = outcome.status === 'success' ? partners(outcome.fields) : undefined;
+  if (callers === undefined || other === undefined || other === null) return outcome;
+  const name_match = await compareWithPartnerName(ctx.deps, ctx.accountId, callers, other);
   return { ...outcome, fields: { ...outcome.fields, name_match } };
+}
+
+/**
+ * The request, admit and execute of an operation whose optional `name` is compared with a name its
+ * partner returns (`data.name_match`, CONTRACT §11): the name is checked before anything is recorded.
+ */
+export function comparingName<I extends { name?: string }>(request: (input: I, ctx: OperationContext) => OperationRequest, partnerName: (fields: Record<string, unknown>) => unknown) {
+  return {
+    request,
+    async admit(input: I) {
+      if (input.name !== undefined) checkName(input.name, 'name');
+    },
+    async execute(input: I, ctx: OperationContext) {
+      return withNameMatch(await ctx.connector.execute(request(input, ctx)), ctx, input.name, partnerName);
+    },
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { defineOperation } from '../operation.js';
 import { SignatureMatchRequest, SignatureMatchResult } from './schema.js';
 import { signatureMatchSandbox } from './sandbox.js';
-import { checkName, withNameMatch } from '../name-match/compare.js';
+import { comparingName } from '../name-match/compare.js';
 
 export const signatureMatch = defineOperation({
   slug: 'signature-match',
@@ -21,15 +21,10 @@ export const signatureMatch = defineOperation({
   charge: 'completion',
   feePaise: 300,
   dataClass: 'identity',
-  request: (input, ctx) => ({ operation: 'signature-match', txnId: ctx.txnId, input: input.input, name: input.name, referenceSignature: input.reference_signature }),
   sandbox: signatureMatchSandbox,
-  async admit(input) {
-    if (input.name !== undefined) checkName(input.name, 'name');
-  },
   // With `name` and a name read from the signature, the two are compared (CONTRACT §11).
-  async execute(input, ctx) {
-    const outcome = await ctx.connector.execute(signatureMatch.request!(input, ctx));
-    if (typeof outcome.fields.extracted_name !== 'string') return outcome;
-    return withNameMatch(outcome, ctx, input.name, (f) => f.extracted_name);
-  },
+  ...comparingName<SignatureMatchRequest>(
+    (input, ctx) => ({ operation: 'signature-match', txnId: ctx.txnId, input: input.input, name: input.name, referenceSignature: input.reference_signature }),
+    (f) => f.extracted_name,
+  ),
 });
