@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../db/client.js';
+import type { BackgroundWorker } from '../background-worker.js';
 import { PollingLoop } from '../polling-loop.js';
 import type { Expectations } from './expectations.js';
 
@@ -27,7 +28,8 @@ export async function overdueByPartner(db: Db): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.partner ?? NO_PARTNER, r.n]));
 }
 
-export class OverdueWatch {
+export class OverdueWatch implements BackgroundWorker {
+  readonly name = 'overdue watch';
   private loop: PollingLoop;
 
   constructor(

@@ -10,9 +10,10 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
+import { periodic, type BackgroundWorker } from '../background-worker.js';
 import { PollingLoop } from '../polling-loop.js';
 import { checkpointMessage as message, merkleRoot, type Heads } from './hashing.js';
-import { eraseContentBefore, type DataClass } from './retention.js';
+import { cutoffs, eraseContentBefore, type DataClass, type RetentionDays } from './retention.js';
 import { chainStarts, purgeBefore, verifyChains, type Expectations, type VerifyResult } from './chain.js';
 
 const SECRET_NAME = 'audit_signing_key';
@@ -169,8 +170,16 @@ export async function purgeAudit(db: Db, cut: Partial<Record<DataClass | 'metada
   return { content_erased: erased, ...purged, signed_checkpoint_id: signed.id };
 }
 
+/** Audit retention as a background worker: looks every hour and purges in the 02:00 UTC hour. */
+export function nightlyRetention(db: Db, days: RetentionDays, configuredKey: string | undefined, log: FastifyBaseLogger): BackgroundWorker {
+  return periodic('audit retention', 3_600_000, async () => {
+    if (new Date().getUTCHours() === 2) await purgeAudit(db, cutoffs(days), configuredKey);
+  }, log);
+}
+
 /** Writes a signed checkpoint every `everyS` seconds, unless one (from any process) is younger than that. */
-export class Checkpointer {
+export class Checkpointer implements BackgroundWorker {
+  readonly name = 'audit checkpoints';
   private loop: PollingLoop;
 
   constructor(

@@ -16,6 +16,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
 import type { Services } from '../services.js';
 import type { OperationSlug, PartnerReport } from '../providers/connector.js';
+import type { BackgroundWorker } from '../background-worker.js';
 import { PollingLoop } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
 import * as partnerHistory from '../attention/history.js';
@@ -37,7 +38,8 @@ interface DueRow {
   commission_paise: number | null;
 }
 
-export class Reconciler {
+export class Reconciler implements BackgroundWorker {
+  readonly name = 'reconciler';
   private loop: PollingLoop;
 
   constructor(

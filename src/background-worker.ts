@@ -1,0 +1,30 @@
+// Owns what a background worker is to the app that runs it: a name, start() once the app is ready,
+// and stop() as soon as shutdown begins, resolving once the work under way has finished. app.ts keeps
+// one list of them (the finalizer, the reconciler, webhook delivery, the overdue watch, audit
+// checkpoints and the housekeeping below) and starts and stops them in that order.
+import type { FastifyBaseLogger } from 'fastify';
+import { PollingLoop } from './polling-loop.js';
+
+export interface BackgroundWorker {
+  /** For the logs: which worker failed to stop. */
+  readonly name: string;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** A worker that runs `task` every `everyMs` (first after `everyMs`), one run at a time; a failure is logged. */
+export function periodic(name: string, everyMs: number, task: () => Promise<unknown>, log: FastifyBaseLogger): BackgroundWorker {
+  const loop = new PollingLoop(everyMs, task, (err) => log.error({ err, worker: name }, `${name} failed`));
+  return { name, start: () => loop.start(), stop: () => loop.stop() };
+}
+
+export function startAll(workers: readonly BackgroundWorker[]): void {
+  for (const w of workers) w.start();
+}
+
+/** Stops each in list order, waiting for each; one that fails to stop is logged and the rest still stop. */
+export async function stopAll(workers: readonly BackgroundWorker[], log: FastifyBaseLogger): Promise<void> {
+  for (const w of workers) {
+    await w.stop().catch((err: unknown) => log.error({ err, worker: w.name }, 'background worker did not stop cleanly'));
+  }
+}
