@@ -14,7 +14,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAX_LINES = 70;
 
 /** `file:function` (file relative to src/) → why it may be longer than MAX_LINES. */
-const ALLOWED: Record<string, string> = {};
+const ALLOWED: Record<string, string> = {
+  'operations/route.ts:handle': 'being split on another branch',
+  'partner-sim/server.ts:startPartnerSim': 'being split on another branch',
+};
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];

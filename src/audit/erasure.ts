@@ -14,10 +14,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { Environment } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, type Trx } from '../db/transaction.js';
 import { ApiError } from '../errors.js';
 import { appendAdminEvent, type Actor } from './admin-events.js';
 import { ERASED } from './retention.js';
+import { TransactionStore } from '../transactions/store.js';
 
 /** What survives an erasure in a stored result or event: the outcome and the money, never the person. */
 const KEPT = new Set([
@@ -49,77 +50,80 @@ export interface Erasure {
   webhook_events_scrubbed: number;
 }
 
-export function eraseReference(db: Db, who: { accountId: string; environment: Environment; referenceId: string }, actor: Actor): Promise<Erasure> {
-  const { accountId, environment, referenceId } = who;
+type Who = { accountId: string; environment: Environment; referenceId: string };
+
+/**
+ * Erases one reference's content, in one database transaction (see the module header). Errors:
+ * validation (`reference_id`: a transaction of it is still pending).
+ */
+export function eraseReference(db: Db, who: Who, actor: Actor): Promise<Erasure> {
+  const transactions = new TransactionStore(db);
   return inTransaction(db, async (trx) => {
-    const txns = await trx
-      .selectFrom('transactions')
-      .select(['id', 'status', sql<string>`result::text`.as('result')])
-      .where('account_id', '=', accountId)
-      .where('environment', '=', environment)
-      .where('reference_id', '=', referenceId)
-      .forUpdate()
-      .execute();
+    const txns = await transactions.lockByReference(trx, who);
     if (txns.some((t) => t.status === 'pending')) {
-      throw ApiError.validation([{ field: 'reference_id', message: `the transaction for ${referenceId} is still pending: erase it once it is final` }]);
+      throw ApiError.validation([{ field: 'reference_id', message: `the transaction for ${who.referenceId} is still pending: erase it once it is final` }]);
     }
     const erasedAt = new Date();
     const at = erasedAt.toISOString();
-    const audit = await trx
-      .updateTable('audit_logs')
-      .set({ ...ERASED, erased_at: erasedAt })
-      .where('account_id', '=', accountId)
-      .where('environment', '=', environment)
-      .where('reference_id', '=', referenceId)
-      .where('content_hash', 'is not', null)
-      .where('erased_at', 'is', null)
-      .executeTakeFirst();
-    const legacy = await trx
-      .selectFrom('audit_logs')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('account_id', '=', accountId)
-      .where('environment', '=', environment)
-      .where('reference_id', '=', referenceId)
-      .where('content_hash', 'is', null)
-      .executeTakeFirstOrThrow();
-
-    let events = 0;
-    const ids = txns.map((t) => t.id);
-    for (const t of txns) {
-      await trx
-        .updateTable('transactions')
-        .set({ result: JSON.stringify(scrub(JSON.parse(t.result), at)), final_result: null })
-        .where('id', '=', t.id)
-        .execute();
-    }
-    if (ids.length > 0) {
-      const answers = await trx.selectFrom('idempotency_keys').select(['key', 'operation', 'response_body']).where('txn_id', 'in', ids).execute();
-      for (const a of answers) {
-        if (a.response_body == null) continue;
-        await trx
-          .updateTable('idempotency_keys')
-          .set({ response_body: scrubDocument(a.response_body, at) })
-          .where('account_id', '=', accountId)
-          .where('environment', '=', environment)
-          .where('operation', '=', a.operation)
-          .where('key', '=', a.key)
-          .execute();
-      }
-      const evs = await trx.selectFrom('webhook_events').select(['id', 'payload']).where('txn_id', 'in', ids).execute();
-      for (const e of evs) await trx.updateTable('webhook_events').set({ payload: scrubDocument(e.payload, at) }).where('id', '=', e.id).execute();
-      events = evs.length;
-      // Keyed `<purpose>:<txn id>` by each connector.
-      await trx.deleteFrom('partner_sessions').where(sql<string>`split_part(key, ':', 2)`, 'in', ids).execute();
-    }
+    const audit = await eraseAuditContent(trx, who, erasedAt);
+    for (const t of txns) await transactions.replaceResult(trx, t.id, scrub(JSON.parse(t.result), at));
+    const events = await scrubCopies(trx, who, txns.map((t) => t.id), at);
     const result: Erasure = {
-      reference_id: referenceId,
+      reference_id: who.referenceId,
       erased_at: at,
-      audit_rows_erased: Number(audit.numUpdatedRows),
-      audit_rows_kept_legacy: Number(legacy.n),
+      audit_rows_erased: audit.erased,
+      audit_rows_kept_legacy: audit.legacy,
       transactions_scrubbed: txns.length,
       webhook_events_scrubbed: events,
     };
-    await appendAdminEvent(trx, actor, { accountId, environment, action: 'audit erase', detail: { ...result } });
+    await appendAdminEvent(trx, actor, { accountId: who.accountId, environment: who.environment, action: 'audit erase', detail: { ...result } });
     return result;
   });
+}
+
+/** Empties the content of the reference's audit rows (commitments stay); counts the legacy rows it cannot. */
+async function eraseAuditContent(trx: Trx, who: Who, erasedAt: Date): Promise<{ erased: number; legacy: number }> {
+  const erased = await trx
+    .updateTable('audit_logs')
+    .set({ ...ERASED, erased_at: erasedAt })
+    .where('account_id', '=', who.accountId)
+    .where('environment', '=', who.environment)
+    .where('reference_id', '=', who.referenceId)
+    .where('content_hash', 'is not', null)
+    .where('erased_at', 'is', null)
+    .executeTakeFirst();
+  const legacy = await trx
+    .selectFrom('audit_logs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('account_id', '=', who.accountId)
+    .where('environment', '=', who.environment)
+    .where('reference_id', '=', who.referenceId)
+    .where('content_hash', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { erased: Number(erased.numUpdatedRows), legacy: Number(legacy.n) };
+}
+
+/**
+ * The other copies of the transactions' content: their stored idempotent answers and webhook events
+ * scrubbed, the connectors' stored state deleted. Returns how many webhook events were scrubbed.
+ */
+async function scrubCopies(trx: Trx, who: Who, ids: string[], at: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const answers = await trx.selectFrom('idempotency_keys').select(['key', 'operation', 'response_body']).where('txn_id', 'in', ids).execute();
+  for (const a of answers) {
+    if (a.response_body == null) continue;
+    await trx
+      .updateTable('idempotency_keys')
+      .set({ response_body: scrubDocument(a.response_body, at) })
+      .where('account_id', '=', who.accountId)
+      .where('environment', '=', who.environment)
+      .where('operation', '=', a.operation)
+      .where('key', '=', a.key)
+      .execute();
+  }
+  const events = await trx.selectFrom('webhook_events').select(['id', 'payload']).where('txn_id', 'in', ids).execute();
+  for (const e of events) await trx.updateTable('webhook_events').set({ payload: scrubDocument(e.payload, at) }).where('id', '=', e.id).execute();
+  // Keyed `<purpose>:<txn id>` by each connector.
+  await trx.deleteFrom('partner_sessions').where(sql<string>`split_part(key, ':', 2)`, 'in', ids).execute();
+  return events.length;
 }

@@ -195,6 +195,23 @@ export class TransactionStore {
       .executeTakeFirst();
   }
 
+  /** Every transaction of a reference, locked, with its stored result as text (an erasure rewrites it). */
+  async lockByReference(trx: Transaction<DB>, ref: { accountId: string; environment: Environment; referenceId: string }) {
+    return trx
+      .selectFrom('transactions')
+      .select(['id', 'status', sql<string>`result::text`.as('result')])
+      .where('account_id', '=', ref.accountId)
+      .where('environment', '=', ref.environment)
+      .where('reference_id', '=', ref.referenceId)
+      .forUpdate()
+      .execute();
+  }
+
+  /** Replaces a final transaction's stored result (an erasure keeps only the money facts); nothing is left to become. */
+  async replaceResult(trx: Transaction<DB>, id: string, result: Record<string, unknown>): Promise<void> {
+    await trx.updateTable('transactions').set({ result: JSON.stringify(result), final_result: null }).where('id', '=', id).execute();
+  }
+
   async latest(accountId: string, environment: Environment, referenceId: string): Promise<TxRow | undefined> {
     return this.db
       .selectFrom('transactions')
