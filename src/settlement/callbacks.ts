@@ -10,13 +10,13 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
 import { CallbackRefused } from '../providers/connector.js';
 import type { Services } from '../services.js';
-import * as partnerHistory from '../attention/history.js';
+import * as partnerHistory from '../transactions/partner-events.js';
 
 export function registerPartnerRoutes(app: FastifyInstance, services: Services): void {
   const { partners, settlement } = services;
   if (!partners) return;
   partners.registerRoutes(app, (partner) => ({
-    report: async (r) => void (await partnerHistory.record(services.db, [partnerHistory.callback(r, partner, null, await settlement.apply(r, partner, null))])), // recorded in the partner history (src/attention/)
+    report: async (r) => void (await partnerHistory.record(services.db, [partnerHistory.callback(r, partner, null, await settlement.apply(r, partner, null))])), // recorded in the partner history (transactions/partner-events.ts)
     recheck: (txnId) => services.transactions.recheck(services.db, txnId),
   }));
   app.register(async (scope) => {
