@@ -12,10 +12,48 @@ export interface BackgroundWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * A worker that runs tick() every `pollMs` (polling-loop.ts: one tick at a time; a failure is logged
+ * and the loop goes on; stop() waits for the tick under way).
+ */
+export abstract class PollingWorker implements BackgroundWorker {
+  abstract readonly name: string;
+  protected readonly loop: PollingLoop;
+
+  constructor(pollMs: number, log: FastifyBaseLogger) {
+    this.loop = new PollingLoop(pollMs, () => this.tick(), (err) => log.error({ err, worker: this.name }, `${this.name} failed`));
+  }
+
+  /** One round of the worker's work. */
+  abstract tick(): Promise<unknown>;
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+}
+
+class PeriodicTask extends PollingWorker {
+  constructor(
+    readonly name: string,
+    everyMs: number,
+    private task: () => Promise<unknown>,
+    log: FastifyBaseLogger,
+  ) {
+    super(everyMs, log);
+  }
+
+  tick(): Promise<unknown> {
+    return this.task();
+  }
+}
+
 /** A worker that runs `task` every `everyMs` (first after `everyMs`), one run at a time; a failure is logged. */
 export function periodic(name: string, everyMs: number, task: () => Promise<unknown>, log: FastifyBaseLogger): BackgroundWorker {
-  const loop = new PollingLoop(everyMs, task, (err) => log.error({ err, worker: name }, `${name} failed`));
-  return { name, start: () => loop.start(), stop: () => loop.stop() };
+  return new PeriodicTask(name, everyMs, task, log);
 }
 
 export function startAll(workers: readonly BackgroundWorker[]): void {

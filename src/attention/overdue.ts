@@ -7,17 +7,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../db/client.js';
-import type { BackgroundWorker } from '../background-worker.js';
-import { PollingLoop } from '../polling-loop.js';
+import { PollingWorker } from '../background-worker.js';
 import { noteOverdue, overdueByPartner } from '../transactions/partner-events.js';
 import type { Expectations } from './expectations.js';
 
 /** How many newly overdue transactions one look notes at most (the next look takes the rest). */
 const BATCH = 500;
 
-export class OverdueWatch implements BackgroundWorker {
+export class OverdueWatch extends PollingWorker {
   readonly name = 'overdue watch';
-  private loop: PollingLoop;
 
   constructor(
     private db: Db,
@@ -25,15 +23,7 @@ export class OverdueWatch implements BackgroundWorker {
     pollMs: number,
     private log: FastifyBaseLogger,
   ) {
-    this.loop = new PollingLoop(pollMs, () => this.tick(), (err) => log.error({ err }, 'overdue watch failed'));
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
+    super(pollMs, log);
   }
 
   /** Notes the pendings that became overdue since the last look, logs each once; returns how many. */

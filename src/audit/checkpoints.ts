@@ -10,8 +10,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
-import { periodic, type BackgroundWorker } from '../background-worker.js';
-import { PollingLoop } from '../polling-loop.js';
+import { periodic, PollingWorker, type BackgroundWorker } from '../background-worker.js';
 import { checkpointMessage as message, merkleRoot, type Heads } from './hashing.js';
 import { cutoffs, eraseContentBefore, type DataClass, type RetentionDays } from './retention.js';
 import { chainStarts, purgeBefore, verifyChains, type Expectations, type VerifyResult } from './chain.js';
@@ -178,9 +177,8 @@ export function nightlyRetention(db: Db, days: RetentionDays, configuredKey: str
 }
 
 /** Writes a signed checkpoint every `everyS` seconds, unless one (from any process) is younger than that. */
-export class Checkpointer implements BackgroundWorker {
+export class Checkpointer extends PollingWorker {
   readonly name = 'audit checkpoints';
-  private loop: PollingLoop;
 
   constructor(
     private db: Db,
@@ -188,15 +186,7 @@ export class Checkpointer implements BackgroundWorker {
     private everyS: number,
     log: FastifyBaseLogger,
   ) {
-    this.loop = new PollingLoop(everyS * 1000, () => this.tick(), (err) => log.error({ err }, 'audit checkpoint failed'));
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
+    super(everyS * 1000, log);
   }
 
   async tick(): Promise<void> {

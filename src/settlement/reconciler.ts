@@ -16,29 +16,24 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../services.js';
 import type { OperationSlug, PartnerReport } from '../providers/connector.js';
 import type { EnquiryRow } from '../transactions/store.js';
-import type { BackgroundWorker } from '../background-worker.js';
-import { PollingLoop } from '../polling-loop.js';
+import { PollingWorker } from '../background-worker.js';
 import * as partnerHistory from '../transactions/partner-events.js';
 
 const BATCH = 20;
 
-export class Reconciler implements BackgroundWorker {
+export class Reconciler extends PollingWorker {
   readonly name = 'reconciler';
-  private loop: PollingLoop;
 
   constructor(
     private services: Services,
     private log: FastifyBaseLogger,
   ) {
-    this.loop = new PollingLoop(services.config.reconcile.pollMs, () => this.tick(), (err) => log.error({ err }, 'reconciler tick failed'));
+    super(services.config.reconcile.pollMs, log);
   }
 
-  start(): void {
-    if (this.services.partners) this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /** Without partners there is nothing to ask. */
+  override start(): void {
+    if (this.services.partners) super.start();
   }
 
   /** Leases due pendings and due reversal watches and asks about each; returns how many were asked about. */

@@ -12,8 +12,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { guardedLookup } from './ssrf.js';
 import { signatureHeader } from './signing.js';
-import type { BackgroundWorker } from '../background-worker.js';
-import { PollingLoop } from '../polling-loop.js';
+import { PollingWorker } from '../background-worker.js';
 import { leaseDue } from '../db/lease.js';
 
 const BATCH = 50;
@@ -58,26 +57,26 @@ function retryAfterMs(header: string | string[] | undefined): number {
   return Number.isNaN(at) ? 0 : Math.max(0, at - Date.now());
 }
 
-export class WebhookWorker implements BackgroundWorker {
+export class WebhookWorker extends PollingWorker {
   readonly name = 'webhook delivery';
   private agent: Agent;
-  private loop: PollingLoop;
 
   constructor(
     private db: Db,
     private config: Config['webhooks'],
     private log: FastifyBaseLogger,
   ) {
+    super(config.pollMs, log);
     this.agent = new Agent({ connect: { lookup: guardedLookup(config.allowPrivate), timeout: config.timeoutMs }, keepAliveTimeout: 10_000 });
-    this.loop = new PollingLoop(config.pollMs, () => this.tick(), (err) => log.error({ err }, 'webhook worker tick failed'));
   }
 
-  start(): void {
+  /** The first look is at once: deliveries may have fallen due while no process ran. */
+  override start(): void {
     this.loop.start(0);
   }
 
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     await this.agent.close();
   }
 
