@@ -1,8 +1,8 @@
 // Owns the transactions table: inserting an executed operation (alone or many at once, inside the
 // caller's database transaction), reading the latest state by reference_id, settling due pendings,
 // the reconciler's leases and enquiry bookkeeping, the facts a resolution by hand decides on, and an
-// erasure's rewrite of a stored result. Every query of the table goes through here (the partner
-// history, partner-events.ts, and the ledger's cross-check, ledger/check.ts, join it read-only).
+// erasure's rewrite of a stored result. Queries of the table belong here; the read-only joins of the
+// partner history (partner-events.ts), the attention queue and the ledger check are the exceptions.
 import { sql, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { leaseDue } from '../db/lease.js';
