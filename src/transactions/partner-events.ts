@@ -122,7 +122,7 @@ export async function historyOf(db: Db, txnId: string): Promise<HistoryEntry[]> 
 }
 
 /** The label of pendings no partner holds. */
-export const NO_PARTNER = 'none';
+const NO_PARTNER = 'none';
 
 /** Live pendings that have been noted overdue, by partner: the one definition every reader shares. */
 export async function overdueByPartner(db: Db): Promise<Map<string, number>> {
