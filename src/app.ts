@@ -35,7 +35,7 @@ import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
-import { periodic, startAll, stopAll, type BackgroundWorker } from './background-worker.js';
+import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

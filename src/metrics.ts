@@ -1,8 +1,8 @@
 // Owns the Prometheus metrics at /metrics (prom-client): partner latency and results, circuit breaker
 // states, and live pendings (count and age, read from the store at scrape time).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { sql } from 'kysely';
 import type { Db } from './db/client.js';
-import { TransactionStore } from './transactions/store.js';
 
 const BREAKER = { close: 0, halfOpen: 1, open: 2 } as const;
 
@@ -33,13 +33,15 @@ export class Metrics {
     const pending = new Gauge({ name: 'sangam_pending_transactions', help: 'Pending transactions by environment', labelNames: ['environment'], registers: [this.registry] });
     const age = new Gauge({ name: 'sangam_pending_oldest_age_seconds', help: 'Age of the oldest pending transaction', labelNames: ['environment'], registers: [this.registry] });
     const review = new Gauge({ name: 'sangam_manual_review_transactions', help: 'Live pendings waiting for a person', registers: [this.registry] });
-    const transactions = new TransactionStore(db);
     const collect = async () => {
-      const rows = await transactions.pendingSummary();
+      const rows = await sql<{ environment: string; n: number; oldest: number | null; review: number }>`
+        SELECT environment, COUNT(*)::int AS n, EXTRACT(EPOCH FROM now() - MIN(created_at))::float8 AS oldest,
+               COUNT(*) FILTER (WHERE review_reason IS NOT NULL)::int AS review
+        FROM transactions WHERE status = 'pending' GROUP BY environment`.execute(db);
       pending.reset();
       age.reset();
       review.set(0);
-      for (const r of rows) {
+      for (const r of rows.rows) {
         pending.set({ environment: r.environment }, r.n);
         age.set({ environment: r.environment }, r.oldest ?? 0);
         if (r.environment === 'live') review.set(r.review);

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../db/client.js';
-import { PollingWorker } from '../background-worker.js';
+import { PollingWorker } from '../polling-loop.js';
 import { noteOverdue, overdueByPartner } from '../transactions/partner-events.js';
 import type { Expectations } from './expectations.js';
 

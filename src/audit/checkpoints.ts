@@ -10,7 +10,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
-import { periodic, PollingWorker, type BackgroundWorker } from '../background-worker.js';
+import { periodic, PollingWorker, type BackgroundWorker } from '../polling-loop.js';
 import { checkpointMessage as message, merkleRoot, type Heads } from './hashing.js';
 import { cutoffs, eraseContentBefore, type DataClass, type RetentionDays } from './retention.js';
 import { chainStarts, purgeBefore, verifyChains, type Expectations, type VerifyResult } from './chain.js';

@@ -16,7 +16,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../services.js';
 import type { OperationSlug, PartnerReport } from '../providers/connector.js';
 import type { EnquiryRow } from '../transactions/store.js';
-import { PollingWorker } from '../background-worker.js';
+import { PollingWorker } from '../polling-loop.js';
 import * as partnerHistory from '../transactions/partner-events.js';
 
 const BATCH = 20;

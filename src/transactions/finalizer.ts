@@ -3,7 +3,7 @@
 // also woken at the exact due time of pendings this process created. Rows are claimed with
 // FOR UPDATE SKIP LOCKED, so several server processes can run it at once.
 import type { FastifyBaseLogger } from 'fastify';
-import type { BackgroundWorker } from '../background-worker.js';
+import type { BackgroundWorker } from '../polling-loop.js';
 import type { TransactionStore } from './store.js';
 
 const BATCH = 100;

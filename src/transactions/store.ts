@@ -266,15 +266,6 @@ export class TransactionStore {
       .executeTakeFirstOrThrow();
   }
 
-  /** Pendings by environment: how many, the age of the oldest (seconds), how many wait in manual review. */
-  async pendingSummary(): Promise<Array<{ environment: string; n: number; oldest: number | null; review: number }>> {
-    const { rows } = await sql<{ environment: string; n: number; oldest: number | null; review: number }>`
-      SELECT environment, COUNT(*)::int AS n, EXTRACT(EPOCH FROM now() - MIN(created_at))::float8 AS oldest,
-             COUNT(*) FILTER (WHERE review_reason IS NOT NULL)::int AS review
-      FROM transactions WHERE status = 'pending' GROUP BY environment`.execute(this.db);
-    return rows;
-  }
-
   /** Makes a live transaction's next enquiry due now: a pending's status check, or a success's reversal watch. */
   async recheck(db: Db, id: string): Promise<void> {
     await sql`

@@ -12,7 +12,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { guardedLookup } from './ssrf.js';
 import { signatureHeader } from './signing.js';
-import { PollingWorker } from '../background-worker.js';
+import { PollingWorker } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
 
 const BATCH = 50;

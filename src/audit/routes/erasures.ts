@@ -1,11 +1,11 @@
 // Owns the erasures resource: a tenant asks, for a data principal, that one reference's personal
-// content be erased everywhere (erasure.ts); the proofs and the money facts stay.
+// content be erased everywhere (admin/actions/erasure.ts); the proofs and the money facts stay.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
 import { okEnvelope } from '../../http/envelope.js';
 import { Envelope, responses } from '../../http/responses.js';
-import { eraseReference } from '../erasure.js';
+import { eraseReference } from '../../admin/actions/erasure.js';
 import { TAGS } from './schemas.js';
 
 const ErasureBody = Type.Object(

@@ -2,7 +2,7 @@
 // stays intact: a data principal's erasure request, passed on by the tenant (POST /api/v1/erasures)
 // or by an operator (`sangam audit erase`). In one database transaction:
 // - audit rows with that reference: content (client IP, bodies) and salt emptied, erased_at stamped;
-//   the content commitment stays in the chain, so `audit verify` still passes (hashing.ts);
+//   the content commitment stays in the chain, so `audit verify` still passes (audit/hashing.ts);
 // - the transaction's stored result, the stored idempotent answer and the webhook events: the
 //   operation's own fields dropped, the money facts kept (status, amounts, UTR, reversal), so the
 //   ledger, statements and reconciliation still add up;
@@ -10,15 +10,16 @@
 // - one ADMIN audit row saying who erased what, and how many rows.
 // A transaction still pending is refused: its stored request may yet be needed to learn its outcome.
 // Rows from before content commitments cannot lose content without breaking their hash: they are
-// counted, not touched, and leave with metadata retention.
+// counted, not touched, and leave with metadata retention. It sits with the admin actions, above the
+// rooms whose rows it rewrites (audit, transactions, idempotency, webhooks, partner sessions).
 import { sql } from 'kysely';
-import type { Db } from '../db/client.js';
-import type { Environment } from '../db/schema.js';
-import { inTransaction, type Trx } from '../db/transaction.js';
-import { ApiError } from '../errors.js';
-import { appendAdminEvent, type Actor } from './admin-events.js';
-import { ERASED } from './retention.js';
-import { TransactionStore } from '../transactions/store.js';
+import type { Db } from '../../db/client.js';
+import type { Environment } from '../../db/schema.js';
+import { inTransaction, type Trx } from '../../db/transaction.js';
+import { ApiError } from '../../errors.js';
+import { appendAdminEvent, type Actor } from '../../audit/admin-events.js';
+import { ERASED } from '../../audit/retention.js';
+import { TransactionStore } from '../../transactions/store.js';
 
 /** What survives an erasure in a stored result or event: the outcome and the money, never the person. */
 const KEPT = new Set([
