@@ -1,13 +1,14 @@
 // Builds the Fastify application: plugins, hooks and routes, on services wired from one Config and one
-// Store. It never listens (server.ts does), so tests drive the very same app.
-import Fastify, { type FastifyInstance } from 'fastify';
+// Store, and the one list of background workers it starts when ready and stops when shutdown begins.
+// It never listens (server.ts does), so tests drive the very same app.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.js';
 import type { Store } from './db/client.js';
 import { buildServices, type Services } from './services.js';
 import type { AuthContext } from './http/auth.js';
-import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling, type RecordAnswer } from './http/error-handler.js';
 import { accessGuard } from './http/guard.js';
 import { compile, compileText } from './http/validation.js';
 import { inputGuard } from './http/input-guard.js';
@@ -24,15 +25,15 @@ import { registerAccountRoutes } from './accounts/routes.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import { registerPartnerRoutes } from './settlement/callbacks.js';
 import { Reconciler } from './settlement/reconciler.js';
-import { registerWebhookRoutes } from './webhooks/routes.js';
-import { registerAuditRoutes } from './audit/routes.js';
-import { Checkpointer, purgeAudit } from './audit/checkpoints.js';
-import { cutoffs } from './audit/retention.js';
+import { registerWebhookRoutes } from './webhooks/routes/index.js';
+import { registerAuditRoutes } from './audit/routes/index.js';
+import { Checkpointer, nightlyRetention } from './audit/checkpoints.js';
 import { registerConsoleApi } from './console/routes/index.js';
 import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
+import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -53,17 +54,16 @@ export interface App {
   reconciler: Reconciler;
   webhooks: WebhookWorker;
   overdue: OverdueWatch;
+  /** Every background worker, in the order they start and stop. */
+  workers: BackgroundWorker[];
 }
 
-/** `logStream`: where the log lines go (stdout by default; tests capture them). */
-export async function buildApp(config: Config, store: Store, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<App> {
-  // Router errors are audited by the error handler itself; the writer exists once services do, which
-  // is before the app is ready to take any request.
-  let audit: Services['audit'] | undefined;
-  const app = Fastify({
+/** The Fastify instance with its options; `onRouterError` audits what the router answers by itself. */
+function createFastify(config: Config, logStream: NodeJS.WritableStream | undefined, onRouterError: RecordAnswer): FastifyInstance {
+  return Fastify({
     logger: {
       level: config.logLevel,
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      ...(logStream ? { stream: logStream } : {}),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
       // URLs are logged with identity numbers masked, as the audit store keeps them.
       serializers: {
@@ -76,17 +76,16 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
-    frameworkErrors: frameworkErrors(async (req, reply, status, payload) => {
-      if (audit) await recordAnswer(audit, req, reply, status, payload);
-    }),
+    frameworkErrors: frameworkErrors(onRouterError),
     clientErrorHandler,
     // The client IP is the socket peer unless a trusted proxy is configured; then X-Forwarded-For is
     // read from the right, skipping only the trusted hops (proxy-addr), so a client cannot spoof it.
     trustProxy: config.trustProxy ?? false,
   });
-  const services = await buildServices(config, store, app.log);
-  audit = services.audit;
+}
 
+/** What every request goes through: body parsing, validation, the request id, errors, the audit hook. */
+function registerPipeline(app: FastifyInstance, services: Services): void {
   // Only JSON is spoken on /api/v1; Fastify's built-in text/plain parser would accept other bodies.
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
@@ -98,7 +97,10 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   app.addHook('preHandler', inputGuard);
   registerErrorHandling(app);
   registerAuditHook(app, services.audit);
+}
 
+/** The OpenAPI document (/openapi.json, /docs) and the operator's routes (/health, /metrics). */
+async function registerDocsAndProbes(app: FastifyInstance, config: Config, store: Store, services: Services): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -124,8 +126,10 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     await services.metrics.collectPending();
     return reply.type(services.metrics.registry.contentType).send(await services.metrics.registry.metrics());
   });
+}
 
-  // Everything a key can call: authenticated in onRequest, before the body is read.
+/** Every route: what a key can call under /api/v1 (authenticated before the body is read), then the rest. */
+async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (api) => {
     api.addHook('onRequest', accessGuard(services));
     for (const def of OPERATIONS) registerOperation(api, def, services.operations);
@@ -141,45 +145,52 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   registerPartnerRoutes(app, services);
   registerConsoleApi(app, services);
   await registerConsolePages(app);
+}
 
-  // Housekeeping: idempotency keys past their retention are deleted hourly, audit rows past theirs
-  // nightly (02:00 UTC); key usage is batched.
-  let purge: NodeJS.Timeout | undefined;
-  let lastUsed: NodeJS.Timeout | undefined;
-  const reconciler = new Reconciler(services, app.log);
-  const webhooks = new WebhookWorker(services.db, config.webhooks, app.log);
-  const overdue = new OverdueWatch(services.db, services.expectations, config.attention.pollMs, app.log);
+/**
+ * The background workers, in the order they stop: housekeeping first (idempotency keys past their
+ * retention hourly, audit rows past theirs nightly, key usage batched), then the workers that settle,
+ * ask partners and deliver, audit checkpoints last.
+ */
+function backgroundWorkers(config: Config, services: Services, log: FastifyBaseLogger) {
+  const retentionMs = config.idempotencyRetentionH * 3_600_000;
+  const reconciler = new Reconciler(services, log);
+  const webhooks = new WebhookWorker(services.db, config.webhooks, log);
+  const overdue = new OverdueWatch(services.db, services.expectations, config.attention.pollMs, log);
   overdue.registerMetric(services.metrics.registry);
-  const checkpointer = new Checkpointer(services.db, config.auditCheckpoint.signingKey, config.auditCheckpoint.everyS, app.log);
-  app.addHook('onReady', async () => {
-    checkpointer.start();
-    services.finalizer.start();
-    reconciler.start();
-    webhooks.start();
-    overdue.start();
-    const retentionMs = config.idempotencyRetentionH * 3_600_000;
-    purge = setInterval(() => {
-      services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
-      if (new Date().getUTCHours() === 2) {
-        purgeAudit(services.db, cutoffs(config.auditRetention), config.auditCheckpoint.signingKey).catch((err: unknown) => app.log.error({ err }, 'audit purge failed'));
-      }
-    }, 3_600_000).unref();
-    lastUsed = setInterval(() => {
-      services.auth.flushLastUsed().catch((err: unknown) => app.log.error({ err }, 'last_used_at flush failed'));
-    }, config.lastUsedFlushMs).unref();
+  const workers: BackgroundWorker[] = [
+    periodic('idempotency purge', 3_600_000, () => services.idempotency.purge(retentionMs), log),
+    nightlyRetention(services.db, config.auditRetention, config.auditCheckpoint.signingKey, log),
+    periodic('last_used_at flush', config.lastUsedFlushMs, () => services.auth.flushLastUsed(), log),
+    services.finalizer,
+    reconciler,
+    webhooks,
+    overdue,
+    new Checkpointer(services.db, config.auditCheckpoint.signingKey, config.auditCheckpoint.everyS, log),
+  ];
+  return { reconciler, webhooks, overdue, workers };
+}
+
+/** `logStream`: where the log lines go (stdout by default; tests capture them). */
+export async function buildApp(config: Config, store: Store, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<App> {
+  // Router errors are audited by the error handler itself; the writer exists once services do, which
+  // is before the app is ready to take any request.
+  let audit: Services['audit'] | undefined;
+  const app = createFastify(config, opts.logStream, async (req, reply, status, payload) => {
+    if (audit) await recordAnswer(audit, req, reply, status, payload);
   });
+  const services = await buildServices(config, store, app.log);
+  audit = services.audit;
+  registerPipeline(app, services);
+  await registerDocsAndProbes(app, config, store, services);
+  await registerRoutes(app, services);
+
+  const background = backgroundWorkers(config, services, app.log);
+  app.addHook('onReady', async () => startAll(background.workers));
   // The background workers stop as soon as shutdown begins, not once the last connection has drained
   // (a keep-alive connection can hold close() for its whole timeout): a closing server asks no partner
   // anything more and delivers nothing more.
-  app.addHook('preClose', async () => {
-    clearInterval(purge);
-    clearInterval(lastUsed);
-    await services.finalizer.stop();
-    await reconciler.stop();
-    await webhooks.stop();
-    await overdue.stop();
-    await checkpointer.stop();
-  });
+  app.addHook('preClose', () => stopAll(background.workers, app.log));
   app.addHook('onClose', async () => {
     await services.auth.flushLastUsed();
     await services.recorder.flush();
@@ -187,5 +198,5 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     await services.audit.flush();
     await services.close();
   });
-  return { app, services, reconciler, webhooks, overdue };
+  return { app, services, ...background };
 }

@@ -202,8 +202,8 @@ function partnerEndpoints(primary: string | undefined, more: string | undefined,
   return list;
 }
 
-/** Reads and validates the environment; throws ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/** The environment checked against EnvSchema (with defaults) and the rules across variables. */
+function readEnv(env: Record<string, string | undefined>): Env {
   const known = Object.keys(EnvSchema.properties);
   const raw: Record<string, unknown> = {};
   for (const k of known) if (env[k] !== undefined && env[k] !== '') raw[k] = env[k];
@@ -223,6 +223,55 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((e.SANGAM_PARTNER_URL || e.SANGAM_PARTNERS) && !e.SANGAM_PARTNER_SECRET) {
     throw new ConfigError('Invalid configuration:\n  SANGAM_PARTNER_SECRET is required with partner endpoints (partner callbacks are verified with it)');
   }
+  return e;
+}
+
+function partnerConfig(e: Env, env: Record<string, string | undefined>): Config['partner'] {
+  return {
+    secret: e.SANGAM_PARTNER_SECRET,
+    timeoutMs: e.SANGAM_PARTNER_TIMEOUT_MS,
+    endpoints: partnerEndpoints(e.SANGAM_PARTNER_URL, e.SANGAM_PARTNERS, e.SANGAM_PARTNER_SECRET, env),
+    routes: pairs(e.SANGAM_PARTNER_ROUTES, ';', 'SANGAM_PARTNER_ROUTES', (v) => v.split('>').map((x) => x.trim()).filter(Boolean)),
+    timeouts: pairs(e.SANGAM_PARTNER_TIMEOUTS, ',', 'SANGAM_PARTNER_TIMEOUTS', (v) => {
+      const ms = Number(v);
+      if (!Number.isInteger(ms) || ms < 10 || ms >= e.SANGAM_REQUEST_TIMEOUT_MS) throw new ConfigError(`Invalid configuration:\n  SANGAM_PARTNER_TIMEOUTS: ${v} must be whole milliseconds, ≥ 10 and below SANGAM_REQUEST_TIMEOUT_MS`);
+      return ms;
+    }),
+    breaker: { errorPct: e.SANGAM_BREAKER_ERROR_PCT, minCalls: e.SANGAM_BREAKER_MIN_CALLS, resetMs: e.SANGAM_BREAKER_RESET_MS },
+  };
+}
+
+/** The settings of the background workers that deliver webhooks, reconcile and watch for overdue pendings. */
+function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Config, 'webhooks' | 'reconcile' | 'reversalWatchS' | 'attention'> {
+  return {
+    webhooks: {
+      retryScheduleS: e.SANGAM_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
+      allowPrivate: e.SANGAM_WEBHOOK_ALLOW_PRIVATE === '1',
+      timeoutMs: e.SANGAM_WEBHOOK_TIMEOUT_MS,
+      disableAfterDays: e.SANGAM_WEBHOOK_DISABLE_AFTER_DAYS,
+      pollMs: e.SANGAM_WEBHOOK_POLL_MS,
+    },
+    reconcile: {
+      scheduleS: e.SANGAM_RECONCILE_SCHEDULE.split(',').map(Number),
+      cutoffS: e.SANGAM_RECONCILE_CUTOFF_S,
+      pollMs: e.SANGAM_RECONCILE_POLL_MS,
+      leaseS: e.SANGAM_RECONCILE_LEASE_S,
+      explicit: Boolean(env.SANGAM_RECONCILE_SCHEDULE),
+    },
+    reversalWatchS: e.SANGAM_REVERSAL_WATCH_SCHEDULE ? e.SANGAM_REVERSAL_WATCH_SCHEDULE.split(',').map(Number) : null,
+    attention: {
+      expectedFinalS: pairs(e.SANGAM_EXPECTED_FINAL_S, ',', 'SANGAM_EXPECTED_FINAL_S', (v) => {
+        if (!/^\d+$/.test(v) || Number(v) > 90 * 86_400) throw new ConfigError(`Invalid configuration:\n  SANGAM_EXPECTED_FINAL_S: ${v} must be whole seconds, at most 90 days`);
+        return Number(v);
+      }),
+      pollMs: e.SANGAM_OVERDUE_POLL_MS,
+    },
+  };
+}
+
+/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const e = readEnv(env);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -248,40 +297,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.SANGAM_TRUST_PROXY?.trim() || undefined,
     redisUrl: e.SANGAM_REDIS_URL,
     sandboxWallet: e.SANGAM_SANDBOX_WALLET,
-    partner: {
-      secret: e.SANGAM_PARTNER_SECRET,
-      timeoutMs: e.SANGAM_PARTNER_TIMEOUT_MS,
-      endpoints: partnerEndpoints(e.SANGAM_PARTNER_URL, e.SANGAM_PARTNERS, e.SANGAM_PARTNER_SECRET, env),
-      routes: pairs(e.SANGAM_PARTNER_ROUTES, ';', 'SANGAM_PARTNER_ROUTES', (v) => v.split('>').map((x) => x.trim()).filter(Boolean)),
-      timeouts: pairs(e.SANGAM_PARTNER_TIMEOUTS, ',', 'SANGAM_PARTNER_TIMEOUTS', (v) => {
-        const ms = Number(v);
-        if (!Number.isInteger(ms) || ms < 10 || ms >= e.SANGAM_REQUEST_TIMEOUT_MS) throw new ConfigError(`Invalid configuration:\n  SANGAM_PARTNER_TIMEOUTS: ${v} must be whole milliseconds, ≥ 10 and below SANGAM_REQUEST_TIMEOUT_MS`);
-        return ms;
-      }),
-      breaker: { errorPct: e.SANGAM_BREAKER_ERROR_PCT, minCalls: e.SANGAM_BREAKER_MIN_CALLS, resetMs: e.SANGAM_BREAKER_RESET_MS },
-    },
-    webhooks: {
-      retryScheduleS: e.SANGAM_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
-      allowPrivate: e.SANGAM_WEBHOOK_ALLOW_PRIVATE === '1',
-      timeoutMs: e.SANGAM_WEBHOOK_TIMEOUT_MS,
-      disableAfterDays: e.SANGAM_WEBHOOK_DISABLE_AFTER_DAYS,
-      pollMs: e.SANGAM_WEBHOOK_POLL_MS,
-    },
-    reconcile: {
-      scheduleS: e.SANGAM_RECONCILE_SCHEDULE.split(',').map(Number),
-      cutoffS: e.SANGAM_RECONCILE_CUTOFF_S,
-      pollMs: e.SANGAM_RECONCILE_POLL_MS,
-      leaseS: e.SANGAM_RECONCILE_LEASE_S,
-      explicit: Boolean(env.SANGAM_RECONCILE_SCHEDULE),
-    },
-    reversalWatchS: e.SANGAM_REVERSAL_WATCH_SCHEDULE ? e.SANGAM_REVERSAL_WATCH_SCHEDULE.split(',').map(Number) : null,
-    attention: {
-      expectedFinalS: pairs(e.SANGAM_EXPECTED_FINAL_S, ',', 'SANGAM_EXPECTED_FINAL_S', (v) => {
-        if (!/^\d+$/.test(v) || Number(v) > 90 * 86_400) throw new ConfigError(`Invalid configuration:\n  SANGAM_EXPECTED_FINAL_S: ${v} must be whole seconds, at most 90 days`);
-        return Number(v);
-      }),
-      pollMs: e.SANGAM_OVERDUE_POLL_MS,
-    },
+    partner: partnerConfig(e, env),
+    ...workerConfig(e, env),
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
     logLevel: e.LOG_LEVEL,
   };

@@ -67,6 +67,39 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** The operations' two runners and what their handlers may read, from the services they run on. */
+function operationRoutes(
+  config: Config,
+  s: Pick<Services, 'db' | 'recorder' | 'idempotency' | 'transactions' | 'settlement' | 'pricing' | 'partners' | 'finalizer' | 'urls' | 'preflight'>,
+): OperationRoutes & { live: LiveRunner } {
+  const { db, recorder, idempotency, transactions, partners } = s;
+  return {
+    sandbox: new SandboxRunner({ recorder, idempotency, finalizer: s.finalizer, pendingMs: config.sandboxPendingMs }),
+    live: new LiveRunner({
+      db,
+      recorder,
+      idempotency,
+      transactions,
+      settlement: s.settlement,
+      pricing: s.pricing,
+      partners,
+      firstCheckS: config.reconcile.scheduleS[0]!,
+      scheduleExplicit: config.reconcile.explicit,
+    }),
+    deps: {
+      db,
+      transactions,
+      urls: s.urls,
+      preflight: s.preflight,
+      documents: partners,
+      nameMatch: new NameMatchSettingsReader(db, config.authCacheMs),
+      publicUrl: config.publicUrl,
+      doclockerSessionTtlS: config.doclockerSessionTtlS,
+      xmlUrlTtlS: config.xmlUrlTtlS,
+    },
+  };
+}
+
 /** Failed console sign-ins allowed per address and email a minute. */
 const CONSOLE_SIGN_INS_PER_MIN = 10;
 
@@ -95,32 +128,7 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
   const pricing = new Pricing(db, config.authCacheMs, new Map(OPERATIONS.map((o) => [o.slug, o.feePaise])));
   const urls = new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl);
   const preflight = new RechargePreflight(partners, config.preflightTtl);
-  const live = new LiveRunner({
-    db,
-    recorder,
-    idempotency,
-    transactions,
-    settlement,
-    pricing,
-    partners,
-    firstCheckS: config.reconcile.scheduleS[0]!,
-    scheduleExplicit: config.reconcile.explicit,
-  });
-  const operations: OperationRoutes = {
-    sandbox: new SandboxRunner({ recorder, idempotency, finalizer, pendingMs: config.sandboxPendingMs }),
-    live,
-    deps: {
-      db,
-      transactions,
-      urls,
-      preflight,
-      documents: partners,
-      nameMatch: new NameMatchSettingsReader(db, config.authCacheMs),
-      publicUrl: config.publicUrl,
-      doclockerSessionTtlS: config.doclockerSessionTtlS,
-      xmlUrlTtlS: config.xmlUrlTtlS,
-    },
-  };
+  const operations = operationRoutes(config, { db, recorder, idempotency, transactions, settlement, pricing, partners, finalizer, urls, preflight });
   return {
     config,
     store,
@@ -135,7 +143,7 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     idempotency,
     transactions,
     recorder,
-    outcomes: live.outcomes,
+    outcomes: operations.live.outcomes,
     finalizer,
     urls,
     pricing,

@@ -7,6 +7,7 @@ import type { Settlement } from '../settlement/settlement.js';
 import { attention } from './actions/index.js';
 import { attentionCounts, attentionQueue, REASONS, transactionPage, type Reason } from '../attention/queue.js';
 import { ApiError } from '../errors.js';
+import { TransactionStore } from '../transactions/store.js';
 import { opts, UsageError } from './args.js';
 
 /** What a command may need beyond the store: the settlement wiring of a server (or of the CLI's own). */
@@ -27,7 +28,7 @@ function as(v: string | undefined) {
   return `cli:${v.trim().toLowerCase()}` as const;
 }
 
-const deps = async (db: Db, ctx: CommandContext) => ({ db, settlement: await ctx.settlement() });
+const deps = async (db: Db, ctx: CommandContext) => ({ db, settlement: await ctx.settlement(), transactions: new TransactionStore(db) });
 
 export const attentionCommands: Record<string, Command> = {
   async 'attention list'(db, args) {

@@ -8,7 +8,7 @@ import { listKeys } from '../accounts/store.js';
 import { checkLedger } from '../ledger/check.js';
 import { OPERATIONS, OPERATION_SLUGS } from '../operations/registry.js';
 import { listFees, setFee } from '../ledger/pricing.js';
-import { eraseReference } from '../audit/erasure.js';
+import { eraseReference } from './actions/erasure.js';
 import { defaultPublicKey, loadSigningKey, publicKeyFrom, purgeAudit, verifyAudit, writeCheckpoint } from '../audit/checkpoints.js';
 import { loadConfig } from '../config.js';
 import { createUser } from '../console/users.js';

@@ -1,5 +1,5 @@
 // Owns applying a resolution to its transaction, inside the caller's database transaction, after the
-// caller has locked the transaction row (resolutions.ts, lockTransaction): a pending is settled through
+// caller has locked the transaction row (TransactionStore.lockFacts): a pending is settled through
 // settlement (the hold posted or released, the outbox event, the client's stored answer), a success is
 // reversed through settlement (the correcting posting, `transaction.reversed`), and the flag and the
 // manual review are cleared. The history gets a `resolution` entry.
@@ -8,8 +8,9 @@
 // the caller's transaction.
 import type { Trx } from '../db/transaction.js';
 import type { Settlement } from '../settlement/settlement.js';
-import { record } from './history.js';
-import { clearAttention, type Resolution, type TxFacts } from './resolutions.js';
+import { record } from '../transactions/partner-events.js';
+import type { TransactionStore, TxFacts } from '../transactions/store.js';
+import type { Resolution } from './resolutions.js';
 
 /** What the client sees of a resolution by hand (data.message, data.reversal_reason): no internal notes. */
 export const CLIENT_MESSAGES = {
@@ -24,7 +25,8 @@ export interface Effect {
   reversed: boolean;
 }
 
-export async function applyResolution(trx: Trx, settlement: Settlement, tx: TxFacts, r: Resolution, approvedBy: string): Promise<Effect> {
+export async function applyResolution(trx: Trx, deps: { settlement: Settlement; transactions: TransactionStore }, tx: TxFacts, r: Resolution, approvedBy: string): Promise<Effect> {
+  const { settlement } = deps;
   let effect: Effect = { status: tx.status, reversed: tx.reversed };
   if (r.action === 'success' || r.action === 'failed') {
     const final = { status: r.action, message: CLIENT_MESSAGES[r.action], fields: {} };
@@ -34,7 +36,7 @@ export async function applyResolution(trx: Trx, settlement: Settlement, tx: TxFa
     await settlement.reverse(trx, tx.id, { reason: CLIENT_MESSAGES.reversal, at: new Date() });
     effect = { ...effect, reversed: true };
   }
-  await clearAttention(trx, tx.id, effect.status === 'pending');
+  await deps.transactions.clearAttention(trx, tx.id, effect.status === 'pending');
   await record(trx, [
     {
       txnId: tx.id,

@@ -6,8 +6,9 @@ import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import { paiseToInr } from '../money.js';
 import { redact } from '../audit/redact.js';
-import { historyOf } from './history.js';
-import { fitting, resolutionsOf, transactionFacts, type Resolution } from './resolutions.js';
+import { historyOf } from '../transactions/partner-events.js';
+import { TransactionStore } from '../transactions/store.js';
+import { fitting, resolutionsOf, type Resolution } from './resolutions.js';
 import type { Expectations } from './expectations.js';
 
 export const REASONS = ['overdue', 'review', 'flagged', 'proposed'] as const;
@@ -127,15 +128,10 @@ export const resolutionView = (r: Resolution) => ({
 
 /** One transaction's page; undefined when there is no such transaction. */
 export async function transactionPage(db: Db, txnId: string, expectations: Expectations | null) {
-  const facts = await transactionFacts(db, txnId);
+  const transactions = new TransactionStore(db);
+  const facts = await transactions.facts(txnId);
   if (!facts) return undefined;
-  const t = await db
-    .selectFrom('transactions as t')
-    .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .leftJoin('holds as h', 'h.txn_id', 't.id')
-    .select(['t.reference_id', 't.amount_paise', 't.partner_ref', 't.checks', 't.next_check_at', 't.created_at', 't.verified_at', 't.result', 'a.name as account_name', 'h.amount_paise as hold_paise', 'h.status as hold_status'])
-    .where('t.id', '=', txnId)
-    .executeTakeFirstOrThrow();
+  const t = await transactions.detail(txnId);
   const history = await historyOf(db, txnId);
   const overdue = facts.status === 'pending' && history.some((e) => e.kind === 'overdue');
   return {

@@ -1,16 +1,18 @@
 // Owns the resolutions table and the rules of a resolution by hand: which action fits a transaction
-// as it stands, and the rows an approval decides on, locked in the one lock order every settlement
-// path keeps — the transaction row first (SELECT … FOR UPDATE), then everything else (the resolution
-// row, then wallets through settlement, the audit chain last).
+// as it stands (its facts: TransactionStore.facts / lockFacts), and the resolution rows an approval
+// decides on, locked in the one lock order every settlement path keeps — the transaction row first
+// (SELECT … FOR UPDATE), then everything else (the resolution row, then wallets through settlement,
+// the audit chain last).
 //
 // Actions: `success` / `failed` settle a live pending (its hold posted or released); `reversal` undoes
 // a live success (a correcting posting returns the debit); `dismiss` clears a conflict flag or a manual
 // review and moves no money. A failed transaction is never turned into a success: a final state never
 // changes (CONTRACT §6); a partner that paid after all is settled with it outside Sangam.
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { Trx } from '../db/transaction.js';
-import type { ResolutionAction, ResolutionsTable, TxStatus } from '../db/schema.js';
+import type { ResolutionAction, ResolutionsTable } from '../db/schema.js';
+import type { TxFacts } from '../transactions/store.js';
 import { newId } from '../ids.js';
 
 export const ACTIONS: readonly ResolutionAction[] = ['success', 'failed', 'reversal', 'dismiss'];
@@ -18,19 +20,6 @@ export const ACTIONS: readonly ResolutionAction[] = ['success', 'failed', 'rever
 export const MONEY_ACTIONS: readonly ResolutionAction[] = ['success', 'failed', 'reversal'];
 
 export type Resolution = Selectable<ResolutionsTable>;
-
-/** A transaction as a resolution decides on it. */
-export interface TxFacts {
-  id: string;
-  account_id: string;
-  environment: 'sandbox' | 'live';
-  operation: string;
-  status: TxStatus;
-  partner: string | null;
-  review_reason: string | null;
-  flagged: string | null;
-  reversed: boolean;
-}
 
 /** Why `action` cannot apply to the transaction as it now stands; null when it can. */
 export function unfit(action: ResolutionAction, tx: TxFacts): string | null {
@@ -48,27 +37,6 @@ export function unfit(action: ResolutionAction, tx: TxFacts): string | null {
 
 /** The actions that fit the transaction as it stands (what the console offers). */
 export const fitting = (tx: TxFacts) => ACTIONS.filter((a) => unfit(a, tx) === null);
-
-const FACTS = ['id', 'account_id', 'environment', 'operation', 'status', 'partner', 'review_reason', 'flagged', sql<boolean>`(result ? 'reversed_at')`.as('reversed')] as const;
-
-/** The transaction, locked for the caller's database transaction; undefined when there is none. */
-export async function lockTransaction(trx: Trx, txnId: string): Promise<TxFacts | undefined> {
-  return trx
-    .selectFrom('transactions')
-    .select(FACTS)
-    .where('id', '=', txnId)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
-/** The transaction as it stands, unlocked (for reading). */
-export async function transactionFacts(db: Db, txnId: string): Promise<TxFacts | undefined> {
-  return db
-    .selectFrom('transactions')
-    .select(FACTS)
-    .where('id', '=', txnId)
-    .executeTakeFirst();
-}
 
 export async function openResolution(db: Db, txnId: string): Promise<Resolution | undefined> {
   return db.selectFrom('resolutions').selectAll().where('txn_id', '=', txnId).where('state', '=', 'proposed').executeTakeFirst();
@@ -104,17 +72,4 @@ export async function decide(trx: Trx, id: string, d: { state: 'applied' | 'reje
     .where('state', '=', 'proposed')
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/**
- * What a resolution clears on the transaction: its flag and its manual review. A dismissed review of a
- * transaction still pending puts it back in reconciliation (asked about now; past its cut-off it
- * returns to review after one more enquiry), so that a pending is never left with no one watching it.
- */
-export async function clearAttention(trx: Trx, txnId: string, rearm: boolean): Promise<void> {
-  await trx
-    .updateTable('transactions')
-    .set({ flagged: null, review_reason: null, ...(rearm ? { next_check_at: new Date() } : {}) })
-    .where('id', '=', txnId)
-    .execute();
 }

@@ -3,7 +3,7 @@
 // row before it in its chain, where the digest covers the row's metadata and a salted commitment to its
 // erasable content (hashing.ts has the formulas). The bodies enter the commitment as the JSON text they
 // are stored as, parsed and re-serialised canonically, so the hash never depends on how a driver hands
-// jsonb back. Erasing content (erasure.ts) leaves the commitment, so the chain still verifies.
+// jsonb back. Erasing content (admin/actions/erasure.ts) leaves the commitment, so the chain still verifies.
 // A writer appends its batch to the first chain whose head nobody holds (FOR UPDATE SKIP LOCKED), so
 // concurrent writers (batches, admin changes inside their own transactions, several server processes)
 // never wait on one another; only when every head is held does a writer wait for one. Signed checkpoints

@@ -10,9 +10,9 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
-import { PollingLoop } from '../polling-loop.js';
+import { periodic, PollingWorker, type BackgroundWorker } from '../polling-loop.js';
 import { checkpointMessage as message, merkleRoot, type Heads } from './hashing.js';
-import { eraseContentBefore, type DataClass } from './retention.js';
+import { cutoffs, eraseContentBefore, type DataClass, type RetentionDays } from './retention.js';
 import { chainStarts, purgeBefore, verifyChains, type Expectations, type VerifyResult } from './chain.js';
 
 const SECRET_NAME = 'audit_signing_key';
@@ -169,9 +169,16 @@ export async function purgeAudit(db: Db, cut: Partial<Record<DataClass | 'metada
   return { content_erased: erased, ...purged, signed_checkpoint_id: signed.id };
 }
 
+/** Audit retention as a background worker: looks every hour and purges in the 02:00 UTC hour. */
+export function nightlyRetention(db: Db, days: RetentionDays, configuredKey: string | undefined, log: FastifyBaseLogger): BackgroundWorker {
+  return periodic('audit retention', 3_600_000, async () => {
+    if (new Date().getUTCHours() === 2) await purgeAudit(db, cutoffs(days), configuredKey);
+  }, log);
+}
+
 /** Writes a signed checkpoint every `everyS` seconds, unless one (from any process) is younger than that. */
-export class Checkpointer {
-  private loop: PollingLoop;
+export class Checkpointer extends PollingWorker {
+  readonly name = 'audit checkpoints';
 
   constructor(
     private db: Db,
@@ -179,15 +186,7 @@ export class Checkpointer {
     private everyS: number,
     log: FastifyBaseLogger,
   ) {
-    this.loop = new PollingLoop(everyS * 1000, () => this.tick(), (err) => log.error({ err }, 'audit checkpoint failed'));
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
+    super(everyS * 1000, log);
   }
 
   async tick(): Promise<void> {

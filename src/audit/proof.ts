@@ -98,31 +98,77 @@ async function coverOf(db: Db, keyId: string, chain: number, seq: number, notBef
   return c ? { ...c, created_at: new Date(c.created_at).toISOString(), heads: JSON.parse(c.heads) as Heads } : fallback;
 }
 
+/** One export under way: its scope, the digest over every line so far, and what it has sent. */
+class ExportLines {
+  readonly counts = { rows: 0, links: 0, checkpoints: 0 };
+  private digest = createHash('sha256');
+  private sentCheckpoints = new Set<number>();
+
+  constructor(
+    readonly db: Db,
+    readonly keyId: string,
+    readonly accountId: string,
+    readonly filters: AuditFilters,
+  ) {}
+
+  /** A line, counted into the digest the end line signs. */
+  emit(o: object): string {
+    const line = `${JSON.stringify(o)}\n`;
+    this.digest.update(line);
+    return line;
+  }
+
+  /** The checkpoint's line, the first time a run needs it. */
+  *checkpoint(c: Checkpoint): Generator<string> {
+    if (this.sentCheckpoints.has(c.id)) return;
+    this.sentCheckpoints.add(c.id);
+    this.counts.checkpoints++;
+    yield this.emit({ type: 'checkpoint', ...c });
+  }
+
+  sha256(): string {
+    return this.digest.digest('hex');
+  }
+}
+
 /** The export as NDJSON lines (see the module header). */
 async function* lines(db: Db, key: SigningKey, accountId: string, environment: Environment, filters: AuditFilters): AsyncGenerator<string> {
   const f: AuditFilters = { ...filters, environment };
   // Sign the heads as they are now, so every row written so far has a checkpoint that covers it.
   const signed = await writeCheckpoint(db, key, 'verifiable export');
   const snapshot: Checkpoint = { ...signed, created_at: signed.created_at.toISOString() };
-  const digest = createHash('sha256');
-  const emit = (o: object) => {
-    const line = `${JSON.stringify(o)}\n`;
-    digest.update(line);
-    return line;
-  };
-  yield emit({ type: EXPORT_TYPE, version: 1, account_id: accountId, environment, filters: f, generated_at: new Date().toISOString(), key_id: key.keyId, checkpoint_id: snapshot.id });
-
-  const counts = { rows: 0, links: 0, checkpoints: 0 };
-  const sent = new Set<number>();
+  const out = new ExportLines(db, key.keyId, accountId, f);
+  yield out.emit({ type: EXPORT_TYPE, version: 1, account_id: accountId, environment, filters: f, generated_at: new Date().toISOString(), key_id: key.keyId, checkpoint_id: snapshot.id });
   const { unprovable } = await filtered(db, accountId, f)
     .where('content_hash', 'is', null)
     .select((eb) => eb.fn.countAll<string>().as('unprovable'))
     .executeTakeFirstOrThrow();
-  // The account's rows chain by chain, in order; each not yet sent starts a run up to its cover.
-  let at = { chain: -1, seq: 0 };
+  yield* runs(out, snapshot);
+  const end = { ...out.counts, unprovable: Number(unprovable), sha256: out.sha256() };
+  yield `${JSON.stringify({ type: 'end', ...end, key_id: key.keyId, signature: sign(null, endMessage(end), key.privateKey).toString('base64') })}\n`;
+}
+
+/** The account's rows chain by chain, in order; each not yet sent starts a run up to its cover. */
+async function* runs(out: ExportLines, snapshot: Checkpoint): AsyncGenerator<string> {
   let carried = { chain: -1, upTo: 0 }; // the last run: rows of `chain` up to `upTo` are sent
+  for await (const mine of provableRows(out)) {
+    const seq = Number(mine.seq);
+    if (mine.chain === carried.chain && seq <= carried.upTo) continue; // sent in the last run
+    const snapshotHead = snapshot.heads[String(mine.chain)]?.seq ?? 0;
+    if (seq > snapshotHead) continue; // written after the export began: the next export has it
+    const cover = await coverOf(out.db, out.keyId, mine.chain, seq, mine.created_at, snapshot);
+    yield* out.checkpoint(cover);
+    const upTo = cover.heads[String(mine.chain)]!.seq;
+    yield* run(out, mine.chain, seq, upTo, mine.id);
+    carried = { chain: mine.chain, upTo };
+  }
+}
+
+/** The account's matching rows that have a content commitment, by (chain, seq), a page at a time. */
+async function* provableRows(out: ExportLines) {
+  let at = { chain: -1, seq: 0 };
   for (;;) {
-    const page = await filtered(db, accountId, f)
+    const page = await filtered(out.db, out.accountId, out.filters)
       .where('content_hash', 'is not', null)
       // A row comparison, so the (account_id, chain, seq) index serves each page as a range.
       .where((eb) => eb(eb.refTuple('chain', 'seq'), '>', eb.tuple(at.chain, at.seq)))
@@ -131,57 +177,41 @@ async function* lines(db: Db, key: SigningKey, accountId: string, environment: E
       .orderBy('seq')
       .limit(PAGE)
       .execute();
-    for (const mine of page) {
-      const seq = Number(mine.seq);
-      at = { chain: mine.chain, seq };
-      if (mine.chain === carried.chain && seq <= carried.upTo) continue; // sent in the last run
-      const snapshotHead = snapshot.heads[String(mine.chain)]?.seq ?? 0;
-      if (seq > snapshotHead) continue; // written after the export began: the next export has it
-      const cover = await coverOf(db, key.keyId, mine.chain, seq, mine.created_at, snapshot);
-      if (!sent.has(cover.id)) {
-        sent.add(cover.id);
-        counts.checkpoints++;
-        yield emit({ type: 'checkpoint', ...cover });
-      }
-      const upTo = cover.heads[String(mine.chain)]!.seq;
-      yield* run(mine.chain, seq, upTo, mine.id);
-      carried = { chain: mine.chain, upTo };
-    }
-    if (page.length < PAGE) break;
+    yield* page;
+    if (page.length < PAGE) return;
+    const last = page.at(-1)!;
+    at = { chain: last.chain, seq: Number(last.seq) };
     await new Promise((resolve) => setImmediate(resolve)); // let other requests in between pages (embedded store)
   }
+}
 
-  /**
-   * Every row of `chain` from `from` to `upTo`: the account's matching rows whole, the others as links.
-   * The first is the row that starts the run (`first`), whole even if it stopped matching meanwhile (an
-   * erasure emptied the message a `q` filter matched): a run must start with a row.
-   */
-  async function* run(chain: number, from: number, upTo: number, first: number): AsyncGenerator<string> {
-    let seq = from - 1;
-    while (seq < upTo) {
-      const rows = (await db
-        .selectFrom('audit_logs')
-        .select([...PLAIN_COLUMNS, ...BODY_TEXT])
-        .where('chain', '=', chain)
-        .where('seq', '>', seq)
-        .where('seq', '<=', upTo)
-        .orderBy('seq')
-        .limit(PAGE)
-        .execute()) as StoredRow[];
-      if (rows.length === 0) return; // rows missing: the verifier will say the run does not reach its checkpoint
-      const ids = rows.map((r) => r.id);
-      const mine = new Set([first, ...(await filtered(db, accountId, f).where('id', 'in', ids).select('id').execute()).map((r) => r.id)]);
-      for (const r of rows) {
-        if (mine.has(r.id)) counts.rows++;
-        else counts.links++;
-        yield emit(mine.has(r.id) ? rowLine(r) : linkLine(r));
-      }
-      seq = Number(rows.at(-1)!.seq);
+/**
+ * Every row of `chain` from `from` to `upTo`: the account's matching rows whole, the others as links.
+ * The first is the row that starts the run (`first`), whole even if it stopped matching meanwhile (an
+ * erasure emptied the message a `q` filter matched): a run must start with a row.
+ */
+async function* run(out: ExportLines, chain: number, from: number, upTo: number, first: number): AsyncGenerator<string> {
+  let seq = from - 1;
+  while (seq < upTo) {
+    const rows = (await out.db
+      .selectFrom('audit_logs')
+      .select([...PLAIN_COLUMNS, ...BODY_TEXT])
+      .where('chain', '=', chain)
+      .where('seq', '>', seq)
+      .where('seq', '<=', upTo)
+      .orderBy('seq')
+      .limit(PAGE)
+      .execute()) as StoredRow[];
+    if (rows.length === 0) return; // rows missing: the verifier will say the run does not reach its checkpoint
+    const ids = rows.map((r) => r.id);
+    const mine = new Set([first, ...(await filtered(out.db, out.accountId, out.filters).where('id', 'in', ids).select('id').execute()).map((r) => r.id)]);
+    for (const r of rows) {
+      if (mine.has(r.id)) out.counts.rows++;
+      else out.counts.links++;
+      yield out.emit(mine.has(r.id) ? rowLine(r) : linkLine(r));
     }
+    seq = Number(rows.at(-1)!.seq);
   }
-
-  const end = { ...counts, unprovable: Number(unprovable), sha256: digest.digest('hex') };
-  yield `${JSON.stringify({ type: 'end', ...end, key_id: key.keyId, signature: sign(null, endMessage(end), key.privateKey).toString('base64') })}\n`;
 }
 
 /** The verifiable export of one account's rows in one environment, streamed. */

@@ -82,135 +82,169 @@ export function verifyExport(text: string, publicKey: KeyObject, pinned?: string
 }
 
 function check(text: string, publicKey: KeyObject, pinned?: Map<string, string>): { verdict: ExportVerdict; positions: Map<string, string>; compared: number } {
-  const positions = new Map<string, string>();
-  let compared = 0;
-  /** Records the hash shown at a chain position, and holds it against the pinned export's. */
-  const at = (line: number, chain: string | number, seq: number, hash: string) => {
-    const key = `${chain}:${seq}`;
-    positions.set(key, hash);
-    const was = pinned?.get(key);
-    if (was === undefined) return;
-    compared++;
-    if (was !== hash) throw new Refused(line, `chain ${chain} seq ${seq} differs from the pinned export (the trail was rewritten since)`);
-  };
-  const verdict = ((): ExportVerdict => {
-    const counts = { rows: 0, links: 0, checkpoints: 0, unprovable: 0 };
-    let header: Line = {};
+  const c = new ExportCheck(publicKey, pinned);
+  const verdict = c.verify(text);
+  return { verdict, positions: c.positions, compared: c.compared };
+}
+
+type Sealed = { sha256: string; rows: number; links: number; checkpoints: number; unprovable: number };
+type Run = { chain: number; seq: number; prev: string; startLine: number; covered: boolean };
+type RowLine = RowMetadata & { data_class: string; content_hash: string; prev_hash: string };
+type Content = { salt: string; client_ip: string | null; request_body?: unknown; response_body?: unknown };
+
+/** One export checked line by line, in the order of the module header; each step throws Refused. */
+class ExportCheck {
+  /** Every chain position shown (rows, links, signed heads) with its hash: what a later export is held to. */
+  readonly positions = new Map<string, string>();
+  compared = 0;
+  private counts = { rows: 0, links: 0, checkpoints: 0, unprovable: 0 };
+  private header: Line = {};
+  private keyId: string;
+  /** What each (chain, seq) a checkpoint signed must hash to, and which checkpoint signed it. */
+  private signed = new Map<string, { hash: string; id: number }>();
+  private run: Run | null = null;
+  private lastSeq = new Map<number, number>();
+
+  constructor(
+    private publicKey: KeyObject,
+    private pinned: Map<string, string> | undefined,
+  ) {
+    this.keyId = keyIdOf(publicKey);
+  }
+
+  verify(text: string): ExportVerdict {
     try {
-      const raw = text.split('\n');
-      if (raw.at(-1) !== '') throw new Refused(raw.length, 'the export does not end with a newline (it was cut short)');
-      raw.pop();
-      if (raw.length < 2) throw new Refused(raw.length, 'the export has no header and end lines');
-      const lines = raw.map((l, i) => {
-        try {
-          const o = JSON.parse(l) as unknown;
-          if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error();
-          return o as Line;
-        } catch {
-          throw new Refused(i + 1, 'not a JSON object');
-        }
-      });
+      const { lines, last } = this.parse(text);
       const n = lines.length;
-      header = lines[0]!;
-      if (header.type !== EXPORT_TYPE || header.version !== 1) throw new Refused(1, `the first line is not a ${EXPORT_TYPE} version 1 header`);
-      const keyId = keyIdOf(publicKey);
-
-      // The end line vouches for every byte before it.
-      const end = lines[n - 1]!;
-      if (end.type !== 'end') throw new Refused(n, 'the last line is not the end line (the export was cut short)');
-      const body = text.slice(0, text.length - raw[n - 1]!.length - 1);
-      const sealed = { sha256: str(end.sha256), rows: num(end.rows), links: num(end.links), checkpoints: num(end.checkpoints), unprovable: num(end.unprovable) };
-      if (end.key_id !== keyId) throw new Refused(n, `signed by key ${str(end.key_id)}, not by the given key ${keyId}`);
-      if (createHash('sha256').update(body).digest('hex') !== sealed.sha256) throw new Refused(n, 'the lines before the end line are not the ones it sealed (a line was changed, added or removed)');
-      if (!verify(null, endMessage(sealed), publicKey, signatureBytes(end.signature))) throw new Refused(n, 'the end line signature does not verify');
-      counts.unprovable = sealed.unprovable;
-
-      // Signed checkpoints first: what each (chain, seq) must hash to.
-      const signed = new Map<string, { hash: string; id: number }>();
-      lines.forEach((cp, i) => {
-        if (cp.type !== 'checkpoint') return;
-        const heads = cp.heads as Heads;
-        const headsOk =
-          heads && typeof heads === 'object' && !Array.isArray(heads) &&
-          Object.entries(heads).every(([c, h]) => /^(0|[1-9][0-9]*)$/.test(c) && h && typeof h === 'object' && Number.isSafeInteger(h.seq) && typeof h.hash === 'string');
-        if (!headsOk) throw new Refused(i + 1, 'checkpoint heads must map chain numbers to { seq, hash }');
-        if (!isInstant(cp.created_at)) throw new Refused(i + 1, 'checkpoint created_at must be an ISO 8601 instant');
-        if (cp.key_id !== keyId) throw new Refused(i + 1, `checkpoint signed by key ${str(cp.key_id)}, not by the given key ${keyId}`);
-        if (merkleRoot(heads) !== cp.merkle_root) throw new Refused(i + 1, 'the checkpoint Merkle root does not match its heads');
-        if (!verify(null, checkpointMessage(str(cp.created_at), str(cp.merkle_root)), publicKey, signatureBytes(cp.signature))) {
-          throw new Refused(i + 1, 'the checkpoint signature does not verify');
-        }
-        for (const [chain, h] of Object.entries(heads)) {
-          const prior = signed.get(`${chain}:${h.seq}`);
-          if (prior && prior.hash !== h.hash) throw new Refused(i + 1, `checkpoints ${prior.id} and ${String(cp.id)} sign different hashes for chain ${chain} seq ${h.seq} (a fork)`);
-          signed.set(`${chain}:${h.seq}`, { hash: h.hash, id: num(cp.id) });
-          at(i + 1, chain, h.seq, h.hash);
-        }
-        counts.checkpoints++;
-      });
-
-      // Runs: a row starts one; each line after it continues the chain; it must end at a signed head.
-      let run: { chain: number; seq: number; prev: string; startLine: number; covered: boolean } | null = null;
-      const lastSeq = new Map<number, number>();
-      // A run is covered when its last line is a head a checkpoint signed: every row in it is then proven.
-      const close = () => {
-        if (run && !run.covered) throw new Refused(run.startLine, `the run from here (chain ${run.chain}) ends at seq ${run.seq} without reaching a signed checkpoint`);
-      };
-      for (let i = 1; i < n - 1; i++) {
-        const l = lines[i]!;
-        if (l.type === 'checkpoint') continue;
-        if (l.type !== 'row' && l.type !== 'link') throw new Refused(i + 1, `unknown line type ${String(l.type)}`);
-        const chain = num(l.chain);
-        const seq = num(l.seq);
-        if (Number.isNaN(chain) || Number.isNaN(seq)) throw new Refused(i + 1, 'chain and seq must be integers');
-        if (seq <= (lastSeq.get(chain) ?? 0)) throw new Refused(i + 1, `chain ${chain} seq ${seq} is out of order`);
-        const continues = run !== null && run.chain === chain && seq === run.seq + 1;
-        if (!continues) {
-          close();
-          if (l.type !== 'row') throw new Refused(i + 1, 'a run must start with one of the account\'s rows');
-          run = { chain, seq: seq - 1, prev: str(l.prev_hash), startLine: i + 1, covered: false };
-        }
-        const fault = shapeFault(l);
-        if (fault) throw new Refused(i + 1, fault);
-        let digest: string;
-        if (l.type === 'row') {
-          const r = l as unknown as RowMetadata & { data_class: string; content_hash: string; prev_hash: string };
-          if (r.account_id !== header.account_id || r.environment !== header.environment) throw new Refused(i + 1, 'the row is not of the header\'s account and environment');
-          const content = l.content as { salt: string; client_ip: string | null; request_body?: unknown; response_body?: unknown } | null;
-          if (content !== null) {
-            const given = {
-              client_ip: content.client_ip,
-              request_body: content.request_body == null ? null : JSON.stringify(content.request_body),
-              response_body: content.response_body == null ? null : JSON.stringify(content.response_body),
-            };
-            if (contentCommitment(content.salt, given) !== r.content_hash) throw new Refused(i + 1, 'the content does not match its commitment (it was changed)');
-          }
-          if (r.prev_hash !== run!.prev) throw new Refused(i + 1, 'prev_hash does not match the line before it');
-          digest = rowDigest(r);
-          counts.rows++;
-        } else {
-          digest = str(l.digest);
-          counts.links++;
-        }
-        const hash = linkHash(run!.prev, digest);
-        if (l.type === 'row' && hash !== l.hash) throw new Refused(i + 1, 'the row hash does not match its content and the line before it (it was changed)');
-        run = { ...run!, seq, prev: hash };
-        const want = signed.get(`${chain}:${seq}`);
-        if (want && want.hash !== hash) throw new Refused(i + 1, `chain ${chain} seq ${seq} differs from what checkpoint ${want.id} signed`);
-        run.covered = want !== undefined;
-        lastSeq.set(chain, seq);
-        at(i + 1, chain, seq, hash);
-      }
-      close();
+      this.header = lines[0]!;
+      if (this.header.type !== EXPORT_TYPE || this.header.version !== 1) throw new Refused(1, `the first line is not a ${EXPORT_TYPE} version 1 header`);
+      const sealed = this.checkEnd(text, lines[n - 1]!, last, n);
+      lines.forEach((l, i) => l.type === 'checkpoint' && this.checkCheckpoint(l, i + 1));
+      for (let i = 1; i < n - 1; i++) this.checkLine(lines[i]!, i + 1);
+      this.closeRun();
       for (const k of ['rows', 'links', 'checkpoints'] as const) {
-        if (counts[k] !== sealed[k]) throw new Refused(n, `the end line counts ${sealed[k]} ${k}, the export has ${counts[k]}`);
+        if (this.counts[k] !== sealed[k]) throw new Refused(n, `the end line counts ${sealed[k]} ${k}, the export has ${this.counts[k]}`);
       }
-      return { ok: true, account_id: str(header.account_id), environment: str(header.environment), ...counts };
+      return { ok: true, ...this.scope(), ...this.counts };
     } catch (err) {
-      // Anything the checks above did not foresee in a malformed file is a refusal too, never a crash.
+      // Anything the checks did not foresee in a malformed file is a refusal too, never a crash.
       const first_error = err instanceof Refused ? { line: err.line, reason: err.message } : { line: 0, reason: `malformed export: ${(err as Error).message}` };
-      return { ok: false, account_id: str(header.account_id), environment: str(header.environment), ...counts, first_error };
+      return { ok: false, ...this.scope(), ...this.counts, first_error };
     }
-  })();
-  return { verdict, positions, compared };
+  }
+
+  private scope() {
+    return { account_id: str(this.header.account_id), environment: str(this.header.environment) };
+  }
+
+  /** The lines as JSON objects, and the text of the last one. */
+  private parse(text: string): { lines: Line[]; last: string } {
+    const raw = text.split('\n');
+    if (raw.at(-1) !== '') throw new Refused(raw.length, 'the export does not end with a newline (it was cut short)');
+    raw.pop();
+    if (raw.length < 2) throw new Refused(raw.length, 'the export has no header and end lines');
+    const lines = raw.map((l, i) => {
+      try {
+        const o = JSON.parse(l) as unknown;
+        if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error();
+        return o as Line;
+      } catch {
+        throw new Refused(i + 1, 'not a JSON object');
+      }
+    });
+    return { lines, last: raw.at(-1)! };
+  }
+
+  /** The end line vouches for every byte before it. */
+  private checkEnd(text: string, end: Line, endText: string, n: number): Sealed {
+    if (end.type !== 'end') throw new Refused(n, 'the last line is not the end line (the export was cut short)');
+    const body = text.slice(0, text.length - endText.length - 1);
+    const sealed = { sha256: str(end.sha256), rows: num(end.rows), links: num(end.links), checkpoints: num(end.checkpoints), unprovable: num(end.unprovable) };
+    if (end.key_id !== this.keyId) throw new Refused(n, `signed by key ${str(end.key_id)}, not by the given key ${this.keyId}`);
+    if (createHash('sha256').update(body).digest('hex') !== sealed.sha256) throw new Refused(n, 'the lines before the end line are not the ones it sealed (a line was changed, added or removed)');
+    if (!verify(null, endMessage(sealed), this.publicKey, signatureBytes(end.signature))) throw new Refused(n, 'the end line signature does not verify');
+    this.counts.unprovable = sealed.unprovable;
+    return sealed;
+  }
+
+  /** A signed checkpoint: its heads, key, Merkle root and signature; its heads become what runs must reach. */
+  private checkCheckpoint(cp: Line, line: number): void {
+    const heads = cp.heads as Heads;
+    const headsOk =
+      heads && typeof heads === 'object' && !Array.isArray(heads) &&
+      Object.entries(heads).every(([c, h]) => /^(0|[1-9][0-9]*)$/.test(c) && h && typeof h === 'object' && Number.isSafeInteger(h.seq) && typeof h.hash === 'string');
+    if (!headsOk) throw new Refused(line, 'checkpoint heads must map chain numbers to { seq, hash }');
+    if (!isInstant(cp.created_at)) throw new Refused(line, 'checkpoint created_at must be an ISO 8601 instant');
+    if (cp.key_id !== this.keyId) throw new Refused(line, `checkpoint signed by key ${str(cp.key_id)}, not by the given key ${this.keyId}`);
+    if (merkleRoot(heads) !== cp.merkle_root) throw new Refused(line, 'the checkpoint Merkle root does not match its heads');
+    if (!verify(null, checkpointMessage(str(cp.created_at), str(cp.merkle_root)), this.publicKey, signatureBytes(cp.signature))) {
+      throw new Refused(line, 'the checkpoint signature does not verify');
+    }
+    for (const [chain, h] of Object.entries(heads)) {
+      const prior = this.signed.get(`${chain}:${h.seq}`);
+      if (prior && prior.hash !== h.hash) throw new Refused(line, `checkpoints ${prior.id} and ${String(cp.id)} sign different hashes for chain ${chain} seq ${h.seq} (a fork)`);
+      this.signed.set(`${chain}:${h.seq}`, { hash: h.hash, id: num(cp.id) });
+      this.at(line, chain, h.seq, h.hash);
+    }
+    this.counts.checkpoints++;
+  }
+
+  /** A row or link: a row starts a run; each line after it continues the chain; a run must end at a signed head. */
+  private checkLine(l: Line, line: number): void {
+    if (l.type === 'checkpoint') return;
+    if (l.type !== 'row' && l.type !== 'link') throw new Refused(line, `unknown line type ${String(l.type)}`);
+    const chain = num(l.chain);
+    const seq = num(l.seq);
+    if (Number.isNaN(chain) || Number.isNaN(seq)) throw new Refused(line, 'chain and seq must be integers');
+    if (seq <= (this.lastSeq.get(chain) ?? 0)) throw new Refused(line, `chain ${chain} seq ${seq} is out of order`);
+    let run = this.run;
+    if (run === null || run.chain !== chain || seq !== run.seq + 1) {
+      this.closeRun();
+      if (l.type !== 'row') throw new Refused(line, 'a run must start with one of the account\'s rows');
+      run = { chain, seq: seq - 1, prev: str(l.prev_hash), startLine: line, covered: false };
+    }
+    const fault = shapeFault(l);
+    if (fault) throw new Refused(line, fault);
+    const digest = l.type === 'row' ? this.rowDigest(l as unknown as RowLine, l.content as Content | null, run, line) : str(l.digest);
+    if (l.type === 'row') this.counts.rows++;
+    else this.counts.links++;
+    const hash = linkHash(run.prev, digest);
+    if (l.type === 'row' && hash !== l.hash) throw new Refused(line, 'the row hash does not match its content and the line before it (it was changed)');
+    const want = this.signed.get(`${chain}:${seq}`);
+    if (want && want.hash !== hash) throw new Refused(line, `chain ${chain} seq ${seq} differs from what checkpoint ${want.id} signed`);
+    // A run is covered when its last line is a head a checkpoint signed: every row in it is then proven.
+    this.run = { ...run, seq, prev: hash, covered: want !== undefined };
+    this.lastSeq.set(chain, seq);
+    this.at(line, chain, seq, hash);
+  }
+
+  /** One of the account's rows: its scope, its content against its commitment, its link to the line before. */
+  private rowDigest(r: RowLine, content: Content | null, run: Run, line: number): string {
+    if (r.account_id !== this.header.account_id || r.environment !== this.header.environment) throw new Refused(line, 'the row is not of the header\'s account and environment');
+    if (content !== null) {
+      const given = {
+        client_ip: content.client_ip,
+        request_body: content.request_body == null ? null : JSON.stringify(content.request_body),
+        response_body: content.response_body == null ? null : JSON.stringify(content.response_body),
+      };
+      if (contentCommitment(content.salt, given) !== r.content_hash) throw new Refused(line, 'the content does not match its commitment (it was changed)');
+    }
+    if (r.prev_hash !== run.prev) throw new Refused(line, 'prev_hash does not match the line before it');
+    return rowDigest(r);
+  }
+
+  private closeRun(): void {
+    const run = this.run;
+    if (run && !run.covered) throw new Refused(run.startLine, `the run from here (chain ${run.chain}) ends at seq ${run.seq} without reaching a signed checkpoint`);
+  }
+
+  /** Records the hash shown at a chain position, and holds it against the pinned export's. */
+  private at(line: number, chain: string | number, seq: number, hash: string): void {
+    const key = `${chain}:${seq}`;
+    this.positions.set(key, hash);
+    const was = this.pinned?.get(key);
+    if (was === undefined) return;
+    this.compared++;
+    if (was !== hash) throw new Refused(line, `chain ${chain} seq ${seq} differs from the pinned export (the trail was rewritten since)`);
+  }
 }

@@ -28,7 +28,7 @@ import type { RoutedOutcome } from '../providers/router.js';
 import { executeOperation, type OperationConnector, type OperationContext, type OperationDef } from './operation.js';
 import type { Recording } from './recorder.js';
 import { recordClaimed, replayed, type Answer, type Call, type ClaimDeps, type Runner } from './runner.js';
-import * as partnerHistory from '../attention/history.js';
+import * as partnerHistory from '../transactions/partner-events.js';
 
 /** What the live path reads and writes beyond the call itself. */
 export interface LiveDeps extends ClaimDeps {

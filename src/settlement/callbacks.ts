@@ -21,13 +21,13 @@ export interface PartnerRouteDeps {
   settlement: Settlement;
   transactions: TransactionStore;
 }
-import * as partnerHistory from '../attention/history.js';
+import * as partnerHistory from '../transactions/partner-events.js';
 
 export function registerPartnerRoutes(app: FastifyInstance, services: PartnerRouteDeps): void {
   const { partners, settlement } = services;
   if (!partners) return;
   partners.registerRoutes(app, (partner) => ({
-    report: async (r) => void (await partnerHistory.record(services.db, [partnerHistory.callback(r, partner, null, await settlement.apply(r, partner, null))])), // recorded in the partner history (src/attention/)
+    report: async (r) => void (await partnerHistory.record(services.db, [partnerHistory.callback(r, partner, null, await settlement.apply(r, partner, null))])), // recorded in the partner history (transactions/partner-events.ts)
     recheck: (txnId) => services.transactions.recheck(services.db, txnId),
   }));
   app.register(async (scope) => {

@@ -13,7 +13,6 @@
 // gets one enquiry per due time. An enquiry never creates anything at a partner (the connectors look up
 // by our reference).
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type RawBuilder } from 'kysely';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { PartnerRouter } from '../providers/router.js';
@@ -29,43 +28,25 @@ export interface ReconcilerDeps {
   transactions: TransactionStore;
 }
 import type { OperationSlug, PartnerReport } from '../providers/connector.js';
-import { PollingLoop } from '../polling-loop.js';
-import { leaseDue } from '../db/lease.js';
-import * as partnerHistory from '../attention/history.js';
+import type { EnquiryRow } from '../transactions/store.js';
+import { PollingWorker } from '../polling-loop.js';
+import * as partnerHistory from '../transactions/partner-events.js';
 
 const BATCH = 20;
 
-/** A leased transaction, with what an enquiry about it needs. */
-interface DueRow {
-  id: string;
-  operation: string;
-  partner: string | null;
-  partner_ref: string | null;
-  checks: number;
-  misses: number;
-  watch_checks: number;
-  verified_at: Date | null;
-  created_at: Date;
-  principal_paise: number | null;
-  commission_paise: number | null;
-}
-
-export class Reconciler {
-  private loop: PollingLoop;
+export class Reconciler extends PollingWorker {
+  readonly name = 'reconciler';
 
   constructor(
     private services: ReconcilerDeps,
     private log: FastifyBaseLogger,
   ) {
-    this.loop = new PollingLoop(services.config.reconcile.pollMs, () => this.tick(), (err) => log.error({ err }, 'reconciler tick failed'));
+    super(services.config.reconcile.pollMs, log);
   }
 
-  start(): void {
-    if (this.services.partners) this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /** Without partners there is nothing to ask. */
+  override start(): void {
+    if (this.services.partners) super.start();
   }
 
   /** Leases due pendings and due reversal watches and asks about each; returns how many were asked about. */
@@ -74,22 +55,9 @@ export class Reconciler {
   }
 
   private async pendings(): Promise<number> {
-    const due = await this.lease('next_check_at', sql`status = 'pending' AND environment = 'live' AND review_reason IS NULL`);
+    const due = await this.services.transactions.leaseEnquiries('check', BATCH, this.services.config.reconcile.leaseS);
     for (const row of due) await this.check(row);
     return due.length;
-  }
-
-  /** Leases the live transactions due by `dueColumn` that `where` picks, with what an enquiry needs of each. */
-  private async lease(dueColumn: 'next_check_at' | 'watch_next_at', where: RawBuilder<unknown>): Promise<DueRow[]> {
-    const { db, config } = this.services;
-    const ids = await leaseDue<string>(db, { table: 'transactions', dueColumn, where, limit: BATCH, seconds: config.reconcile.leaseS });
-    if (ids.length === 0) return [];
-    return db
-      .selectFrom('transactions')
-      .leftJoin('holds', 'holds.txn_id', 'transactions.id')
-      .select(['transactions.id', 'operation', 'partner', 'partner_ref', 'checks', 'misses', 'watch_checks', 'verified_at', 'transactions.created_at', 'holds.principal_paise', 'holds.commission_paise'])
-      .where('transactions.id', 'in', ids)
-      .execute();
   }
 
   /**
@@ -104,12 +72,12 @@ export class Reconciler {
     return { nextS: reconcile.scheduleS[Math.min(checks, reconcile.scheduleS.length - 1)]!, cutoffS: reconcile.cutoffS };
   }
 
-  private async check(row: DueRow): Promise<void> {
-    const { partners, config, db, settlement } = this.services;
+  private async check(row: EnquiryRow): Promise<void> {
+    const { partners, config, db, settlement, transactions } = this.services;
     const firstS = this.cadence(row.partner, row.checks).firstS;
     if (firstS !== undefined && row.checks === 0 && Date.now() - row.created_at.getTime() < firstS * 1000) {
       // Too early for this partner's etiquette: come back at its first-check time, without asking.
-      await db.updateTable('transactions').set({ next_check_at: new Date(row.created_at.getTime() + firstS * 1000) }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+      await transactions.setNextCheck(db, row.id, new Date(row.created_at.getTime() + firstS * 1000));
       return;
     }
     const asked = row.partner ? [row.partner] : partners!.route(row.operation);
@@ -119,7 +87,7 @@ export class Reconciler {
     let unreachable = false;
     for (const p of asked) {
       try {
-        report = await partnerHistory.enquiry(db, this.log, { txnId: row.id, partner: p }, () => partners!.status(p, tx)); // recorded in the partner history (src/attention/)
+        report = await partnerHistory.enquiry(db, this.log, { txnId: row.id, partner: p }, () => partners!.status(p, tx)); // recorded in the partner history (transactions/partner-events.ts)
         answeredBy = p;
       } catch (err) {
         unreachable = true;
@@ -148,23 +116,18 @@ export class Reconciler {
     const checks = row.checks + 1;
     const { nextS, cutoffS } = this.cadence(row.partner, checks);
     const overdue = ageMs / 1000 + nextS > cutoffS;
-    await db
-      .updateTable('transactions')
-      .set({
-        checks,
-        misses,
-        next_check_at: overdue ? null : new Date(Date.now() + nextS * 1000),
-        review_reason: overdue ? `No final status from the partner after ${checks} status enquiries over ${Math.round(ageMs / 1000)} s` : null,
-      })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .execute();
+    await transactions.checked(row.id, {
+      checks,
+      misses,
+      nextAt: overdue ? null : new Date(Date.now() + nextS * 1000),
+      reviewReason: overdue ? `No final status from the partner after ${checks} status enquiries over ${Math.round(ageMs / 1000)} s` : null,
+    });
     if (overdue) this.log.warn({ txn_id: row.id, checks }, 'pending sent to manual review; hold kept');
   }
 
   /** Leases successes due for a reversal-watch enquiry and asks their partner about each. */
   private async watches(): Promise<number> {
-    const due = await this.lease('watch_next_at', sql`status = 'success' AND environment = 'live'`);
+    const due = await this.services.transactions.leaseEnquiries('watch', BATCH, this.services.config.reconcile.leaseS);
     for (const row of due) await this.watch(row);
     return due.length;
   }
@@ -174,7 +137,7 @@ export class Reconciler {
    * answer that disagrees is flagged there. Then the next time of the schedule, or the end of the watch.
    * A partner that cannot be asked now is asked again when the lease runs out (SANGAM_RECONCILE_LEASE_S).
    */
-  private async watch(row: DueRow): Promise<void> {
+  private async watch(row: EnquiryRow): Promise<void> {
     const { partners, settlement, transactions, db } = this.services;
     // A partner without a schedule is asked only when a connector asked for a recheck (recheck()).
     const schedule = settlement.watch(row.partner ?? undefined, row.operation) ?? [];
@@ -184,7 +147,7 @@ export class Reconciler {
     }
     let report: PartnerReport | null;
     try {
-      report = await partnerHistory.enquiry(db, this.log, { txnId: row.id, partner: row.partner }, () => partners!.status(row.partner!, this.txRef(row))); // recorded in the partner history (src/attention/)
+      report = await partnerHistory.enquiry(db, this.log, { txnId: row.id, partner: row.partner }, () => partners!.status(row.partner!, this.txRef(row))); // recorded in the partner history (transactions/partner-events.ts)
     } catch (err) {
       this.log.warn({ err, txn_id: row.id, partner: row.partner }, 'reversal watch: status enquiry failed; asked again later');
       return;
@@ -199,7 +162,7 @@ export class Reconciler {
     await transactions.watched(db, row.id, checks, nextS === undefined ? null : new Date(row.verified_at.getTime() + nextS * 1000));
   }
 
-  private txRef(row: DueRow) {
+  private txRef(row: EnquiryRow) {
     return {
       txnId: row.id,
       operation: row.operation as OperationSlug,

@@ -21,7 +21,7 @@ import { post, reverse, voidHold } from '../ledger/ledger.js';
 import type { FinalOutcome, PartnerReport, Reversal } from '../providers/connector.js';
 import type { LockedTx, TransactionStore, TxRow } from '../transactions/store.js';
 import { enqueueReversal } from '../webhooks/store.js';
-import * as partnerHistory from '../attention/history.js';
+import * as partnerHistory from '../transactions/partner-events.js';
 
 export interface SettlementPolicy {
   /**
@@ -137,7 +137,7 @@ export class Settlement {
         }
       }
       const result = await this.applyIn(trx, report, partner);
-      if (webhookId) await partnerHistory.record(trx, [partnerHistory.callback(report, partner, webhookId, result)]); // the partner history (src/attention/)
+      if (webhookId) await partnerHistory.record(trx, [partnerHistory.callback(report, partner, webhookId, result)]); // the partner history (transactions/partner-events.ts)
       if (webhookId) await trx.updateTable('partner_callbacks').set({ outcome: result }).where('webhook_id', '=', webhookId).execute();
       return result;
     });

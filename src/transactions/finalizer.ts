@@ -3,11 +3,13 @@
 // also woken at the exact due time of pendings this process created. Rows are claimed with
 // FOR UPDATE SKIP LOCKED, so several server processes can run it at once.
 import type { FastifyBaseLogger } from 'fastify';
+import type { BackgroundWorker } from '../polling-loop.js';
 import type { TransactionStore } from './store.js';
 
 const BATCH = 100;
 
-export class Finalizer {
+export class Finalizer implements BackgroundWorker {
+  readonly name = 'finalizer';
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private running: Promise<void> | null = null;

@@ -1,7 +1,11 @@
 // Owns the transactions table: inserting an executed operation (alone or many at once, inside the
-// caller's database transaction), reading the latest state by reference_id, and settling due pendings.
-import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
+// caller's database transaction), reading the latest state by reference_id, settling due pendings,
+// the reconciler's leases and enquiry bookkeeping, the facts a resolution by hand decides on, and an
+// erasure's rewrite of a stored result. Queries of the table belong here; the read-only joins of the
+// partner history (partner-events.ts), the attention queue and the ledger check are the exceptions.
+import { sql, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
+import { leaseDue } from '../db/lease.js';
 import type { DB, Environment, TransactionsTable, TxStatus } from '../db/schema.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
 import { subscribersOf, writeEvents, type Subscriber } from '../webhooks/store.js';
@@ -15,6 +19,41 @@ const TX_COLUMNS = ['id', 'account_id', 'environment', 'operation', 'reference_i
 /** A transaction as settlement decides on it: the row and which partner holds it under what id. */
 export type LockedTx = TxRow & Pick<Selectable<TransactionsTable>, 'partner' | 'partner_ref'>;
 const LOCKED_COLUMNS = [...TX_COLUMNS, 'partner', 'partner_ref'] as const;
+
+/** A transaction as a resolution by hand decides on it (attention/resolutions.ts). */
+export interface TxFacts {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  operation: string;
+  status: TxStatus;
+  partner: string | null;
+  review_reason: string | null;
+  flagged: string | null;
+  reversed: boolean;
+}
+const FACTS = ['id', 'account_id', 'environment', 'operation', 'status', 'partner', 'review_reason', 'flagged', sql<boolean>`(result ? 'reversed_at')`.as('reversed')] as const;
+
+/** A live transaction leased for a status enquiry or a reversal-watch enquiry, with what the enquiry needs. */
+export interface EnquiryRow {
+  id: string;
+  operation: string;
+  partner: string | null;
+  partner_ref: string | null;
+  checks: number;
+  misses: number;
+  watch_checks: number;
+  verified_at: Date | null;
+  created_at: Date;
+  principal_paise: number | null;
+  commission_paise: number | null;
+}
+
+/** What the reconciler's due columns lease: pendings to ask about, successes to watch for a reversal. */
+const ENQUIRIES: Record<'check' | 'watch', { dueColumn: 'next_check_at' | 'watch_next_at'; where: RawBuilder<unknown> }> = {
+  check: { dueColumn: 'next_check_at', where: sql`status = 'pending' AND environment = 'live' AND review_reason IS NULL` },
+  watch: { dueColumn: 'watch_next_at', where: sql`status = 'success' AND environment = 'live'` },
+};
 
 export interface NewTransaction {
   id: string;
@@ -152,8 +191,8 @@ export class TransactionStore {
     await trx.updateTable('transactions').set({ partner, partner_ref: partnerRef }).where('id', '=', id).where('partner_ref', 'is', null).execute();
   }
 
-  /** When reconciliation first asks about a pending transaction. */
-  async setNextCheck(trx: Transaction<DB>, id: string, at: Date): Promise<void> {
+  /** When reconciliation next asks about a pending transaction. */
+  async setNextCheck(trx: Db, id: string, at: Date): Promise<void> {
     await trx.updateTable('transactions').set({ next_check_at: at }).where('id', '=', id).where('status', '=', 'pending').execute();
   }
 
@@ -169,6 +208,67 @@ export class TransactionStore {
       .where('status', '=', 'success')
       .where(sql<boolean>`NOT (result ? 'reversed_at')`)
       .execute();
+  }
+
+  /**
+   * Leases up to `limit` live transactions due for an enquiry (`check`: pendings, `watch`: successes
+   * in their reversal watch) for `leaseS` seconds, skipping rows another process holds.
+   */
+  async leaseEnquiries(kind: 'check' | 'watch', limit: number, leaseS: number): Promise<EnquiryRow[]> {
+    const ids = await leaseDue<string>(this.db, { table: 'transactions', ...ENQUIRIES[kind], limit, seconds: leaseS });
+    if (ids.length === 0) return [];
+    return this.db
+      .selectFrom('transactions')
+      .leftJoin('holds', 'holds.txn_id', 'transactions.id')
+      .select(['transactions.id', 'operation', 'partner', 'partner_ref', 'checks', 'misses', 'watch_checks', 'verified_at', 'transactions.created_at', 'holds.principal_paise', 'holds.commission_paise'])
+      .where('transactions.id', 'in', ids)
+      .execute();
+  }
+
+  /**
+   * Records a status enquiry that did not settle a pending: how many were made and found nothing, and
+   * either when to ask next or (nextAt null) why it went to manual review.
+   */
+  async checked(id: string, c: { checks: number; misses: number; nextAt: Date | null; reviewReason: string | null }): Promise<void> {
+    await this.db
+      .updateTable('transactions')
+      .set({ checks: c.checks, misses: c.misses, next_check_at: c.nextAt, review_reason: c.reviewReason })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /** The transaction as a resolution decides on it, unlocked (for reading). */
+  async facts(id: string): Promise<TxFacts | undefined> {
+    return this.db.selectFrom('transactions').select(FACTS).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The transaction as a resolution decides on it, locked for the caller's database transaction. */
+  async lockFacts(trx: Transaction<DB>, id: string): Promise<TxFacts | undefined> {
+    return trx.selectFrom('transactions').select(FACTS).where('id', '=', id).forUpdate().executeTakeFirst();
+  }
+
+  /**
+   * Clears a transaction's flag and manual review (a resolution by hand). `rearm`: a pending goes back
+   * to reconciliation, asked about now, so that it is never left with no one watching it.
+   */
+  async clearAttention(trx: Transaction<DB>, id: string, rearm: boolean): Promise<void> {
+    await trx
+      .updateTable('transactions')
+      .set({ flagged: null, review_reason: null, ...(rearm ? { next_check_at: new Date() } : {}) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** What a person looking at one transaction sees beyond its facts: its account, amount, hold and result. */
+  async detail(id: string) {
+    return this.db
+      .selectFrom('transactions as t')
+      .innerJoin('accounts as a', 'a.id', 't.account_id')
+      .leftJoin('holds as h', 'h.txn_id', 't.id')
+      .select(['t.reference_id', 't.amount_paise', 't.partner_ref', 't.checks', 't.next_check_at', 't.created_at', 't.verified_at', 't.result', 'a.name as account_name', 'h.amount_paise as hold_paise', 'h.status as hold_status'])
+      .where('t.id', '=', id)
+      .executeTakeFirstOrThrow();
   }
 
   /** Makes a live transaction's next enquiry due now: a pending's status check, or a success's reversal watch. */
@@ -198,6 +298,23 @@ export class TransactionStore {
       .where(sql<boolean>`NOT (result ? 'reversed_at')`)
       .returning(TX_COLUMNS)
       .executeTakeFirst();
+  }
+
+  /** Every transaction of a reference, locked, with its stored result as text (an erasure rewrites it). */
+  async lockByReference(trx: Transaction<DB>, ref: { accountId: string; environment: Environment; referenceId: string }) {
+    return trx
+      .selectFrom('transactions')
+      .select(['id', 'status', sql<string>`result::text`.as('result')])
+      .where('account_id', '=', ref.accountId)
+      .where('environment', '=', ref.environment)
+      .where('reference_id', '=', ref.referenceId)
+      .forUpdate()
+      .execute();
+  }
+
+  /** Replaces a final transaction's stored result (an erasure keeps only the money facts); nothing is left to become. */
+  async replaceResult(trx: Transaction<DB>, id: string, result: Record<string, unknown>): Promise<void> {
+    await trx.updateTable('transactions').set({ result: JSON.stringify(result), final_result: null }).where('id', '=', id).execute();
   }
 
   async latest(accountId: string, environment: Environment, referenceId: string): Promise<TxRow | undefined> {

@@ -12,7 +12,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { guardedLookup } from './ssrf.js';
 import { signatureHeader } from './signing.js';
-import { PollingLoop } from '../polling-loop.js';
+import { PollingWorker } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
 
 const BATCH = 50;
@@ -32,6 +32,22 @@ interface Due {
   failing_since: Date | null;
 }
 
+/** What one send produced: the receiver's answer, or the error that kept it from answering. */
+interface Sent {
+  status: number | null;
+  excerpt: string | null;
+  error: string | null;
+  retryAfterMs: number;
+  latencyMs: number;
+}
+
+/** What an attempt decides for the delivery (and, for `disabled`, for its endpoint). */
+type Verdict =
+  | { kind: 'delivered' }
+  | { kind: 'retry'; failingSince: Date; at: Date }
+  | { kind: 'exhausted'; failingSince: Date }
+  | { kind: 'disabled'; failingSince: Date; why: string };
+
 function retryAfterMs(header: string | string[] | undefined): number {
   const v = Array.isArray(header) ? header[0] : header;
   if (!v) return 0;
@@ -41,25 +57,26 @@ function retryAfterMs(header: string | string[] | undefined): number {
   return Number.isNaN(at) ? 0 : Math.max(0, at - Date.now());
 }
 
-export class WebhookWorker {
+export class WebhookWorker extends PollingWorker {
+  readonly name = 'webhook delivery';
   private agent: Agent;
-  private loop: PollingLoop;
 
   constructor(
     private db: Db,
     private config: Config['webhooks'],
     private log: FastifyBaseLogger,
   ) {
+    super(config.pollMs, log);
     this.agent = new Agent({ connect: { lookup: guardedLookup(config.allowPrivate), timeout: config.timeoutMs }, keepAliveTimeout: 10_000 });
-    this.loop = new PollingLoop(config.pollMs, () => this.tick(), (err) => log.error({ err }, 'webhook worker tick failed'));
   }
 
-  start(): void {
+  /** The first look is at once: deliveries may have fallen due while no process ran. */
+  override start(): void {
     this.loop.start(0);
   }
 
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     await this.agent.close();
   }
 
@@ -79,12 +96,19 @@ export class WebhookWorker {
     return due.length;
   }
 
+  /** One attempt, in three steps (after Svix's worker): send it, classify the answer, record both. */
   private async attempt(d: Due): Promise<void> {
+    const sent = await this.send(d);
+    const now = new Date();
+    const verdict = this.classify(d, sent, now);
+    await this.record(d, sent, verdict, now);
+    if (verdict.kind !== 'delivered') this.log.info({ delivery: d.id, event: d.event_id, status: sent.status, error: sent.error }, 'webhook attempt failed');
+  }
+
+  /** Sends the event, signed with the current secret (and the previous one during its overlap); never throws. */
+  private async send(d: Due): Promise<Sent> {
     const started = performance.now();
-    let status: number | null = null;
-    let excerpt: string | null = null;
-    let error: string | null = null;
-    let retryAfter = 0;
+    const sent: Sent = { status: null, excerpt: null, error: null, retryAfterMs: 0, latencyMs: 0 };
     try {
       if (d.environment === 'live' && !d.url.startsWith('https://')) throw new Error('live webhook endpoints must use https');
       const at = new Date();
@@ -103,42 +127,57 @@ export class WebhookWorker {
         headersTimeout: this.config.timeoutMs,
         bodyTimeout: this.config.timeoutMs,
       });
-      status = res.statusCode;
-      excerpt = (await res.body.text()).slice(0, EXCERPT);
-      retryAfter = retryAfterMs(res.headers['retry-after']);
+      sent.status = res.statusCode;
+      sent.excerpt = (await res.body.text()).slice(0, EXCERPT);
+      sent.retryAfterMs = retryAfterMs(res.headers['retry-after']);
     } catch (err) {
-      error = (err as Error).message || String(err);
+      sent.error = (err as Error).message || String(err);
     }
-    const latency = performance.now() - started;
-    const delivered = status !== null && status >= 200 && status < 300;
-    const gone = status === 410;
-    const attempts = d.attempts + 1;
-    const schedule = this.config.retryScheduleS;
-    const exhausted = attempts >= schedule.length;
-    const jitter = 0.9 + Math.random() * 0.2;
-    const nextMs = exhausted ? 0 : Math.max(schedule[attempts]! * 1000 * jitter, retryAfter);
-    const now = new Date();
-    const failingSince = delivered ? null : (d.failing_since ?? now);
-    const tooLong = !delivered && now.getTime() - failingSince!.getTime() > this.config.disableAfterDays * 86_400_000;
+    sent.latencyMs = performance.now() - started;
+    return sent;
+  }
 
+  /**
+   * What the answer means: a 2xx is delivered; a 410, or an endpoint failing for longer than
+   * SANGAM_WEBHOOK_DISABLE_AFTER_DAYS, disables the endpoint; past the last step of the schedule the
+   * delivery fails; otherwise it is tried again at the next step (±10 % jitter, never before Retry-After).
+   */
+  private classify(d: Due, sent: Sent, now: Date): Verdict {
+    if (sent.status !== null && sent.status >= 200 && sent.status < 300) return { kind: 'delivered' };
+    const failingSince = d.failing_since ?? now;
+    if (sent.status === 410) return { kind: 'disabled', failingSince, why: 'the receiver answered 410 Gone' };
+    if (now.getTime() - failingSince.getTime() > this.config.disableAfterDays * 86_400_000) {
+      return { kind: 'disabled', failingSince, why: `failing for more than ${this.config.disableAfterDays} days` };
+    }
+    const schedule = this.config.retryScheduleS;
+    const attempts = d.attempts + 1;
+    if (attempts >= schedule.length) return { kind: 'exhausted', failingSince };
+    const jitter = 0.9 + Math.random() * 0.2;
+    return { kind: 'retry', failingSince, at: new Date(now.getTime() + Math.max(schedule[attempts]! * 1000 * jitter, sent.retryAfterMs)) };
+  }
+
+  /** The attempt's log row, the delivery's new state and the endpoint's, in one database transaction. */
+  private async record(d: Due, sent: Sent, verdict: Verdict, now: Date): Promise<void> {
+    const { status, excerpt, error } = sent;
+    const delivered = verdict.kind === 'delivered';
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('webhook_attempts').values({ delivery_id: d.id, http_status: status, latency_ms: latency, response_excerpt: excerpt, error }).execute();
+      await trx.insertInto('webhook_attempts').values({ delivery_id: d.id, http_status: status, latency_ms: sent.latencyMs, response_excerpt: excerpt, error }).execute();
       await trx
         .updateTable('webhook_deliveries')
         .set({
-          status: delivered ? 'delivered' : gone || exhausted || tooLong ? 'failed' : 'pending',
-          attempts,
-          next_attempt_at: delivered || gone || exhausted || tooLong ? null : new Date(now.getTime() + nextMs),
+          status: delivered ? 'delivered' : verdict.kind === 'retry' ? 'pending' : 'failed',
+          attempts: d.attempts + 1,
+          next_attempt_at: verdict.kind === 'retry' ? verdict.at : null,
           last_status: status,
           last_error: error ?? (delivered ? null : `receiver answered ${status}`),
           updated_at: now,
         })
         .where('id', '=', d.id)
         .execute();
-      const disable = gone ? 'the receiver answered 410 Gone' : tooLong ? `failing for more than ${this.config.disableAfterDays} days` : null;
+      const disable = verdict.kind === 'disabled' ? verdict.why : null;
       await trx
         .updateTable('webhook_endpoints')
-        .set({ failing_since: failingSince, ...(disable ? { disabled_at: now, disabled_reason: disable } : {}) })
+        .set({ failing_since: delivered ? null : verdict.failingSince, ...(disable ? { disabled_at: now, disabled_reason: disable } : {}) })
         .where('id', '=', d.endpoint_id)
         .execute();
       if (disable) {
@@ -150,6 +189,5 @@ export class WebhookWorker {
           .execute();
       }
     });
-    if (!delivered) this.log.info({ delivery: d.id, event: d.event_id, status, error }, 'webhook attempt failed');
   }
 }

@@ -23,17 +23,17 @@ import {
   getResolution,
   insertResolution,
   lockResolution,
-  lockTransaction,
   openResolution,
   unfit,
   type Resolution,
-  type TxFacts,
 } from '../../attention/resolutions.js';
+import type { TransactionStore, TxFacts } from '../../transactions/store.js';
 import { adminAction, type Actor } from './run.js';
 
 export interface AttentionDeps {
   db: Db;
   settlement: Settlement;
+  transactions: TransactionStore;
 }
 
 const REASON_MAX = 1000;
@@ -60,8 +60,8 @@ function text(field: string, value: string | undefined, max: number, required: b
 }
 
 /** Errors: not_found (no such transaction), validation (`txn_id`: not live). */
-async function lockLive(trx: Trx, txnId: string): Promise<TxFacts> {
-  const tx = await lockTransaction(trx, txnId);
+async function lockLive(deps: AttentionDeps, trx: Trx, txnId: string): Promise<TxFacts> {
+  const tx = await deps.transactions.lockFacts(trx, txnId);
   if (!tx) throw new ApiError('not_found', `No transaction ${txnId}`);
   if (tx.environment !== 'live') throw ApiError.validation([{ field: 'txn_id', message: 'only live transactions are resolved by hand (a sandbox pending settles by itself)' }]);
   return tx;
@@ -87,7 +87,7 @@ export function propose(deps: AttentionDeps, actor: Actor, input: { txnId: strin
   const reason = text('reason', input.reason, REASON_MAX, true);
   const evidence = text('evidence', input.evidence, EVIDENCE_MAX, money);
   return adminAction(deps.db, actor, async (trx) => {
-    const tx = await lockLive(trx, input.txnId);
+    const tx = await lockLive(deps, trx, input.txnId);
     const maker = await admin(trx, actor);
     fits(action, tx);
     const open = await openResolution(trx, tx.id);
@@ -95,17 +95,17 @@ export function propose(deps: AttentionDeps, actor: Actor, input: { txnId: strin
     let r = await insertResolution(trx, { txnId: tx.id, action, reason, evidence, by: maker });
     const proposed = event(tx, 'propose', { resolution_id: r.id, action, reason, evidence, maker });
     if (money) return { result: resolutionView(r), event: proposed };
-    const effect = await applyResolution(trx, deps.settlement, tx, r, maker);
+    const effect = await applyResolution(trx, deps, tx, r, maker);
     r = await decide(trx, r.id, { state: 'applied', by: maker });
     return { result: resolutionView(r), event: [proposed, event(tx, 'apply', { resolution_id: r.id, action, effect })] };
   });
 }
 
 /** The proposal and its transaction, locked in order. Errors: not_found, validation (`id`: already decided). */
-async function lockProposal(trx: Trx, id: string): Promise<{ tx: TxFacts; r: Resolution }> {
+async function lockProposal(deps: AttentionDeps, trx: Trx, id: string): Promise<{ tx: TxFacts; r: Resolution }> {
   const found = await getResolution(trx, id);
   if (!found) throw new ApiError('not_found', `No resolution ${id}`);
-  const tx = await lockLive(trx, found.txn_id);
+  const tx = await lockLive(deps, trx, found.txn_id);
   const r = (await lockResolution(trx, id))!;
   if (r.state !== 'proposed') throw ApiError.validation([{ field: 'id', message: `resolution ${id} is already ${r.state}` }]);
   return { tx, r };
@@ -118,11 +118,11 @@ async function lockProposal(trx: Trx, id: string): Promise<{ tx: TxFacts; r: Res
  */
 export function approve(deps: AttentionDeps, actor: Actor, input: { id: string }) {
   return adminAction(deps.db, actor, async (trx) => {
-    const { tx, r } = await lockProposal(trx, input.id);
+    const { tx, r } = await lockProposal(deps, trx, input.id);
     const checker = await admin(trx, actor);
     if (checker === r.proposed_by) throw new ApiError('forbidden', 'Maker-checker: a different admin must approve this resolution');
     fits(r.action, tx);
-    const effect = await applyResolution(trx, deps.settlement, tx, r, checker);
+    const effect = await applyResolution(trx, deps, tx, r, checker);
     const done = await decide(trx, r.id, { state: 'applied', by: checker });
     const detail = { resolution_id: r.id, action: r.action, reason: r.reason, evidence: r.evidence, maker: r.proposed_by, checker };
     return { result: { ...resolutionView(done), effect }, event: [event(tx, 'approve', detail), event(tx, 'apply', { ...detail, effect })] };
@@ -133,7 +133,7 @@ export function approve(deps: AttentionDeps, actor: Actor, input: { id: string }
 export function reject(deps: AttentionDeps, actor: Actor, input: { id: string; reason?: string }) {
   const reason = text('reason', input.reason, REASON_MAX, true);
   return adminAction(deps.db, actor, async (trx) => {
-    const { tx, r } = await lockProposal(trx, input.id);
+    const { tx, r } = await lockProposal(deps, trx, input.id);
     const by = await admin(trx, actor);
     const done = await decide(trx, r.id, { state: 'rejected', by, reason });
     return { result: resolutionView(done), event: event(tx, 'reject', { resolution_id: r.id, action: r.action, maker: r.proposed_by, reason }) };

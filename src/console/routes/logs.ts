@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
 import { okEnvelope } from '../../http/envelope.js';
-import { AuditFilterSchema } from '../../audit/routes.js';
+import { AuditFilterSchema } from '../../audit/routes/schemas.js';
 import { auditRow, searchAudit } from '../../audit/search.js';
 import { exportStream } from '../../audit/export.js';
 import { accountOf } from './context.js';

@@ -1,8 +1,10 @@
 // Owns partner_events, each live transaction's history with its partners: what was sent and what the
 // partner answered (phase 3 of the request path), each callback applied, each status enquiry with its
-// answer or its error, resolutions by hand, and the one `overdue` note (overdue.ts). Call sites stay
-// one line: they hand record() events made by the helpers here. Reading the history back merges the
-// partner_callbacks rows it does not show already (callbacks from before migration 0016).
+// answer or its error, resolutions by hand, and the one `overdue` note (attention/overdue.ts asks for
+// it; the statement that finds and notes overdue pendings is here). Call sites stay one line: they hand
+// record() events made by the helpers here. Reading the history back merges the partner_callbacks rows
+// it does not show already (callbacks from before migration 0016). It sits with the transactions
+// (below settlement and attention, which both write it) so that settlement needs nothing above it.
 //
 // `detail` never holds identity data: only named fields go in (a message, the partner's ids, a result),
 // and free text is redacted as the audit store redacts it (audit/redact.ts: digit runs masked to their
@@ -117,4 +119,53 @@ export async function historyOf(db: Db, txnId: string): Promise<HistoryEntry[]> 
     entries.push({ at: c.received_at.toISOString(), kind: 'callback', partner, status: c.status, detail: { event_id: c.webhook_id, result: c.outcome }, source: 'partner_callbacks' });
   }
   return entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+/** The label of pendings no partner holds. */
+const NO_PARTNER = 'none';
+
+/** Live pendings that have been noted overdue, by partner: the one definition every reader shares. */
+export async function overdueByPartner(db: Db): Promise<Map<string, number>> {
+  const { rows } = await sql<{ partner: string | null; n: number }>`
+    SELECT t.partner, COUNT(*)::int AS n FROM transactions t
+    JOIN partner_events e ON e.txn_id = t.id AND e.kind = 'overdue'
+    WHERE t.status = 'pending' AND t.environment = 'live'
+    GROUP BY t.partner`.execute(db);
+  return new Map(rows.map((r) => [r.partner ?? NO_PARTNER, r.n]));
+}
+
+export interface OverdueNote {
+  txn_id: string;
+  partner: string | null;
+  operation: string;
+  expected_final_s: number;
+  age_s: number;
+}
+
+/**
+ * Notes, once each (a unique index), up to `limit` live pendings older than their partner's expected
+ * seconds to a final status (`fallbackS` for a partner not in `expected`), oldest first; answers those
+ * noted now.
+ */
+export async function noteOverdue(db: Db, expected: Array<{ partner: string; seconds: number }>, fallbackS: number, limit: number): Promise<OverdueNote[]> {
+  const table = [...expected, { partner: '', seconds: fallbackS }];
+  const limits = sql.join(table.map((e) => sql`(${e.partner}::text, ${e.seconds}::int)`));
+  const { rows } = await sql<OverdueNote>`
+    WITH due AS (
+      SELECT t.id, t.partner, t.operation, COALESCE(x.seconds, ${fallbackS}::int) AS expected_final_s,
+             FLOOR(EXTRACT(EPOCH FROM now() - t.created_at))::int AS age_s
+      FROM transactions t
+      LEFT JOIN (VALUES ${limits}) AS x (partner, seconds) ON x.partner = COALESCE(t.partner, '')
+      WHERE t.status = 'pending' AND t.environment = 'live'
+        AND t.created_at < now() - make_interval(secs => COALESCE(x.seconds, ${fallbackS}::int))
+        AND NOT EXISTS (SELECT 1 FROM partner_events e WHERE e.txn_id = t.id AND e.kind = 'overdue')
+      ORDER BY t.created_at LIMIT ${limit}
+    ), noted AS (
+      INSERT INTO partner_events (txn_id, partner, kind, status, detail)
+      SELECT id, partner, 'overdue', 'pending', jsonb_build_object('expected_final_s', expected_final_s, 'age_s', age_s) FROM due
+      ON CONFLICT (txn_id) WHERE kind = 'overdue' DO NOTHING
+      RETURNING txn_id
+    )
+    SELECT due.id AS txn_id, due.partner, due.operation, due.expected_final_s, due.age_s FROM due JOIN noted ON noted.txn_id = due.id`.execute(db);
+  return rows;
 }
