@@ -2521,6 +2521,8 @@ export interface operations {
                     input?: string;
                     /** @description 10-digit Indian mobile number. Required unless its alias `input` is given. */
                     mobile?: string;
+                    /** @description The name the client expects at the bank: the answer then carries name_match against the account holder */
+                    name?: string;
                     /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
                     reference_id: string;
                 };
@@ -2572,6 +2574,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when name was given: it compared with account_holder_name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -2919,6 +2944,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
                             name_match_score?: number;
                             reference_id: string;
@@ -5715,6 +5763,8 @@ export interface operations {
                 amount: number;
                 /** @description Client-side beneficiary id */
                 beneficiary_id?: string;
+                /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
+                beneficiary_name?: string;
                 /** @description The end user consented to this operation; must be true */
                 consent: true;
                 /** @description Only INR */
@@ -5762,6 +5812,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -6068,6 +6141,8 @@ export interface operations {
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
+                    /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
+                    beneficiary_name?: string;
                     /**
                      * @description The end user consented to this operation; must be true
                      * @enum {boolean}
@@ -6115,6 +6190,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
