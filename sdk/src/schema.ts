@@ -808,19 +808,33 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "dl-0001",
+                 *       "consent": true,
+                 *       "doclocker__client__id": "client-12345678"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 12-digit Aadhaar number whose first digit is 2-9 and whose last digit is its Verhoeff check digit, or a 16-digit VID. A 12-digit number must also pass the Verhoeff check digit (x-aadhaar-verhoeff). */
                     aadhaar_number?: string;
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
-                    /** @description The client id from doclocker-initialize. Required unless its alias `input` is given. */
+                    /**
+                     * @description The client id from doclocker-initialize. Required unless its alias `input` is given.
+                     * @example client-12345678
+                     */
                     doclocker__client__id?: string;
                     /** @description Alias of doclocker__client__id */
                     input?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example dl-0001
+                     */
                     reference_id: string;
                 };
             };
@@ -1160,18 +1174,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "dl-init-0001",
+                 *       "consent": true,
+                 *       "redirect_url": "https://example.com/kyc/done"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
                     /**
                      * Format: uri
                      * @description Where the consent page sends the user afterwards, with ?doclocker__client__id=…&status=authorized|denied
+                     * @example https://example.com/kyc/done
                      */
                     redirect_url?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example dl-init-0001
+                     */
                     reference_id: string;
                 };
             };
@@ -2465,11 +2491,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "m2b-0001",
+                 *       "consent": true,
+                 *       "mobile": "9876543210"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Bank account number, 9 to 18 digits */
                     account_number?: string;
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
@@ -2477,9 +2511,15 @@ export interface operations {
                     ifsc?: string;
                     /** @description Alias of mobile */
                     input?: string;
-                    /** @description 10-digit Indian mobile number. Required unless its alias `input` is given. */
+                    /**
+                     * @description 10-digit Indian mobile number. Required unless its alias `input` is given.
+                     * @example 9876543210
+                     */
                     mobile?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example m2b-0001
+                     */
                     reference_id: string;
                 };
             };
@@ -2817,17 +2857,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "sig-0001",
+                 *       "consent": true,
+                 *       "input": "https://example.com/documents/signed-form.png",
+                 *       "name": "Priya Sharma"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
-                    /** @description The document OCR input: a base64 image of the signed document, or its URL */
+                    /**
+                     * @description The document OCR input: a base64 image of the signed document, or its URL
+                     * @example https://example.com/documents/signed-form.png
+                     */
                     input: string;
-                    /** @description Name to compare the signature against */
+                    /**
+                     * @description Name to compare the signature against
+                     * @example Priya Sharma
+                     */
                     name?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example sig-0001
+                     */
                     reference_id: string;
                     /** @description A specimen signature to compare `input` with (a base64 image or its URL). Partners that compare two signatures need it; name_match_score is then the similarity of the two signatures */
                     reference_signature?: string;
@@ -3161,26 +3219,49 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "dth-0001",
+                 *       "consent": true,
+                 *       "subscriber_id": "1234567890",
+                 *       "operator": "TS",
+                 *       "amount": 350
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Amount in INR, at least 0.01 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /**
+                     * @description Amount in INR, at least 0.01 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99).
+                     * @example 350
+                     */
                     amount: number;
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
                     /** @description Optional idempotency key (or the Idempotency-Key header) */
                     idempotency_key?: string;
-                    /** @description Alias of subscriber_id */
+                    /**
+                     * @description Alias of subscriber_id
+                     * @example 1234567890
+                     */
                     mobile?: string;
                     /**
                      * @description DTH operator code (GET /api/v1/dth/operators)
+                     * @example TS
                      * @enum {string}
                      */
                     operator: "AD" | "DT" | "SD" | "TS" | "VD";
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example dth-0001
+                     */
                     reference_id: string;
-                    /** @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits. Required unless its alias `mobile` is given. */
+                    /**
+                     * @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits. Required unless its alias `mobile` is given.
+                     * @example 1234567890
+                     */
                     subscriber_id?: string;
                 };
             };
@@ -3665,7 +3746,10 @@ export interface operations {
             query: {
                 /** @description DTH operator code (GET /api/v1/dth/operators) */
                 operator: "AD" | "DT" | "SD" | "TS" | "VD";
-                /** @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits */
+                /**
+                 * @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits
+                 * @example 1234567890
+                 */
                 subscriber_id: string;
             };
             header?: never;
@@ -4734,29 +4818,51 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "rc-0001",
+                 *       "consent": true,
+                 *       "mobile": "9876543210",
+                 *       "operator": "JIO",
+                 *       "circle": "DL",
+                 *       "amount": 199
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Amount in INR, at least 0.01 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /**
+                     * @description Amount in INR, at least 0.01 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99).
+                     * @example 199
+                     */
                     amount: number;
                     /**
                      * @description Telecom circle code
+                     * @example DL
                      * @enum {string}
                      */
                     circle?: "AP" | "AS" | "BR" | "CH" | "DL" | "GJ" | "HR" | "HP" | "JK" | "KA" | "KL" | "KO" | "MP" | "MH" | "MU" | "NE" | "OR" | "PB" | "RJ" | "TN" | "UW" | "UE" | "WB";
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
                     /** @description Optional idempotency key (or the Idempotency-Key header) */
                     idempotency_key?: string;
-                    /** @description 10-digit Indian mobile number */
+                    /**
+                     * @description 10-digit Indian mobile number
+                     * @example 9876543210
+                     */
                     mobile: string;
                     /**
                      * @description Mobile operator code (GET /api/v1/mobile-recharge/operators); left out, Sangam looks it up (and the circle) and data.operator says which it used
+                     * @example JIO
                      * @enum {string}
                      */
                     operator?: "AT" | "JIO" | "VI" | "BT" | "BS";
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example rc-0001
+                     */
                     reference_id: string;
                     /**
                      * @description prepaid (default) or postpaid
@@ -5283,19 +5389,34 @@ export interface operations {
     upiPaymentStatus: {
         parameters: {
             query: {
-                /** @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals */
+                /**
+                 * @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals
+                 * @example 100.5
+                 */
                 amount: number;
                 /** @description Client-side beneficiary id */
                 beneficiary_id?: string;
-                /** @description The end user consented to this operation; must be true */
+                /**
+                 * @description The end user consented to this operation; must be true
+                 * @example true
+                 */
                 consent: true;
                 /** @description Only INR */
                 currency?: "INR";
-                /** @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent). */
+                /**
+                 * @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent).
+                 * @example 3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10
+                 */
                 idempotency_key?: string;
-                /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                /**
+                 * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                 * @example upi-0001
+                 */
                 reference_id: string;
-                /** @description UPI ID of the payee, local@handle */
+                /**
+                 * @description UPI ID of the payee, local@handle
+                 * @example success@sandbox
+                 */
                 vpa: string;
             };
             header?: {
@@ -5626,13 +5747,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reference_id": "upi-0001",
+                 *       "consent": true,
+                 *       "vpa": "success@sandbox",
+                 *       "amount": 100.5,
+                 *       "idempotency_key": "3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /**
+                     * @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99).
+                     * @example 100.5
+                     */
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
@@ -5641,11 +5775,20 @@ export interface operations {
                      * @enum {string}
                      */
                     currency?: "INR";
-                    /** @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent). */
+                    /**
+                     * @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent).
+                     * @example 3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10
+                     */
                     idempotency_key?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example upi-0001
+                     */
                     reference_id: string;
-                    /** @description UPI ID of the payee, local@handle */
+                    /**
+                     * @description UPI ID of the payee, local@handle
+                     * @example success@sandbox
+                     */
                     vpa: string;
                 };
             };

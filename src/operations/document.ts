@@ -19,11 +19,21 @@ const OPTIONAL_IN_DOC = (def: OperationDef): Record<string, string> => ({
  */
 export function requestDoc(def: OperationDef): TObject {
   const relaxed = OPTIONAL_IN_DOC(def);
+  const example = ((def.schema.examples as unknown[] | undefined)?.[0] ?? {}) as Record<string, unknown>;
   const properties = Object.fromEntries(
-    Object.entries(def.schema.properties).map(([k, v]) => [k, relaxed[k] ? { ...v, description: `${String(v.description ?? '')}. ${relaxed[k]}`.replace(/^\. /, '') } : v]),
+    Object.entries(def.schema.properties).map(([k, v]) => [
+      k,
+      withExample(relaxed[k] ? { ...v, description: `${String(v.description ?? '')}. ${relaxed[k]}`.replace(/^\. /, '') } : v, example[k]),
+    ]),
   );
   return { ...def.schema, properties, required: (def.schema.required ?? []).filter((k) => !relaxed[k]) } as TObject;
 }
+
+/**
+ * A field's value in the request's example, as the field's own example too: a GET operation's fields are
+ * published as query parameters, one by one, where only a field's own example shows.
+ */
+const withExample = (field: TSchema, value: unknown): TSchema => (value === undefined || field.examples ? field : { ...field, examples: [value] });
 
 /** The Idempotency-Key header, on operations keyed by idempotency_key: it takes the field's rules. */
 export const headersDoc = (def: OperationDef) =>

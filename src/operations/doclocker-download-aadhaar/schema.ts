@@ -15,7 +15,7 @@ export const DoclockerDownloadRequest = Type.Object({
   doclocker__client__id: ClientId,
   input: Type.Optional(Alias('doclocker__client__id', ClientId)),
   aadhaar_number: Type.Optional(AadhaarNumber),
-});
+}, { examples: [{ reference_id: 'dl-0001', consent: true, doclocker__client__id: 'client-12345678' }] });
 export type DoclockerDownloadRequest = Static<typeof DoclockerDownloadRequest>;
 
 const text = (description: string) => Type.String({ description });

@@ -14,7 +14,7 @@ export const DoclockerInitializeRequest = Type.Object({
       errorMessage: 'redirect_url must be an http(s) URL of at most 2048 characters',
     }),
   ),
-});
+}, { examples: [{ reference_id: 'dl-init-0001', consent: true, redirect_url: 'https://example.com/kyc/done' }] });
 export type DoclockerInitializeRequest = Static<typeof DoclockerInitializeRequest>;
 
 /** Its own result fields: the client id and where the user consents. */

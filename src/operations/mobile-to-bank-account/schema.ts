@@ -11,7 +11,7 @@ export const MobileToBankRequest = Type.Object({
   input: Type.Optional(Alias('mobile', Mobile)),
   account_number: Type.Optional(AccountNumber),
   ifsc: Type.Optional(Ifsc),
-});
+}, { examples: [{ reference_id: 'm2b-0001', consent: true, mobile: '9876543210' }] });
 export type MobileToBankRequest = Static<typeof MobileToBankRequest>;
 
 /** Its own result fields (the standard ones come from http/responses.ts). */

@@ -19,7 +19,7 @@ export const RechargeRequest = Type.Object({
     Type.Union([Type.Literal('prepaid'), Type.Literal('postpaid')], { default: 'prepaid', description: 'prepaid (default) or postpaid', errorMessage: 'type must be prepaid or postpaid' }),
   ),
   idempotency_key: Type.Optional(IdempotencyKey),
-});
+}, { examples: [{ reference_id: 'rc-0001', consent: true, mobile: '9876543210', operator: 'JIO', circle: 'DL', amount: 199 }] });
 export type RechargeRequest = Static<typeof RechargeRequest>;
 
 /** Its own result fields, shared with dth-recharge (the standard ones come from http/responses.ts). */

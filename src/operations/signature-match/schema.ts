@@ -24,7 +24,7 @@ export const SignatureMatchRequest = Type.Object({
   name: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Name to compare the signature against', errorMessage: 'name must be 1 to 200 characters' }),
   ),
-});
+}, { examples: [{ reference_id: 'sig-0001', consent: true, input: 'https://example.com/documents/signed-form.png', name: 'Priya Sharma' }] });
 export type SignatureMatchRequest = Static<typeof SignatureMatchRequest>;
 
 /** Its own result fields (the standard ones come from http/responses.ts). */

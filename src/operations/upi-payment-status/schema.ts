@@ -15,7 +15,7 @@ export const UpiPaymentRequest = Type.Object({
   beneficiary_id: Type.Optional(
     Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', description: 'Client-side beneficiary id', errorMessage: 'beneficiary_id must be 1 to 64 characters of A-Z a-z 0-9 . _ : -' }),
   ),
-});
+}, { examples: [{ reference_id: 'upi-0001', consent: true, vpa: 'success@sandbox', amount: 100.5, idempotency_key: '3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10' }] });
 export type UpiPaymentRequest = Static<typeof UpiPaymentRequest>;
 
 /** Its own result fields (the standard ones come from http/responses.ts). */
