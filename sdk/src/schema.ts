@@ -836,7 +836,16 @@ export interface operations {
                      * @example dl-0001
                      */
                     reference_id: string;
-                };
+                } & ({
+                    /**
+                     * @description The client id from doclocker-initialize. Required unless its alias `input` is given.
+                     * @example client-12345678
+                     */
+                    doclocker__client__id: string;
+                } | {
+                    /** @description Alias of doclocker__client__id */
+                    input: string;
+                });
             };
         };
         responses: {
@@ -859,6 +868,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        data: {
+                            Aadhaar_Xml_Data: {
+                                Address: {
+                                    Country: string;
+                                    Dist: string;
+                                    State: string;
+                                    Street: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                Care_Of: string;
+                                /** @description Date of birth as the XML gives it (DD-MM-YYYY) */
+                                Dob: string;
+                                Full_Address: string;
+                                Full_Name: string;
+                                Gender: string;
+                                /** @description Only the last 4 digits are shown */
+                                Masked_Aadhaar: string;
+                                /** @description The photo, base64 JPEG/PNG; not kept: absent from replays and GET /transactions in live */
+                                Profile_Image?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                            /** @description A signed link to the XML document exactly as it was signed; it expires */
+                            Xml_Url: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
                         data: {
                             Aadhaar_Xml_Data?: {
                                 Address: {
@@ -890,9 +950,58 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
+                            /** @description null while pending */
+                            verified_at: null;
+                            /** @description A signed link to the XML document exactly as it was signed; it expires */
+                            Xml_Url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            Aadhaar_Xml_Data?: {
+                                Address: {
+                                    Country: string;
+                                    Dist: string;
+                                    State: string;
+                                    Street: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                Care_Of: string;
+                                /** @description Date of birth as the XML gives it (DD-MM-YYYY) */
+                                Dob: string;
+                                Full_Address: string;
+                                Full_Name: string;
+                                Gender: string;
+                                /** @description Only the last 4 digits are shown */
+                                Masked_Aadhaar: string;
+                                /** @description The photo, base64 JPEG/PNG; not kept: absent from replays and GET /transactions in live */
+                                Profile_Image?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
                             /**
                              * Format: date-time
                              * @description null while pending
@@ -904,10 +1013,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -1224,11 +1333,80 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description Send the user here to grant consent */
+                            authorization_url: string;
+                            /** @description Pass to doclocker-download-aadhaar once the user has authorized */
+                            doclocker__client__id: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /**
+                             * Format: date-time
+                             * @description The request fails if the user has not authorized by then
+                             */
+                            expires_at: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description Send the user here to grant consent */
+                            authorization_url: string;
+                            /** @description Pass to doclocker-download-aadhaar once the user has authorized */
+                            doclocker__client__id: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /**
+                             * Format: date-time
+                             * @description The request fails if the user has not authorized by then
+                             */
+                            expires_at: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description null while pending */
+                            verified_at: null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description Send the user here to grant consent */
                             authorization_url?: string;
                             /** @description Pass to doclocker-download-aadhaar once the user has authorized */
                             doclocker__client__id?: string;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
-                            Errorcode?: number;
+                            Errorcode: number;
                             /**
                              * Format: date-time
                              * @description The request fails if the user has not authorized by then
@@ -1236,13 +1414,14 @@ export interface operations {
                             expires_at?: string;
                             message: string;
                             /** @description On a business failure: the detail */
-                            Message?: string;
+                            Message: string;
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
-                            request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
                             /** @description "Failed" on a business failure */
-                            Status?: string;
+                            Status: string;
                             /**
                              * Format: date-time
                              * @description null while pending
@@ -1252,10 +1431,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -2521,7 +2700,16 @@ export interface operations {
                      * @example m2b-0001
                      */
                     reference_id: string;
-                };
+                } & ({
+                    /**
+                     * @description 10-digit Indian mobile number. Required unless its alias `input` is given.
+                     * @example 9876543210
+                     */
+                    mobile: string;
+                } | {
+                    /** @description Alias of mobile */
+                    input: string;
+                });
             };
         };
         responses: {
@@ -2544,6 +2732,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        data: {
+                            account: {
+                                account_holder_name: string;
+                                /** @description Masked: only the last 4 digits are shown */
+                                account_number: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                bank_name?: string | null;
+                                /** @description Branch name, when the partner network gives one; null in the sandbox (the offline IFSC directory has no branch names) */
+                                branch: string | null;
+                                /** @description IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox */
+                                ifsc: string;
+                            };
+                            /**
+                             * @deprecated
+                             * @description Deprecated: account_number_match and ifsc_match together (true when every given field matches)
+                             */
+                            account_match?: boolean;
+                            /** @description Present when account_number was given: it is the linked account */
+                            account_number_match?: boolean;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description Present when ifsc was given: it is the linked account's branch code */
+                            ifsc_match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            service: "mobile-to-bank-account";
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
                         data: {
                             account?: {
                                 account_holder_name: string;
@@ -2575,9 +2812,56 @@ export interface operations {
                             request_id?: string;
                             /** @enum {string} */
                             service?: "mobile-to-bank-account";
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
+                            /** @description null while pending */
+                            verified_at: null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            account?: {
+                                account_holder_name: string;
+                                /** @description Masked: only the last 4 digits are shown */
+                                account_number: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                bank_name?: string | null;
+                                /** @description Branch name, when the partner network gives one; null in the sandbox (the offline IFSC directory has no branch names) */
+                                branch: string | null;
+                                /** @description IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox */
+                                ifsc: string;
+                            };
+                            /**
+                             * @deprecated
+                             * @description Deprecated: account_number_match and ifsc_match together (true when every given field matches)
+                             */
+                            account_match?: boolean;
+                            /** @description Present when account_number was given: it is the linked account */
+                            account_number_match?: boolean;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description Present when ifsc was given: it is the linked account's branch code */
+                            ifsc_match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            service?: "mobile-to-bank-account";
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
                             /**
                              * Format: date-time
                              * @description null while pending
@@ -2587,10 +2871,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -2928,13 +3212,91 @@ export interface operations {
                             /** @description On a business failure: the detail */
                             Message?: string;
                             /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
+                            name_match_score: number;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The score at which the partner calls two signatures a match */
+                            threshold?: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /**
+                             * @description Present when input was compared with reference_signature
+                             * @enum {string}
+                             */
+                            compared_with?: "reference_signature";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description The name read from the signature (sandbox) */
+                            extracted_name?: string;
+                            /** @description The partner's verdict when it compares two signatures */
+                            matched?: boolean | null;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
                             name_match_score?: number;
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
+                            /** @description The score at which the partner calls two signatures a match */
+                            threshold?: number | null;
+                            /** @description null while pending */
+                            verified_at: null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /**
+                             * @description Present when input was compared with reference_signature
+                             * @enum {string}
+                             */
+                            compared_with?: "reference_signature";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description The name read from the signature (sandbox) */
+                            extracted_name?: string;
+                            /** @description The partner's verdict when it compares two signatures */
+                            matched?: boolean | null;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
+                            name_match_score?: number;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
                             /** @description The score at which the partner calls two signatures a match */
                             threshold?: number | null;
                             /**
@@ -2946,10 +3308,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -3263,7 +3625,19 @@ export interface operations {
                      * @example 1234567890
                      */
                     subscriber_id?: string;
-                };
+                } & ({
+                    /**
+                     * @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits. Required unless its alias `mobile` is given.
+                     * @example 1234567890
+                     */
+                    subscriber_id: string;
+                } | {
+                    /**
+                     * @description Alias of subscriber_id
+                     * @example 1234567890
+                     */
+                    mobile: string;
+                });
             };
         };
         responses: {
@@ -3288,6 +3662,43 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
+                            amount: number;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The operator code the recharge went to */
+                            operator: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
                             amount?: number;
                             /** @description What the operator pays on this recharge, INR */
                             commission?: number;
@@ -3301,9 +3712,44 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
+                            /** @description null while pending */
+                            verified_at: null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
                             /** @description Sangam's transaction id */
                             txn_id?: string;
                             /** @description The operator's reference; null while pending or failed */
@@ -3317,10 +3763,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -4894,6 +5340,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
+                            amount: number;
+                            /** @description The circle code used, when known */
+                            circle?: string | null;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The operator code the recharge went to */
+                            operator: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
                             amount?: number;
                             /** @description The circle code used, when known */
                             circle?: string | null;
@@ -4909,9 +5394,46 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
+                            /** @description null while pending */
+                            verified_at: null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description The circle code used, when known */
+                            circle?: string | null;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
                             /** @description Sangam's transaction id */
                             txn_id?: string;
                             /** @description The operator's reference; null while pending or failed */
@@ -4925,10 +5447,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -5227,9 +5749,67 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "success";
                             /** @description "Failed" on a business failure */
                             Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The operation slug, such as upi-payment-status */
+                            operation: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description null while pending */
+                            verified_at: null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description The operation slug, such as upi-payment-status */
+                            operation: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
                             /**
                              * Format: date-time
                              * @description null while pending
@@ -5239,10 +5819,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -5449,6 +6029,39 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
+                            amount: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
                             amount?: number;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode?: number;
@@ -5458,9 +6071,40 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr?: string | null;
+                            /** @description null while pending */
+                            verified_at: null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
                             /** @description Sangam's transaction id */
                             txn_id?: string;
                             /** @description The bank's UTR; null while pending */
@@ -5474,10 +6118,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -5815,6 +6459,39 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
+                            amount: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
                             amount?: number;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode?: number;
@@ -5824,9 +6501,40 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr?: string | null;
+                            /** @description null while pending */
+                            verified_at: null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
                             /** @description Sangam's transaction id */
                             txn_id?: string;
                             /** @description The bank's UTR; null while pending */
@@ -5840,10 +6548,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };

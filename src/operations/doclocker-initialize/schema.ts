@@ -1,5 +1,6 @@
 // Request schema of POST /api/v1/aadhaar-identity-kyc/doclocker-initialize (steps 1 and 2 of the flow).
 import { Type, type Static } from '@sinclair/typebox';
+import { PresentIn } from '../../http/responses.js';
 import { Consent, ReferenceId } from '../fields.js';
 
 export const DoclockerInitializeRequest = Type.Object({
@@ -17,11 +18,11 @@ export const DoclockerInitializeRequest = Type.Object({
 }, { examples: [{ reference_id: 'dl-init-0001', consent: true, redirect_url: 'https://example.com/kyc/done' }] });
 export type DoclockerInitializeRequest = Static<typeof DoclockerInitializeRequest>;
 
-/** Its own result fields: the client id and where the user consents. */
+/** Its own result fields: the client id and where the user consents (on every pending or successful answer). */
 export const DoclockerInitializeResult = {
-  doclocker__client__id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{8,128}$', description: 'Pass to doclocker-download-aadhaar once the user has authorized' })),
-  authorization_url: Type.Optional(Type.String({ description: 'Send the user here to grant consent' })),
-  expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'The request fails if the user has not authorized by then' })),
+  doclocker__client__id: PresentIn(['pending', 'success'], Type.String({ pattern: '^[A-Za-z0-9._:-]{8,128}$', description: 'Pass to doclocker-download-aadhaar once the user has authorized' })),
+  authorization_url: PresentIn(['pending', 'success'], Type.String({ description: 'Send the user here to grant consent' })),
+  expires_at: PresentIn(['pending', 'success'], Type.String({ format: 'date-time', description: 'The request fails if the user has not authorized by then' })),
 };
 
 /** A well-formed document-locker client id (the ones we issue are `doclocker_` + 24 characters). */

@@ -1,6 +1,6 @@
 // Request schema of GET (and POST) /api/v1/upi-payment-status: fields from the query string or a JSON body.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../http/responses.js';
+import { Nullable, PresentIn } from '../../http/responses.js';
 import { Amount, Consent, ReferenceId, Uuid, Vpa } from '../fields.js';
 
 export const UPI_MAX_INR = 100_000;
@@ -20,7 +20,7 @@ export type UpiPaymentRequest = Static<typeof UpiPaymentRequest>;
 
 /** Its own result fields (the standard ones come from http/responses.ts). */
 export const UpiPaymentResult = {
-  txn_id: Type.Optional(Type.String({ description: "Sangam's transaction id" })),
-  amount: Type.Optional(Type.Number({ description: 'INR' })),
-  utr: Type.Optional(Nullable(Type.String(), { description: "The bank's UTR; null while pending" })),
+  txn_id: PresentIn(['success'], Type.String({ description: "Sangam's transaction id" })),
+  amount: PresentIn(['success'], Type.Number({ description: 'INR' })),
+  utr: PresentIn(['success'], Nullable(Type.String(), { description: "The bank's UTR; null while pending" })),
 };
