@@ -954,8 +954,11 @@ export interface operations {
                             status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
-                            /** @description null while pending */
-                            verified_at: null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
                             /** @description A signed link to the XML document exactly as it was signed; it expires */
                             Xml_Url?: string;
                         } & {
@@ -1389,8 +1392,11 @@ export interface operations {
                             status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
-                            /** @description null while pending */
-                            verified_at: null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2816,8 +2822,11 @@ export interface operations {
                             status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
-                            /** @description null while pending */
-                            verified_at: null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3262,8 +3271,11 @@ export interface operations {
                             Status?: string;
                             /** @description The score at which the partner calls two signatures a match */
                             threshold?: number | null;
-                            /** @description null while pending */
-                            verified_at: null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3720,8 +3732,11 @@ export interface operations {
                             txn_id?: string;
                             /** @description The operator's reference; null while pending or failed */
                             utr?: string | null;
-                            /** @description null while pending */
-                            verified_at: null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5402,8 +5417,11 @@ export interface operations {
                             txn_id?: string;
                             /** @description The operator's reference; null while pending or failed */
                             utr?: string | null;
-                            /** @description null while pending */
-                            verified_at: null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5783,8 +5801,11 @@ export interface operations {
                             status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
-                            /** @description null while pending */
-                            verified_at: null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6079,8 +6100,11 @@ export interface operations {
                             txn_id?: string;
                             /** @description The bank's UTR; null while pending */
                             utr?: string | null;
-                            /** @description null while pending */
-                            verified_at: null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6509,8 +6533,11 @@ export interface operations {
                             txn_id?: string;
                             /** @description The bank's UTR; null while pending */
                             utr?: string | null;
-                            /** @description null while pending */
-                            verified_at: null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
                         } & {
                             [key: string]: unknown;
                         };

@@ -120,7 +120,8 @@ const required = (schema: TSchema): TSchema => {
 /** The three answers of an operation, by statuscode (http/envelope.ts resultEnvelope). */
 const VARIANTS = [
   { statuscode: 'TXN', ok: true, status: 'success', verified_at: Type.String({ format: 'date-time', description: 'When it completed' }), title: 'Success' },
-  { statuscode: 'TUP', ok: true, status: 'pending', verified_at: Type.Null({ description: 'null while pending' }), title: 'Pending' },
+  // Not `type: 'null'` alone: openapi-fetch's Readable drops a property whose type is exactly null.
+  { statuscode: 'TUP', ok: true, status: 'pending', verified_at: ResultFields.verified_at, title: 'Pending' },
   { statuscode: 'ERR', ok: false, status: 'failed', verified_at: ResultFields.verified_at, title: 'Business failure (HTTP 200, Errorcode 120)' },
 ] as const;
 
