@@ -61,7 +61,7 @@ export async function reads(): Promise<Array<string | number | boolean | null>> 
   const out: Array<string | number | boolean | null> = [];
   const init = (await client.POST('/api/v1/aadhaar-identity-kyc/doclocker-initialize', { body: { ...base, reference_id: 'i' } })).data;
   if (init?.statuscode === 'TUP') {
-    out.push(init.data.doclocker__client__id, init.data.authorization_url, init.data.expires_at, init.data.verified_at);
+    out.push(init.data.doclocker__client__id, init.data.authorization_url, init.data.verified_at);
   }
   const aadhaar = (await client.POST('/api/v1/aadhaar-identity-kyc/doclocker-download-aadhaar', { body: { ...base, reference_id: 'a', input: 'client-12345678' } })).data;
   if (aadhaar?.statuscode === 'TXN') out.push(aadhaar.data.Aadhaar_Xml_Data.Full_Name, aadhaar.data.Xml_Url, aadhaar.data.verified_at);

@@ -18,11 +18,11 @@ export const DoclockerInitializeRequest = Type.Object({
 }, { examples: [{ reference_id: 'dl-init-0001', consent: true, redirect_url: 'https://example.com/kyc/done' }] });
 export type DoclockerInitializeRequest = Static<typeof DoclockerInitializeRequest>;
 
-/** Its own result fields: the client id and where the user consents (on every pending or successful answer). */
+/** Its own result fields: the client id and where the user consents (on every pending or successful answer), and, from some partners, when the id expires. */
 export const DoclockerInitializeResult = {
   doclocker__client__id: PresentIn(['pending', 'success'], Type.String({ pattern: '^[A-Za-z0-9._:-]{8,128}$', description: 'Pass to doclocker-download-aadhaar once the user has authorized' })),
   authorization_url: PresentIn(['pending', 'success'], Type.String({ description: 'Send the user here to grant consent' })),
-  expires_at: PresentIn(['pending', 'success'], Type.String({ format: 'date-time', description: 'The request fails if the user has not authorized by then' })),
+  expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'The request fails if the user has not authorized by then' })),
 };
 
 /** A well-formed document-locker client id (the ones we issue are `doclocker_` + 24 characters). */
