@@ -71,7 +71,7 @@ export async function reads(): Promise<Array<string | number | boolean | null>> 
   const upi = (await client.GET('/api/v1/upi-payment/upi-payment-status', { params: { query: { ...base, reference_id: 'u', vpa: 'success@sandbox', amount: 1, idempotency_key: 'k' } } })).data;
   if (upi?.statuscode === 'TXN') out.push(upi.data.txn_id, upi.data.amount, upi.data.utr);
   const rc = (await client.POST('/api/v1/mobile-recharge/recharge-commission', { body: { ...base, reference_id: 'r', mobile: '9876543210', amount: 199 } })).data;
-  if (rc?.statuscode === 'TXN') out.push(rc.data.commission, rc.data.operator, rc.data.txn_id);
+  if (rc?.statuscode === 'TXN') out.push(rc.data.commission, rc.data.utr, rc.data.txn_id);
   const dth = (await client.POST('/api/v1/dth/dth-recharge', { body: { ...base, reference_id: 'd', mobile: '1234567890', operator: 'TS', amount: 350 } })).data;
   if (dth?.statuscode === 'TXN') out.push(dth.data.commission, dth.data.utr);
   const sig = (await client.POST('/api/v1/document-ocr/signature-match', { body: { ...base, reference_id: 's', input: 'https://example.com/s.png' } })).data;

@@ -1345,7 +1345,7 @@ export interface operations {
                              * Format: date-time
                              * @description The request fails if the user has not authorized by then
                              */
-                            expires_at: string;
+                            expires_at?: string;
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
@@ -1381,7 +1381,7 @@ export interface operations {
                              * Format: date-time
                              * @description The request fails if the user has not authorized by then
                              */
-                            expires_at: string;
+                            expires_at?: string;
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
@@ -1740,7 +1740,15 @@ export interface operations {
                                 /** @description What the ledger posting was (topup for a top-up) */
                                 kind: string;
                                 memo: string | null;
-                                /** @description The transaction behind the entry; null for a top-up */
+                                /** @description That transaction's operation slug; null for a top-up */
+                                operation: string | null;
+                                /** @description Why the wallet moved: a top-up, what a debit paid for (a failed verification pays the fee of a completed check), what a reversal gave back */
+                                reason: string;
+                                /** @description That transaction's reference_id, as the client sent it; null for a top-up */
+                                reference_id: string | null;
+                                /** @description null for a top-up */
+                                status: string | null;
+                                /** @description The transaction behind the entry (a reversal: the transaction it reverses); null for a top-up */
                                 txn_id: string | null;
                             }[];
                             /** @description Pass as cursor for the next page; null on the last page */
@@ -3683,7 +3691,7 @@ export interface operations {
                             /** @description On a business failure: the detail */
                             Message?: string;
                             /** @description The operator code the recharge went to */
-                            operator: string;
+                            operator?: string;
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -5366,7 +5374,7 @@ export interface operations {
                             /** @description On a business failure: the detail */
                             Message?: string;
                             /** @description The operator code the recharge went to */
-                            operator: string;
+                            operator?: string;
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;

@@ -26,7 +26,7 @@ export type RechargeRequest = Static<typeof RechargeRequest>;
 export const RechargeResult = {
   txn_id: PresentIn(['success'], Type.String({ description: "Sangam's transaction id" })),
   amount: PresentIn(['success'], Type.Number({ description: 'INR' })),
-  operator: PresentIn(['success'], Type.String({ description: 'The operator code the recharge went to' })),
+  operator: Type.Optional(Type.String({ description: 'The operator code the recharge went to' })),
   utr: PresentIn(['success'], Nullable(Type.String(), { description: "The operator's reference; null while pending or failed" })),
   commission: PresentIn(['success'], Type.Number({ description: 'What the operator pays on this recharge, INR' })),
 };
