@@ -147,6 +147,18 @@ describe('live money path', () => {
     assert.equal(replay.body.data.Aadhaar_Xml_Data.Profile_Image, undefined);
     const stored = await t.store.db.selectFrom('transactions').select('result').where('reference_id', '=', body.reference_id).executeTakeFirstOrThrow();
     assert.ok(!JSON.stringify(stored.result).includes('Profile_Image'));
+
+    // The statement matches each debit to its request, and says why a failed download was charged.
+    const rows = (await t.call('GET', '/api/v1/account/statement?limit=50', { key: t.liveKey })).body.data.items as Array<Record<string, unknown>>;
+    const txnOf = async (ref: string) => (await t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', ref).executeTakeFirstOrThrow()).id;
+    const charged = rows.find((r) => r.reference_id === early.body.data.reference_id);
+    assert.deepEqual(
+      { txn_id: charged?.txn_id, operation: charged?.operation, status: charged?.status, amount: charged?.amount },
+      { txn_id: await txnOf(early.body.data.reference_id), operation: 'doclocker-download-aadhaar', status: 'failed', amount: -5 },
+    );
+    assert.match(String(charged?.reason), /completed doclocker-download-aadhaar check that answered failed \(.*consent pending/i);
+    const paid = rows.find((r) => r.reference_id === body.reference_id);
+    assert.deepEqual({ txn_id: paid?.txn_id, status: paid?.status, reason: paid?.reason }, { txn_id: await txnOf(body.reference_id), status: 'success', reason: 'doclocker-download-aadhaar success' });
   });
 
   it('a sandbox key on the same account never touches the wallet or the partner', async () => {

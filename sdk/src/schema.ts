@@ -311,26 +311,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/name-match": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Name Match
-         * @description Compares `name_1` with `name_2` (Latin or any Indian script) and explains the score: honorifics and relation markers dropped, initials, order, transliteration, spelling and name variants. `decision` follows the account's thresholds.
-         */
-        post: operations["nameMatch"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/transactions/{reference_id}": {
         parameters: {
             query?: never;
@@ -830,10 +810,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reference_id": "aadhaar-0001",
+                 *       "reference_id": "dl-0001",
                  *       "consent": true,
-                 *       "doclocker__client__id": "client-12345678",
-                 *       "aadhaar_number": "234123412346"
+                 *       "doclocker__client__id": "client-12345678"
                  *     }
                  */
                 "application/json": {
@@ -841,16 +820,32 @@ export interface operations {
                     aadhaar_number?: string;
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
-                    /** @description The client id from doclocker-initialize. Required unless its alias `input` is given. */
+                    /**
+                     * @description The client id from doclocker-initialize. Required unless its alias `input` is given.
+                     * @example client-12345678
+                     */
                     doclocker__client__id?: string;
                     /** @description Alias of doclocker__client__id */
                     input?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example dl-0001
+                     */
                     reference_id: string;
-                };
+                } & ({
+                    /**
+                     * @description The client id from doclocker-initialize. Required unless its alias `input` is given.
+                     * @example client-12345678
+                     */
+                    doclocker__client__id: string;
+                } | {
+                    /** @description Alias of doclocker__client__id */
+                    input: string;
+                });
             };
         };
         responses: {
@@ -873,6 +868,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        data: {
+                            Aadhaar_Xml_Data: {
+                                Address: {
+                                    Country: string;
+                                    Dist: string;
+                                    State: string;
+                                    Street: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                Care_Of: string;
+                                /** @description Date of birth as the XML gives it (DD-MM-YYYY) */
+                                Dob: string;
+                                Full_Address: string;
+                                Full_Name: string;
+                                Gender: string;
+                                /** @description Only the last 4 digits are shown */
+                                Masked_Aadhaar: string;
+                                /** @description The photo, base64 JPEG/PNG; not kept: absent from replays and GET /transactions in live */
+                                Profile_Image?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                            /** @description A signed link to the XML document exactly as it was signed; it expires */
+                            Xml_Url: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
                         data: {
                             Aadhaar_Xml_Data?: {
                                 Address: {
@@ -904,7 +950,8 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /**
@@ -918,10 +965,61 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            Aadhaar_Xml_Data?: {
+                                Address: {
+                                    Country: string;
+                                    Dist: string;
+                                    State: string;
+                                    Street: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                Care_Of: string;
+                                /** @description Date of birth as the XML gives it (DD-MM-YYYY) */
+                                Dob: string;
+                                Full_Address: string;
+                                Full_Name: string;
+                                Gender: string;
+                                /** @description Only the last 4 digits are shown */
+                                Masked_Aadhaar: string;
+                                /** @description The photo, base64 JPEG/PNG; not kept: absent from replays and GET /transactions in live */
+                                Profile_Image?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                            /** @description A signed link to the XML document exactly as it was signed; it expires */
+                            Xml_Url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -1190,7 +1288,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reference_id": "init-0001",
+                 *       "reference_id": "dl-init-0001",
                  *       "consent": true,
                  *       "redirect_url": "https://example.com/kyc/done"
                  *     }
@@ -1198,15 +1296,20 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
                     /**
                      * Format: uri
                      * @description Where the consent page sends the user afterwards, with ?doclocker__client__id=…&status=authorized|denied
+                     * @example https://example.com/kyc/done
                      */
                     redirect_url?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example dl-init-0001
+                     */
                     reference_id: string;
                 };
             };
@@ -1233,9 +1336,9 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description Send the user here to grant consent */
-                            authorization_url?: string;
+                            authorization_url: string;
                             /** @description Pass to doclocker-download-aadhaar once the user has authorized */
-                            doclocker__client__id?: string;
+                            doclocker__client__id: string;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode?: number;
                             /**
@@ -1249,7 +1352,44 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description Send the user here to grant consent */
+                            authorization_url: string;
+                            /** @description Pass to doclocker-download-aadhaar once the user has authorized */
+                            doclocker__client__id: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /**
+                             * Format: date-time
+                             * @description The request fails if the user has not authorized by then
+                             */
+                            expires_at?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /**
@@ -1261,10 +1401,46 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description Send the user here to grant consent */
+                            authorization_url?: string;
+                            /** @description Pass to doclocker-download-aadhaar once the user has authorized */
+                            doclocker__client__id?: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /**
+                             * Format: date-time
+                             * @description The request fails if the user has not authorized by then
+                             */
+                            expires_at?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -1564,7 +1740,15 @@ export interface operations {
                                 /** @description What the ledger posting was (topup for a top-up) */
                                 kind: string;
                                 memo: string | null;
-                                /** @description The transaction behind the entry; null for a top-up */
+                                /** @description That transaction's operation slug; null for a top-up */
+                                operation: string | null;
+                                /** @description Why the wallet moved: a top-up, what a debit paid for (a failed verification pays the fee of a completed check), what a reversal gave back */
+                                reason: string;
+                                /** @description That transaction's reference_id, as the client sent it; null for a top-up */
+                                reference_id: string | null;
+                                /** @description null for a top-up */
+                                status: string | null;
+                                /** @description The transaction behind the entry (a reversal: the transaction it reverses); null for a top-up */
                                 txn_id: string | null;
                             }[];
                             /** @description Pass as cursor for the next page; null on the last page */
@@ -2502,7 +2686,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reference_id": "bank-0001",
+                 *       "reference_id": "m2b-0001",
                  *       "consent": true,
                  *       "mobile": "9876543210"
                  *     }
@@ -2512,6 +2696,7 @@ export interface operations {
                     account_number?: string;
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
@@ -2519,13 +2704,26 @@ export interface operations {
                     ifsc?: string;
                     /** @description Alias of mobile */
                     input?: string;
-                    /** @description 10-digit Indian mobile number. Required unless its alias `input` is given. */
+                    /**
+                     * @description 10-digit Indian mobile number. Required unless its alias `input` is given.
+                     * @example 9876543210
+                     */
                     mobile?: string;
-                    /** @description The name the client expects at the bank: the answer then carries name_match against the account holder */
-                    name?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example m2b-0001
+                     */
                     reference_id: string;
-                };
+                } & ({
+                    /**
+                     * @description 10-digit Indian mobile number. Required unless its alias `input` is given.
+                     * @example 9876543210
+                     */
+                    mobile: string;
+                } | {
+                    /** @description Alias of mobile */
+                    input: string;
+                });
             };
         };
         responses: {
@@ -2548,6 +2746,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        data: {
+                            account: {
+                                account_holder_name: string;
+                                /** @description Masked: only the last 4 digits are shown */
+                                account_number: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                bank_name?: string | null;
+                                /** @description Branch name, when the partner network gives one; null in the sandbox (the offline IFSC directory has no branch names) */
+                                branch: string | null;
+                                /** @description IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox */
+                                ifsc: string;
+                            };
+                            /**
+                             * @deprecated
+                             * @description Deprecated: account_number_match and ifsc_match together (true when every given field matches)
+                             */
+                            account_match?: boolean;
+                            /** @description Present when account_number was given: it is the linked account */
+                            account_number_match?: boolean;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description Present when ifsc was given: it is the linked account's branch code */
+                            ifsc_match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            service: "mobile-to-bank-account";
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
                         data: {
                             account?: {
                                 account_holder_name: string;
@@ -2574,35 +2821,13 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
-                            /** @description Present when name was given: it compared with account_holder_name under the account thresholds */
-                            name_match?: {
-                                /** @description The engine that answered; a new version may score differently */
-                                algorithm_version: string;
-                                /** @description Cashfree's five bands, from the scores alone */
-                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
-                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
-                                decision: "approve" | "review" | "reject";
-                                /** @description decision == "approve" */
-                                match: boolean;
-                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
-                                optimistic_score: number;
-                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
-                                pessimistic_score: number;
-                                reasons: {
-                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
-                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
-                                    /** @description The words concerned */
-                                    detail: string;
-                                }[];
-                                /** @description 0 to 100: the weighted share of the two names that corresponds */
-                                score: number;
-                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
                             /** @enum {string} */
                             service?: "mobile-to-bank-account";
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /**
@@ -2614,10 +2839,59 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            account?: {
+                                account_holder_name: string;
+                                /** @description Masked: only the last 4 digits are shown */
+                                account_number: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                bank_name?: string | null;
+                                /** @description Branch name, when the partner network gives one; null in the sandbox (the offline IFSC directory has no branch names) */
+                                branch: string | null;
+                                /** @description IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox */
+                                ifsc: string;
+                            };
+                            /**
+                             * @deprecated
+                             * @description Deprecated: account_number_match and ifsc_match together (true when every given field matches)
+                             */
+                            account_match?: boolean;
+                            /** @description Present when account_number was given: it is the linked account */
+                            account_number_match?: boolean;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description Present when ifsc was given: it is the linked account's branch code */
+                            ifsc_match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            service?: "mobile-to-bank-account";
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -2888,21 +3162,31 @@ export interface operations {
                  * @example {
                  *       "reference_id": "sig-0001",
                  *       "consent": true,
-                 *       "input": "https://example.com/cheque.png",
+                 *       "input": "https://example.com/documents/signed-form.png",
                  *       "name": "Priya Sharma"
                  *     }
                  */
                 "application/json": {
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
-                    /** @description The document OCR input: a base64 image of the signed document, or its URL */
+                    /**
+                     * @description The document OCR input: a base64 image of the signed document, or its URL
+                     * @example https://example.com/documents/signed-form.png
+                     */
                     input: string;
-                    /** @description Name to compare the signature against */
+                    /**
+                     * @description Name to compare the signature against
+                     * @example Priya Sharma
+                     */
                     name?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example sig-0001
+                     */
                     reference_id: string;
                     /** @description A specimen signature to compare `input` with (a base64 image or its URL). Partners that compare two signatures need it; name_match_score is then the similarity of the two signatures */
                     reference_signature?: string;
@@ -2944,35 +3228,53 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
-                            /** @description Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning */
-                            name_match?: {
-                                /** @description The engine that answered; a new version may score differently */
-                                algorithm_version: string;
-                                /** @description Cashfree's five bands, from the scores alone */
-                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
-                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
-                                decision: "approve" | "review" | "reject";
-                                /** @description decision == "approve" */
-                                match: boolean;
-                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
-                                optimistic_score: number;
-                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
-                                pessimistic_score: number;
-                                reasons: {
-                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
-                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
-                                    /** @description The words concerned */
-                                    detail: string;
-                                }[];
-                                /** @description 0 to 100: the weighted share of the two names that corresponds */
-                                score: number;
-                            };
+                            /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
+                            name_match_score: number;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The score at which the partner calls two signatures a match */
+                            threshold?: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /**
+                             * @description Present when input was compared with reference_signature
+                             * @enum {string}
+                             */
+                            compared_with?: "reference_signature";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description The name read from the signature (sandbox) */
+                            extracted_name?: string;
+                            /** @description The partner's verdict when it compares two signatures */
+                            matched?: boolean | null;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
                             /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
                             name_match_score?: number;
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /** @description The score at which the partner calls two signatures a match */
@@ -2986,10 +3288,50 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /**
+                             * @description Present when input was compared with reference_signature
+                             * @enum {string}
+                             */
+                            compared_with?: "reference_signature";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description The name read from the signature (sandbox) */
+                            extracted_name?: string;
+                            /** @description The partner's verdict when it compares two signatures */
+                            matched?: boolean | null;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
+                            name_match_score?: number;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description The score at which the partner calls two signatures a match */
+                            threshold?: number | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -3269,27 +3611,53 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Amount in INR, at least 0.01 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /**
+                     * @description Amount in INR, at least 0.01 and at most 50000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99).
+                     * @example 350
+                     */
                     amount: number;
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
                     /** @description Optional idempotency key (or the Idempotency-Key header) */
                     idempotency_key?: string;
-                    /** @description Alias of subscriber_id */
+                    /**
+                     * @description Alias of subscriber_id
+                     * @example 1234567890
+                     */
                     mobile?: string;
                     /**
                      * @description DTH operator code (GET /api/v1/dth/operators)
+                     * @example TS
                      * @enum {string}
                      */
                     operator: "AD" | "DT" | "SD" | "TS" | "VD";
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example dth-0001
+                     */
                     reference_id: string;
-                    /** @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits. Required unless its alias `mobile` is given. */
+                    /**
+                     * @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits. Required unless its alias `mobile` is given.
+                     * @example 1234567890
+                     */
                     subscriber_id?: string;
-                };
+                } & ({
+                    /**
+                     * @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits. Required unless its alias `mobile` is given.
+                     * @example 1234567890
+                     */
+                    subscriber_id: string;
+                } | {
+                    /**
+                     * @description Alias of subscriber_id
+                     * @example 1234567890
+                     */
+                    mobile: string;
+                });
             };
         };
         responses: {
@@ -3314,6 +3682,43 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
+                            amount: number;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
                             amount?: number;
                             /** @description What the operator pays on this recharge, INR */
                             commission?: number;
@@ -3327,7 +3732,8 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /** @description Sangam's transaction id */
@@ -3343,10 +3749,47 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -3772,7 +4215,10 @@ export interface operations {
             query: {
                 /** @description DTH operator code (GET /api/v1/dth/operators) */
                 operator: "AD" | "DT" | "SD" | "TS" | "VD";
-                /** @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits */
+                /**
+                 * @description DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits
+                 * @example 1234567890
+                 */
                 subscriber_id: string;
             };
             header?: never;
@@ -4843,36 +5289,49 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reference_id": "recharge-0001",
+                 *       "reference_id": "rc-0001",
                  *       "consent": true,
                  *       "mobile": "9876543210",
                  *       "operator": "JIO",
+                 *       "circle": "DL",
                  *       "amount": 199
                  *     }
                  */
                 "application/json": {
-                    /** @description Amount in INR, at least 0.01 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /**
+                     * @description Amount in INR, at least 0.01 and at most 10000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99).
+                     * @example 199
+                     */
                     amount: number;
                     /**
                      * @description Telecom circle code
+                     * @example DL
                      * @enum {string}
                      */
                     circle?: "AP" | "AS" | "BR" | "CH" | "DL" | "GJ" | "HR" | "HP" | "JK" | "KA" | "KL" | "KO" | "MP" | "MH" | "MU" | "NE" | "OR" | "PB" | "RJ" | "TN" | "UW" | "UE" | "WB";
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
                     /** @description Optional idempotency key (or the Idempotency-Key header) */
                     idempotency_key?: string;
-                    /** @description 10-digit Indian mobile number */
+                    /**
+                     * @description 10-digit Indian mobile number
+                     * @example 9876543210
+                     */
                     mobile: string;
                     /**
                      * @description Mobile operator code (GET /api/v1/mobile-recharge/operators); left out, Sangam looks it up (and the circle) and data.operator says which it used
+                     * @example JIO
                      * @enum {string}
                      */
                     operator?: "AT" | "JIO" | "VI" | "BT" | "BS";
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example rc-0001
+                     */
                     reference_id: string;
                     /**
                      * @description prepaid (default) or postpaid
@@ -4904,6 +5363,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
+                            amount: number;
+                            /** @description The circle code used, when known */
+                            circle?: string | null;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
                             amount?: number;
                             /** @description The circle code used, when known */
                             circle?: string | null;
@@ -4919,7 +5417,8 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /** @description Sangam's transaction id */
@@ -4935,357 +5434,36 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
-                    };
-                };
-            };
-            /** @description Invalid JSON body (Errorcode 103) */
-            400: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error400"];
-                };
-            };
-            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
-            401: {
-                headers: {
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error401"];
-                };
-            };
-            /** @description Live wallet balance too low for the debit (Errorcode 105) */
-            402: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error402"];
-                };
-            };
-            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
-            403: {
-                headers: {
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error403"];
-                };
-            };
-            /** @description No such resource (Errorcode 109) */
-            404: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error404"];
-                };
-            };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
-            409: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error409"];
-                };
-            };
-            /** @description Body over the limit (Errorcode 111) */
-            413: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error413"];
-                };
-            };
-            /** @description Content-Type is not application/json (Errorcode 112) */
-            415: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error415"];
-                };
-            };
-            /** @description An Expect header other than 100-continue (Errorcode 103) */
-            417: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error417"];
-                };
-            };
-            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
-            422: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error422"];
-                };
-            };
-            /** @description Rate limited (Errorcode 108); see Retry-After */
-            429: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error429"];
-                };
-            };
-            /** @description Internal error (Errorcode 199) */
-            500: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error500"];
-                };
-            };
-            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
-            502: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error502"];
-                };
-            };
-            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
-            504: {
-                headers: {
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error504"];
-                };
-            };
-        };
-    };
-    nameMatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reference_id": "names-0001",
-                 *       "consent": true,
-                 *       "name_1": "Shri Ramesh Kumar S/O Late Mohan Lal",
-                 *       "name_2": "RAMESH K"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description The end user consented to this operation; must be true
-                     * @enum {boolean}
-                     */
-                    consent: true;
-                    /**
-                     * @description The first name: 1 to 200 characters, in Latin or any Indian script
-                     * @example Shri Ramesh Kumar S/O Late Mohan Lal
-                     */
-                    name_1: string;
-                    /**
-                     * @description The second name: 1 to 200 characters, in Latin or any Indian script
-                     * @example RAMESH K
-                     */
-                    name_2: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
-                    reference_id: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
-            200: {
-                headers: {
-                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description The key's burst: requests it may make at once */
-                    "RateLimit-Limit"?: string;
-                    /** @description The bucket as `burst;w=seconds` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Requests left in the bucket now */
-                    "RateLimit-Remaining"?: string;
-                    /** @description Seconds until the bucket is full again */
-                    "RateLimit-Reset"?: string;
-                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
                         data: {
-                            /** @description The engine that answered; a new version may score differently */
-                            algorithm_version?: string;
-                            /** @description Cashfree's five bands, from the scores alone */
-                            category?: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
-                            /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
-                            decision?: "approve" | "review" | "reject";
+                            /** @description INR */
+                            amount?: number;
+                            /** @description The circle code used, when known */
+                            circle?: string | null;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
-                            Errorcode?: number;
-                            /** @description decision == "approve" */
-                            match?: boolean;
+                            Errorcode: number;
                             message: string;
                             /** @description On a business failure: the detail */
-                            Message?: string;
-                            /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
-                            optimistic_score?: number;
-                            /** @description 0 to 100: the score if every ambiguity resolves against a match */
-                            pessimistic_score?: number;
-                            reasons?: {
-                                /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
-                                code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
-                                /** @description The words concerned */
-                                detail: string;
-                            }[];
+                            Message: string;
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
-                            request_id?: string;
-                            /** @description 0 to 100: the weighted share of the two names that corresponds */
-                            score?: number;
-                            status: "success" | "pending" | "failed";
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
                             /** @description "Failed" on a business failure */
-                            Status?: string;
+                            Status: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
                             /**
                              * Format: date-time
                              * @description null while pending
@@ -5295,10 +5473,10 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -5597,7 +5775,38 @@ export interface operations {
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The operation slug, such as upi-payment-status */
+                            operation: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /**
@@ -5609,10 +5818,40 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description The operation slug, such as upi-payment-status */
+                            operation: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -5759,21 +5998,34 @@ export interface operations {
     upiPaymentStatus: {
         parameters: {
             query: {
-                /** @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals */
+                /**
+                 * @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals
+                 * @example 100.5
+                 */
                 amount: number;
                 /** @description Client-side beneficiary id */
                 beneficiary_id?: string;
-                /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
-                beneficiary_name?: string;
-                /** @description The end user consented to this operation; must be true */
+                /**
+                 * @description The end user consented to this operation; must be true
+                 * @example true
+                 */
                 consent: true;
                 /** @description Only INR */
                 currency?: "INR";
-                /** @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent). */
+                /**
+                 * @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent).
+                 * @example 3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10
+                 */
                 idempotency_key?: string;
-                /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                /**
+                 * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                 * @example upi-0001
+                 */
                 reference_id: string;
-                /** @description UPI ID of the payee, local@handle */
+                /**
+                 * @description UPI ID of the payee, local@handle
+                 * @example success@sandbox
+                 */
                 vpa: string;
             };
             header?: {
@@ -5806,39 +6058,50 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
+                            amount: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
                             amount?: number;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode?: number;
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
-                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
-                            name_match?: {
-                                /** @description The engine that answered; a new version may score differently */
-                                algorithm_version: string;
-                                /** @description Cashfree's five bands, from the scores alone */
-                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
-                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
-                                decision: "approve" | "review" | "reject";
-                                /** @description decision == "approve" */
-                                match: boolean;
-                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
-                                optimistic_score: number;
-                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
-                                pessimistic_score: number;
-                                reasons: {
-                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
-                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
-                                    /** @description The words concerned */
-                                    detail: string;
-                                }[];
-                                /** @description 0 to 100: the weighted share of the two names that corresponds */
-                                score: number;
-                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /** @description Sangam's transaction id */
@@ -5854,10 +6117,43 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };
@@ -6133,18 +6429,20 @@ export interface operations {
                  *       "consent": true,
                  *       "vpa": "success@sandbox",
                  *       "amount": 100.5,
-                 *       "idempotency_key": "6f1c2a9e-3b7d-4c55-9a0e-2d4b8f7c1e90"
+                 *       "idempotency_key": "3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10"
                  *     }
                  */
                 "application/json": {
-                    /** @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99). */
+                    /**
+                     * @description Amount in INR, at least 0.01 and at most 100000, at most 2 decimals. x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99).
+                     * @example 100.5
+                     */
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
-                    /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
-                    beneficiary_name?: string;
                     /**
                      * @description The end user consented to this operation; must be true
+                     * @example true
                      * @enum {boolean}
                      */
                     consent: true;
@@ -6153,11 +6451,20 @@ export interface operations {
                      * @enum {string}
                      */
                     currency?: "INR";
-                    /** @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent). */
+                    /**
+                     * @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent).
+                     * @example 3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10
+                     */
                     idempotency_key?: string;
-                    /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example upi-0001
+                     */
                     reference_id: string;
-                    /** @description UPI ID of the payee, local@handle */
+                    /**
+                     * @description UPI ID of the payee, local@handle
+                     * @example success@sandbox
+                     */
                     vpa: string;
                 };
             };
@@ -6184,39 +6491,50 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
+                            amount: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
                             amount?: number;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode?: number;
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
-                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
-                            name_match?: {
-                                /** @description The engine that answered; a new version may score differently */
-                                algorithm_version: string;
-                                /** @description Cashfree's five bands, from the scores alone */
-                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
-                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
-                                decision: "approve" | "review" | "reject";
-                                /** @description decision == "approve" */
-                                match: boolean;
-                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
-                                optimistic_score: number;
-                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
-                                pessimistic_score: number;
-                                reasons: {
-                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
-                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
-                                    /** @description The words concerned */
-                                    detail: string;
-                                }[];
-                                /** @description 0 to 100: the weighted share of the two names that corresponds */
-                                score: number;
-                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
-                            status: "success" | "pending" | "failed";
+                            /** @enum {string} */
+                            status: "pending";
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /** @description Sangam's transaction id */
@@ -6232,10 +6550,43 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         message: string;
-                        /** @description false on a business failure */
-                        ok: boolean;
-                        /** @description TXN: success; TUP: pending; ERR: business failure */
-                        statuscode: "TXN" | "TUP" | "ERR";
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
                     };
                 };
             };

@@ -22,10 +22,14 @@ const StatementEntry = Type.Object({
   id: Type.Integer(),
   created_at: Type.String({ format: 'date-time' }),
   kind: Type.String({ description: 'What the ledger posting was (topup for a top-up)' }),
-  txn_id: Nullable(Type.String(), { description: 'The transaction behind the entry; null for a top-up' }),
+  txn_id: Nullable(Type.String(), { description: 'The transaction behind the entry (a reversal: the transaction it reverses); null for a top-up' }),
+  reference_id: Nullable(Type.String(), { description: "That transaction's reference_id, as the client sent it; null for a top-up" }),
+  operation: Nullable(Type.String(), { description: "That transaction's operation slug; null for a top-up" }),
+  status: Nullable(Type.String({ description: "That transaction's status now: success, pending or failed" }), { description: 'null for a top-up' }),
   amount: Inr('Signed: credits positive, debits negative'),
   balance_after: Inr("The wallet's total (available + held) after the entry"),
   memo: Nullable(Type.String()),
+  reason: Type.String({ description: 'Why the wallet moved: a top-up, what a debit paid for (a failed verification pays the fee of a completed check), what a reversal gave back' }),
 });
 
 export function registerAccountRoutes(app: FastifyInstance, services: { db: Db; config: Pick<Config, 'sandboxWallet'> }): void {

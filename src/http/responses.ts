@@ -4,7 +4,7 @@
 // answers with `responses(...)`; Fastify serializes JSON bodies through these schemas (fast-json-stringify),
 // and @fastify/swagger publishes them in /openapi.json. A `data` that may carry more than it names (partner
 // fields, stored rows) says so with additionalProperties, so serializing never drops a field.
-import { Type, type SchemaOptions, type Static, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { OptionalKind, Type, type SchemaOptions, type Static, type TObject, type TOptional, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { ERRORS, ERRORCODE_BUSINESS_FAILURE, ERRORCODE_SUCCESS } from '../errors.js';
 
 const str = (description: string) => Type.String({ description });
@@ -95,24 +95,53 @@ export const ResultFields = {
 
 /** Fields a business failure adds to an operation's data (HTTP 200, statuscode ERR; http/envelope.ts resultEnvelope). */
 const FailureFields = {
-  Errorcode: Type.Optional(Type.Integer({ description: `${ERRORCODE_BUSINESS_FAILURE} on a business failure (the seed's ${ERRORCODE_SUCCESS} on a document-locker success)` })),
-  Status: Type.Optional(Type.String({ description: '"Failed" on a business failure' })),
-  Message: Type.Optional(Type.String({ description: 'On a business failure: the detail' })),
-  request_id: Type.Optional(Type.String({ description: 'On a business failure: the X-Request-Id of this answer' })),
+  Errorcode: Type.Integer({ description: `${ERRORCODE_BUSINESS_FAILURE} on a business failure (the seed's ${ERRORCODE_SUCCESS} on a document-locker success)` }),
+  Status: Type.String({ description: '"Failed" on a business failure' }),
+  Message: Type.String({ description: 'On a business failure: the detail' }),
+  request_id: Type.String({ description: 'On a business failure: the X-Request-Id of this answer' }),
 };
 
+export type ResultStatus = 'success' | 'pending' | 'failed';
+const PRESENT = Symbol('present in');
+
 /**
- * The envelope of an operation result: TXN (success), TUP (pending) or ERR (business failure, HTTP 200
- * with Errorcode 120). `fields` are the operation's own; partners may add more, so data stays open.
+ * A result field that every answer in `statuses` carries: required in those variants of the answer
+ * (so a client that narrows on `statuscode` reads it without a check), optional in the others.
+ */
+export const PresentIn = <T extends TSchema>(statuses: ResultStatus[], schema: T) => ({ ...Type.Optional(schema), [PRESENT]: statuses }) as TOptional<T>;
+
+const presentIn = (schema: TSchema, status: ResultStatus) => ((schema as { [PRESENT]?: ResultStatus[] })[PRESENT] ?? []).includes(status);
+/** The schema without its Optional modifier: a required property. */
+const required = (schema: TSchema): TSchema => {
+  const { [OptionalKind]: _, [PRESENT]: __, ...rest } = schema as TSchema & { [PRESENT]?: unknown };
+  return rest as TSchema;
+};
+
+/** The three answers of an operation, by statuscode (http/envelope.ts resultEnvelope). */
+const VARIANTS = [
+  { statuscode: 'TXN', ok: true, status: 'success', verified_at: Type.String({ format: 'date-time', description: 'When it completed' }), title: 'Success' },
+  // Not `type: 'null'` alone: openapi-fetch's Readable drops a property whose type is exactly null.
+  { statuscode: 'TUP', ok: true, status: 'pending', verified_at: ResultFields.verified_at, title: 'Pending' },
+  { statuscode: 'ERR', ok: false, status: 'failed', verified_at: ResultFields.verified_at, title: 'Business failure (HTTP 200, Errorcode 120)' },
+] as const;
+
+/**
+ * The envelope of an operation result, one schema per statuscode (a union a typed client narrows on
+ * `statuscode`): TXN with data.status success, TUP with pending, ERR (a business failure, HTTP 200 with
+ * Errorcode 120, Status, Message and request_id) with failed. `fields` are the operation's own, required
+ * in the variants PresentIn names; partners may add more, so data stays open.
  */
 export const ResultEnvelope = (fields: Record<string, TSchema>, description: string) =>
-  Type.Object(
-    {
-      statuscode: Type.Union([Type.Literal('TXN'), Type.Literal('TUP'), Type.Literal('ERR')], { description: 'TXN: success; TUP: pending; ERR: business failure' }),
-      ok: Type.Boolean({ description: 'false on a business failure' }),
-      message: Type.String(),
-      data: Type.Object({ ...ResultFields, ...fields, ...FailureFields }, { additionalProperties: true }),
-    },
+  Type.Union(
+    VARIANTS.map((v) => {
+      const own = Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, presentIn(s, v.status) ? required(s) : s]));
+      const failure = v.status === 'failed' ? FailureFields : Object.fromEntries(Object.entries(FailureFields).map(([k, s]) => [k, Type.Optional(s)]));
+      const data = Type.Object(
+        { status: Type.Literal(v.status), reference_id: ResultFields.reference_id, verified_at: v.verified_at, message: ResultFields.message, ...own, ...failure },
+        { additionalProperties: true },
+      );
+      return Type.Object({ statuscode: Type.Literal(v.statuscode), ok: Type.Literal(v.ok), message: Type.String(), data }, { description: v.title });
+    }),
     { description },
   );
 

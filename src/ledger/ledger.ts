@@ -195,28 +195,68 @@ export interface StatementEntry {
   created_at: string;
   kind: string;
   txn_id: string | null;
+  /** The client's reference_id of that transaction, its operation, and its status now. */
+  reference_id: string | null;
+  operation: string | null;
+  status: string | null;
   amount: number;
   balance_after: number;
   memo: string | null;
+  /** Why the wallet moved, in words: a top-up, what a debit paid for, what a reversal gave back. */
+  reason: string;
 }
 
-/** The wallet's entries, newest first; balance_after is the wallet's total (available + held) after each. */
+/** A reversal's posting is `rev_<txn id>` (reverse() above); every other non-top-up posting is the txn id. */
+const txnOf = (kind: string, postingId: string) => (kind === 'topup' ? null : kind === 'reversal' ? postingId.replace(/^rev_/, '') : postingId);
+
+interface StatementRow {
+  id: number;
+  created_at: Date;
+  kind: string;
+  posting_id: string;
+  amount_paise: number;
+  memo: string | null;
+  balance_after: number;
+  reference_id: string | null;
+  operation: string | null;
+  status: string | null;
+  message: string | null;
+}
+
+/**
+ * Why an entry moved the wallet. A debit of a failed transaction is the fee of a check that was done
+ * (a verification pays once it ran, whatever it found: docs/DECISIONS.md); payments and recharges that
+ * fail are never debited.
+ */
+function reasonOf(r: StatementRow): string {
+  if (r.kind === 'topup') return r.memo ?? 'Top-up';
+  if (r.kind === 'reversal') return `Reversal of ${r.operation ?? 'a transaction'}${r.memo ? `: ${r.memo}` : ''}`;
+  if (r.status === 'failed') return `Fee for a completed ${r.operation} check that answered failed${r.message ? ` (${r.message})` : ''}`;
+  return `${r.operation ?? r.kind}${r.status ? ` ${r.status}` : ''}`;
+}
+
+/** The wallet's entries, newest first, with their transactions; balance_after is the wallet's total (available + held) after each. */
 export async function statement(db: Db, accountId: string, limit: number, before?: number): Promise<StatementEntry[]> {
-  const rows = await sql<{ id: number; created_at: Date; kind: string; posting_id: string; amount_paise: number; memo: string | null; balance_after: number }>`
-    SELECT * FROM (
+  const rows = await sql<StatementRow>`
+    SELECT s.*, t.reference_id, t.operation, t.status, t.result->>'message' AS message FROM (
       SELECT id, created_at, kind, posting_id, amount_paise, memo,
              SUM(amount_paise) OVER (ORDER BY id) AS balance_after
       FROM ledger_entries WHERE ledger_account = ${WALLET(accountId)}
     ) s
-    WHERE ${before === undefined ? sql`TRUE` : sql`id < ${before}`}
-    ORDER BY id DESC LIMIT ${limit}`.execute(db);
+    LEFT JOIN transactions t ON s.kind <> 'topup' AND t.id = (CASE WHEN s.kind = 'reversal' THEN substr(s.posting_id, 5) ELSE s.posting_id END)
+    WHERE ${before === undefined ? sql`TRUE` : sql`s.id < ${before}`}
+    ORDER BY s.id DESC LIMIT ${limit}`.execute(db);
   return rows.rows.map((r) => ({
     id: r.id,
     created_at: r.created_at.toISOString(),
     kind: r.kind,
-    txn_id: r.kind === 'topup' ? null : r.posting_id,
+    txn_id: txnOf(r.kind, r.posting_id),
+    reference_id: r.reference_id,
+    operation: r.operation,
+    status: r.status,
     amount: paiseToInr(r.amount_paise),
     balance_after: paiseToInr(Number(r.balance_after)),
     memo: r.memo,
+    reason: reasonOf(r),
   }));
 }

@@ -1,5 +1,7 @@
-// Owns how an operation appears in the OpenAPI document: its request (aliases and the Idempotency-Key
-// header relax what the schema itself requires), the header, and the error statuses its route declares.
+// Owns how an operation appears in the OpenAPI document: its request (a field or its alias is required,
+// declared as an anyOf of the two required sets; the Idempotency-Key header may stand in for the
+// idempotency_key field, which a body schema cannot say, so the field says it in words), the header,
+// and the error statuses its route declares.
 // What the server enforces stays in the operation's one schema (route.ts validates with it).
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { OperationDef } from './operation.js';
@@ -15,15 +17,36 @@ const OPTIONAL_IN_DOC = (def: OperationDef): Record<string, string> => ({
 /**
  * The request as the OpenAPI document shows it: the operation's one schema, except that a field another
  * can stand in for is not listed as required (parseInput resolves aliases and the header before it
- * validates with the schema itself, which keeps them required).
+ * validates with the schema itself, which keeps them required); a field with an alias is required as
+ * an `anyOf` of the two required sets (in an `allOf`, one per alias), which is what the server enforces.
  */
 export function requestDoc(def: OperationDef): TObject {
   const relaxed = OPTIONAL_IN_DOC(def);
+  const example = def.example as Record<string, unknown>;
   const properties = Object.fromEntries(
-    Object.entries(def.schema.properties).map(([k, v]) => [k, relaxed[k] ? { ...v, description: `${String(v.description ?? '')}. ${relaxed[k]}`.replace(/^\. /, '') } : v]),
+    Object.entries(def.schema.properties).map(([k, v]) => [
+      k,
+      withExample(relaxed[k] ? { ...v, description: `${String(v.description ?? '')}. ${relaxed[k]}`.replace(/^\. /, '') } : v, example[k]),
+    ]),
   );
-  return { ...def.schema, properties, required: (def.schema.required ?? []).filter((k) => !relaxed[k]), examples: [def.example] } as TObject;
+  // Each branch also names its property's schema: generators (openapi-typescript) then type the request
+  // as the common fields and (field | alias), where a branch of `required` alone would type as unknown.
+  const given = (k: string) => ({ type: 'object', required: [k], properties: { [k]: properties[k] } });
+  const alternatives = Object.entries(def.aliases ?? {}).map(([alias, canonical]) => ({ anyOf: [given(canonical), given(alias)] }));
+  return {
+    ...def.schema,
+    properties,
+    required: (def.schema.required ?? []).filter((k) => !relaxed[k]),
+    ...(alternatives.length ? { allOf: alternatives } : {}),
+    examples: [def.example],
+  } as TObject;
 }
+
+/**
+ * A field's value in the request's example, as the field's own example too: a GET operation's fields are
+ * published as query parameters, one by one, where only a field's own example shows.
+ */
+const withExample = (field: TSchema, value: unknown): TSchema => (value === undefined || field.examples ? field : { ...field, examples: [value] });
 
 /** The Idempotency-Key header, on operations keyed by idempotency_key: it takes the field's rules. */
 export const headersDoc = (def: OperationDef) =>

@@ -30,9 +30,10 @@ function rawInput(def: OperationDef, req: FastifyRequest): { source: 'body' | 'q
 export function parseInput(def: OperationDef, req: FastifyRequest): Input {
   const { source, value } = rawInput(def, req);
   if (!isPlainObject(value)) throw ApiError.validation([{ field: 'body', message: 'the request body must be a JSON object' }]);
+  // An alias stays until the schema has checked it (it declares the alias's rules too), so a bad alias
+  // beside its canonical field is a 422 naming it, as the published document says.
   for (const [alias, canonical] of Object.entries(def.aliases ?? {})) {
     if (value[canonical] === undefined && value[alias] !== undefined) value[canonical] = value[alias];
-    delete value[alias];
   }
   const header = req.headers['idempotency-key'];
   if (def.idempotency?.by === 'idempotency_key' && typeof header === 'string') {
@@ -43,6 +44,7 @@ export function parseInput(def: OperationDef, req: FastifyRequest): Input {
   }
   const validate = source === 'query' ? compileText(def.schema) : compile(def.schema);
   if (!validate(value)) throw ApiError.validation(toFieldErrors(validate.errors, source));
+  for (const alias of Object.keys(def.aliases ?? {})) delete value[alias];
   return value as Input;
 }
 

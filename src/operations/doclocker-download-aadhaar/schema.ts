@@ -1,5 +1,6 @@
 // Request schema of POST /api/v1/aadhaar-identity-kyc/doclocker-download-aadhaar (step 3 of the flow).
 import { Type, type Static } from '@sinclair/typebox';
+import { PresentIn } from '../../http/responses.js';
 import { AadhaarNumber, Alias, Consent, ReferenceId } from '../../contract/fields.js';
 import { CLIENT_ID_PATTERN } from '../doclocker-initialize/schema.js';
 
@@ -22,7 +23,8 @@ const text = (description: string) => Type.String({ description });
 
 /** Its own result fields: the seed's §2.5 record, read from the signed eAadhaar XML. */
 export const DoclockerDownloadResult = {
-  Aadhaar_Xml_Data: Type.Optional(
+  Aadhaar_Xml_Data: PresentIn(
+    ['success'],
     Type.Object(
       {
         Full_Name: Type.String(),
@@ -37,5 +39,5 @@ export const DoclockerDownloadResult = {
       { additionalProperties: true },
     ),
   ),
-  Xml_Url: Type.Optional(text('A signed link to the XML document exactly as it was signed; it expires')),
+  Xml_Url: PresentIn(['success'], text('A signed link to the XML document exactly as it was signed; it expires')),
 };

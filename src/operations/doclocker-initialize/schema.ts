@@ -1,5 +1,6 @@
 // Request schema of POST /api/v1/aadhaar-identity-kyc/doclocker-initialize (steps 1 and 2 of the flow).
 import { Type, type Static } from '@sinclair/typebox';
+import { PresentIn } from '../../http/responses.js';
 import { Consent, ReferenceId } from '../../contract/fields.js';
 
 export const DoclockerInitializeRequest = Type.Object({
@@ -17,10 +18,10 @@ export const DoclockerInitializeRequest = Type.Object({
 });
 export type DoclockerInitializeRequest = Static<typeof DoclockerInitializeRequest>;
 
-/** Its own result fields: the client id and where the user consents. */
+/** Its own result fields: the client id and where the user consents (on every pending or successful answer), and, from some partners, when the id expires. */
 export const DoclockerInitializeResult = {
-  doclocker__client__id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{8,128}$', description: 'Pass to doclocker-download-aadhaar once the user has authorized' })),
-  authorization_url: Type.Optional(Type.String({ description: 'Send the user here to grant consent' })),
+  doclocker__client__id: PresentIn(['pending', 'success'], Type.String({ pattern: '^[A-Za-z0-9._:-]{8,128}$', description: 'Pass to doclocker-download-aadhaar once the user has authorized' })),
+  authorization_url: PresentIn(['pending', 'success'], Type.String({ description: 'Send the user here to grant consent' })),
   expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'The request fails if the user has not authorized by then' })),
 };
 

@@ -10,6 +10,7 @@ export const SubscriberId = Type.String({
   pattern: '^[0-9]{6,16}$',
   description: 'DTH subscriber / customer id, or the registered mobile number: 6 to 16 digits',
   errorMessage: 'subscriber_id must be 6 to 16 digits (the subscriber id or registered mobile number)',
+  examples: ['1234567890'],
 });
 
 export const DthOperator = Code('operator', codes(DTH_OPERATORS), 'DTH operator code (GET /api/v1/dth/operators)');

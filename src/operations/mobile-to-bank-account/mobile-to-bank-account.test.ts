@@ -135,7 +135,10 @@ describe('mobile-to-bank-account (sandbox)', () => {
 
   it('the OpenAPI document describes the answer, with the match flags and the branch', async () => {
     const doc = (await t.call('GET', '/openapi.json', { key: null })).body;
-    const data = doc.paths[PATHS.bank].post.responses['200'].content['application/json'].schema.properties.data;
+    // The answer is one schema per statuscode; the success one carries the account.
+    const variants: Array<{ properties: { statuscode: { enum: string[] }; data: any } }> = doc.paths[PATHS.bank].post.responses['200'].content['application/json'].schema.anyOf; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const data = variants.find((v) => v.properties.statuscode.enum[0] === 'TXN')!.properties.data;
+    assert.ok(data.required.includes('account'), 'every success carries the account');
     for (const k of ['account_number_match', 'ifsc_match', 'account_match']) assert.equal(data.properties[k].type, 'boolean', k);
     assert.ok(data.properties.account.properties.branch);
     assert.equal(data.properties.account_match.deprecated, true);

@@ -1,7 +1,7 @@
 // Request schema of POST /api/v1/bank-account/mobile-to-bank-account (`input` is an alias of `mobile`),
 // and the `data` of its answer, for the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../http/responses.js';
+import { Nullable, PresentIn } from '../../http/responses.js';
 import { NameMatchObject, NameToCompare } from '../name-match/schema.js';
 import { AccountNumber, Alias, Consent, Ifsc, Mobile, ReferenceId } from '../../contract/fields.js';
 
@@ -18,8 +18,9 @@ export type MobileToBankRequest = Static<typeof MobileToBankRequest>;
 
 /** Its own result fields (the standard ones come from http/responses.ts). */
 export const MobileToBankResult = {
-  service: Type.Optional(Type.Literal('mobile-to-bank-account')),
-  account: Type.Optional(
+  service: PresentIn(['success'], Type.Literal('mobile-to-bank-account')),
+  account: PresentIn(
+    ['success'],
     Type.Object({
       account_holder_name: Type.String(),
       account_number: Type.String({ description: 'Masked: only the last 4 digits are shown' }),

@@ -1,6 +1,6 @@
 // Request schema of POST /api/v1/mobile-recharge/recharge-commission.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../http/responses.js';
+import { Nullable, PresentIn } from '../../http/responses.js';
 import { CIRCLES, codes, MOBILE_OPERATORS } from '../../catalog/operators.js';
 import { Amount, Code, Consent, IdempotencyKey, Mobile, ReferenceId } from '../../contract/fields.js';
 
@@ -24,11 +24,11 @@ export type RechargeRequest = Static<typeof RechargeRequest>;
 
 /** Its own result fields, shared with dth-recharge (the standard ones come from http/responses.ts). */
 export const RechargeResult = {
-  txn_id: Type.Optional(Type.String({ description: "Sangam's transaction id" })),
-  amount: Type.Optional(Type.Number({ description: 'INR' })),
+  txn_id: PresentIn(['success'], Type.String({ description: "Sangam's transaction id" })),
+  amount: PresentIn(['success'], Type.Number({ description: 'INR' })),
   operator: Type.Optional(Type.String({ description: 'The operator code the recharge went to' })),
-  utr: Type.Optional(Nullable(Type.String(), { description: "The operator's reference; null while pending or failed" })),
-  commission: Type.Optional(Type.Number({ description: 'What the operator pays on this recharge, INR' })),
+  utr: PresentIn(['success'], Nullable(Type.String(), { description: "The operator's reference; null while pending or failed" })),
+  commission: PresentIn(['success'], Type.Number({ description: 'What the operator pays on this recharge, INR' })),
 };
 
 export const MobileRechargeResult = {

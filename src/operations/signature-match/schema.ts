@@ -1,6 +1,6 @@
 // Request schema of POST /api/v1/document-ocr/signature-match.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../http/responses.js';
+import { Nullable, PresentIn } from '../../http/responses.js';
 import { Consent, ReferenceId } from '../../contract/fields.js';
 import { NameMatchObject } from '../name-match/schema.js';
 
@@ -30,7 +30,7 @@ export type SignatureMatchRequest = Static<typeof SignatureMatchRequest>;
 
 /** Its own result fields (the standard ones come from http/responses.ts). */
 export const SignatureMatchResult = {
-  name_match_score: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures' })),
+  name_match_score: PresentIn(['success'], Type.Number({ minimum: 0, maximum: 100, description: 'Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures' })),
   extracted_name: Type.Optional(Type.String({ description: 'The name read from the signature (sandbox)' })),
   matched: Type.Optional(Nullable(Type.Boolean(), { description: "The partner's verdict when it compares two signatures" })),
   threshold: Type.Optional(Nullable(Type.Number(), { description: 'The score at which the partner calls two signatures a match' })),

@@ -1,6 +1,6 @@
 // Request schema of GET (and POST) /api/v1/upi-payment-status: fields from the query string or a JSON body.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../http/responses.js';
+import { Nullable, PresentIn } from '../../http/responses.js';
 import { Amount, Consent, ReferenceId, Uuid, Vpa } from '../../contract/fields.js';
 import { NameMatchObject, NameToCompare } from '../name-match/schema.js';
 
