@@ -10,7 +10,7 @@ import { startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/s
 import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
 import { createSetuDth } from '../src/providers/setu-dth/index.js';
 import { billerFor, billerMapOf, ourDthCode, reversalOf, statusOf } from '../src/providers/setu-dth/transformers.js';
-import { paymentRefIdOf } from '../src/providers/setu-recharge/transformers.js';
+import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
 import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 

@@ -10,7 +10,8 @@ import { listFees } from '../src/ledger/pricing.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
 import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
 import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
-import { lookupOf, paymentRefIdOf, plansOf, statusOf, txnIdOfPaymentRef } from '../src/providers/setu-recharge/transformers.js';
+import { paymentRefIdOf, txnIdOfPaymentRef } from '../src/providers/setu/transformers.js';
+import { lookupOf, plansOf, statusOf } from '../src/providers/setu-recharge/transformers.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
 import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 
