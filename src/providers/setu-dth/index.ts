@@ -238,9 +238,9 @@ export class SetuDthConnector implements Connector {
   private billerMap(): Promise<BillerMap> {
     if (this.billers && Date.now() - this.billers.at < BILLERS_TTL_MS) return this.billers.map;
     const map = this.api.read('GET', '/api/v2/bbps/billers?categoryName=DTH', undefined, 'billers').then((a) => {
-        if (a.status !== 200) throw new PartnerError('unavailable', `${this.api.refusal(a, 'biller list')}; nothing was executed or debited`);
-        return billerMapOf(dataOf<{ billers?: unknown }>(a.json)?.billers);
-      });
+      if (a.status !== 200) throw new PartnerError('unavailable', `${this.api.refusal(a, 'biller list')}; nothing was executed or debited`);
+      return billerMapOf(dataOf<{ billers?: unknown }>(a.json)?.billers);
+    });
     const entry = { map, at: Date.now() };
     this.billers = entry;
     map.catch(() => {

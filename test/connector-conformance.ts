@@ -1,0 +1,217 @@
+// The shared connector conformance suite (after the shared security suite for routes, security.test.ts):
+// one list of scenarios every partner's end-to-end test runs against its emulator, so a new partner is
+// judged by the same scenarios as the others. Each partner supplies an adapter — how to make the call,
+// which request its emulator answers how, how to make it misbehave, how to forge its webhook — and runs
+// `conformance(adapter)` inside its own describe block (whose before/after start the app and emulator
+// and whose afterEach checks the ledger). Every scenario ends with an exact wallet check. A scenario
+// that cannot apply to a partner (no pending state, no webhooks) is declared with the reason and shows
+// as skipped, never silently absent. CONFORMANCE_SUITES lists which file runs it for which kind;
+// connector-conformance.test.ts fails when a kind in the registry has none.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { eventually } from './harness.js';
+import { liveReads, type PartnerApp } from './live-harness.js';
+
+/** Partner kind (providers/registry.ts) → the test file that runs the conformance scenarios for it. */
+export const CONFORMANCE_SUITES: Record<string, string> = {
+  razorpayx: 'razorpayx.test.ts',
+  'cashfree-payouts': 'cashfree-payouts.test.ts',
+  'setu-recharge': 'setu-recharge.test.ts',
+  'setu-dth': 'setu-dth.test.ts',
+  'cashfree-verification': 'cashfree-verification.test.ts',
+  'surepass-signature': 'surepass-signature.test.ts',
+  digilocker: 'digilocker-live.test.ts',
+  sangam: 'live.test.ts',
+};
+
+export type Scenario = 'success' | 'refusal' | 'pendingReconciled' | 'lost' | 'forgedWebhook' | 'duplicateEvent';
+
+/** What the emulator is asked to answer. */
+export type Steer =
+  /** A success (final at once, or by the partner's webhook). */
+  | 'success'
+  /** A business failure: the partner declines; nothing is paid. */
+  | 'refusal'
+  /** Pending at the partner until the test settles it (`settle`). */
+  | 'held';
+
+export type Misbehaviour =
+  /** The partner does the work, then answers 5xx; its webhooks are dropped (only an enquiry can settle it). */
+  | 'error-after-work'
+  /** The partner answers 5xx before doing anything; webhooks dropped. */
+  | 'error-before-work'
+  /** Every webhook is delivered twice. */
+  | 'duplicate-webhooks';
+
+export interface ConformanceAdapter {
+  /** The partner kind, in test titles. */
+  kind: string;
+  /** The running live app (a getter: the partner's describe block starts it in `before`). */
+  app(): PartnerApp;
+  /** The operation's path. */
+  path: string;
+  /** A fresh request body (a fresh reference) that the emulator answers as `steer` says. */
+  body(steer: Steer): Record<string, unknown>;
+  /** What a success of `body` takes from the wallet, in paise (the amount less any commission, plus the fee). */
+  debit(body: Record<string, unknown>): number;
+  /** What a refusal takes: nothing for a payment or a recharge; the fee for a completed check. */
+  refusalCharge(body: Record<string, unknown>): number;
+  /** How many of this transaction the partner holds (payouts, transfers, recharges, penny drops). */
+  madeAt(txnId: string): number | Promise<number>;
+  /** How many create requests for it reached the partner, where the emulator counts them. */
+  creates?(txnId: string): Promise<number>;
+  /** Makes the emulator misbehave; null: behave again. */
+  misbehave(m: Misbehaviour | null): void | Promise<void>;
+  /** Settles a `held` transaction at the partner as a success. */
+  settle?(txnId: string): Promise<void>;
+  /** Sends webhooks about a pending transaction that the partner did not sign (or sent to the wrong secret URL); answers their HTTP statuses. */
+  forge?(txnId: string): Promise<number[]>;
+  /** Truthy once the emulator has delivered each webhook of this transaction twice, answered 2xx, and Sangam recorded each event once. */
+  duplicatesDelivered?(txnId: string): Promise<unknown>;
+  /** What a refusal's message says (the partner's reason, in our words). */
+  refusalMessage: RegExp;
+  /** How the partner answers a 5xx before any work: pending then failed by the enquiry, or a 502 at once. */
+  lost: 'pending-then-failed' | 'refused-at-once';
+  /** Scenarios that cannot apply to this partner, and why. */
+  notApplicable?: Partial<Record<Scenario, string>>;
+  /** Partner-specific checks of a success, beside the common ones (what the partner recorded, its reference). */
+  afterSuccess?(txnId: string, done: { body: any }, body: Record<string, unknown>): Promise<void>;
+}
+
+const TITLES: Record<Scenario, string> = {
+  success: 'success: final success, the partner holds it once, debited once',
+  refusal: 'refusal: a business failure, nothing paid, charged only what a completed check costs',
+  pendingReconciled: 'a 5xx after the partner did the work: pending, the client’s retry sends nothing, reconciled by enquiry; charged once',
+  lost: 'no answer and nothing at the partner (a 5xx before any work): failed, nothing paid or charged, never sent again',
+  forgedWebhook: 'a forged webhook is refused with a 4xx and changes nothing',
+  duplicateEvent: 'duplicate webhook deliveries are applied once',
+};
+
+/** Runs every scenario for one partner; call it inside the partner's describe block. */
+export function conformance(a: ConformanceAdapter): void {
+  const { txOf, wallet, final } = liveReads(() => a.app());
+  const call = (body: Record<string, unknown>) => a.app().call('POST', a.path, { key: a.app().liveKey, body });
+  const ctx: Ctx = { a, call, txOf, wallet, final };
+  for (const s of Object.keys(TITLES) as Scenario[]) {
+    const why = a.notApplicable?.[s];
+    const title = `conformance (${a.kind}): ${TITLES[s]}`;
+    if (why) it(title, { skip: `not applicable: ${why}` }, () => {});
+    else
+      it(title, async () => {
+        try {
+          await SCENARIOS[s](ctx);
+        } finally {
+          await a.misbehave(null);
+        }
+      });
+  }
+}
+
+interface Ctx {
+  a: ConformanceAdapter;
+  call(body: Record<string, unknown>): Promise<{ status: number; text: string; body: any; headers: Record<string, unknown> }>;
+  txOf: ReturnType<typeof liveReads>['txOf'];
+  wallet: ReturnType<typeof liveReads>['wallet'];
+  final: ReturnType<typeof liveReads>['final'];
+}
+
+const minus = (w: { balance: number }, paise: number) => ({ balance: w.balance - paise, held: 0 });
+
+const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
+  async success({ a, call, final, wallet }) {
+    const before = await wallet();
+    const body = a.body('success');
+    const r = await call(body);
+    assert.equal(r.status, 200, r.text);
+    assert.ok(['TXN', 'TUP'].includes(r.body.statuscode), r.text);
+    const txnId = r.body.data.txn_id as string;
+    assert.match(txnId, /^txn_/);
+    const done = await final(body.reference_id as string);
+    assert.equal(done.body.statuscode, 'TXN', done.text);
+    assert.equal(done.body.data.status, 'success');
+    assert.equal(await a.madeAt(txnId), 1);
+    await a.afterSuccess?.(txnId, done, body);
+    assert.deepEqual(await wallet(), minus(before, a.debit(body)));
+  },
+
+  async refusal({ a, call, final, wallet }) {
+    const before = await wallet();
+    const body = a.body('refusal');
+    const r = await call(body);
+    assert.equal(r.status, 200, r.text);
+    const done = await final(body.reference_id as string);
+    assert.equal(done.body.statuscode, 'ERR', done.text);
+    assert.equal(done.body.data.status, 'failed');
+    assert.match(done.body.data.message, a.refusalMessage);
+    if ('commission' in done.body.data) assert.equal(done.body.data.commission, 0, 'a refusal earns no commission');
+    assert.deepEqual(await wallet(), minus(before, a.refusalCharge(body)));
+  },
+
+  async pendingReconciled({ a, call, final, wallet }) {
+    await a.misbehave('error-after-work');
+    const before = await wallet();
+    const body = a.body('success');
+    const r = await call(body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.statuscode, 'TUP', r.text);
+    assert.equal(r.body.data.verified_at, null);
+    const txnId = r.body.data.txn_id as string;
+    const created = (await a.creates?.(txnId)) ?? null;
+    const again = await call(body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.body.data.txn_id, txnId);
+    if (created !== null) assert.equal(await a.creates!(txnId), created, 'the client’s retry sent nothing');
+    const done = await final(body.reference_id as string, 15_000);
+    assert.equal(done.body.data.status, 'success', done.text);
+    assert.equal(await a.madeAt(txnId), 1);
+    if (created !== null) assert.equal(await a.creates!(txnId), 1, 'reconciliation looked it up; it never sent the create again');
+    assert.deepEqual(await wallet(), minus(before, a.debit(body)));
+  },
+
+  async lost({ a, call, final, wallet }) {
+    await a.misbehave('error-before-work');
+    const before = await wallet();
+    const body = a.body('success');
+    const r = await call(body);
+    if (a.lost === 'refused-at-once') {
+      assert.ok(r.status === 502 || r.status === 504, r.text);
+      assert.equal(r.body.data.Errorcode, 113);
+      assert.match(r.body.data.Message, /nothing was (executed or )?debited/);
+    } else {
+      assert.equal(r.body.statuscode, 'TUP', r.text);
+      const txnId = r.body.data.txn_id as string;
+      const done = await final(body.reference_id as string, 20_000);
+      assert.equal(done.body.data.status, 'failed', done.text);
+      assert.match(done.body.data.message, /never reached the partner network/);
+      assert.equal(await a.madeAt(txnId), 0, 'no status enquiry created it');
+    }
+    assert.deepEqual(await wallet(), minus(before, 0));
+  },
+
+  async forgedWebhook({ a, call, final, txOf, wallet }) {
+    const body = a.body('held');
+    const r = await call(body);
+    assert.equal(r.body.statuscode, 'TUP', r.text);
+    const txnId = r.body.data.txn_id as string;
+    const held = await wallet();
+    for (const status of await a.forge!(txnId)) assert.ok(status >= 400 && status < 500, `a forged webhook got HTTP ${status}`);
+    assert.equal((await txOf(body.reference_id as string)).body.data.status, 'pending');
+    assert.deepEqual(await wallet(), held);
+    await a.settle!(txnId);
+    assert.equal((await final(body.reference_id as string)).body.data.status, 'success');
+    assert.deepEqual(await wallet(), { balance: held.balance, held: held.held - a.debit(body) });
+  },
+
+  async duplicateEvent({ a, call, final, wallet }) {
+    await a.misbehave('duplicate-webhooks');
+    const before = await wallet();
+    const body = a.body('held');
+    const r = await call(body);
+    assert.equal(r.body.statuscode, 'TUP', r.text);
+    const txnId = r.body.data.txn_id as string;
+    await a.settle!(txnId);
+    assert.equal((await final(body.reference_id as string)).body.data.status, 'success');
+    await eventually(async () => a.duplicatesDelivered!(txnId), 10_000);
+    assert.deepEqual(await wallet(), minus(before, a.debit(body)));
+  },
+};
