@@ -12,7 +12,7 @@ import { PartnerError, type PartnerContext } from '../src/providers/connector.js
 import { createSetuDth } from '../src/providers/setu-dth/index.js';
 import { billerFor, billerMapOf, ourDthCode, reversalOf, statusOf } from '../src/providers/setu-dth/transformers.js';
 import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
-import { eventually, PATHS, sleep, VALID } from './harness.js';
+import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
 import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
@@ -83,7 +83,7 @@ describe('setu-dth connector, end to end', () => {
     kind: 'setu-dth',
     app: () => t,
     path: PATHS.dth,
-    body: (steer) => ({ ...VALID.dth(), subscriber_id: { success: '1234561234', refusal: '1234560001', held: '1234560005' }[steer], operator: 'TS', amount: 350 }),
+    body: (steer) => ({ ...VALID.dth(), idempotency_key: uuid(), subscriber_id: { success: '1234561234', refusal: '1234560001', held: '1234560005' }[steer], operator: 'TS', amount: 350 }),
     debit: () => 35000 - 875 + fee,
     refusalCharge: () => 0,
     refusalMessage: /Payment declined by the biller/,

@@ -13,7 +13,7 @@ import { PartnerError, type PartnerContext } from '../src/providers/connector.js
 import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
 import { paymentRefIdOf, txnIdOfPaymentRef } from '../src/providers/setu/transformers.js';
 import { lookupOf, plansOf, statusOf } from '../src/providers/setu-recharge/transformers.js';
-import { eventually, PATHS, sleep, VALID } from './harness.js';
+import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
 import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
@@ -79,7 +79,7 @@ describe('setu-recharge connector, end to end', () => {
   const webhook = (path: string, body: unknown, secret = SECRET) =>
     fetch(`${t.base}/partners/setu/webhooks/${secret}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-  const rechargeBodyOf = (suffix: string) => ({ ...VALID.recharge(), mobile: mobile(suffix), operator: 'JIO', circle: 'MH', amount: 199 });
+  const rechargeBodyOf = (suffix: string) => ({ ...VALID.recharge(), mobile: mobile(suffix), operator: 'JIO', circle: 'MH', amount: 199, idempotency_key: uuid() });
 
   conformance({
     kind: 'setu-recharge',
