@@ -13,6 +13,7 @@ import { formOf, outcomeOf } from '../src/providers/surepass-signature/transform
 import type { PartnerContext } from '../src/providers/connector.js';
 import { PATHS, VALID, type TestApp } from './harness.js';
 import { startPartnerApp } from './live-harness.js';
+import { conformance } from './connector-conformance.js';
 
 const FEE_PAISE = 300; // the default price of signature-match
 const S = samples() as Record<'signature' | 'signature_rescan' | 'signature_nomatch' | 'signature_lowmatch' | 'no_signature', string>;
@@ -62,29 +63,41 @@ describe('surepass-signature connector, end to end', () => {
   const comparisons = () => emu.comparisons().length;
   const signed = (extra: Record<string, unknown> = {}) => ({ ...VALID.signature(), name: undefined, input: S.signature, reference_signature: S.signature_rescan, ...extra });
 
-  it('a match: Surepass’s score as name_match_score, its verdict and threshold; one comparison, charged once', async () => {
-    const before = await balance();
-    const n = comparisons();
-    const body = signed();
-    const r = await match(body);
-    assert.equal(r.status, 200, r.text);
-    assert.equal(r.body.statuscode, 'TXN');
-    const d = r.body.data;
-    assert.equal(d.status, 'success');
-    assert.equal(d.reference_id, body.reference_id);
-    assert.ok(d.verified_at);
-    const last = emu.comparisons().at(-1)!;
-    assert.equal(comparisons(), n + 1);
-    assert.equal(last.input, 'base64');
-    assert.equal(last.use_pdf, false);
-    assert.equal(d.name_match_score, last.score); // exactly the vendor's, never rescaled or invented
-    assert.ok(d.name_match_score >= 90 && d.name_match_score <= 100);
-    assert.equal(d.matched, true);
-    assert.equal(d.threshold, 90);
-    assert.equal(d.compared_with, 'reference_signature');
-    assert.equal('extracted_name' in d, false);
-    assert.match(d.message, /signatures match/);
-    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+  let comparedBefore = 0;
+  conformance({
+    kind: 'surepass-signature',
+    app: () => t,
+    path: PATHS.signature,
+    body: (steer) => {
+      comparedBefore = comparisons();
+      return signed(steer === 'refusal' ? { input: S.no_signature } : {});
+    },
+    debit: () => FEE_PAISE,
+    refusalCharge: () => FEE_PAISE, // a completed check
+    refusalMessage: /No signature was detected/,
+    misbehave: (m) => emu.setFaults(m === 'error-before-work' ? { error_next: 1, error_status: 500 } : {}),
+    lost: 'refused-at-once',
+    notApplicable: {
+      pendingReconciled: 'a comparison is a read with no status call: any 5xx is a 502, nothing charged (its own tests below), never pending',
+      forgedWebhook: 'Surepass documents no webhook',
+      duplicateEvent: 'Surepass documents no webhook',
+    },
+    afterSuccess: async (_txnId, done, body) => {
+      const d = done.body.data;
+      assert.equal(d.reference_id, body.reference_id);
+      assert.ok(d.verified_at);
+      const last = emu.comparisons().at(-1)!;
+      assert.equal(comparisons(), comparedBefore + 1);
+      assert.equal(last.input, 'base64');
+      assert.equal(last.use_pdf, false);
+      assert.equal(d.name_match_score, last.score); // exactly the vendor's, never rescaled or invented
+      assert.ok(d.name_match_score >= 90 && d.name_match_score <= 100);
+      assert.equal(d.matched, true);
+      assert.equal(d.threshold, 90);
+      assert.equal(d.compared_with, 'reference_signature');
+      assert.equal('extracted_name' in d, false);
+      assert.match(d.message, /signatures match/);
+    },
   });
 
   it('the same image twice scores 100; a data: URL prefix is accepted', async () => {
@@ -115,16 +128,11 @@ describe('surepass-signature connector, end to end', () => {
     });
   }
 
-  it('no signature in the image: a business failure (ERR, 120), charged as a completed check, no score', async () => {
-    const before = await balance();
+  it('no signature in the image: ERR with Errorcode 120, no score', async () => {
     const r = await match(signed({ input: S.no_signature }));
-    assert.equal(r.status, 200, r.text);
     assert.equal(r.body.statuscode, 'ERR');
-    assert.equal(r.body.data.status, 'failed');
     assert.equal(r.body.data.Errorcode, 120);
-    assert.match(r.body.data.message, /No signature was detected/);
     assert.equal(r.body.data.name_match_score, undefined);
-    assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
   });
 
   it('two URLs go as the link pair', async () => {
