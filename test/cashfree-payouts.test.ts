@@ -12,7 +12,7 @@ import { eventIdOf, eventsOf, outcomeOf, paiseOf, reportOf, rupeesOf, statusOf, 
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/cashfree-payouts/webhook.js';
 import { CallbackRefused, type PartnerContext } from '../src/providers/connector.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const CLIENT_SECRET = 'cfsk_ma_test_secret_for_tests';
@@ -29,10 +29,7 @@ async function startCfApp(emu: CashfreePayoutsEmulator, port: number | null, env
       SANGAM_PARTNER_ROUTES: 'upi-payment-status=cashfree',
       SANGAM_PARTNER_TIMEOUT_MS: '600',
       SANGAM_RECONCILE_SCHEDULE: '3',
-      SANGAM_RECONCILE_POLL_MS: '100',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
-      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
-      SANGAM_WEBHOOK_POLL_MS: '50',
+      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { port },
@@ -60,11 +57,7 @@ describe('cashfree-payouts connector, end to end', () => {
     await t.close();
     await emu.close();
   });
-  afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
-  });
+  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);

@@ -13,7 +13,7 @@ import { createCashfreeVerification } from '../src/providers/cashfree-verificati
 import { maskAccount, outcomeOf, statusOf } from '../src/providers/cashfree-verification/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';
 import { PATHS, sleep, VALID, type TestApp } from './harness.js';
-import { liveReads, startPartnerApp } from './live-harness.js';
+import { PARTNER_SUITE_ENV, behaveAndCheckLedger, liveReads, startPartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const FEE_PAISE = 200; // the default price of mobile-to-bank-account
@@ -29,8 +29,7 @@ function startCfApp(emu: CashfreeVerificationEmulator, env: Record<string, strin
       SANGAM_PARTNER_ROUTES: 'mobile-to-bank-account=cashfreevrs',
       SANGAM_PARTNER_TIMEOUT_MS: '600',
       SANGAM_RECONCILE_SCHEDULE: '0.5',
-      SANGAM_RECONCILE_POLL_MS: '100',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
+      ...PARTNER_SUITE_ENV,
       ...(logs ? { LOG_LEVEL: 'debug' } : {}),
       ...env,
     },
@@ -53,11 +52,7 @@ describe('cashfree-verification connector, end to end', () => {
     await t.close();
     await emu.close();
   });
-  afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
-  });
+  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const lookup = (body: Record<string, unknown>) => t.call('POST', PATHS.bank, { key: t.liveKey, body });
   const reads = liveReads(() => t);

@@ -92,6 +92,16 @@ export async function startPartnerApp(
   return { ...t, base: base || t.config.publicUrl };
 }
 
+/** The knobs every partner suite sets: enquiries polled quickly, no circuit breaker in the way, outbound webhooks allowed to loopback and sent promptly. */
+export const PARTNER_SUITE_ENV = { SANGAM_RECONCILE_POLL_MS: '100', SANGAM_BREAKER_MIN_CALLS: '10000', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_POLL_MS: '50' };
+
+/** After each partner test: the emulator behaves again, and every ledger invariant still holds. */
+export async function behaveAndCheckLedger(emu: { setFaults(f: object): void }, app: TestApp): Promise<void> {
+  emu.setFaults({});
+  const r = await checkLedger(app.store.db);
+  if (!r.ok) throw new Error(`ledger check failed:\n${r.breaches.join('\n')}`);
+}
+
 /**
  * How the partner tests read a live transaction and the wallet (in paise), with the live key. `app` is
  * a getter: the reads are made in a describe block, before `before` has started the app.

@@ -12,7 +12,7 @@ import { createPayoutBody, eventsOf, outcomeOf, reportOf, statusOf, type RzpPayo
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/razorpayx/webhook.js';
 import { CallbackRefused, type PartnerContext } from '../src/providers/connector.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const WEBHOOK_SECRET = 'rzp_webhook_secret_for_tests';
@@ -31,10 +31,7 @@ async function startRzpApp(emu: RazorpayxEmulator, port: number | null, env: Rec
       SANGAM_PARTNER_ROUTES: 'upi-payment-status=rzp',
       SANGAM_PARTNER_TIMEOUT_MS: '600',
       SANGAM_RECONCILE_SCHEDULE: '3',
-      SANGAM_RECONCILE_POLL_MS: '100',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
-      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
-      SANGAM_WEBHOOK_POLL_MS: '50',
+      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { port },
@@ -62,11 +59,7 @@ describe('razorpayx connector, end to end', () => {
     await t.close();
     await emu.close();
   });
-  afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
-  });
+  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);

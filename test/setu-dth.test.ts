@@ -4,7 +4,6 @@
 // through its adapter (connector-conformance.ts). Plus unit-level checks of the biller mapping.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkLedger } from '../src/ledger/check.js';
 import { listFees } from '../src/ledger/pricing.js';
 import { BILLERS } from '../src/partner-sim/setu-dth/billers.js';
 import { startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
@@ -13,7 +12,7 @@ import { createSetuDth } from '../src/providers/setu-dth/index.js';
 import { billerFor, billerMapOf, ourDthCode, reversalOf, statusOf } from '../src/providers/setu-dth/transformers.js';
 import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
 import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const SECRET = 'setu_dth_webhook_path_secret_for_tests_01';
@@ -32,9 +31,7 @@ async function startDthApp(emu: SetuDthEmulator, port: number | null, env: Recor
       SANGAM_PARTNER_ROUTES: 'dth-recharge=setudth',
       SANGAM_PARTNER_TIMEOUT_MS: '800',
       SANGAM_RECONCILE_SCHEDULE: '2',
-      SANGAM_RECONCILE_POLL_MS: '100',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
-      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { port },
@@ -62,11 +59,7 @@ describe('setu-dth connector, end to end', () => {
     await t.close();
     await emu.close();
   });
-  afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
-  });
+  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const dth = (body: Record<string, unknown>) => t.call('POST', PATHS.dth, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);

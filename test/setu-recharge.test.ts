@@ -14,7 +14,7 @@ import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
 import { paymentRefIdOf, txnIdOfPaymentRef } from '../src/providers/setu/transformers.js';
 import { lookupOf, plansOf, statusOf } from '../src/providers/setu-recharge/transformers.js';
 import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const SECRET = 'setu_webhook_path_secret_for_tests_0001';
@@ -32,9 +32,7 @@ async function startSetuApp(emu: SetuRechargeEmulator, port: number | null, env:
       SANGAM_PARTNER_ROUTES: 'recharge-commission=setu',
       SANGAM_PARTNER_TIMEOUT_MS: '700',
       SANGAM_RECONCILE_SCHEDULE: '2',
-      SANGAM_RECONCILE_POLL_MS: '100',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
-      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { port },
@@ -64,11 +62,7 @@ describe('setu-recharge connector, end to end', () => {
     await t.close();
     await emu.close();
   });
-  afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
-  });
+  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const recharge = (body: Record<string, unknown>) => t.call('POST', PATHS.recharge, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);

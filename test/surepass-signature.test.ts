@@ -12,7 +12,7 @@ import { createSurepassSignature } from '../src/providers/surepass-signature/ind
 import { formOf, outcomeOf } from '../src/providers/surepass-signature/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';
 import { PATHS, VALID, type TestApp } from './harness.js';
-import { startPartnerApp } from './live-harness.js';
+import { PARTNER_SUITE_ENV, behaveAndCheckLedger, startPartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const FEE_PAISE = 300; // the default price of signature-match
@@ -27,7 +27,7 @@ function startSpApp(emu: SurepassSignatureEmulator, env: Record<string, string> 
       SANGAM_PARTNER_SUREPASS_SIGNATURE_PATH: emu.settings.path,
       SANGAM_PARTNER_ROUTES: 'signature-match=surepass',
       SANGAM_PARTNER_TIMEOUT_MS: '600',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
+      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { topUpInr: 1_000 },
@@ -47,9 +47,7 @@ describe('surepass-signature connector, end to end', () => {
     await emu.close();
   });
   afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+    await behaveAndCheckLedger(emu, t);
     // a comparison is never left pending: there is nothing to reconcile it with
     const pending = await t.store.db.selectFrom('transactions').select('id').where('status', '=', 'pending').execute();
     assert.deepEqual(pending, []);
