@@ -8,7 +8,8 @@ import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } fr
 import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
-import { CfError, invalid, routeNotFound, serverError } from './errors.js';
+import { CfError } from '../cashfree-payouts/errors.js';
+import { invalid, routeNotFound, serverError } from './errors.js';
 import { PennyDropState, type PennyDropRecord } from './state.js';
 
 export interface CashfreeVerificationEmulatorOptions {
