@@ -91,16 +91,12 @@ describe('cashfree-payouts connector, end to end', () => {
     refusalMessage: /failed at Cashfree: imps mode fail/,
     madeAt: (txnId) => transfersOf(txnId).length,
     creates: async (txnId) => (await ledgerOf(txnId))[0]?.requests ?? 0,
-    misbehave: (m) =>
-      emu.setFaults(
-        m === 'error-after-work'
-          ? { error_after_accept_next: 1, error_status: 500, scope: 'create_transfer', drop_webhooks: true }
-          : m === 'error-before-work'
-            ? { error_next: 1, error_status: 503, scope: 'create_transfer', drop_webhooks: true } // [P] a 5xx is never a refusal: check status first
-            : m === 'duplicate-webhooks'
-              ? { duplicate_webhooks: true }
-              : {},
-      ),
+    setFaults: (f) => emu.setFaults(f),
+    faults: {
+      'error-after-work': { error_after_accept_next: 1, error_status: 500, scope: 'create_transfer', drop_webhooks: true },
+      'error-before-work': { error_next: 1, error_status: 503, scope: 'create_transfer', drop_webhooks: true }, // [P] a 5xx is never a refusal: check status first
+      'duplicate-webhooks': { duplicate_webhooks: true },
+    },
     settle: async (txnId) => assert.equal((await settle(txnId, { status: 'SUCCESS' })).status, 200),
     forge: async (txnId) => {
       const event = transferEvent(txnId);

@@ -144,7 +144,8 @@ describe('cashfree-verification connector, end to end', () => {
     refusalCharge: () => FEE_PAISE, // a completed check
     refusalMessage: /no bank account/i,
     madeAt: (txnId) => dropsFor(txnId).length,
-    misbehave: (m) => emu.setFaults(m === 'error-before-work' ? { error_next: 2, error_status: 502, scope: 'any' } : {}), // the create and the status call right after it
+    setFaults: (f) => emu.setFaults(f),
+    faults: { 'error-before-work': { error_next: 2, error_status: 502, scope: 'any' } }, // the create and the status call right after it
     lost: 'pending-then-failed',
     notApplicable: {
       pendingReconciled:

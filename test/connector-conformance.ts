@@ -64,8 +64,10 @@ export interface ConformanceAdapter {
   madeAt?(txnId: string): number | Promise<number>;
   /** How many create requests for it reached the partner, where the emulator counts them. */
   creates?(txnId: string): Promise<number>;
-  /** Makes the emulator misbehave; null: behave again. */
-  misbehave(m: Misbehaviour | null): void | Promise<void>;
+  /** The emulator's fault set for each misbehaviour it offers (its own /_sim/faults knobs). */
+  faults: Partial<Record<Misbehaviour, object>>;
+  /** Replaces the emulator's fault set; {} behaves again. */
+  setFaults(f: object): void;
   /** Settles a `held` transaction at the partner as a success. */
   settle?(txnId: string): Promise<void>;
   /** Sends webhooks about a pending transaction that the partner did not sign (or sent to the wrong secret URL); answers their HTTP statuses. */
@@ -105,7 +107,7 @@ export function conformance(a: ConformanceAdapter): void {
         try {
           await SCENARIOS[s](ctx);
         } finally {
-          await a.misbehave(null);
+          a.setFaults({});
         }
       });
   }
@@ -121,6 +123,19 @@ interface Ctx {
 
 const minus = (w: { balance: number }, paise: number) => ({ balance: w.balance - paise, held: 0 });
 
+/** Starts a scenario: the emulator misbehaving as asked, the wallet before, and the call's answer. */
+async function begin(c: Ctx, steer: Steer, m?: Misbehaviour) {
+  if (m) {
+    const f = c.a.faults[m];
+    assert.ok(f, `the ${c.a.kind} adapter offers no ${m} faults`);
+    c.a.setFaults(f);
+  }
+  const before = await c.wallet();
+  const body = c.a.body(steer);
+  const r = await c.call(body);
+  return { before, body, r, ref: body.reference_id as string };
+}
+
 /** Our transaction id behind an answer: data.txn_id where the operation answers one, else the stored row's. */
 async function txnIdOf(a: ConformanceAdapter, r: { body: any }, ref: string): Promise<string> {
   if (typeof r.body.data?.txn_id === 'string') return r.body.data.txn_id;
@@ -129,10 +144,9 @@ async function txnIdOf(a: ConformanceAdapter, r: { body: any }, ref: string): Pr
 }
 
 const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
-  async success({ a, call, final, wallet }) {
-    const before = await wallet();
-    const body = a.body('success');
-    const r = await call(body);
+  async success(c) {
+    const { a, final, wallet } = c;
+    const { before, body, r } = await begin(c, 'success');
     assert.equal(r.status, 200, r.text);
     assert.ok(['TXN', 'TUP'].includes(r.body.statuscode), r.text);
     const txnId = await txnIdOf(a, r, body.reference_id as string);
@@ -144,10 +158,9 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
     assert.deepEqual(await wallet(), minus(before, a.debit(body)));
   },
 
-  async refusal({ a, call, final, wallet }) {
-    const before = await wallet();
-    const body = a.body('refusal');
-    const r = await call(body);
+  async refusal(c) {
+    const { a, final, wallet } = c;
+    const { before, body, r } = await begin(c, 'refusal');
     assert.equal(r.status, 200, r.text);
     const done = await final(body.reference_id as string);
     assert.equal(done.body.statuscode, 'ERR', done.text);
@@ -157,11 +170,9 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
     assert.deepEqual(await wallet(), minus(before, a.refusalCharge(body)));
   },
 
-  async pendingReconciled({ a, call, final, wallet }) {
-    await a.misbehave('error-after-work');
-    const before = await wallet();
-    const body = a.body('success');
-    const r = await call(body);
+  async pendingReconciled(c) {
+    const { a, call, final, wallet } = c;
+    const { before, body, r } = await begin(c, 'success', 'error-after-work');
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.statuscode, 'TUP', r.text);
     assert.equal(r.body.data.verified_at, null);
@@ -178,11 +189,9 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
     assert.deepEqual(await wallet(), minus(before, a.debit(body)));
   },
 
-  async lost({ a, call, final, wallet }) {
-    await a.misbehave('error-before-work');
-    const before = await wallet();
-    const body = a.body('success');
-    const r = await call(body);
+  async lost(c) {
+    const { a, call, final, wallet } = c;
+    const { before, body, r } = await begin(c, 'success', 'error-before-work');
     if (a.lost === 'refused-at-once') {
       assert.ok(r.status === 502 || r.status === 504, r.text);
       assert.equal(r.body.data.Errorcode, 113);
@@ -201,9 +210,9 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
     assert.deepEqual(await wallet(), minus(before, 0));
   },
 
-  async forgedWebhook({ a, call, final, txOf, wallet }) {
-    const body = a.body('held');
-    const r = await call(body);
+  async forgedWebhook(c) {
+    const { a, final, txOf, wallet } = c;
+    const { body, r } = await begin(c, 'held');
     assert.equal(r.body.statuscode, 'TUP', r.text);
     const txnId = await txnIdOf(a, r, body.reference_id as string);
     const held = await wallet();
@@ -215,11 +224,9 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
     assert.deepEqual(await wallet(), { balance: held.balance, held: held.held - a.debit(body) });
   },
 
-  async duplicateEvent({ a, call, final, wallet }) {
-    await a.misbehave('duplicate-webhooks');
-    const before = await wallet();
-    const body = a.body('held');
-    const r = await call(body);
+  async duplicateEvent(c) {
+    const { a, final, wallet } = c;
+    const { before, body, r } = await begin(c, 'held', 'duplicate-webhooks');
     assert.equal(r.body.statuscode, 'TUP', r.text);
     const txnId = await txnIdOf(a, r, body.reference_id as string);
     await a.settle!(txnId);

@@ -94,16 +94,12 @@ describe('razorpayx connector, end to end', () => {
     refusalMessage: /beneficiary bank rejected/,
     madeAt: (txnId) => payoutsOf(txnId).length,
     creates: async (txnId) => (await requestsFor(txnId))?.requests ?? 0,
-    misbehave: (m) =>
-      emu.setFaults(
-        m === 'error-after-work'
-          ? { error_after_accept_next: 1, error_status: 500, scope: 'create_payout', drop_webhooks: true }
-          : m === 'error-before-work'
-            ? { error_next: 1, error_status: 503, scope: 'create_payout', drop_webhooks: true } // PARTNERS.md documents no 5xx as "not executed"
-            : m === 'duplicate-webhooks'
-              ? { duplicate_webhooks: true }
-              : {},
-      ),
+    setFaults: (f) => emu.setFaults(f),
+    faults: {
+      'error-after-work': { error_after_accept_next: 1, error_status: 500, scope: 'create_payout', drop_webhooks: true },
+      'error-before-work': { error_next: 1, error_status: 503, scope: 'create_payout', drop_webhooks: true }, // PARTNERS.md documents no 5xx as "not executed"
+      'duplicate-webhooks': { duplicate_webhooks: true },
+    },
     settle: async (txnId) => assert.equal((await settlePayout(txnId)).status, 200),
     forge: async (txnId) => {
       const event = payoutEvent(txnId);

@@ -81,16 +81,12 @@ describe('setu-dth connector, end to end', () => {
     refusalCharge: () => 0,
     refusalMessage: /Payment declined by the biller/,
     madeAt: (txnId) => paymentsOf(txnId).length,
-    misbehave: (m) =>
-      emu.setFaults(
-        m === 'error-after-work'
-          ? { error_after_accept_next: 1, error_status: 503, drop_webhooks: true }
-          : m === 'error-before-work'
-            ? { error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true }
-            : m === 'duplicate-webhooks'
-              ? { duplicate_webhooks: true }
-              : {},
-      ),
+    setFaults: (f) => emu.setFaults(f),
+    faults: {
+      'error-after-work': { error_after_accept_next: 1, error_status: 503, drop_webhooks: true },
+      'error-before-work': { error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true },
+      'duplicate-webhooks': { duplicate_webhooks: true },
+    },
     settle: async (txnId) => assert.equal((await sim(`/payments/${paymentsOf(txnId)[0]!.refId}/settle`, { status: 'Success' })).status, 200),
     forge: async (txnId) => {
       const bill = paymentsOf(txnId)[0]!;

@@ -84,16 +84,12 @@ describe('setu-recharge connector, end to end', () => {
     refusalCharge: () => 0,
     refusalMessage: /Recharge failed at operator end/,
     madeAt: (txnId) => rechargesOf(txnId).length,
-    misbehave: (m) =>
-      emu.setFaults(
-        m === 'error-after-work'
-          ? { error_after_accept_next: 1, error_status: 503, drop_webhooks: true } // ERR999 after executing
-          : m === 'error-before-work'
-            ? { error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true } // ERR100 before executing
-            : m === 'duplicate-webhooks'
-              ? { duplicate_webhooks: true }
-              : {},
-      ),
+    setFaults: (f) => emu.setFaults(f),
+    faults: {
+      'error-after-work': { error_after_accept_next: 1, error_status: 503, drop_webhooks: true }, // ERR999 after executing
+      'error-before-work': { error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true }, // ERR100 before executing
+      'duplicate-webhooks': { duplicate_webhooks: true },
+    },
     settle: async (txnId) => assert.equal((await sim(`/recharges/${paymentRefIdOf(txnId)}/settle`, { status: 'Successful' })).status, 200),
     forge: async (txnId) => {
       const rec = rechargesOf(txnId)[0]!;

@@ -73,7 +73,8 @@ describe('surepass-signature connector, end to end', () => {
     debit: () => FEE_PAISE,
     refusalCharge: () => FEE_PAISE, // a completed check
     refusalMessage: /No signature was detected/,
-    misbehave: (m) => emu.setFaults(m === 'error-before-work' ? { error_next: 1, error_status: 500 } : {}),
+    setFaults: (f) => emu.setFaults(f),
+    faults: { 'error-before-work': { error_next: 1, error_status: 500 } },
     lost: 'refused-at-once',
     notApplicable: {
       pendingReconciled: 'a comparison is a read with no status call: any 5xx is a 502, nothing charged (its own tests below), never pending',
