@@ -10,9 +10,9 @@ import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../s
 import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.js';
 import { eventIdOf, eventsOf, outcomeOf, paiseOf, reportOf, rupeesOf, statusOf, transferBody, type CfTransfer } from '../src/providers/cashfree-payouts/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/cashfree-payouts/webhook.js';
-import { CallbackRefused, type PartnerContext } from '../src/providers/connector.js';
+import { CallbackRefused } from '../src/providers/connector.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const CLIENT_SECRET = 'cfsk_ma_test_secret_for_tests';
@@ -431,15 +431,7 @@ describe('cashfree-payouts transformers and verifier', () => {
   });
 
   it('the factory names the full variable that is missing or malformed', () => {
-    const ctx = (vars: Record<string, string>): PartnerContext => ({
-      name: 'cashfree',
-      url: 'http://127.0.0.1:1/payout',
-      vars,
-      webhookUrl: '',
-      oauthCallbackUrl: '',
-      timeoutFor: () => 1000,
-      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
-    });
+    const ctx = (vars: Record<string, string>) => factoryContext('cashfree', vars, 'http://127.0.0.1:1/payout');
     const all = { CLIENT_ID: 'CF_ID', CLIENT_SECRET: 'cfsk_x' };
     for (const v of Object.keys(all)) {
       const { [v]: _, ...rest } = all as Record<string, string>;

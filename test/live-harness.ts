@@ -12,6 +12,7 @@ import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
 import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import type { RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
+import type { PartnerContext } from '../src/providers/connector.js';
 import { eventually, startApp, type TestApp } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -90,6 +91,22 @@ export async function startPartnerApp(
   const topUpInr = opts.topUpInr ?? 10_000;
   if (topUpInr > 0) await topUp(t.store.db, t.accountId, topUpInr * 100, 'test funds');
   return { ...t, base: base || t.config.publicUrl };
+}
+
+/**
+ * What a connector factory is lent, for the tests that check its variables at boot: the partner `name`,
+ * its `vars`, and nothing it may call (a factory only reads its variables; sessions hold nothing).
+ */
+export function factoryContext(name: string, vars: Record<string, string>, url = 'http://127.0.0.1:1'): PartnerContext {
+  return {
+    name,
+    url,
+    vars,
+    webhookUrl: '',
+    oauthCallbackUrl: '',
+    timeoutFor: () => 1000,
+    sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
+  };
 }
 
 /** The knobs every partner suite sets: enquiries polled quickly, no circuit breaker in the way, outbound webhooks allowed to loopback and sent promptly. */

@@ -10,9 +10,9 @@ import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-s
 import { createRazorpayx } from '../src/providers/razorpayx/index.js';
 import { createPayoutBody, eventsOf, outcomeOf, reportOf, statusOf, type RzpPayout } from '../src/providers/razorpayx/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/razorpayx/webhook.js';
-import { CallbackRefused, type PartnerContext } from '../src/providers/connector.js';
+import { CallbackRefused } from '../src/providers/connector.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const WEBHOOK_SECRET = 'rzp_webhook_secret_for_tests';
@@ -399,15 +399,7 @@ describe('razorpayx transformers and verifier', () => {
   });
 
   it('the factory names the full variable that is missing', () => {
-    const ctx = (vars: Record<string, string>): PartnerContext => ({
-      name: 'rzp',
-      url: 'http://127.0.0.1:1',
-      vars,
-      webhookUrl: '',
-      oauthCallbackUrl: '',
-      timeoutFor: () => 1000,
-      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
-    });
+    const ctx = (vars: Record<string, string>) => factoryContext('rzp', vars);
     const all = { KEY_ID: 'rzp_test_x', KEY_SECRET: 's', ACCOUNT_NUMBER: '123456', WEBHOOK_SECRET: 'w' };
     for (const v of Object.keys(all)) {
       const { [v]: _, ...rest } = all as Record<string, string>;

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { listFees } from '../src/ledger/pricing.js';
 import { BILLERS } from '../src/partner-sim/setu-dth/billers.js';
 import { startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
-import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
+import { PartnerError } from '../src/providers/connector.js';
 import { createSetuDth } from '../src/providers/setu-dth/index.js';
 import { billerFor, billerMapOf, ourDthCode, reversalOf, statusOf } from '../src/providers/setu-dth/transformers.js';
 import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
 import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
-import { PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const SECRET = 'setu_dth_webhook_path_secret_for_tests_01';
@@ -304,15 +304,7 @@ describe('setu-dth transformers and factory', () => {
   });
 
   it('the factory names the full variable that is missing or malformed', () => {
-    const ctx = (vars: Record<string, string>): PartnerContext => ({
-      name: 'setudth',
-      url: 'http://127.0.0.1:1',
-      vars,
-      webhookUrl: '',
-      oauthCallbackUrl: '',
-      timeoutFor: () => 1000,
-      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
-    });
+    const ctx = (vars: Record<string, string>) => factoryContext('setudth', vars);
     const all = { CLIENT_ID: 'c', CLIENT_SECRET: 's', PARTNER_ID: '1001', CUSTOMER_MOBILE: CUSTOMER_MOBILE, WEBHOOK_SECRET: SECRET };
     for (const v of Object.keys(all)) {
       const { [v]: _, ...rest } = all as Record<string, string>;

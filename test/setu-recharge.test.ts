@@ -9,12 +9,12 @@ import { redactUrl } from '../src/audit/redact.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { listFees } from '../src/ledger/pricing.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
-import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
+import { PartnerError } from '../src/providers/connector.js';
 import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
 import { paymentRefIdOf, txnIdOfPaymentRef } from '../src/providers/setu/transformers.js';
 import { lookupOf, plansOf, statusOf } from '../src/providers/setu-recharge/transformers.js';
 import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
-import { PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const SECRET = 'setu_webhook_path_secret_for_tests_0001';
@@ -390,15 +390,7 @@ describe('setu-recharge transformers and factory', () => {
   });
 
   it('the factory names the full variable that is missing or malformed', () => {
-    const ctx = (vars: Record<string, string>): PartnerContext => ({
-      name: 'setu',
-      url: 'http://127.0.0.1:1',
-      vars,
-      webhookUrl: '',
-      oauthCallbackUrl: '',
-      timeoutFor: () => 1000,
-      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
-    });
+    const ctx = (vars: Record<string, string>) => factoryContext('setu', vars);
     const all = { TOKEN_URL: 'http://127.0.0.1:1/v1/users/login', CLIENT_ID: 'c', CLIENT_SECRET: 's', PRODUCT_INSTANCE_ID: 'p', WEBHOOK_SECRET: SECRET };
     for (const v of Object.keys(all)) {
       const { [v]: _, ...rest } = all as Record<string, string>;
