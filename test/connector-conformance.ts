@@ -9,6 +9,7 @@
 // connector-conformance.test.ts fails when a kind in the registry has none.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkLedger } from '../src/ledger/check.js';
 import { eventually, type TestApp } from './harness.js';
 import { liveReads } from './live-harness.js';
 
@@ -28,7 +29,7 @@ export const CONFORMANCE_EXEMPT: Record<string, string> = {
   digilocker: 'an OAuth consent flow, not one call: success, denied consent (the refusal) and an unverifiable document are digilocker-live.test.ts; it has no pending state, 5xx path to reconcile or webhook',
 };
 
-export type Scenario = 'success' | 'refusal' | 'pendingReconciled' | 'lost' | 'forgedWebhook' | 'duplicateEvent';
+export type Scenario = 'success' | 'refusal' | 'pendingReconciled' | 'lost' | 'forgedWebhook' | 'duplicateEvent' | 'wrongCredentials';
 
 /** What the emulator is asked to answer. */
 export type Steer =
@@ -74,6 +75,10 @@ export interface ConformanceAdapter {
   forge?(txnId: string): Promise<number[]>;
   /** Truthy once the emulator has delivered each webhook of this transaction twice, answered 2xx, and Sangam recorded each event once. */
   duplicatesDelivered?(txnId: string): Promise<unknown>;
+  /** A second app whose partner variables hold a wrong credential, what the 502 says, and the credential (never shown). */
+  wrongCredentials?: { start(): Promise<TestApp>; message: RegExp; secret: string };
+  /** Everything the emulator holds (it must not grow when the partner refuses our credentials). */
+  total?(): number;
   /** What a refusal's message says (the partner's reason, in our words). */
   refusalMessage: RegExp;
   /** How the partner answers a 5xx before any work: pending then failed by the enquiry, or a 502 at once. */
@@ -91,6 +96,7 @@ const TITLES: Record<Scenario, string> = {
   lost: 'no answer and nothing at the partner (a 5xx before any work): failed, nothing paid or charged, never sent again',
   forgedWebhook: 'a forged webhook is refused with a 4xx and changes nothing',
   duplicateEvent: 'duplicate webhook deliveries are applied once',
+  wrongCredentials: 'a credential the partner refuses: a 502 that says so and shows no secret; nothing made, nothing debited',
 };
 
 /** Runs every scenario for one partner; call it inside the partner's describe block. */
@@ -233,5 +239,25 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
     assert.equal((await final(body.reference_id as string)).body.data.status, 'success');
     await eventually(async () => a.duplicatesDelivered!(txnId), 10_000);
     assert.deepEqual(await wallet(), minus(before, a.debit(body)));
+  },
+
+  async wrongCredentials({ a }) {
+    const bad = await a.wrongCredentials!.start();
+    try {
+      const wallet = async () => (await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data;
+      const before = await wallet();
+      const made = a.total?.();
+      const r = await bad.call('POST', a.path, { key: bad.liveKey, body: a.body('success') });
+      assert.equal(r.status, 502, r.text);
+      assert.equal(r.body.data.Errorcode, 113);
+      assert.match(r.body.data.Message, a.wrongCredentials!.message);
+      assert.ok(!r.text.includes(a.wrongCredentials!.secret), 'the credential is never shown');
+      assert.deepEqual(await wallet(), before);
+      if (made !== undefined) assert.equal(a.total!(), made);
+      const l = await checkLedger(bad.store.db);
+      assert.ok(l.ok, l.breaches.join('\n'));
+    } finally {
+      await bad.close();
+    }
   },
 };

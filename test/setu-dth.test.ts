@@ -102,6 +102,8 @@ describe('setu-dth connector, end to end', () => {
       return emu.webhookLog().filter((w) => w.ref === refId && w.label === 'BILL_PAY Success' && w.status_code === 200).length >= 2;
     },
     lost: 'pending-then-failed',
+    wrongCredentials: { start: () => startDthApp(emu, null, { SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: 'wrong-secret' }), message: /Setu BBPS refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
+    total: () => emu.bills().length,
     afterSuccess: async (txnId, done) => {
       assert.equal(done.body.data.commission, 8.75);
       const [bill, ...more] = paymentsOf(txnId);
@@ -260,7 +262,6 @@ describe('setu-dth connector, end to end', () => {
   });
 
   for (const [name, env, message] of [
-    ['wrong client secret', { SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: 'wrong-secret' }, /Setu BBPS refused our client credentials \(HTTP 401\)/],
     ['another partner id (403)', { SANGAM_PARTNER_SETUDTH_PARTNER_ID: '2002' }, /HTTP 403: X-PARTNER-ID does not match/],
   ] as const) {
     it(`${name}: a 502 that says so, nothing debited`, async () => {

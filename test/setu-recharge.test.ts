@@ -106,6 +106,8 @@ describe('setu-recharge connector, end to end', () => {
       return d.length >= 2;
     },
     lost: 'pending-then-failed',
+    wrongCredentials: { start: () => startSetuApp(emu, null, { SANGAM_PARTNER_SETU_CLIENT_SECRET: 'wrong-secret' }), message: /Setu refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
+    total: () => emu.recharges().length,
     afterSuccess: async (txnId, done) => {
       assert.equal(done.body.data.commission, 3.98);
       assert.equal(done.body.data.operator, 'JIO');
@@ -337,7 +339,6 @@ describe('setu-recharge connector, end to end', () => {
   });
 
   for (const [name, env, message] of [
-    ['wrong client secret (login 401)', { SANGAM_PARTNER_SETU_CLIENT_SECRET: 'wrong-secret' }, /Setu refused our client credentials \(HTTP 401\)/],
     ['wrong product instance (ERR009)', { SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: '00000000-0000-0000-0000-000000000000' }, /HTTP 422: Invalid product instance id/],
   ] as const) {
     it(`${name}: a 502 that says so, nothing debited`, async () => {

@@ -5,7 +5,6 @@
 // 5xx, timeout), each a 502/504 with nothing charged and nothing left pending.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkLedger } from '../src/ledger/check.js';
 import { startSurepassSignatureEmulator, type SurepassSignatureEmulator } from '../src/partner-sim/surepass-signature/index.js';
 import { samples } from '../src/partner-sim/surepass-signature/samples.js';
 import { createSurepassSignature } from '../src/providers/surepass-signature/index.js';
@@ -76,6 +75,8 @@ describe('surepass-signature connector, end to end', () => {
     setFaults: (f) => emu.setFaults(f),
     faults: { 'error-before-work': { error_next: 1, error_status: 500 } },
     lost: 'refused-at-once',
+    wrongCredentials: { start: () => startSpApp(emu, { SANGAM_PARTNER_SUREPASS_TOKEN: 'not-the-token' }), message: /Surepass refused our token \(HTTP 401\)/, secret: 'not-the-token' },
+    total: () => emu.comparisons().length,
     notApplicable: {
       pendingReconciled: 'a comparison is a read with no status call: any 5xx is a 502, nothing charged (its own tests below), never pending',
       forgedWebhook: 'Surepass documents no webhook',
@@ -192,21 +193,6 @@ describe('surepass-signature connector, end to end', () => {
     });
   }
 
-  it('a 401 (wrong token) is a 502 that shows no token; nothing charged', async () => {
-    const bad = await startSpApp(emu, { SANGAM_PARTNER_SUREPASS_TOKEN: 'not-the-token' });
-    try {
-      const r = await bad.call('POST', PATHS.signature, { key: bad.liveKey, body: signed() });
-      assert.equal(r.status, 502, r.text);
-      assert.match(r.body.data.Message, /Surepass refused our token \(HTTP 401\)/);
-      assert.doesNotMatch(r.text, /not-the-token/);
-      const w = (await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data;
-      assert.deepEqual([w.balance, w.held], [1000, 0]);
-      const l = await checkLedger(bad.store.db);
-      assert.ok(l.ok, l.breaches.join('\n'));
-    } finally {
-      await bad.close();
-    }
-  });
 });
 
 describe('surepass-signature transformers and variables', () => {
