@@ -107,7 +107,8 @@ describe('cashfree-payouts connector, end to end', () => {
         await sendWebhook(event, { 'x-webhook-timestamp': String(Number(ts) + 1), 'x-webhook-signature': signatureOf(ts, event, CLIENT_SECRET) }),
         await sendWebhook(event, signed(event, String(Date.now() - 10 * 60_000))), // outside the window
       ];
-      assert.deepEqual(await callbacksOf(txnId), []);
+      // none counted (the emulator's own TRANSFER_ACKNOWLEDGED may be, by now)
+      assert.deepEqual((await callbacksOf(txnId)).filter((c) => c.status === 'success'), []);
       return statuses.map((x) => x.status);
     },
     duplicatesDelivered: async (txnId) => {

@@ -108,7 +108,8 @@ describe('razorpayx connector, end to end', () => {
         sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET).toUpperCase(), 'x-razorpay-event-id': 'evt_upper001' }),
         sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET) }), // no event id
       ]);
-      assert.deepEqual(await callbacksOf(txnId), []);
+      // none counted (the emulator's own payout.initiated may be, by now)
+      assert.deepEqual((await callbacksOf(txnId)).filter((c) => c.webhook_id.startsWith('rzp:evt_')), []);
       return statuses.map((x) => x.status);
     },
     duplicatesDelivered: async (txnId) => {
