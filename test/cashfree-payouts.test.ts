@@ -117,7 +117,7 @@ describe('cashfree-payouts connector, end to end', () => {
       return d.length === 2 * types.size && types.has('TRANSFER_SUCCESS') && (await callbacksOf(txnId)).length === types.size;
     },
     lost: 'pending-then-failed',
-    wrongCredentials: { start: () => startCfApp(emu, null, { SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: 'wrong_secret' }), message: /Cashfree refused our API credentials \(HTTP 401\)/, secret: 'wrong_secret' },
+    wrongCredentials: { start: (env) => startCfApp(emu, null, { ...env, SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: 'wrong_secret' }), message: /Cashfree refused our API credentials \(HTTP 401\)/, secret: 'wrong_secret' },
     total: () => emu.transfers().length,
     afterSuccess: async (txnId, done) => {
       assert.equal(done.body.data.amount, 100.07);

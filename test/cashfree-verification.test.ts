@@ -148,7 +148,7 @@ describe('cashfree-verification connector, end to end', () => {
     faults: { 'error-before-work': { error_next: 2, error_status: 502, scope: 'any' } }, // the create and the status call right after it
     lost: 'pending-then-failed',
     wrongCredentials: {
-      start: () => startCfApp(emu, { SANGAM_PARTNER_CASHFREEVRS_CLIENT_SECRET: 'wrong-secret' }),
+      start: (env) => startCfApp(emu, { ...env, SANGAM_PARTNER_CASHFREEVRS_CLIENT_SECRET: 'wrong-secret' }),
       message: /Cashfree refused our Verification API credentials \(HTTP 401\)/,
       secret: 'wrong-secret',
     },

@@ -75,8 +75,11 @@ export interface ConformanceAdapter {
   forge?(txnId: string): Promise<number[]>;
   /** Truthy once the emulator has delivered each webhook of this transaction twice, answered 2xx, and Sangam recorded each event once. */
   duplicatesDelivered?(txnId: string): Promise<unknown>;
-  /** A second app whose partner variables hold a wrong credential, what the 502 says, and the credential (never shown). */
-  wrongCredentials?: { start(): Promise<TestApp>; message: RegExp; secret: string };
+  /**
+   * A second app whose partner variables hold a wrong credential (plus `env`, the scenario's own knobs),
+   * what the 502 says, and the credential (never shown).
+   */
+  wrongCredentials?: { start(env: Record<string, string>): Promise<TestApp>; message: RegExp; secret: string };
   /** Everything the emulator holds (it must not grow when the partner refuses our credentials). */
   total?(): number;
   /** What a refusal's message says (the partner's reason, in our words). */
@@ -245,7 +248,8 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
   },
 
   async wrongCredentials({ a }) {
-    const bad = await a.wrongCredentials!.start();
+    // A generous deadline: a cold app on a loaded machine must not turn the refusal into a timeout (pending).
+    const bad = await a.wrongCredentials!.start({ SANGAM_PARTNER_TIMEOUT_MS: '5000' });
     try {
       const wallet = async () => (await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data;
       const before = await wallet();

@@ -120,7 +120,7 @@ describe('razorpayx connector, end to end', () => {
       return d.length === 2 * events.size && events.size >= 2 && (await callbacksOf(txnId)).length === events.size;
     },
     lost: 'pending-then-failed',
-    wrongCredentials: { start: () => startRzpApp(emu, null, { SANGAM_PARTNER_RZP_KEY_SECRET: 'wrong_key_secret' }), message: /RazorpayX refused our API credentials \(HTTP 401\)/, secret: 'wrong_key_secret' },
+    wrongCredentials: { start: (env) => startRzpApp(emu, null, { ...env, SANGAM_PARTNER_RZP_KEY_SECRET: 'wrong_key_secret' }), message: /RazorpayX refused our API credentials \(HTTP 401\)/, secret: 'wrong_key_secret' },
     total: () => emu.payouts().length,
     afterSuccess: async (txnId, done) => {
       const [payout, ...more] = payoutsOf(txnId);

@@ -102,7 +102,7 @@ describe('setu-dth connector, end to end', () => {
       return emu.webhookLog().filter((w) => w.ref === refId && w.label === 'BILL_PAY Success' && w.status_code === 200).length >= 2;
     },
     lost: 'pending-then-failed',
-    wrongCredentials: { start: () => startDthApp(emu, null, { SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: 'wrong-secret' }), message: /Setu BBPS refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
+    wrongCredentials: { start: (env) => startDthApp(emu, null, { ...env, SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: 'wrong-secret' }), message: /Setu BBPS refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
     total: () => emu.bills().length,
     afterSuccess: async (txnId, done) => {
       assert.equal(done.body.data.commission, 8.75);

@@ -106,7 +106,7 @@ describe('setu-recharge connector, end to end', () => {
       return d.length >= 2;
     },
     lost: 'pending-then-failed',
-    wrongCredentials: { start: () => startSetuApp(emu, null, { SANGAM_PARTNER_SETU_CLIENT_SECRET: 'wrong-secret' }), message: /Setu refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
+    wrongCredentials: { start: (env) => startSetuApp(emu, null, { ...env, SANGAM_PARTNER_SETU_CLIENT_SECRET: 'wrong-secret' }), message: /Setu refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
     total: () => emu.recharges().length,
     afterSuccess: async (txnId, done) => {
       assert.equal(done.body.data.commission, 3.98);

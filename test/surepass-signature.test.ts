@@ -75,7 +75,7 @@ describe('surepass-signature connector, end to end', () => {
     setFaults: (f) => emu.setFaults(f),
     faults: { 'error-before-work': { error_next: 1, error_status: 500 } },
     lost: 'refused-at-once',
-    wrongCredentials: { start: () => startSpApp(emu, { SANGAM_PARTNER_SUREPASS_TOKEN: 'not-the-token' }), message: /Surepass refused our token \(HTTP 401\)/, secret: 'not-the-token' },
+    wrongCredentials: { start: (env) => startSpApp(emu, { ...env, SANGAM_PARTNER_SUREPASS_TOKEN: 'not-the-token' }), message: /Surepass refused our token \(HTTP 401\)/, secret: 'not-the-token' },
     total: () => emu.comparisons().length,
     notApplicable: {
       pendingReconciled: 'a comparison is a read with no status call: any 5xx is a 502, nothing charged (its own tests below), never pending',
