@@ -29,6 +29,7 @@ async function startCfApp(emu: CashfreePayoutsEmulator, port: number | null, env
       SANGAM_PARTNER_TIMEOUT_MS: '600',
       SANGAM_RECONCILE_SCHEDULE: '3',
       ...PARTNER_SUITE_ENV,
+      SANGAM_WEBHOOK_POLL_MS: '50',
       ...env,
     },
     { port },

@@ -109,8 +109,8 @@ export function factoryContext(name: string, vars: Record<string, string>, url =
   };
 }
 
-/** The knobs every partner suite sets: enquiries polled quickly, no circuit breaker in the way, outbound webhooks allowed to loopback and sent promptly. */
-export const PARTNER_SUITE_ENV = { SANGAM_RECONCILE_POLL_MS: '100', SANGAM_BREAKER_MIN_CALLS: '10000', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_POLL_MS: '50' };
+/** The knobs every partner suite sets: enquiries polled quickly, no circuit breaker in the way, outbound webhooks allowed to loopback. */
+export const PARTNER_SUITE_ENV = { SANGAM_RECONCILE_POLL_MS: '100', SANGAM_BREAKER_MIN_CALLS: '10000', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1' };
 
 /** After each partner test: the emulator behaves again, and every ledger invariant still holds. */
 export async function behaveAndCheckLedger(emu: { setFaults(f: object): void }, app: TestApp): Promise<void> {

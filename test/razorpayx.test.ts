@@ -31,6 +31,7 @@ async function startRzpApp(emu: RazorpayxEmulator, port: number | null, env: Rec
       SANGAM_PARTNER_TIMEOUT_MS: '600',
       SANGAM_RECONCILE_SCHEDULE: '3',
       ...PARTNER_SUITE_ENV,
+      SANGAM_WEBHOOK_POLL_MS: '50',
       ...env,
     },
     { port },
