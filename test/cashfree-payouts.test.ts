@@ -1,17 +1,18 @@
 // The cashfree-payouts connector end to end: Sangam's HTTP surface, a live app listening on a real
 // port, the Cashfree Payouts V2 emulator in-process calling back at /partners/cashfree/webhooks, the
-// wallet and the ledger (the ledger check runs after every test). Plus unit-level checks of the
-// transformers, the amount conversion and the webhook verifier.
+// wallet and the ledger (the ledger check runs after every test). The shared connector conformance
+// scenarios run through its adapter (connector-conformance.ts); the tests beside them are Cashfree's
+// own. Plus unit-level checks of the transformers, the amount conversion and the webhook verifier.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkLedger } from '../src/ledger/check.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.js';
 import { eventIdOf, eventsOf, outcomeOf, paiseOf, reportOf, rupeesOf, statusOf, transferBody, type CfTransfer } from '../src/providers/cashfree-payouts/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/cashfree-payouts/webhook.js';
-import { CallbackRefused, type PartnerContext } from '../src/providers/connector.js';
+import { CallbackRefused } from '../src/providers/connector.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { conformance } from './connector-conformance.js';
 
 const CLIENT_SECRET = 'cfsk_ma_test_secret_for_tests';
 const FEE_PAISE = 100; // the default price of upi-payment-status
@@ -27,9 +28,7 @@ async function startCfApp(emu: CashfreePayoutsEmulator, port: number | null, env
       SANGAM_PARTNER_ROUTES: 'upi-payment-status=cashfree',
       SANGAM_PARTNER_TIMEOUT_MS: '600',
       SANGAM_RECONCILE_SCHEDULE: '3',
-      SANGAM_RECONCILE_POLL_MS: '100',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
-      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...PARTNER_SUITE_ENV,
       SANGAM_WEBHOOK_POLL_MS: '50',
       ...env,
     },
@@ -58,11 +57,7 @@ describe('cashfree-payouts connector, end to end', () => {
     await t.close();
     await emu.close();
   });
-  afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
-  });
+  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);
@@ -79,40 +74,72 @@ describe('cashfree-payouts connector, end to end', () => {
     fetch(`${t.base}/partners/cashfree/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   const signed = (body: string, ts = String(Date.now()), secret = CLIENT_SECRET) => ({ 'x-webhook-timestamp': ts, 'x-webhook-signature': signatureOf(ts, body, secret), 'x-webhook-version': '2024-01-01' });
 
-  it('success: TUP on RECEIVED, final by webhook; one transfer under our txn id, rupees on the wire, utr the transfer’s, debited once', async () => {
-    const before = await wallet();
-    const body = { ...VALID.upi(), vpa: 'priya.sharma@okaxis', amount: 100.07 };
-    const r = await pay(body);
-    assert.equal(r.status, 200, r.text);
-    assert.equal(r.body.statuscode, 'TUP');
-    assert.equal(r.body.data.status, 'pending');
-    const txnId = r.body.data.txn_id as string;
-    assert.equal(r.body.data.amount, 100.07);
-    assert.equal((await wallet()).held, 10007 + FEE_PAISE);
+  const transferEvent = (txnId: string) =>
+    JSON.stringify({
+      data: { ...transfersOf(txnId)[0]!.transfer, status: 'SUCCESS', status_code: 'SENT_TO_BENEFICIARY', transfer_utr: '9999999999999999' },
+      event_time: '2024-07-25T17:43:37',
+      type: 'TRANSFER_SUCCESS',
+    });
 
-    const done = await final(body.reference_id);
-    assert.equal(done.body.statuscode, 'TXN');
-    assert.equal(done.body.data.status, 'success');
-    assert.equal(done.body.data.amount, 100.07);
-    const [rec, ...more] = transfersOf(txnId);
-    assert.equal(more.length, 0);
-    assert.equal(rec!.amountPaise, 10007);
-    assert.equal(rec!.transfer.transfer_amount, 100.07);
-    assert.equal(rec!.transfer.transfer_mode, 'upi');
-    assert.equal(rec!.transfer.beneficiary_details.beneficiary_instrument_details.vpa, 'priya.sharma@okaxis');
-    assert.equal(rec!.apiVersion, '2024-01-01');
-    assert.equal(done.body.data.utr, rec!.transfer.transfer_utr);
-    assert.match(done.body.data.utr, /^\d{16}$/);
-    assert.deepEqual((await ledgerOf(txnId)).map((x) => x.requests), [1]);
-    // settled by the signed webhook, not by the reconciler; the cf_transfer_id is kept as our reference
-    assert.ok((await callbacksOf(txnId)).some((c) => c.status === 'success' && c.outcome === 'settled'));
-    const row = await t.store.db.selectFrom('transactions').select(['partner', 'partner_ref']).where('id', '=', txnId).executeTakeFirstOrThrow();
-    assert.deepEqual(row, { partner: 'cashfree', partner_ref: rec!.transfer.cf_transfer_id });
-    assert.deepEqual(await wallet(), { balance: before.balance - 10007 - FEE_PAISE, held: 0 });
+  conformance({
+    kind: 'cashfree-payouts',
+    app: () => t,
+    path: PATHS.upi,
+    body: (steer) => ({ ...VALID.upi(), vpa: { success: 'priya.sharma@okaxis', refusal: 'failure@ybl', held: 'hold@ybl' }[steer], amount: 100.07 }),
+    debit: () => 10007 + FEE_PAISE,
+    refusalCharge: () => 0,
+    refusalMessage: /failed at Cashfree: imps mode fail/,
+    madeAt: (txnId) => transfersOf(txnId).length,
+    creates: async (txnId) => (await ledgerOf(txnId))[0]?.requests ?? 0,
+    setFaults: (f) => emu.setFaults(f),
+    faults: {
+      'error-after-work': { error_after_accept_next: 1, error_status: 500, scope: 'create_transfer', drop_webhooks: true },
+      'error-before-work': { error_next: 1, error_status: 503, scope: 'create_transfer', drop_webhooks: true }, // [P] a 5xx is never a refusal: check status first
+      'duplicate-webhooks': { duplicate_webhooks: true },
+    },
+    settle: async (txnId) => assert.equal((await settle(txnId, { status: 'SUCCESS' })).status, 200),
+    forge: async (txnId) => {
+      const event = transferEvent(txnId);
+      const ts = String(Date.now());
+      const statuses = [
+        await sendWebhook(event, signed(event, ts, 'not the secret')),
+        await sendWebhook(event, {}),
+        await sendWebhook(event, { 'x-webhook-signature': signatureOf(ts, event, CLIENT_SECRET) }), // no timestamp
+        await sendWebhook(event, { 'x-webhook-timestamp': String(Number(ts) + 1), 'x-webhook-signature': signatureOf(ts, event, CLIENT_SECRET) }),
+        await sendWebhook(event, signed(event, String(Date.now() - 10 * 60_000))), // outside the window
+      ];
+      // none counted (the emulator's own TRANSFER_ACKNOWLEDGED may be, by now)
+      assert.deepEqual((await callbacksOf(txnId)).filter((c) => c.status === 'success'), []);
+      return statuses.map((x) => x.status);
+    },
+    duplicatesDelivered: async (txnId) => {
+      const d = emu.webhookLog().filter((x) => x.transfer_id === txnId && x.http_status === 200);
+      const types = new Set(d.map((x) => x.type));
+      return d.length === 2 * types.size && types.has('TRANSFER_SUCCESS') && (await callbacksOf(txnId)).length === types.size;
+    },
+    lost: 'pending-then-failed',
+    wrongCredentials: { start: (env) => startCfApp(emu, null, { ...env, SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: 'wrong_secret' }), message: /Cashfree refused our API credentials \(HTTP 401\)/, secret: 'wrong_secret' },
+    total: () => emu.transfers().length,
+    afterSuccess: async (txnId, done) => {
+      assert.equal(done.body.data.amount, 100.07);
+      const [rec, ...more] = transfersOf(txnId);
+      assert.equal(more.length, 0);
+      assert.equal(rec!.amountPaise, 10007);
+      assert.equal(rec!.transfer.transfer_amount, 100.07);
+      assert.equal(rec!.transfer.transfer_mode, 'upi');
+      assert.equal(rec!.transfer.beneficiary_details.beneficiary_instrument_details.vpa, 'priya.sharma@okaxis');
+      assert.equal(rec!.apiVersion, '2024-01-01');
+      assert.equal(done.body.data.utr, rec!.transfer.transfer_utr);
+      assert.match(done.body.data.utr, /^\d{16}$/);
+      assert.deepEqual((await ledgerOf(txnId)).map((x) => x.requests), [1]);
+      // settled by the signed webhook, not by the reconciler; the cf_transfer_id is kept as our reference
+      assert.ok((await callbacksOf(txnId)).some((c) => c.status === 'success' && c.outcome === 'settled'));
+      const row = await t.store.db.selectFrom('transactions').select(['partner', 'partner_ref']).where('id', '=', txnId).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { partner: 'cashfree', partner_ref: rec!.transfer.cf_transfer_id });
+    },
   });
 
   for (const [vpa, why] of [
-    ['failure@ybl', /failed at Cashfree: imps mode fail/],
     ['rejected@ybl', /rejected at Cashfree: bene blacklisted/],
     ['denied@ybl', /manually rejected at Cashfree/],
   ] as const) {
@@ -166,27 +193,12 @@ describe('cashfree-payouts connector, end to end', () => {
     assert.deepEqual(await wallet(), { balance: before.balance - 3000 - FEE_PAISE, held: 0 });
   });
 
-  it('forged, unsigned and stale webhooks get a 401 and change nothing; a genuine one settles; a redelivery is dropped', async () => {
+  it('a genuinely signed webhook settles; a redelivery (fresh timestamp and signature, same event) is dropped', async () => {
     const body = { ...VALID.upi(), vpa: 'hold@ybl', amount: 15 };
     const r = await pay(body);
     const txnId = r.body.data.txn_id as string;
     const held = await wallet();
-    const rec = transfersOf(txnId)[0]!;
-    const event = JSON.stringify({
-      data: { ...rec.transfer, status: 'SUCCESS', status_code: 'SENT_TO_BENEFICIARY', transfer_utr: '9999999999999999' },
-      event_time: '2024-07-25T17:43:37',
-      type: 'TRANSFER_SUCCESS',
-    });
-    assert.equal((await sendWebhook(event, signed(event, String(Date.now()), 'not the secret'))).status, 401);
-    assert.equal((await sendWebhook(event, {})).status, 401);
-    const ts = String(Date.now());
-    assert.equal((await sendWebhook(event, { 'x-webhook-signature': signatureOf(ts, event, CLIENT_SECRET) })).status, 401); // no timestamp
-    assert.equal((await sendWebhook(event, { 'x-webhook-timestamp': String(Number(ts) + 1), 'x-webhook-signature': signatureOf(ts, event, CLIENT_SECRET) })).status, 401);
-    assert.equal((await sendWebhook(event, signed(event, String(Date.now() - 10 * 60_000)))).status, 401); // outside the window
-    assert.equal((await txOf(body.reference_id)).body.data.status, 'pending');
-    assert.deepEqual(await wallet(), held);
-    assert.deepEqual(await callbacksOf(txnId), []);
-
+    const event = transferEvent(txnId);
     const ok = await sendWebhook(event, signed(event));
     assert.equal(ok.status, 200);
     assert.equal(((await ok.json()) as { result: string }).result, 'settled');
@@ -214,7 +226,7 @@ describe('cashfree-payouts connector, end to end', () => {
     assert.ok(emu.webhookLog().filter((d) => d.transfer_id === txnId).every((d) => d.http_status === 401 && d.signature === 'bad'));
   });
 
-  it('duplicate deliveries and out-of-order events are applied once', async () => {
+  it('out-of-order events, each delivered twice, are applied once', async () => {
     emu.setFaults({ duplicate_webhooks: true, out_of_order: true });
     const before = await wallet();
     const body = { ...VALID.upi(), vpa: 'dup.payee@ybl', amount: 12 };
@@ -259,7 +271,6 @@ describe('cashfree-payouts connector, end to end', () => {
   });
 
   for (const [name, faults] of [
-    ['a 500 after the transfer was created', { error_after_accept_next: 1, error_status: 500, scope: 'create_transfer' as const }],
     ['a read timeout while Cashfree is still working', { timeout_next: 1, timeout_ms: 1500, scope: 'create_transfer' as const }],
   ] as const) {
     it(`no answer (${name}): TUP; the client's retry sends nothing; reconciliation settles it; one transfer`, async () => {
@@ -285,21 +296,6 @@ describe('cashfree-payouts connector, end to end', () => {
       assert.deepEqual(await wallet(), { balance: before.balance - 5500 - FEE_PAISE, held: 0 });
     });
   }
-
-  it('no answer and no transfer (a 503 before anything was done): 404 transfer_id_not_found twice; failed, nothing paid or charged, never a create', async () => {
-    // [P] "When you get a 5XX response, do not initiate another transaction": a 5xx is never a refusal.
-    emu.setFaults({ error_next: 1, error_status: 503, scope: 'create_transfer', drop_webhooks: true });
-    const before = await wallet();
-    const body = { ...VALID.upi(), vpa: 'lost.case@ybl', amount: 66 };
-    const r = await pay(body);
-    assert.equal(r.body.statuscode, 'TUP', r.text);
-    const txnId = r.body.data.txn_id as string;
-    const done = await final(body.reference_id, 15000);
-    assert.equal(done.body.data.status, 'failed');
-    assert.match(done.body.data.message, /never reached the partner network/);
-    assert.equal(transfersOf(txnId).length, 0, 'no status enquiry created a transfer');
-    assert.deepEqual(await wallet(), before);
-  });
 
   for (const [name, setup, match] of [
     ['429', () => emu.setFaults({ throttle_next: 1, scope: 'create_transfer' }), /Cashfree is throttling requests \(HTTP 429, retry after 1 s\)/],
@@ -336,25 +332,6 @@ describe('cashfree-payouts connector, end to end', () => {
     assert.match(r.body.data.Message, /Cashfree takes a VPA/);
     assert.equal(emu.transfers().length, count);
     assert.deepEqual(await wallet(), before);
-  });
-
-  it('a 401 (wrong client secret) is a 502, nothing debited', async () => {
-    const bad = await startCfApp(emu, null, { SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: 'wrong_secret' });
-    try {
-      const before = (await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data;
-      const count = emu.transfers().length;
-      const r = await bad.call('POST', PATHS.upi, { key: bad.liveKey, body: VALID.upi() });
-      assert.equal(r.status, 502, r.text);
-      assert.equal(r.body.data.Errorcode, 113);
-      assert.match(r.body.data.Message, /Cashfree refused our API credentials \(HTTP 401\)/);
-      assert.doesNotMatch(r.text, /wrong_secret/);
-      assert.deepEqual((await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data, before);
-      assert.equal(emu.transfers().length, count);
-      const l = await checkLedger(bad.store.db);
-      assert.ok(l.ok, l.breaches.join('\n'));
-    } finally {
-      await bad.close();
-    }
   });
 
   it('status enquiry: null when Cashfree knows no such transfer and none was sent from here; never creates one', async () => {
@@ -438,15 +415,7 @@ describe('cashfree-payouts transformers and verifier', () => {
   });
 
   it('the factory names the full variable that is missing or malformed', () => {
-    const ctx = (vars: Record<string, string>): PartnerContext => ({
-      name: 'cashfree',
-      url: 'http://127.0.0.1:1/payout',
-      vars,
-      webhookUrl: '',
-      oauthCallbackUrl: '',
-      timeoutFor: () => 1000,
-      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
-    });
+    const ctx = (vars: Record<string, string>) => factoryContext('cashfree', vars, 'http://127.0.0.1:1/payout');
     const all = { CLIENT_ID: 'CF_ID', CLIENT_SECRET: 'cfsk_x' };
     for (const v of Object.keys(all)) {
       const { [v]: _, ...rest } = all as Record<string, string>;

@@ -13,6 +13,7 @@ import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
 import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import type { RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
+import type { PartnerContext } from '../src/providers/connector.js';
 import { eventually, startApp, type TestApp } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -91,6 +92,32 @@ export async function startPartnerApp(
   const topUpInr = opts.topUpInr ?? 10_000;
   if (topUpInr > 0) await topUp(t.store.db, t.accountId, topUpInr * 100, 'test funds');
   return { ...t, base: base || t.config.publicUrl };
+}
+
+/**
+ * What a connector factory is lent, for the tests that check its variables at boot: the partner `name`,
+ * its `vars`, and nothing it may call (a factory only reads its variables; sessions hold nothing).
+ */
+export function factoryContext(name: string, vars: Record<string, string>, url = 'http://127.0.0.1:1'): PartnerContext {
+  return {
+    name,
+    url,
+    vars,
+    webhookUrl: '',
+    oauthCallbackUrl: '',
+    timeoutFor: () => 1000,
+    sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
+  };
+}
+
+/** The knobs every partner suite sets: enquiries polled quickly, no circuit breaker in the way, outbound webhooks allowed to loopback. */
+export const PARTNER_SUITE_ENV = { SANGAM_RECONCILE_POLL_MS: '100', SANGAM_BREAKER_MIN_CALLS: '10000', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1' };
+
+/** After each partner test: the emulator behaves again, and every ledger invariant still holds. */
+export async function behaveAndCheckLedger(emu: { setFaults(f: object): void }, app: TestApp): Promise<void> {
+  emu.setFaults({});
+  const r = await checkLedger(app.store.db);
+  if (!r.ok) throw new Error(`ledger check failed:\n${r.breaches.join('\n')}`);
 }
 
 /**

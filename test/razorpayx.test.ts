@@ -1,16 +1,18 @@
 // The razorpayx connector end to end: Sangam's HTTP surface, a live app listening on a real port, the
 // RazorpayX emulator in-process calling back at /partners/rzp/webhooks, the wallet and the ledger (the
-// ledger check runs after every test). Plus a few unit-level checks of the transformers and verifier.
+// ledger check runs after every test). The shared connector conformance scenarios run through its
+// adapter (connector-conformance.ts); the tests beside them are RazorpayX's own. Plus a few unit-level
+// checks of the transformers and verifier.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkLedger } from '../src/ledger/check.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { createRazorpayx } from '../src/providers/razorpayx/index.js';
 import { createPayoutBody, eventsOf, outcomeOf, reportOf, statusOf, type RzpPayout } from '../src/providers/razorpayx/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/razorpayx/webhook.js';
-import { CallbackRefused, type PartnerContext } from '../src/providers/connector.js';
+import { CallbackRefused } from '../src/providers/connector.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { conformance } from './connector-conformance.js';
 
 const WEBHOOK_SECRET = 'rzp_webhook_secret_for_tests';
 const FEE_PAISE = 100; // the default price of upi-payment-status
@@ -28,9 +30,7 @@ async function startRzpApp(emu: RazorpayxEmulator, port: number | null, env: Rec
       SANGAM_PARTNER_ROUTES: 'upi-payment-status=rzp',
       SANGAM_PARTNER_TIMEOUT_MS: '600',
       SANGAM_RECONCILE_SCHEDULE: '3',
-      SANGAM_RECONCILE_POLL_MS: '100',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
-      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...PARTNER_SUITE_ENV,
       SANGAM_WEBHOOK_POLL_MS: '50',
       ...env,
     },
@@ -59,11 +59,7 @@ describe('razorpayx connector, end to end', () => {
     await t.close();
     await emu.close();
   });
-  afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
-  });
+  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);
@@ -76,56 +72,72 @@ describe('razorpayx connector, end to end', () => {
   const sendWebhook = (body: string, headers: Record<string, string>) =>
     fetch(`${t.base}/partners/rzp/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
-  it('success: TUP while processing, final by webhook; one payout with our key, utr is the payout’s, debited once', async () => {
-    const before = await wallet();
-    const body = { ...VALID.upi(), vpa: 'priya.sharma@okaxis', amount: 100.5 };
-    const r = await pay(body);
-    assert.equal(r.status, 200, r.text);
-    assert.equal(r.body.statuscode, 'TUP');
-    assert.equal(r.body.data.status, 'pending');
-    const txnId = r.body.data.txn_id as string;
-    assert.match(txnId, /^txn_/);
-    assert.equal(r.body.data.amount, 100.5);
-    // Held while pending. The webhook may settle it before these reads on a loaded machine: read the
-    // wallet first, and hold it to the pending rule only when the transaction is still pending after.
-    const held = (await wallet()).held;
-    if ((await txOf(body.reference_id)).body.data.status === 'pending') assert.equal(held, 10050 + FEE_PAISE);
-
-    const done = await final(body.reference_id);
-    assert.equal(done.body.statuscode, 'TXN');
-    assert.equal(done.body.data.status, 'success');
-    const [payout, ...more] = payoutsOf(txnId);
-    assert.equal(more.length, 0);
-    assert.equal(payout!.idempotencyKey, txnId);
-    assert.equal(payout!.payout.amount, 10050);
-    assert.equal(payout!.payout.mode, 'UPI');
-    assert.equal(done.body.data.utr, payout!.payout.utr);
-    assert.match(done.body.data.utr, /^\d{12}$/);
-    assert.deepEqual(await requestsFor(txnId), { requests: 1, payouts: 1 });
-    // settled by the signed webhook (the reconciler's first enquiry is due 3 s later; the webhook is
-    // recorded in the transaction that settles, so it is there once the status is final)
-    const cbs = await eventually(async () => {
-      const c = await callbacksOf(txnId);
-      return c.some((x) => x.status === 'success') && c;
+  const settlePayout = (txnId: string) =>
+    fetch(`${emu.url}/_sim/payouts/${payoutsOf(txnId)[0]!.payout.id}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"status":"processed"}' });
+  const payoutEvent = (txnId: string) =>
+    JSON.stringify({
+      entity: 'event',
+      account_id: 'acc_x',
+      event: 'payout.processed',
+      contains: ['payout'],
+      payload: { payout: { entity: { ...payoutsOf(txnId)[0]!.payout, status: 'processed', utr: '999999999999' } } },
+      created_at: Math.floor(Date.now() / 1000),
     });
-    const row = await t.store.db.selectFrom('transactions').select(['checks', 'created_at', 'updated_at']).where('id', '=', txnId).executeTakeFirst();
-    assert.ok(cbs.some((c) => c.status === 'success' && c.outcome === 'settled'), JSON.stringify([cbs, row, emu.payouts().find((p) => p.payout.reference_id === txnId)!.history]));
-    const w = await wallet();
-    assert.deepEqual(w, { balance: before.balance - 10050 - FEE_PAISE, held: 0 });
-    const st = await t.call('GET', '/api/v1/account/statement', { key: t.liveKey });
-    assert.equal(st.body.data.items.filter((e: { txn_id: string }) => e.txn_id === txnId).length, 1);
-  });
 
-  it('failure@: processing then failed; hold released, nothing charged', async () => {
-    const before = await wallet();
-    const body = { ...VALID.upi(), vpa: 'failure@ybl', amount: 42 };
-    const r = await pay(body);
-    assert.equal(r.body.statuscode, 'TUP');
-    const done = await final(body.reference_id);
-    assert.equal(done.body.statuscode, 'ERR');
-    assert.equal(done.body.data.status, 'failed');
-    assert.match(done.body.data.message, /beneficiary bank rejected/);
-    assert.deepEqual(await wallet(), before);
+  conformance({
+    kind: 'razorpayx',
+    app: () => t,
+    path: PATHS.upi,
+    body: (steer) => ({ ...VALID.upi(), vpa: { success: 'priya.sharma@okaxis', refusal: 'failure@ybl', held: 'pending@ybl' }[steer], amount: 100.5 }),
+    debit: () => 10050 + FEE_PAISE,
+    refusalCharge: () => 0,
+    refusalMessage: /beneficiary bank rejected/,
+    madeAt: (txnId) => payoutsOf(txnId).length,
+    creates: async (txnId) => (await requestsFor(txnId))?.requests ?? 0,
+    setFaults: (f) => emu.setFaults(f),
+    faults: {
+      'error-after-work': { error_after_accept_next: 1, error_status: 500, scope: 'create_payout', drop_webhooks: true },
+      'error-before-work': { error_next: 1, error_status: 503, scope: 'create_payout', drop_webhooks: true }, // PARTNERS.md documents no 5xx as "not executed"
+      'duplicate-webhooks': { duplicate_webhooks: true },
+    },
+    settle: async (txnId) => assert.equal((await settlePayout(txnId)).status, 200),
+    forge: async (txnId) => {
+      const event = payoutEvent(txnId);
+      const statuses = await Promise.all([
+        sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, 'not the secret'), 'x-razorpay-event-id': 'evt_forged01' }),
+        sendWebhook(event, { 'x-razorpay-event-id': 'evt_unsigned1' }),
+        sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET).toUpperCase(), 'x-razorpay-event-id': 'evt_upper001' }),
+        sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET) }), // no event id
+      ]);
+      // none counted (the emulator's own payout.initiated may be, by now)
+      assert.deepEqual((await callbacksOf(txnId)).filter((c) => c.webhook_id.startsWith('rzp:evt_')), []);
+      return statuses.map((x) => x.status);
+    },
+    duplicatesDelivered: async (txnId) => {
+      const id = payoutsOf(txnId)[0]!.payout.id;
+      const d = emu.webhookLog().filter((x) => x.payout_id === id && x.status_code === 200);
+      const events = new Set(d.map((x) => x.event_id));
+      // each event delivered twice (initiated and processed), each counted once
+      return d.length === 2 * events.size && events.size >= 2 && (await callbacksOf(txnId)).length === events.size;
+    },
+    lost: 'pending-then-failed',
+    wrongCredentials: { start: (env) => startRzpApp(emu, null, { ...env, SANGAM_PARTNER_RZP_KEY_SECRET: 'wrong_key_secret' }), message: /RazorpayX refused our API credentials \(HTTP 401\)/, secret: 'wrong_key_secret' },
+    total: () => emu.payouts().length,
+    afterSuccess: async (txnId, done) => {
+      const [payout, ...more] = payoutsOf(txnId);
+      assert.equal(more.length, 0);
+      assert.equal(payout!.idempotencyKey, txnId);
+      assert.equal(payout!.payout.amount, 10050);
+      assert.equal(payout!.payout.mode, 'UPI');
+      assert.equal(done.body.data.utr, payout!.payout.utr);
+      assert.match(done.body.data.utr, /^\d{12}$/);
+      assert.deepEqual(await requestsFor(txnId), { requests: 1, payouts: 1 });
+      // the signed payout.processed webhook is verified and counted (it normally settles the payout; on a
+      // loaded machine an enquiry may get there first, and the webhook then finds it final)
+      await eventually(async () => (await callbacksOf(txnId)).some((x) => x.status === 'success' && (x.outcome === 'settled' || x.outcome === 'already_final')));
+      const st = await t.call('GET', '/api/v1/account/statement', { key: t.liveKey });
+      assert.equal(st.body.data.items.filter((e: { txn_id: string }) => e.txn_id === txnId).length, 1);
+    },
   });
 
   it('invalid@: failed in the create answer itself, a business failure at once', async () => {
@@ -170,37 +182,20 @@ describe('razorpayx connector, end to end', () => {
     assert.deepEqual(await wallet(), { balance: before.balance - 3000 - FEE_PAISE, held: 0 });
   });
 
-  it('forged and unsigned webhooks get a 401 and change nothing; emulator-signed-with-a-wrong-secret ones too', async () => {
+  it('webhooks the emulator signs with a wrong secret get a 401; a genuine signature settles; the same event id again (same body, or another) is dropped', async () => {
     emu.setFaults({ bad_signature: true });
     const body = { ...VALID.upi(), vpa: 'pending@ybl', amount: 15 };
     const r = await pay(body);
     const txnId = r.body.data.txn_id as string;
     const held = await wallet();
     const [p] = payoutsOf(txnId);
-    const event = JSON.stringify({
-      entity: 'event',
-      account_id: 'acc_x',
-      event: 'payout.processed',
-      contains: ['payout'],
-      payload: { payout: { entity: { ...p!.payout, status: 'processed', utr: '999999999999' } } },
-      created_at: Math.floor(Date.now() / 1000),
-    });
-    const forged = await sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, 'not the secret'), 'x-razorpay-event-id': 'evt_forged01' });
-    assert.equal(forged.status, 401);
-    const unsigned = await sendWebhook(event, { 'x-razorpay-event-id': 'evt_unsigned1' });
-    assert.equal(unsigned.status, 401);
-    const upper = await sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET).toUpperCase(), 'x-razorpay-event-id': 'evt_upper001' });
-    assert.equal(upper.status, 401);
-    const noId = await sendWebhook(event, { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET) });
-    assert.equal(noId.status, 401);
-    // the emulator's own deliveries, signed with a random secret, are refused as well
     await eventually(async () => emu.webhookLog().some((d) => d.payout_id === p!.payout.id && d.status_code === 401));
     assert.equal((await txOf(body.reference_id)).body.data.status, 'pending');
     assert.deepEqual(await wallet(), held);
     assert.deepEqual(await callbacksOf(txnId), []);
     assert.equal((await t.store.db.selectFrom('partner_callbacks').select('webhook_id').where('webhook_id', 'like', 'rzp:evt_%').execute()).length, 0);
 
-    // a genuine signature settles it; the same event id again (same body, or another) is dropped
+    const event = payoutEvent(txnId);
     const signed = { 'x-razorpay-signature': signatureOf(event, WEBHOOK_SECRET), 'x-razorpay-event-id': 'evt_genuine01' };
     const ok = await sendWebhook(event, signed);
     assert.equal(ok.status, 200);
@@ -215,24 +210,6 @@ describe('razorpayx connector, end to end', () => {
     assert.equal(((await sameId.json()) as { result: string }).result, 'duplicate');
     assert.equal((await txOf(body.reference_id)).body.data.status, 'success');
     assert.equal((await wallet()).held, held.held - 1500 - FEE_PAISE);
-  });
-
-  it('duplicate deliveries (same x-razorpay-event-id) are applied once', async () => {
-    emu.setFaults({ duplicate_webhooks: true });
-    const before = await wallet();
-    const body = { ...VALID.upi(), vpa: 'dup.payee@ybl', amount: 12 };
-    const r = await pay(body);
-    const txnId = r.body.data.txn_id as string;
-    assert.equal((await final(body.reference_id)).body.data.status, 'success');
-    const payoutId = payoutsOf(txnId)[0]!.payout.id;
-    const delivered = await eventually(async () => {
-      const d = emu.webhookLog().filter((x) => x.payout_id === payoutId && x.status_code === 200);
-      return d.length >= 4 && d;
-    });
-    const ids = new Set(delivered.map((d) => d.event_id));
-    assert.equal(ids.size, 2); // initiated and processed, each delivered twice
-    assert.equal((await callbacksOf(txnId)).length, 2);
-    assert.deepEqual(await wallet(), { balance: before.balance - 1200 - FEE_PAISE, held: 0 });
   });
 
   it('reversal: stays success with reversed_at/reversal_reason, the debit comes back by a correcting posting, transaction.reversed is written', async () => {
@@ -270,7 +247,6 @@ describe('razorpayx connector, end to end', () => {
   });
 
   for (const [name, faults] of [
-    ['a 500 after the payout was created', { error_after_accept_next: 1, error_status: 500, scope: 'create_payout' as const }],
     ['a read timeout while RazorpayX is still working', { timeout_next: 1, timeout_ms: 1500, scope: 'create_payout' as const }],
   ] as const) {
     it(`no answer (${name}): TUP; the client's retry sends nothing; the lookup by our reference settles it; one payout`, async () => {
@@ -294,21 +270,6 @@ describe('razorpayx connector, end to end', () => {
       assert.deepEqual(await wallet(), { balance: before.balance - 5500 - FEE_PAISE, held: 0 });
     });
   }
-
-  it('no answer and no payout (a 503 before RazorpayX made one): the lookup finds none twice; failed, nothing paid or charged, never a create', async () => {
-    // PARTNERS.md documents no 5xx as "not executed": a 503 is an unknown outcome until the lookup tells.
-    emu.setFaults({ error_next: 1, error_status: 503, scope: 'create_payout', drop_webhooks: true });
-    const before = await wallet();
-    const body = { ...VALID.upi(), vpa: 'lost.case@ybl', amount: 66 };
-    const r = await pay(body);
-    assert.equal(r.body.statuscode, 'TUP', r.text);
-    const txnId = r.body.data.txn_id as string;
-    const done = await final(body.reference_id, 15000);
-    assert.equal(done.body.data.status, 'failed');
-    assert.match(done.body.data.message, /never reached the partner network/);
-    assert.equal(payoutsOf(txnId).length, 0, 'no status enquiry created a payout');
-    assert.deepEqual(await wallet(), before);
-  });
 
   for (const [name, setup, http] of [
     ['429', () => emu.setFaults({ throttle_next: 1, scope: 'create_payout' }), 502],
@@ -336,25 +297,6 @@ describe('razorpayx connector, end to end', () => {
       assert.equal((await final(body.reference_id)).body.data.status, 'success');
     });
   }
-
-  it('a 401 (wrong key secret) is a 502, nothing debited', async () => {
-    const bad = await startRzpApp(emu, null, { SANGAM_PARTNER_RZP_KEY_SECRET: 'wrong' });
-    try {
-      const before = (await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data;
-      const count = emu.payouts().length;
-      const r = await bad.call('POST', PATHS.upi, { key: bad.liveKey, body: VALID.upi() });
-      assert.equal(r.status, 502, r.text);
-      assert.equal(r.body.data.Errorcode, 113);
-      assert.match(r.body.data.Message, /RazorpayX refused our API credentials \(HTTP 401\)/);
-      assert.doesNotMatch(r.text, /wrong/);
-      assert.deepEqual((await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data, before);
-      assert.equal(emu.payouts().length, count);
-      const l = await checkLedger(bad.store.db);
-      assert.ok(l.ok, l.breaches.join('\n'));
-    } finally {
-      await bad.close();
-    }
-  });
 
   it('status enquiry: a lookup by payout id or by our reference; null when RazorpayX has none; never a create', async () => {
     const router = t.services.partners!;
@@ -441,15 +383,7 @@ describe('razorpayx transformers and verifier', () => {
   });
 
   it('the factory names the full variable that is missing', () => {
-    const ctx = (vars: Record<string, string>): PartnerContext => ({
-      name: 'rzp',
-      url: 'http://127.0.0.1:1',
-      vars,
-      webhookUrl: '',
-      oauthCallbackUrl: '',
-      timeoutFor: () => 1000,
-      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
-    });
+    const ctx = (vars: Record<string, string>) => factoryContext('rzp', vars);
     const all = { KEY_ID: 'rzp_test_x', KEY_SECRET: 's', ACCOUNT_NUMBER: '123456', WEBHOOK_SECRET: 'w' };
     for (const v of Object.keys(all)) {
       const { [v]: _, ...rest } = all as Record<string, string>;

@@ -1,18 +1,19 @@
 // The setu-dth connector end to end: Sangam's HTTP surface, a live app listening on a real port, the
 // Setu BBPS emulator in-process posting its (unsigned) webhooks to /partners/setudth/webhooks/<secret>,
-// the wallet and the ledger (checked after every test). Plus unit-level checks of the biller mapping.
+// the wallet and the ledger (checked after every test). The shared connector conformance scenarios run
+// through its adapter (connector-conformance.ts). Plus unit-level checks of the biller mapping.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkLedger } from '../src/ledger/check.js';
 import { listFees } from '../src/ledger/pricing.js';
 import { BILLERS } from '../src/partner-sim/setu-dth/billers.js';
 import { startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
-import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
+import { PartnerError } from '../src/providers/connector.js';
 import { createSetuDth } from '../src/providers/setu-dth/index.js';
 import { billerFor, billerMapOf, ourDthCode, reversalOf, statusOf } from '../src/providers/setu-dth/transformers.js';
-import { paymentRefIdOf } from '../src/providers/setu-recharge/transformers.js';
-import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
+import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
+import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { conformance } from './connector-conformance.js';
 
 const SECRET = 'setu_dth_webhook_path_secret_for_tests_01';
 const CUSTOMER_MOBILE = '9812300000';
@@ -28,11 +29,9 @@ async function startDthApp(emu: SetuDthEmulator, port: number | null, env: Recor
       SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE: CUSTOMER_MOBILE,
       SANGAM_PARTNER_SETUDTH_WEBHOOK_SECRET: SECRET,
       SANGAM_PARTNER_ROUTES: 'dth-recharge=setudth',
-      SANGAM_PARTNER_TIMEOUT_MS: '800',
+      SANGAM_PARTNER_TIMEOUT_MS: '2000', // billers, login, bill fetch and its polls: a cold first call on a loaded machine took over 800 ms
       SANGAM_RECONCILE_SCHEDULE: '2',
-      SANGAM_RECONCILE_POLL_MS: '100',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
-      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { port },
@@ -60,11 +59,7 @@ describe('setu-dth connector, end to end', () => {
     await t.close();
     await emu.close();
   });
-  afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
-  });
+  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const dth = (body: Record<string, unknown>) => t.call('POST', PATHS.dth, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);
@@ -77,35 +72,49 @@ describe('setu-dth connector, end to end', () => {
   const charged = (paise: number, commission: number) => ({ balance: -(paise - commission) - fee, held: 0 });
   const plus = (a: { balance: number; held: number }, d: { balance: number; held: number }) => ({ balance: a.balance + d.balance, held: d.held });
 
-  it('success: bill fetch, then the payment under our reference; TXN, commission in INR, utr = billerRefId; debited once', async () => {
-    const before = await wallet();
-    const body = { ...VALID.dth(), subscriber_id: '1234561234', operator: 'TS', amount: 350 };
-    const r = await dth(body);
-    assert.equal(r.status, 200, r.text);
-    assert.equal(r.body.statuscode, 'TXN');
-    assert.equal(r.body.data.status, 'success');
-    assert.equal(r.body.data.commission, 8.75);
-    const txnId = r.body.data.txn_id as string;
-    const [bill, ...more] = paymentsOf(txnId);
-    assert.equal(more.length, 0);
-    assert.equal(bill!.input.biller.id, 'TATAPLAY00NAT1');
-    assert.deepEqual(bill!.input.billParameters, [{ name: 'Subscriber Number', value: '1234561234' }]);
-    assert.equal(bill!.input.customerMobile, CUSTOMER_MOBILE);
-    assert.equal(bill!.payment!.input.amount, 35000);
-    assert.equal(bill!.payment!.input.paymentRefId, txnId.replace('_', ''));
-    assert.equal(r.body.data.utr, bill!.payment!.billerRefId);
-    assert.deepEqual(await wallet(), plus(before, charged(35000, 875)));
-  });
-
-  it('failure (0001): the biller declines; failed at once, nothing charged', async () => {
-    const before = await wallet();
-    const r = await dth({ ...VALID.dth(), subscriber_id: '1234560001' });
-    assert.equal(r.status, 200);
-    assert.equal(r.body.statuscode, 'ERR');
-    assert.equal(r.body.data.status, 'failed');
-    assert.equal(r.body.data.commission, 0);
-    assert.match(r.body.data.message, /Payment declined by the biller/);
-    assert.deepEqual(await wallet(), before);
+  conformance({
+    kind: 'setu-dth',
+    app: () => t,
+    path: PATHS.dth,
+    body: (steer) => ({ ...VALID.dth(), idempotency_key: uuid(), subscriber_id: { success: '1234561234', refusal: '1234560001', held: '1234560005' }[steer], operator: 'TS', amount: 350 }),
+    debit: () => 35000 - 875 + fee,
+    refusalCharge: () => 0,
+    refusalMessage: /Payment declined by the biller/,
+    madeAt: (txnId) => paymentsOf(txnId).length,
+    setFaults: (f) => emu.setFaults(f),
+    faults: {
+      'error-after-work': { error_after_accept_next: 1, error_status: 503, drop_webhooks: true },
+      'error-before-work': { error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true },
+      'duplicate-webhooks': { duplicate_webhooks: true },
+    },
+    settle: async (txnId) => assert.equal((await sim(`/payments/${paymentsOf(txnId)[0]!.refId}/settle`, { status: 'Success' })).status, 200),
+    forge: async (txnId) => {
+      const bill = paymentsOf(txnId)[0]!;
+      const claim = { traceId: 'x', event: 'BILL_PAY', data: { refId: bill.refId, status: 'Success', billerRefId: 'FORGED', paymentDetails: { paymentRefId: bill.payment!.input.paymentRefId } } };
+      const wrongSecret = await webhook(claim, 'not_the_secret_at_all_00000000000000');
+      const notOurs = await webhook({ ...claim, data: { ...claim.data, refId: 'NOTOURS' } });
+      // Setu signs nothing: even the right URL claiming a success payment/response does not show is refused (409, Setu retries).
+      const unconfirmed = await webhook(claim);
+      return [wrongSecret.status, notOurs.status, unconfirmed.status];
+    },
+    duplicatesDelivered: async (txnId) => {
+      const refId = paymentsOf(txnId)[0]!.refId;
+      return emu.webhookLog().filter((w) => w.ref === refId && w.label === 'BILL_PAY Success' && w.status_code === 200).length >= 2;
+    },
+    lost: 'pending-then-failed',
+    wrongCredentials: { start: (env) => startDthApp(emu, null, { ...env, SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: 'wrong-secret' }), message: /Setu BBPS refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
+    total: () => emu.bills().length,
+    afterSuccess: async (txnId, done) => {
+      assert.equal(done.body.data.commission, 8.75);
+      const [bill, ...more] = paymentsOf(txnId);
+      assert.equal(more.length, 0);
+      assert.equal(bill!.input.biller.id, 'TATAPLAY00NAT1');
+      assert.deepEqual(bill!.input.billParameters, [{ name: 'Subscriber Number', value: '1234561234' }]);
+      assert.equal(bill!.input.customerMobile, CUSTOMER_MOBILE);
+      assert.equal(bill!.payment!.input.amount, 35000);
+      assert.equal(bill!.payment!.input.paymentRefId, txnId.replace('_', ''));
+      assert.equal(done.body.data.utr, bill!.payment!.billerRefId);
+    },
   });
 
   it('an unknown subscriber (0009, the bill fetch fails): failed, nothing paid or charged', async () => {
@@ -215,7 +224,6 @@ describe('setu-dth connector, end to end', () => {
     const bill = paymentsOf(r.body.data.txn_id)[0]!;
     const refund = { traceId: 'x', event: 'BILL_PAY', data: { refId: bill.refId, status: 'Credit_Adjustment', paymentDetails: { paymentRefId: bill.payment!.input.paymentRefId } } };
     assert.equal((await webhook(refund, 'not_the_secret_at_all_00000000000000')).status, 401);
-    assert.equal((await webhook({ ...refund, data: { ...refund.data, refId: 'NOTOURS' } })).status, 404);
     assert.equal((await webhook({ ...refund, data: { ...refund.data, paymentDetails: { paymentRefId: 'txnNotOurs0000000000000' } } })).status, 404);
     const forged = await webhook(refund);
     assert.equal(forged.status, 200);
@@ -226,8 +234,7 @@ describe('setu-dth connector, end to end', () => {
   });
 
   for (const [name, faults] of [
-    ['a 503 after executing', { error_after_accept_next: 1, error_status: 503 }],
-    ['a read timeout while BBPS is still working', { timeout_next: 1, timeout_ms: 1300, scope: 'payment' as const }],
+    ['a read timeout while BBPS is still working', { timeout_next: 1, timeout_ms: 3000, scope: 'payment' as const }],
   ] as const) {
     it(`no answer (${name}): TUP, settled by the status enquiry; one payment, charged once`, async () => {
       emu.setFaults({ ...faults, drop_webhooks: true });
@@ -246,20 +253,6 @@ describe('setu-dth connector, end to end', () => {
     });
   }
 
-  it('no answer and no payment (a 500 before executing): payment/response shows none twice; failed, nothing charged, never paid again', async () => {
-    emu.setFaults({ error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true });
-    const before = await wallet();
-    const body = { ...VALID.dth(), subscriber_id: '1234565679', operator: 'TS', amount: 101 };
-    const r = await dth(body);
-    assert.equal(r.body.statuscode, 'TUP', r.text);
-    const txnId = r.body.data.txn_id as string;
-    const done = await final(body.reference_id, 15000);
-    assert.equal(done.body.data.status, 'failed', done.text);
-    assert.match(done.body.data.message, /never reached the partner network/);
-    assert.equal(paymentsOf(txnId).length, 0, 'no status enquiry paid the bill');
-    assert.deepEqual(await wallet(), before);
-  });
-
   it('an expired token: the 401 is followed by a fresh token and the call succeeds', async () => {
     const issued = (await calls()).tokens_issued ?? 0;
     await sim('/tokens/expire', {});
@@ -269,7 +262,6 @@ describe('setu-dth connector, end to end', () => {
   });
 
   for (const [name, env, message] of [
-    ['wrong client secret', { SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: 'wrong-secret' }, /Setu BBPS refused our client credentials \(HTTP 401\)/],
     ['another partner id (403)', { SANGAM_PARTNER_SETUDTH_PARTNER_ID: '2002' }, /HTTP 403: X-PARTNER-ID does not match/],
   ] as const) {
     it(`${name}: a 502 that says so, nothing debited`, async () => {
@@ -313,15 +305,7 @@ describe('setu-dth transformers and factory', () => {
   });
 
   it('the factory names the full variable that is missing or malformed', () => {
-    const ctx = (vars: Record<string, string>): PartnerContext => ({
-      name: 'setudth',
-      url: 'http://127.0.0.1:1',
-      vars,
-      webhookUrl: '',
-      oauthCallbackUrl: '',
-      timeoutFor: () => 1000,
-      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
-    });
+    const ctx = (vars: Record<string, string>) => factoryContext('setudth', vars);
     const all = { CLIENT_ID: 'c', CLIENT_SECRET: 's', PARTNER_ID: '1001', CUSTOMER_MOBILE: CUSTOMER_MOBILE, WEBHOOK_SECRET: SECRET };
     for (const v of Object.keys(all)) {
       const { [v]: _, ...rest } = all as Record<string, string>;

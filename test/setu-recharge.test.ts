@@ -1,18 +1,21 @@
 // The setu-recharge connector end to end: Sangam's HTTP surface, a live app listening on a real port,
 // the Setu prepaid emulator in-process posting its (unsigned) webhooks under the secret base URL
 // /partners/setu/webhooks/<secret>, the wallet and the ledger (checked after every test). Plus the
-// pre-flight (operator lookup, plans) through /api/v1/mobile-recharge/*, and a few unit-level checks.
+// pre-flight (operator lookup, plans) through /api/v1/mobile-recharge/*, and a few unit-level checks. The
+// shared connector conformance scenarios run through its adapter (connector-conformance.ts).
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { redactUrl } from '../src/audit/redact.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { listFees } from '../src/ledger/pricing.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
-import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
+import { PartnerError } from '../src/providers/connector.js';
 import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
-import { lookupOf, paymentRefIdOf, plansOf, statusOf, txnIdOfPaymentRef } from '../src/providers/setu-recharge/transformers.js';
-import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { paymentRefIdOf, txnIdOfPaymentRef } from '../src/providers/setu/transformers.js';
+import { lookupOf, plansOf, statusOf } from '../src/providers/setu-recharge/transformers.js';
+import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
+import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { conformance } from './connector-conformance.js';
 
 const SECRET = 'setu_webhook_path_secret_for_tests_0001';
 
@@ -27,11 +30,9 @@ async function startSetuApp(emu: SetuRechargeEmulator, port: number | null, env:
       SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: emu.settings.productInstanceId,
       SANGAM_PARTNER_SETU_WEBHOOK_SECRET: SECRET,
       SANGAM_PARTNER_ROUTES: 'recharge-commission=setu',
-      SANGAM_PARTNER_TIMEOUT_MS: '700',
+      SANGAM_PARTNER_TIMEOUT_MS: '2000', // a cold first call on a loaded machine can take over 700 ms
       SANGAM_RECONCILE_SCHEDULE: '2',
-      SANGAM_RECONCILE_POLL_MS: '100',
-      SANGAM_BREAKER_MIN_CALLS: '10000',
-      SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { port },
@@ -61,11 +62,7 @@ describe('setu-recharge connector, end to end', () => {
     await t.close();
     await emu.close();
   });
-  afterEach(async () => {
-    emu.setFaults({});
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
-  });
+  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const recharge = (body: Record<string, unknown>) => t.call('POST', PATHS.recharge, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);
@@ -76,36 +73,53 @@ describe('setu-recharge connector, end to end', () => {
   const webhook = (path: string, body: unknown, secret = SECRET) =>
     fetch(`${t.base}/partners/setu/webhooks/${secret}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-  it('success: TXN at once, commission in INR, utr = operatorRefId, our reference is the paymentRefId; debited once', async () => {
-    const before = await wallet();
-    const body = { ...VALID.recharge(), mobile: mobile('1234'), operator: 'JIO', circle: 'MH', amount: 199 };
-    const r = await recharge(body);
-    assert.equal(r.status, 200, r.text);
-    assert.equal(r.body.statuscode, 'TXN');
-    assert.equal(r.body.data.status, 'success');
-    assert.equal(r.body.data.commission, 3.98);
-    assert.equal(r.body.data.operator, 'JIO');
-    const txnId = r.body.data.txn_id as string;
-    const [rec, ...more] = rechargesOf(txnId);
-    assert.equal(more.length, 0);
-    assert.equal(rec!.input.paymentRefId, txnId.replace('_', ''));
-    assert.equal(rec!.input.operator, 'jio');
-    assert.equal(rec!.input.location, 'Maharashtra');
-    assert.equal(rec!.input.amount, 19900);
-    assert.equal(rec!.input.mode, 'Wallet');
-    assert.equal(r.body.data.utr, rec!.operatorRefId);
-    assert.deepEqual(await wallet(), { balance: before.balance - (19900 - 398) - fee, held: 0 });
-  });
+  const rechargeBodyOf = (suffix: string) => ({ ...VALID.recharge(), mobile: mobile(suffix), operator: 'JIO', circle: 'MH', amount: 199, idempotency_key: uuid() });
 
-  it('failure (0001): a business failure at once, nothing charged', async () => {
-    const before = await wallet();
-    const r = await recharge({ ...VALID.recharge(), mobile: mobile('0001'), circle: 'MH' });
-    assert.equal(r.status, 200, r.text);
-    assert.equal(r.body.statuscode, 'ERR');
-    assert.equal(r.body.data.status, 'failed');
-    assert.equal(r.body.data.commission, 0);
-    assert.match(r.body.data.message, /Recharge failed at operator end/);
-    assert.deepEqual(await wallet(), before);
+  conformance({
+    kind: 'setu-recharge',
+    app: () => t,
+    path: PATHS.recharge,
+    body: (steer) => rechargeBodyOf({ success: '1234', refusal: '0001', held: '0005' }[steer]),
+    debit: () => 19900 - 398 + fee,
+    refusalCharge: () => 0,
+    refusalMessage: /Recharge failed at operator end/,
+    madeAt: (txnId) => rechargesOf(txnId).length,
+    setFaults: (f) => emu.setFaults(f),
+    faults: {
+      'error-after-work': { error_after_accept_next: 1, error_status: 503, drop_webhooks: true }, // ERR999 after executing
+      'error-before-work': { error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true }, // ERR100 before executing
+      'duplicate-webhooks': { duplicate_webhooks: true },
+    },
+    settle: async (txnId) => assert.equal((await sim(`/recharges/${paymentRefIdOf(txnId)}/settle`, { status: 'Successful' })).status, 200),
+    forge: async (txnId) => {
+      const rec = rechargesOf(txnId)[0]!;
+      const claim = { transactionRefId: rec.transactionRefId, status: 'Successful', operatorRefId: 'FORGED0000', amount: '199.00', mobile_number: rec.input.mobile };
+      const wrongSecret = await webhook('/payment/status', claim, 'not_the_secret_at_all_000000000000');
+      const bare = await fetch(`${t.base}/partners/setu/webhooks/payment/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(claim) });
+      // Setu signs nothing: even the right URL claiming a success the status API does not show is refused (409, Setu retries).
+      const unconfirmed = await webhook('/payment/status', claim);
+      return [wrongSecret.status, bare.status, unconfirmed.status];
+    },
+    duplicatesDelivered: async (txnId) => {
+      const ref = rechargesOf(txnId)[0]!.transactionRefId;
+      const d = emu.webhookLog().filter((w) => w.ref === ref && w.url.endsWith('/payment/status') && w.status_code === 200);
+      return d.length >= 2;
+    },
+    lost: 'pending-then-failed',
+    wrongCredentials: { start: (env) => startSetuApp(emu, null, { ...env, SANGAM_PARTNER_SETU_CLIENT_SECRET: 'wrong-secret' }), message: /Setu refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
+    total: () => emu.recharges().length,
+    afterSuccess: async (txnId, done) => {
+      assert.equal(done.body.data.commission, 3.98);
+      assert.equal(done.body.data.operator, 'JIO');
+      const [rec, ...more] = rechargesOf(txnId);
+      assert.equal(more.length, 0);
+      assert.equal(rec!.input.paymentRefId, txnId.replace('_', ''));
+      assert.equal(rec!.input.operator, 'jio');
+      assert.equal(rec!.input.location, 'Maharashtra');
+      assert.equal(rec!.input.amount, 19900);
+      assert.equal(rec!.input.mode, 'Wallet');
+      assert.equal(done.body.data.utr, rec!.operatorRefId);
+    },
   });
 
   it('documented refusals inside the recharge (Invalid Amount, Insufficient Balance): failed, nothing charged', async () => {
@@ -212,7 +226,7 @@ describe('setu-recharge connector, end to end', () => {
     assert.deepEqual(await wallet(), before, 'the debit and the commission came back, once');
   });
 
-  it('unsigned webhooks are safe: wrong secret 401, the bare URL 404, unknown reference 404, a reversal not matching the recharge is not applied', async () => {
+  it('unsigned webhooks are safe: a reversal to the wrong secret 401, unknown reference 404, a reversal not matching the recharge is not applied', async () => {
     const before = await wallet();
     const body = { ...VALID.recharge(), mobile: mobile('3456'), circle: 'MH', amount: 49 };
     const r = await recharge(body);
@@ -221,8 +235,6 @@ describe('setu-recharge connector, end to end', () => {
     const rec = rechargesOf(txnId)[0]!;
     const reversal = { transactionRefId: rec.transactionRefId, status: 'REVERSED', amount: '49.00', mobile_number: body.mobile, provider: 'Jio', timestamp: '2026-01-09T11:56:26+05:30' };
     assert.equal((await webhook('/payment/reversal', reversal, 'not_the_secret_at_all_000000000000')).status, 401);
-    const bare = await fetch(`${t.base}/partners/setu/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(reversal) });
-    assert.equal(bare.status, 404);
     assert.equal((await webhook('/payment/reversal', { ...reversal, transactionRefId: 'CYJSTPM00000000' })).status, 404);
     const wrongAmount = await webhook('/payment/reversal', { ...reversal, amount: '4900.00' });
     assert.equal(wrongAmount.status, 200);
@@ -299,8 +311,7 @@ describe('setu-recharge connector, end to end', () => {
   });
 
   for (const [name, faults] of [
-    ['a 503 after executing (ERR999)', { error_after_accept_next: 1, error_status: 503 }],
-    ['a read timeout while Setu is still working', { timeout_next: 1, timeout_ms: 1200, scope: 'payment' as const }],
+    ['a read timeout while Setu is still working', { timeout_next: 1, timeout_ms: 3000, scope: 'payment' as const }],
   ] as const) {
     it(`no answer (${name}): TUP, settled by the status enquiry; one recharge, charged once`, async () => {
       emu.setFaults({ ...faults, drop_webhooks: true });
@@ -319,20 +330,6 @@ describe('setu-recharge connector, end to end', () => {
     });
   }
 
-  it('no answer and no recharge (a 500 before executing, ERR100): the status API knows nothing twice; failed, nothing charged, never sent again', async () => {
-    emu.setFaults({ error_next: 1, error_status: 500, scope: 'payment', drop_webhooks: true });
-    const before = await wallet();
-    const body = { ...VALID.recharge(), mobile: mobile('5679'), circle: 'MH', amount: 98 };
-    const r = await recharge(body);
-    assert.equal(r.body.statuscode, 'TUP', r.text);
-    const txnId = r.body.data.txn_id as string;
-    const done = await final(body.reference_id, 15000);
-    assert.equal(done.body.data.status, 'failed', done.text);
-    assert.match(done.body.data.message, /never reached the partner network/);
-    assert.equal(rechargesOf(txnId).length, 0, 'no status enquiry sent the recharge');
-    assert.deepEqual(await wallet(), before);
-  });
-
   it('an expired token: the 401 is followed by a fresh login and the call succeeds', async () => {
     const issued = (await calls()).tokens_issued ?? 0;
     await sim('/tokens/expire', {});
@@ -342,7 +339,6 @@ describe('setu-recharge connector, end to end', () => {
   });
 
   for (const [name, env, message] of [
-    ['wrong client secret (login 401)', { SANGAM_PARTNER_SETU_CLIENT_SECRET: 'wrong-secret' }, /Setu refused our client credentials \(HTTP 401\)/],
     ['wrong product instance (ERR009)', { SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: '00000000-0000-0000-0000-000000000000' }, /HTTP 422: Invalid product instance id/],
   ] as const) {
     it(`${name}: a 502 that says so, nothing debited`, async () => {
@@ -395,15 +391,7 @@ describe('setu-recharge transformers and factory', () => {
   });
 
   it('the factory names the full variable that is missing or malformed', () => {
-    const ctx = (vars: Record<string, string>): PartnerContext => ({
-      name: 'setu',
-      url: 'http://127.0.0.1:1',
-      vars,
-      webhookUrl: '',
-      oauthCallbackUrl: '',
-      timeoutFor: () => 1000,
-      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
-    });
+    const ctx = (vars: Record<string, string>) => factoryContext('setu', vars);
     const all = { TOKEN_URL: 'http://127.0.0.1:1/v1/users/login', CLIENT_ID: 'c', CLIENT_SECRET: 's', PRODUCT_INSTANCE_ID: 'p', WEBHOOK_SECRET: SECRET };
     for (const v of Object.keys(all)) {
       const { [v]: _, ...rest } = all as Record<string, string>;

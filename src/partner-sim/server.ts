@@ -4,7 +4,7 @@
 // callbacks (Standard Webhooks) for what goes pending. It is idempotent by client_ref, answers status
 // enquiries, and misbehaves on demand (POST /_sim/faults): timeouts, 5xx, duplicate, late, dropped and
 // out-of-order callbacks, bad signatures.
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { randomUUID } from 'node:crypto';
 import { SandboxConnector } from '../operations/sandbox-runner.js';
@@ -14,6 +14,7 @@ import { sandboxLookup, sandboxPlans } from '../providers/sandbox/recharge.js';
 import { randomBase62 } from '../ids.js';
 import { toPartnerData } from './translate.js';
 import { registerConsentScreen, type Consent } from './consent.js';
+import { closeEmulator, emulatorApp, listen, Timers } from './common/server.js';
 
 export interface SimOptions {
   port: number;
@@ -58,33 +59,33 @@ interface Record_ {
 
 const VERIFICATION = new Set(['signatureMatch', 'aadhaarInitialize', 'aadhaarDownload', 'mobileToBank']);
 
-export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
-  const app = Fastify({ logger: false, bodyLimit: 6 * 1024 * 1024, forceCloseConnections: true });
-  const sandbox = new SandboxConnector(opts.pendingMs ?? 5000);
-  const signer = new Webhook(opts.secret);
-  const forger = new Webhook(`whsec_${Buffer.from(randomBase62(32)).toString('base64')}`);
-  const records = new Map<string, Record_>();
-  const consents = new Map<string, Consent>();
-  const timers = new Set<NodeJS.Timeout>();
-  let faults: Faults = { ...NO_FAULTS };
-  let publicUrl = '';
+/** What the simulator holds while it runs: its records, consents, timers and the fault set. */
+class Network {
+  readonly sandbox: SandboxConnector;
+  readonly records = new Map<string, Record_>();
+  readonly consents = new Map<string, Consent>();
+  readonly timers = new Timers();
+  faults: Faults = { ...NO_FAULTS };
+  publicUrl = '';
+  private signer: Webhook;
+  private forger = new Webhook(`whsec_${Buffer.from(randomBase62(32)).toString('base64')}`);
 
-  const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
-  const sleep = (ms: number) => new Promise<void>((r) => later(ms, r));
-  const latency = (op: string) => opts.latencyMs ?? (VERIFICATION.has(op) ? 150 : 600);
+  constructor(private opts: SimOptions) {
+    this.sandbox = new SandboxConnector(opts.pendingMs ?? 5000);
+    this.signer = new Webhook(opts.secret);
+  }
 
-  async function deliver(url: string, answer: PartnerAnswer): Promise<void> {
+  latency(op: string): number {
+    return this.opts.latencyMs ?? (VERIFICATION.has(op) ? 150 : 600);
+  }
+
+  /** One signed callback, retried while the receiver is down or failing; twice under duplicate_callbacks. */
+  async deliver(url: string, answer: PartnerAnswer): Promise<void> {
     const body = JSON.stringify({ type: 'transaction.update', data: answer } satisfies PartnerCallback);
     const id = `msg_${randomUUID()}`;
     const send = async () => {
       const ts = new Date();
-      const signature = (faults.bad_signature ? forger : signer).sign(id, ts, body);
+      const signature = (this.faults.bad_signature ? this.forger : this.signer).sign(id, ts, body);
       for (let attempt = 0; attempt < 5; attempt++) {
         try {
           const res = await fetch(url, {
@@ -96,54 +97,44 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
         } catch {
           // receiver down: retry below
         }
-        await sleep(200 * 2 ** attempt);
+        await this.timers.sleep(200 * 2 ** attempt);
       }
     };
     await send();
-    if (faults.duplicate_callbacks) await send();
+    if (this.faults.duplicate_callbacks) await send();
   }
 
-  function settleLater(ref: string, final: FinalOutcome, afterMs: number) {
-    later(afterMs, () => {
-      const rec = records.get(ref);
+  /** The pending record becomes `final` after `afterMs`, and its callback follows (as the faults allow). */
+  settleLater(ref: string, final: FinalOutcome, afterMs: number): void {
+    this.timers.later(afterMs, () => {
+      const rec = this.records.get(ref);
       if (!rec) return;
       rec.answer = { ...rec.answer, ...toPartnerAnswer(ref, rec.op, final, rec.answer.partner_ref) };
-      if (!rec.callbackUrl || faults.drop_callbacks) return;
+      if (!rec.callbackUrl || this.faults.drop_callbacks) return;
       const url = rec.callbackUrl;
       const finalAnswer = rec.answer;
-      later(faults.callback_delay_ms, () => {
-        void deliver(url, finalAnswer).then(() => {
-          if (faults.out_of_order) void deliver(url, { ...finalAnswer, status: 'PENDING', message: 'stale: still processing' });
+      this.timers.later(this.faults.callback_delay_ms, () => {
+        void this.deliver(url, finalAnswer).then(() => {
+          if (this.faults.out_of_order) void this.deliver(url, { ...finalAnswer, status: 'PENDING', message: 'stale: still processing' });
         });
       });
     });
   }
 
-  function toPartnerAnswer(ref: string, op: Record_['op'], o: Outcome | FinalOutcome, partnerRef: string): PartnerAnswer {
-    const fields = o.fields as Record<string, unknown>;
-    return {
-      client_ref: ref,
-      operation: op,
-      status: o.status === 'success' ? 'SUCCESS' : o.status === 'failed' ? 'FAILURE' : 'PENDING',
-      partner_ref: partnerRef,
-      message: o.message,
-      reference: (fields.utr as string | null | undefined) ?? null,
-      data: toPartnerData(op, fields),
-    };
-  }
-
-  async function execute(op: Record_['op'], b: Record<string, unknown>): Promise<Outcome> {
+  /** The outcome table of CONTRACT §7 (the sandbox's), plus the consent screen's state for the document locker. */
+  async execute(op: Record_['op'], b: Record<string, unknown>): Promise<Outcome> {
     const txnId = String(b.client_ref);
+    const sandbox = this.sandbox;
     switch (op) {
       case 'signatureMatch':
         return sandbox.execute({ operation: 'signature-match', txnId, input: String(b.input), name: b.name as string | undefined });
       case 'aadhaarInitialize': {
         const clientId = `dl_${randomBase62(24)}`;
-        consents.set(clientId, { initRef: txnId, status: 'pending', redirectUrl: typeof b.redirect_url === 'string' ? b.redirect_url : null });
-        return { status: 'pending', message: 'Awaiting the user’s consent', fields: { client_id: clientId, authorization_url: `${publicUrl}/consent/${clientId}` } };
+        this.consents.set(clientId, { initRef: txnId, status: 'pending', redirectUrl: typeof b.redirect_url === 'string' ? b.redirect_url : null });
+        return { status: 'pending', message: 'Awaiting the user’s consent', fields: { client_id: clientId, authorization_url: `${this.publicUrl}/consent/${clientId}` } };
       }
       case 'aadhaarDownload': {
-        const c = consents.get(String(b.client_id));
+        const c = this.consents.get(String(b.client_id));
         if (c?.status === 'pending') return { status: 'failed', message: 'Consent pending: the user has not yet authorized this request', fields: {} };
         if (c?.status === 'denied') return { status: 'failed', message: 'Consent denied: the user refused this request', fields: {} };
         return sandbox.execute({ operation: 'doclocker-download-aadhaar', txnId, clientId: String(b.client_id), aadhaarNumber: b.aadhaar_number as string | undefined });
@@ -159,36 +150,63 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
     }
   }
 
+  /** Whether this call fails first (503, safe to retry) or hangs; consumes the counter. */
+  misbehaves(): 'error' | 'stall' | null {
+    if (this.faults.error_next > 0) {
+      this.faults.error_next--;
+      return 'error';
+    }
+    if (this.faults.timeout_next > 0) {
+      this.faults.timeout_next--;
+      return 'stall';
+    }
+    return null;
+  }
+}
+
+function toPartnerAnswer(ref: string, op: Record_['op'], o: Outcome | FinalOutcome, partnerRef: string): PartnerAnswer {
+  const fields = o.fields as Record<string, unknown>;
+  return {
+    client_ref: ref,
+    operation: op,
+    status: o.status === 'success' ? 'SUCCESS' : o.status === 'failed' ? 'FAILURE' : 'PENDING',
+    partner_ref: partnerRef,
+    message: o.message,
+    reference: (fields.utr as string | null | undefined) ?? null,
+    data: toPartnerData(op, fields),
+  };
+}
+
+/** POST <operation path>: idempotent by client_ref; a pending outcome settles later with a callback. */
+function registerOperations(app: FastifyInstance, net: Network): void {
   for (const [op, path] of Object.entries(PARTNER_PATHS) as Array<[Record_['op'], string]>) {
     app.post(path, async (req, reply) => {
       const b = (req.body ?? {}) as Record<string, unknown>;
       if (typeof b.client_ref !== 'string' || !b.client_ref) return reply.code(400).send({ error: 'client_ref is required' });
-      if (faults.error_next > 0) {
-        faults.error_next--;
-        return reply.code(503).send({ error: 'service unavailable', retryable: true });
-      }
-      const stall = faults.timeout_next > 0;
-      if (stall) faults.timeout_next--;
-      await sleep(stall ? faults.timeout_ms : latency(op));
-      const known = records.get(b.client_ref);
+      const m = net.misbehaves();
+      if (m === 'error') return reply.code(503).send({ error: 'service unavailable', retryable: true });
+      await net.timers.sleep(m === 'stall' ? net.faults.timeout_ms : net.latency(op));
+      const known = net.records.get(b.client_ref);
       if (known) {
         known.calls++;
         return known.answer; // idempotent by client_ref
       }
-      const outcome = await execute(op, b);
+      const outcome = await net.execute(op, b);
       const rec: Record_ = {
         op,
         answer: toPartnerAnswer(b.client_ref, op, outcome, `P${randomBase62(14).toUpperCase()}`),
         callbackUrl: typeof b.callback_url === 'string' ? b.callback_url : null,
         calls: 1,
       };
-      records.set(b.client_ref, rec);
-      if (outcome.settle) settleLater(b.client_ref, outcome.settle.final, outcome.settle.after_ms);
+      net.records.set(b.client_ref, rec);
+      if (outcome.settle) net.settleLater(b.client_ref, outcome.settle.final, outcome.settle.after_ms);
       return rec.answer;
     });
   }
+}
 
-  // Recharge pre-flight: the sandbox's deterministic answers, in the wire format.
+/** Recharge pre-flight (the sandbox's deterministic answers, in the wire format) and status enquiries. */
+function registerReads(app: FastifyInstance, net: Network): void {
   app.get<{ Querystring: { mobile?: string } }>(LOOKUP_PATH, async (req, reply) => {
     const mobile = String(req.query.mobile ?? '');
     if (!/^[6-9][0-9]{9}$/.test(mobile)) return reply.code(400).send({ error: 'mobile must be a 10-digit Indian mobile number' });
@@ -197,15 +215,29 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
   app.get<{ Querystring: { operator?: string; circle?: string } }>(PLANS_PATH, async (req) =>
     sandboxPlans(String(req.query.operator ?? '')).map((p): WirePlan => ({ amount_paise: p.amountPaise, validity: p.validity, description: p.description, category: p.category })),
   );
-
   app.get<{ Params: { ref: string } }>('/v1/transactions/:ref', async (req, reply) => {
-    const rec = records.get(req.params.ref);
+    const rec = net.records.get(req.params.ref);
     if (!rec) return reply.code(404).send({ error: 'unknown client_ref' });
     return rec.answer;
   });
+}
 
-  await registerConsentScreen(app, consents, (c, allow) =>
-    settleLater(
+/** The test controls: faults and how often each client_ref was called. */
+function registerControls(app: FastifyInstance, net: Network): void {
+  app.post('/_sim/faults', async (req) => {
+    net.faults = { ...NO_FAULTS, ...(req.body as Partial<Faults>) };
+    return net.faults;
+  });
+  app.get('/_sim/calls', async () => Object.fromEntries([...net.records].map(([ref, r]) => [ref, r.calls])));
+}
+
+export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+  const app = emulatorApp({ bodyLimit: 6 * 1024 * 1024 });
+  const net = new Network(opts);
+  registerOperations(app, net);
+  registerReads(app, net);
+  await registerConsentScreen(app, net.consents, (c, allow) =>
+    net.settleLater(
       c.initRef,
       allow
         ? { status: 'success', message: 'The user authorized the document-locker request', fields: {} }
@@ -213,21 +245,8 @@ export async function startPartnerSim(opts: SimOptions): Promise<{ app: FastifyI
       0,
     ),
   );
-
-  app.post('/_sim/faults', async (req) => {
-    faults = { ...NO_FAULTS, ...(req.body as Partial<Faults>) };
-    return faults;
-  });
-  app.get('/_sim/calls', async () => Object.fromEntries([...records].map(([ref, r]) => [ref, r.calls])));
-
-  const address = await app.listen({ port: opts.port, host: opts.host ?? '127.0.0.1' });
-  publicUrl = address;
-  return {
-    app,
-    url: address,
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      await app.close();
-    },
-  };
+  registerControls(app, net);
+  const { origin } = await listen(app, { port: opts.port, host: opts.host ?? '127.0.0.1' });
+  net.publicUrl = origin;
+  return { app, url: origin, close: () => closeEmulator(app, net.timers) };
 }

@@ -1,9 +1,10 @@
-// Owns the HTTP transport every real-partner connector shares: one undici Agent with keep-alive, a
-// deadline per call, a cap on an answer's size, the body parsed as JSON when it is JSON, and the one
-// distinction every connector's error classification rests on — whether a failed call can have reached
-// the partner (Unsent: it cannot; Unanswered: it may have acted). A connector adds its own
-// authentication headers; messages name the partner and never carry credentials or a body.
-import { Agent, errors, request } from 'undici';
+// Owns the HTTP transport every real-partner connector shares, and the only place a partner's answer
+// body is read: one undici Agent with keep-alive, a deadline per call, a cap on an answer's size, the
+// body kept as bytes and parsed as JSON when it is JSON, and the one distinction every connector's error
+// classification rests on — whether a failed call can have reached the partner (Unsent: it cannot;
+// Unanswered: it may have acted). A connector adds its own authentication headers and body encoding
+// (JSON, a form, multipart); messages name the partner and never carry credentials or a body.
+import { Agent, errors, request, type FormData } from 'undici';
 import { PartnerError } from './connector.js';
 
 /** Errors that mean the request never left this machine or never reached the partner. */
@@ -20,7 +21,18 @@ export class Unsent extends Error {
 }
 
 /** The request was (or may have been) sent and no full answer came back: the partner may have acted. */
-export class Unanswered extends Error {}
+export class Unanswered extends Error {
+  constructor(
+    message: string,
+    /** No answer within the deadline (rather than a broken connection or an oversized answer). */
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The answer came, but far larger than any the partner documents: it was not read. */
+export class TooLarge extends Unanswered {}
 
 /**
  * A status enquiry through the transport: a call that failed in transport (unreachable, or no full
@@ -39,10 +51,13 @@ export interface PartnerAnswer {
   status: number;
   /** The parsed JSON body, or null when it was not JSON. */
   json: unknown;
+  /** The body exactly as received (a signed document is verified over these bytes). */
+  raw: Buffer;
   headers: Record<string, string | string[] | undefined>;
 }
 
 export interface PartnerHttpOptions {
+  /** Prefixed to every path; '' when the connector calls absolute URLs (a login on another host). */
   baseUrl: string;
   /** The partner's name in messages: "RazorpayX", "Cashfree". */
   partner: string;
@@ -52,56 +67,77 @@ export interface PartnerHttpOptions {
   answerIs: string;
   /** The message of a timeout after sending (default: the transport's own). */
   readTimeoutMessage?: string;
+  /** Connections kept per origin (default: as many as the calls need). */
+  connections?: number;
+  /** The deadline bounds the whole call, not each wait for headers and for body separately. */
+  wholeCallDeadline?: boolean;
 }
+
+/** A body: a string is JSON unless the headers say otherwise; FormData goes as multipart. */
+export type PartnerBody = string | FormData;
 
 export class PartnerHttp {
   private agent: Agent;
 
   constructor(private o: PartnerHttpOptions) {
-    this.agent = new Agent({ connect: { timeout: o.connectTimeoutMs }, keepAliveTimeout: 30_000 });
+    this.agent = new Agent({ connect: { timeout: o.connectTimeoutMs }, keepAliveTimeout: 30_000, ...(o.connections ? { connections: o.connections } : {}) });
   }
 
   /** One call, answered whatever its HTTP status; throws Unsent or Unanswered. */
-  async call(method: 'GET' | 'POST', path: string, timeoutMs: number, headers: Record<string, string>, body?: string): Promise<PartnerAnswer> {
+  async call(method: 'GET' | 'POST', path: string, timeoutMs: number, headers: Record<string, string>, body?: PartnerBody): Promise<PartnerAnswer> {
     try {
       const res = await request(`${this.o.baseUrl}${path}`, {
         method,
         dispatcher: this.agent,
-        headers: { accept: 'application/json', ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { accept: 'application/json', ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), ...headers },
         body,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
+        ...(this.o.wholeCallDeadline ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > this.o.maxBodyBytes) {
-          res.body.destroy();
-          throw new Unanswered(`${this.o.partner} sent an answer far larger than ${this.o.answerIs}`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      let json: unknown = null;
-      try {
-        json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        json = null;
-      }
-      return { status: res.statusCode, json, headers: res.headers };
+      const raw = await this.read(res.body);
+      return { status: res.statusCode, json: parseJson(raw), raw, headers: res.headers };
     } catch (err) {
-      if (err instanceof Unanswered) throw err;
-      if (err instanceof errors.ConnectTimeoutError) throw new Unsent(this.o.partner, true);
-      const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code ?? '';
-      if (UNSENT.has(code)) throw new Unsent(this.o.partner, false);
-      // A read timeout, a reset or a closed socket after the request went out: it may have arrived.
-      if (this.o.readTimeoutMessage === undefined) throw new Unanswered((err as Error).message);
-      const timedOut = err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError;
-      throw new Unanswered(timedOut ? this.o.readTimeoutMessage : `${this.o.partner} closed the connection without an answer`);
+      throw this.classify(err);
     }
   }
 
   close(): Promise<void> {
     return this.agent.close();
+  }
+
+  /** The whole body, refused past maxBodyBytes. */
+  private async read(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > this.o.maxBodyBytes) {
+        body.destroy();
+        throw new TooLarge(`${this.o.partner} sent an answer far larger than ${this.o.answerIs}`);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  private classify(err: unknown): Error {
+    if (err instanceof Unanswered) return err;
+    if (err instanceof errors.ConnectTimeoutError) return new Unsent(this.o.partner, true);
+    const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code ?? '';
+    if (UNSENT.has(code)) return new Unsent(this.o.partner, false);
+    // A read timeout, a reset or a closed socket after the request went out: it may have arrived.
+    const name = (err as { name?: string }).name;
+    const timedOut = err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || name === 'TimeoutError' || name === 'AbortError';
+    if (this.o.readTimeoutMessage === undefined) return new Unanswered((err as Error).message, timedOut);
+    return new Unanswered(timedOut ? this.o.readTimeoutMessage : `${this.o.partner} closed the connection without an answer`, timedOut);
+  }
+}
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return null;
   }
 }

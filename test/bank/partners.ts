@@ -7,7 +7,7 @@ import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../.
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../../src/partner-sim/razorpayx/index.js';
 import { startSetuDthEmulator, type SetuDthEmulator } from '../../src/partner-sim/setu-dth/index.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../../src/partner-sim/setu-recharge/index.js';
-import { paymentRefIdOf, txnIdOfPaymentRef } from '../../src/providers/setu-recharge/transformers.js';
+import { paymentRefIdOf, txnIdOfPaymentRef } from '../../src/providers/setu/transformers.js';
 import { eventually } from '../harness.js';
 import { upiPartnerVars } from '../live-harness.js';
 

@@ -2,10 +2,10 @@
 // documented validation errors, transfer_id idempotency, the status lifecycle steered by magic VPAs,
 // Webhooks V2 verified with node:crypto exactly as Cashfree documents (base64 HMAC-SHA256 of timestamp +
 // raw body under the client secret), and every fault switch. No database: the emulator is in-memory.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
-import { type Received, startCli, startReceiver, waitFor } from '../common/testing.js';
+import { type Received, startCli, waitFor, emulatorWithReceiver, type Receiver } from '../common/testing.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from './index.js';
 
 const CLIENT_SECRET = 'test_client_secret';
@@ -21,21 +21,13 @@ const newTransferId = () => `SANGAM_${Date.now().toString(36)}_${++seq}_${random
 
 describe('Cashfree Payouts V2 emulator', () => {
   let emu: CashfreePayoutsEmulator;
-  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let hook: Receiver;
   let creds: Record<string, string>;
 
-  before(async () => {
-    hook = await startReceiver('/partners/cashfree/webhooks');
-    emu = await startCashfreePayoutsEmulator({ latencyMs: 0, pendingMs: 40, clientSecret: CLIENT_SECRET, webhookUrl: hook.url, webhookRetryBaseMs: 20, webhookAttempts: 3, rateLimitPerMinute: 10_000 });
+  emulatorWithReceiver('/partners/cashfree/webhooks', (url) => startCashfreePayoutsEmulator({ latencyMs: 0, pendingMs: 40, clientSecret: CLIENT_SECRET, webhookUrl: url, webhookRetryBaseMs: 20, webhookAttempts: 3, rateLimitPerMinute: 10_000 }), async (e, h) => {
+    emu = e;
+    hook = h;
     creds = { 'x-client-id': emu.settings.clientId, 'x-client-secret': CLIENT_SECRET, 'x-api-version': '2024-01-01' };
-  });
-  after(async () => {
-    await emu.close();
-    await new Promise((r) => hook.server.close(r));
-  });
-  beforeEach(() => {
-    emu.setFaults({});
-    hook.status.code = 200;
   });
 
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = creds): Promise<{ status: number; body: any; headers: Headers }> {

@@ -6,7 +6,7 @@
 // (/_sim/faults). The API lives under /payout, as on the real hosts; everything is in memory.
 // Legacy V1/V1.2 (bearer tokens, directTransfer) is not emulated: V2 does not need it.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
 import { CfError, invalid, routeNotFound, serverError } from './errors.js';
@@ -70,61 +70,49 @@ export interface CashfreePayoutsEmulator extends EmulatorHandle<CashfreePayoutsS
   webhookLog(): DeliveryRecord[];
 }
 
-export async function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOptions = {}): Promise<CashfreePayoutsEmulator> {
-  const s = withDefaults(CASHFREE_PAYOUTS_DEFAULTS, opts);
-  const app = emulatorApp();
-  const timers = new Timers();
-  const later = timers.later;
-  let faults: Faults = { ...NO_FAULTS };
-  let webhookUrl = s.webhookUrl;
-
-  const webhooks = new WebhookSender({
-    url: () => webhookUrl,
-    secret: s.clientSecret,
-    version: s.apiVersion,
-    faults: () => faults,
-    attempts: s.webhookAttempts,
-    retryBaseMs: s.webhookRetryBaseMs,
-    timeoutMs: s.webhookTimeoutMs,
-    later,
-  });
-  const book = new TransferBook({
-    fundsourceId: s.fundsourceId,
-    balancePaise: s.balancePaise,
-    pendingMs: () => s.pendingMs,
-    later,
-    onChange: (rec, stage) => {
-      if (stage.event) webhooks.emit(stage.event, structuredClone(rec.transfer), stage.final === true);
+export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOptions = {}): Promise<CashfreePayoutsEmulator> {
+  return startEmulator({
+    defaults: CASHFREE_PAYOUTS_DEFAULTS,
+    opts,
+    noFaults: NO_FAULTS,
+    errors: installErrorHandling,
+    build: async ({ app, settings: s, timers, faults, replaceFaults }) => {
+      let webhookUrl = s.webhookUrl;
+      const webhooks = new WebhookSender({
+        url: () => webhookUrl,
+        secret: s.clientSecret,
+        version: s.apiVersion,
+        faults,
+        attempts: s.webhookAttempts,
+        retryBaseMs: s.webhookRetryBaseMs,
+        timeoutMs: s.webhookTimeoutMs,
+        later: timers.later,
+      });
+      const book = new TransferBook({
+        fundsourceId: s.fundsourceId,
+        balancePaise: s.balancePaise,
+        pendingMs: () => s.pendingMs,
+        later: timers.later,
+        onChange: (rec, stage) => {
+          if (stage.event) webhooks.emit(stage.event, structuredClone(rec.transfer), stage.final === true);
+        },
+      });
+      const apiDeps = {
+        book,
+        faults,
+        clientId: s.clientId,
+        clientSecret: s.clientSecret,
+        fundsourceId: s.fundsourceId,
+        latencyMs: s.latencyMs,
+        rateLimitPerMinute: s.rateLimitPerMinute,
+        sleep: timers.sleep,
+      };
+      await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/payout' });
+      const setWebhookUrl = (url: string | null) => void (webhookUrl = url);
+      await registerAdmin(app, { book, webhooks, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl });
+      return { handle: { setWebhookUrl, transfers: () => [...book.transfers.values()], webhookLog: () => webhooks.log }, basePath: '/payout', close: () => webhooks.close() };
     },
   });
-
-  installErrorHandling(app);
-  const apiDeps = {
-    book,
-    faults: () => faults,
-    clientId: s.clientId,
-    clientSecret: s.clientSecret,
-    fundsourceId: s.fundsourceId,
-    latencyMs: s.latencyMs,
-    rateLimitPerMinute: s.rateLimitPerMinute,
-    sleep: timers.sleep,
-  };
-  await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/payout' });
-  const setWebhookUrl = (url: string | null) => void (webhookUrl = url);
-  await registerAdmin(app, { book, webhooks, getFaults: () => faults, setFaults: (f) => void (faults = f), webhookUrl: () => webhookUrl, setWebhookUrl });
-
-  const { origin, port } = await listen(app, s);
-  return {
-    app,
-    url: `${origin}/payout`,
-    origin,
-    settings: { ...s, port },
-    setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
-    setWebhookUrl,
-    transfers: () => [...book.transfers.values()],
-    webhookLog: () => webhooks.log,
-    close: () => closeEmulator(app, timers, () => webhooks.close()),
-  };
 }
 
 /** Every error leaves in Cashfree's `{type, code, message}` shape; a body that is not JSON is a 400 [G]. */

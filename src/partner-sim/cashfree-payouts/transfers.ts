@@ -11,6 +11,7 @@ import { randomDigits } from '../../ids.js';
 import { invalid, transferExists, transferNotFound } from './errors.js';
 import { PLANS, REFUNDS, STAGES, TERMINAL, planFor, type Plan, type Stage, type StageName, type TransferStatus } from './outcomes.js';
 import type { TransferInput, TransferMode } from './validate.js';
+import { canonicalJson } from '../common/canonical.js';
 
 export interface Transfer {
   transfer_id: string;
@@ -61,18 +62,6 @@ export interface TransfersOptions {
 
 /** [P] timestamps are ISO 8601 in UTC without fractions: `2021-11-24T13:39:25Z`. */
 export const isoNow = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
 
 /** [P] `transfer_mode` is echoed as `BANK` for a bank transfer and `upi` for UPI; [G] the others upper-cased. */
 const echoMode = (m: TransferMode): string => (m === 'upi' ? 'upi' : m === 'banktransfer' ? 'BANK' : m.toUpperCase());

@@ -2,18 +2,15 @@
 // (partner-sim/cli.ts lists every kind).
 import { CASHFREE_VERIFICATION_API_VERSION, startCashfreeVerificationEmulator } from './index.js';
 import { MAGIC_MOBILES } from './directory.js';
-import { int, type EmulatorKind } from '../kind.js';
+import { commonOptions, partnerEnv, type EmulatorKind } from '../kind.js';
 
 export const kind: EmulatorKind = {
   options: { 'client-id': { type: 'string' }, 'client-secret': { type: 'string' } },
   async start(v) {
     const emu = await startCashfreeVerificationEmulator({
-      port: int(v.port, 'port'),
-      host: v.host,
+      ...commonOptions(v),
       clientId: v['client-id'],
       clientSecret: v['client-secret'],
-      pendingMs: int(v['pending-ms'], 'pending-ms'),
-      latencyMs: int(v['latency-ms'], 'latency-ms'),
     });
     const s = emu.settings;
     const line = {
@@ -27,14 +24,8 @@ export const kind: EmulatorKind = {
       latency_ms: s.latencyMs,
       magic_mobiles: Object.fromEntries(Object.entries(MAGIC_MOBILES).map(([m, p]) => [m, 'then' in p ? `${p.kind}_then_${p.then}` : p.kind])),
       admin: `${emu.origin}/_sim`,
-      env: {
-        SANGAM_PARTNER_CASHFREEVRS_KIND: 'cashfree-verification',
-        SANGAM_PARTNER_CASHFREEVRS_URL: emu.url,
-        SANGAM_PARTNER_CASHFREEVRS_CLIENT_ID: s.clientId,
-        SANGAM_PARTNER_CASHFREEVRS_CLIENT_SECRET: s.clientSecret,
-        SANGAM_PARTNER_CASHFREEVRS_API_VERSION: CASHFREE_VERIFICATION_API_VERSION,
-      },
+      env: partnerEnv('cashfreevrs', 'cashfree-verification', emu.url, { CLIENT_ID: s.clientId, CLIENT_SECRET: s.clientSecret, API_VERSION: CASHFREE_VERIFICATION_API_VERSION }),
     };
     return { line, close: () => emu.close() };
   },
-  };
+};

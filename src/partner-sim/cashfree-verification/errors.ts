@@ -1,26 +1,9 @@
 // Owns the emulator's error answers in Cashfree's V2 shape `{"type","code","message"}` (PARTNERS.md §3.5;
-// §5.1 says the Verification API presumably uses it too [G]). Routes throw CfError; the one error handler
-// in index.ts sends it. Codes follow Cashfree's documented pattern `<field>_missing` / `<field>_invalid`,
-// nested fields dotted (`beneficiary_details.beneficiary_id_invalid` → `user_consent.obtained_invalid`).
-export type CfErrorType = 'invalid_request_error' | 'authentication_error' | 'api_error' | 'rate_limit_error';
-
-export interface CfErrorBody {
-  type: CfErrorType;
-  code: string;
-  message: string;
-}
-
-export class CfError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly body: CfErrorBody,
-  ) {
-    super(body.message);
-  }
-  toJSON(): CfErrorBody {
-    return this.body;
-  }
-}
+// §5.1 says the Verification API presumably uses it too [G]): the CfError of the Payouts emulator, the
+// same vendor's shape. Routes throw it; the one error handler in index.ts sends it. Codes follow
+// Cashfree's documented pattern `<field>_missing` / `<field>_invalid`, nested fields dotted
+// (`beneficiary_details.beneficiary_id_invalid` → `user_consent.obtained_invalid`).
+import { CfError } from '../cashfree-payouts/errors.js';
 
 export const invalid = (code: string, message: string): CfError => new CfError(400, { type: 'invalid_request_error', code, message });
 export const missing = (field: string): CfError => invalid(`${field}_missing`, `${field} is missing in the request`);

@@ -4,11 +4,12 @@
 // codes, Cashfree's `{type, code, message}` errors — plus a status call, and misbehaviour on demand
 // (/_sim/faults). Synchronous, no webhooks (none documented). Everything lives in memory.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
 import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
-import { CfError, invalid, routeNotFound, serverError } from './errors.js';
+import { CfError } from '../cashfree-payouts/errors.js';
+import { invalid, routeNotFound, serverError } from './errors.js';
 import { PennyDropState, type PennyDropRecord } from './state.js';
 
 export interface CashfreeVerificationEmulatorOptions {
@@ -44,38 +45,20 @@ export interface CashfreeVerificationEmulator extends EmulatorHandle<CashfreeVer
   verifications(): PennyDropRecord[];
 }
 
-export async function startCashfreeVerificationEmulator(opts: CashfreeVerificationEmulatorOptions = {}): Promise<CashfreeVerificationEmulator> {
-  const s = withDefaults(CASHFREE_VERIFICATION_DEFAULTS, opts);
-  const app = emulatorApp();
-  const timers = new Timers();
-  let faults: SyncFaults = { ...NO_SYNC_FAULTS };
-  const state = new PennyDropState({ pendingMs: () => s.pendingMs, later: timers.later });
-
-  installErrorHandling(app);
-  await app.register(
-    async (api) =>
-      registerApi(api, {
-        state,
-        faults: () => faults,
-        clientId: s.clientId,
-        clientSecret: s.clientSecret,
-        latencyMs: s.latencyMs,
-        sleep: timers.sleep,
-      }),
-    { prefix: '/verification' },
-  );
-  await registerAdmin(app, { state, getFaults: () => faults, setFaults: (f) => void (faults = f) });
-
-  const { origin, port } = await listen(app, s);
-  return {
-    app,
-    url: `${origin}/verification`,
-    origin,
-    settings: { ...s, port },
-    setFaults: (f) => void (faults = { ...NO_SYNC_FAULTS, ...f }),
-    verifications: () => [...state.byId.values()],
-    close: () => closeEmulator(app, timers),
-  };
+export function startCashfreeVerificationEmulator(opts: CashfreeVerificationEmulatorOptions = {}): Promise<CashfreeVerificationEmulator> {
+  return startEmulator({
+    defaults: CASHFREE_VERIFICATION_DEFAULTS,
+    opts,
+    noFaults: NO_SYNC_FAULTS,
+    errors: installErrorHandling,
+    build: async ({ app, settings: s, timers, faults, replaceFaults }) => {
+      const state = new PennyDropState({ pendingMs: () => s.pendingMs, later: timers.later });
+      const apiDeps = { state, faults, clientId: s.clientId, clientSecret: s.clientSecret, latencyMs: s.latencyMs, sleep: timers.sleep };
+      await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/verification' });
+      await registerAdmin(app, { state, getFaults: faults, setFaults: replaceFaults });
+      return { handle: { verifications: () => [...state.byId.values()] }, basePath: '/verification' };
+    },
+  });
 }
 
 /** Every error leaves in Cashfree's `{type, code, message}` shape; a body that is not JSON is a 400 [G]. */

@@ -1,6 +1,7 @@
 // Owns the process scaffolding every emulator shares: option merging (undefined keeps the default), the
 // timer set close() cancels, the Fastify instance, the JSON body parser, the one place a partner's error
-// shapes are installed, and listen/close. What the bodies say stays in each partner's errors.ts.
+// shapes are installed, listen/close, and startEmulator, the bootstrap that ties them together so an
+// emulator is only its routes and its state. What the bodies say stays in each partner's errors.ts.
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 
 export function definedOnly<T extends object>(o: T): Partial<T> {
@@ -95,4 +96,63 @@ export interface EmulatorHandle<S, F> {
   /** Replaces the fault set (fields left out reset), as POST /_sim/faults does. */
   setFaults(f: Partial<F>): void;
   close(): Promise<void>;
+}
+
+/** What the scaffold lends an emulator's own part: its app, settings, timers and the current fault set. */
+export interface EmulatorParts<S, F> {
+  app: FastifyInstance;
+  settings: S;
+  timers: Timers;
+  /** The fault set a route reads at call time. */
+  faults(): F;
+  /** Replaces the whole fault set (POST /_sim/faults has already filled in what was left out). */
+  replaceFaults(f: F): void;
+}
+
+/** What an emulator's own part answers: what its handle adds, where its API sits under the origin, what to stop on close. */
+export interface EmulatorBuilt<X> {
+  handle: X;
+  /** The API base under the origin (`/payout`), when it is not the origin itself. */
+  basePath?: string;
+  /** Stopped on close, after the timers and before the server (a webhook sender). */
+  close?: () => void;
+}
+
+export interface EmulatorSpec<S extends { port: number; host: string }, F, X> {
+  defaults: S;
+  /** The options given (undefined keeps the default). */
+  opts: object;
+  /** Behave: the fault set at start and after setFaults({}). */
+  noFaults: F;
+  appOptions?(s: S): FastifyServerOptions;
+  /** The partner's body parsing and error shapes (installErrorShapes). */
+  errors(app: FastifyInstance): void;
+  /** The partner's state and routes. */
+  build(parts: EmulatorParts<S, F>): Promise<EmulatorBuilt<X>>;
+}
+
+/**
+ * The bootstrap every emulator shares: settings from the defaults, the Fastify app, the timers, the
+ * fault set, the partner's error shapes, its state and routes (`build`), listen, and the handle with
+ * close. A new emulator is its routes and its state.
+ */
+export async function startEmulator<S extends { port: number; host: string }, F, X>(
+  spec: EmulatorSpec<S, F, X>,
+): Promise<EmulatorHandle<S, F> & X & { origin: string }> {
+  const s = withDefaults(spec.defaults, spec.opts);
+  const app = emulatorApp(spec.appOptions?.(s));
+  const timers = new Timers();
+  let faults: F = { ...spec.noFaults };
+  spec.errors(app);
+  const built = await spec.build({ app, settings: s, timers, faults: () => faults, replaceFaults: (f) => void (faults = f) });
+  const { origin, port } = await listen(app, s);
+  return {
+    ...built.handle,
+    app,
+    url: `${origin}${built.basePath ?? ''}`,
+    origin,
+    settings: { ...s, port },
+    setFaults: (f: Partial<F>) => void (faults = { ...spec.noFaults, ...f }),
+    close: () => closeEmulator(app, timers, built.close),
+  };
 }

@@ -1,10 +1,11 @@
 // Owns what the emulator tests share: a loopback webhook receiver that records what arrives and answers a
-// settable status, polling until a condition holds, and starting `sangam partner-sim` as a child process
-// to read the line it prints. Test-only: no emulator imports it.
+// settable status, the hooks that start an emulator beside one, polling until a condition holds, and
+// starting `sangam partner-sim` as a child process to read the line it prints. Test-only: no emulator imports it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { after, before, beforeEach } from 'node:test';
 
 /** The repository root (dist/src/partner-sim/common/ is four levels below it). */
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -79,4 +80,31 @@ export async function refusedCli(args: string[]): Promise<{ code: number | null;
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   return { code, stderr };
+}
+
+/**
+ * The hooks every emulator test with webhooks repeats: a receiver at `path` and the emulator (started
+ * with its URL), both closed after; before each test the emulator behaves and the receiver answers 200.
+ * `ready` hands them to the test's own variables once started (and may fetch a token).
+ */
+export function emulatorWithReceiver<E extends { setFaults(f: object): void; close(): Promise<void> }>(
+  path: string,
+  start: (webhookUrl: string) => Promise<E>,
+  ready: (emu: E, hook: Receiver) => void | Promise<void>,
+): void {
+  let emu: E | undefined;
+  let hook: Receiver | undefined;
+  before(async () => {
+    hook = await startReceiver(path);
+    emu = await start(hook.url);
+    await ready(emu, hook);
+  });
+  after(async () => {
+    await emu?.close();
+    await hook?.close();
+  });
+  beforeEach(() => {
+    emu!.setFaults({});
+    hook!.status.code = 200;
+  });
 }

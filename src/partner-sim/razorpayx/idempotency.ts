@@ -10,18 +10,7 @@
 //   request's latency has elapsed, so the later request always finds the saved answer.
 import { badRequest, idempotencyMissing } from './errors.js';
 import { IDEMPOTENCY_KEY } from './validate.js';
-
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
+import { canonicalJson } from '../common/canonical.js';
 
 export function readKey(header: string | string[] | undefined): string {
   const key = Array.isArray(header) ? header[0] : header;

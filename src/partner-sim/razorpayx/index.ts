@@ -4,7 +4,7 @@
 // `X-Payout-Idempotency`, the documented statuses and signed webhooks — and misbehaves on demand
 // (/_sim/faults). Everything lives in memory; a restart forgets all payouts.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, withFundAccount } from './api.js';
 import { badRequest, RzpError, routeNotFound, serverError } from './errors.js';
@@ -67,62 +67,43 @@ export interface RazorpayxEmulator extends EmulatorHandle<RazorpayxSettings, Fau
   webhookLog(): DeliveryRecord[];
 }
 
-export async function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Promise<RazorpayxEmulator> {
-  const s = withDefaults(RAZORPAYX_DEFAULTS, opts);
-  const app = emulatorApp();
-  const timers = new Timers();
-  const later = timers.later;
-  let faults: Faults = { ...NO_FAULTS };
-  const target = { url: s.webhookUrl, secret: s.webhookSecret };
-
-  const webhooks = new WebhookSender({
-    accountId: s.accountId,
-    config: () => target,
-    faults: () => faults,
-    attempts: s.webhookAttempts,
-    retryBaseMs: s.webhookRetryBaseMs,
-    timeoutMs: s.webhookTimeoutMs,
-    later,
-  });
-  const state = new RazorpayxState({
-    accountNumber: s.accountNumber,
-    narration: s.narration,
-    pendingMs: () => s.pendingMs,
-    balancePaise: s.balancePaise,
-    later,
-    onChange: (rec) => {
-      // [P] the webhook sample nests the fund account (without its contact) in the payout.
-      const entity = withFundAccount(structuredClone(rec.payout), structuredClone(state.fundAccounts.get(rec.payout.fund_account_id)!));
-      webhooks.emit(EVENT_FOR[rec.payout.status], entity as { id: string; status: string }, FINAL.has(rec.payout.status));
+export function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Promise<RazorpayxEmulator> {
+  return startEmulator({
+    defaults: RAZORPAYX_DEFAULTS,
+    opts,
+    noFaults: NO_FAULTS,
+    errors: installErrorHandling,
+    build: async ({ app, settings: s, timers, faults, replaceFaults }) => {
+      const target = { url: s.webhookUrl, secret: s.webhookSecret };
+      const webhooks = new WebhookSender({
+        accountId: s.accountId,
+        config: () => target,
+        faults,
+        attempts: s.webhookAttempts,
+        retryBaseMs: s.webhookRetryBaseMs,
+        timeoutMs: s.webhookTimeoutMs,
+        later: timers.later,
+      });
+      const state = new RazorpayxState({
+        accountNumber: s.accountNumber,
+        narration: s.narration,
+        pendingMs: () => s.pendingMs,
+        balancePaise: s.balancePaise,
+        later: timers.later,
+        onChange: (rec) => {
+          // [P] the webhook sample nests the fund account (without its contact) in the payout.
+          const entity = withFundAccount(structuredClone(rec.payout), structuredClone(state.fundAccounts.get(rec.payout.fund_account_id)!));
+          webhooks.emit(EVENT_FOR[rec.payout.status], entity as { id: string; status: string }, FINAL.has(rec.payout.status));
+        },
+      });
+      const idem = new IdempotencyBook();
+      const apiDeps = { state, idem, faults, keyId: s.keyId, keySecret: s.keySecret, accountNumber: s.accountNumber, latencyMs: s.latencyMs, sleep: timers.sleep };
+      await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/v1' });
+      const setWebhook = (t: { url?: string | null; secret?: string }) => void Object.assign(target, t);
+      await registerAdmin(app, { state, idem, webhooks, getFaults: faults, setFaults: replaceFaults, webhookTarget: () => ({ ...target }), setWebhookTarget: setWebhook });
+      return { handle: { setWebhook, payouts: () => [...state.payouts.values()], webhookLog: () => webhooks.log }, close: () => webhooks.close() };
     },
   });
-  const idem = new IdempotencyBook();
-
-  installErrorHandling(app);
-  const apiDeps = { state, idem, faults: () => faults, keyId: s.keyId, keySecret: s.keySecret, accountNumber: s.accountNumber, latencyMs: s.latencyMs, sleep: timers.sleep };
-  await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/v1' });
-  const setWebhook = (t: { url?: string | null; secret?: string }) => Object.assign(target, t);
-  await registerAdmin(app, {
-    state,
-    idem,
-    webhooks,
-    getFaults: () => faults,
-    setFaults: (f) => void (faults = f),
-    webhookTarget: () => ({ ...target }),
-    setWebhookTarget: setWebhook,
-  });
-
-  const { origin: url, port } = await listen(app, s);
-  return {
-    app,
-    url,
-    settings: { ...s, port },
-    setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
-    setWebhook,
-    payouts: () => [...state.payouts.values()],
-    webhookLog: () => webhooks.log,
-    close: () => closeEmulator(app, timers, () => webhooks.close()),
-  };
 }
 
 /** Every error leaves in RazorpayX's `{error:{…}}` shape; a body that is not JSON is a 400; an empty JSON body is no body

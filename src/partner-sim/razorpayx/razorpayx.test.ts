@@ -1,10 +1,10 @@
 // The RazorpayX emulator over real HTTP on loopback: Basic auth, the documented validation, idempotency,
 // the status lifecycle steered by magic VPAs, signed webhooks (verified with node:crypto as a receiver
 // would), and every fault switch. No database: the emulator is in-memory.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
-import { type Received, startCli, startReceiver, waitFor } from '../common/testing.js';
+import { type Received, startCli, waitFor, emulatorWithReceiver, type Receiver } from '../common/testing.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from './index.js';
 
 const WEBHOOK_SECRET = 'test_webhook_secret';
@@ -13,21 +13,13 @@ const verify = (r: Received, secret = WEBHOOK_SECRET) => createHmac('sha256', se
 
 describe('RazorpayX emulator', () => {
   let emu: RazorpayxEmulator;
-  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let hook: Receiver;
   let auth: string;
 
-  before(async () => {
-    hook = await startReceiver('/partners/razorpayx/webhooks');
-    emu = await startRazorpayxEmulator({ latencyMs: 0, pendingMs: 40, webhookSecret: WEBHOOK_SECRET, webhookUrl: hook.url, webhookRetryBaseMs: 20, webhookAttempts: 3 });
+  emulatorWithReceiver('/partners/razorpayx/webhooks', (url) => startRazorpayxEmulator({ latencyMs: 0, pendingMs: 40, webhookSecret: WEBHOOK_SECRET, webhookUrl: url, webhookRetryBaseMs: 20, webhookAttempts: 3 }), async (e, h) => {
+    emu = e;
+    hook = h;
     auth = `Basic ${Buffer.from(`${emu.settings.keyId}:${emu.settings.keySecret}`).toString('base64')}`;
-  });
-  after(async () => {
-    await emu.close();
-    await new Promise((r) => hook.server.close(r));
-  });
-  beforeEach(() => {
-    emu.setFaults({});
-    hook.status.code = 200;
   });
 
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {

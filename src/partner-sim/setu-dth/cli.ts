@@ -1,21 +1,17 @@
 // Owns `sangam partner-sim --kind setu-dth`: the options of this emulator and how it starts
 // (partner-sim/cli.ts lists every kind).
 import { startSetuDthEmulator } from './index.js';
-import { int, type EmulatorKind } from '../kind.js';
+import { commonOptions, int, partnerEnv, webhookUrlOption, type EmulatorKind } from '../kind.js';
 
 export const kind: EmulatorKind = {
   options: { 'client-id': { type: 'string' }, 'client-secret': { type: 'string' }, 'partner-id': { type: 'string' }, 'webhook-url': { type: 'string' } },
-      async start(v) {
-    if (v['webhook-url'] !== undefined && !URL.canParse(v['webhook-url'])) throw new Error('--webhook-url must be an absolute URL');
+  async start(v) {
     const emu = await startSetuDthEmulator({
-      port: int(v.port, 'port'),
-      host: v.host,
+      ...commonOptions(v),
       clientId: v['client-id'],
       clientSecret: v['client-secret'],
       partnerId: int(v['partner-id'], 'partner-id'),
-      webhookUrl: v['webhook-url'],
-      pendingMs: int(v['pending-ms'], 'pending-ms'),
-      latencyMs: int(v['latency-ms'], 'latency-ms'),
+      webhookUrl: webhookUrlOption(v),
     });
     const s = emu.settings;
     const line = {
@@ -28,14 +24,8 @@ export const kind: EmulatorKind = {
       pending_ms: s.pendingMs,
       latency_ms: s.latencyMs,
       admin: `${emu.url}/_sim`,
-      env: {
-        SANGAM_PARTNER_SETUDTH_KIND: 'setu-dth',
-        SANGAM_PARTNER_SETUDTH_URL: emu.url,
-        SANGAM_PARTNER_SETUDTH_CLIENT_ID: s.clientId,
-        SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: s.clientSecret,
-        SANGAM_PARTNER_SETUDTH_PARTNER_ID: String(s.partnerId),
-      },
+      env: partnerEnv('setudth', 'setu-dth', emu.url, { CLIENT_ID: s.clientId, CLIENT_SECRET: s.clientSecret, PARTNER_ID: String(s.partnerId) }),
     };
     return { line, close: () => emu.close() };
   },
-  };
+};

@@ -5,7 +5,7 @@
 // documented in outline only; the fields the emulator fills in are [G] and say so where they are defined.
 // It shares faults, tokens and the webhook sender with the prepaid emulator. Everything lives in memory.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
 import { newTraceId } from '../setu-recharge/errors.js';
 import { NO_FAULTS, type Faults } from '../setu-recharge/faults.js';
 import { TokenIssuer } from '../setu-recharge/tokens.js';
@@ -59,66 +59,47 @@ export interface SetuDthEmulator extends EmulatorHandle<SetuDthSettings, Faults>
   webhookLog(): DeliveryRecord[];
 }
 
-export async function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise<SetuDthEmulator> {
-  const s = withDefaults(SETU_DTH_DEFAULTS, opts);
-  const app = emulatorApp({ genReqId: newTraceId });
-  const timers = new Timers();
-  const later = timers.later;
-  let faults: Faults = { ...NO_FAULTS };
-  let webhookUrl = s.webhookUrl;
-  const webhooks = new WebhookSender({ faults: () => faults, timeScale: s.webhookTimeScale, timeoutMs: s.webhookTimeoutMs, later, userAgent: 'Setu-BBPS-Webhooks/2.0' });
-
-  /** [P] the envelope `{traceId, timeStamp, event, data | error}`. */
-  const send = (rec: FetchRecord, event: 'BILL_FETCH' | 'BILL_PAY', payload: { data: Record<string, unknown> } | { error: Record<string, unknown> }, label: string, holdable = false, forged = false) =>
-    webhooks.emit(
-      webhookUrl ? { url: webhookUrl, body: { traceId: rec.traceId, timeStamp: istNow(), event, ...payload }, chain: rec.refId, schedule: PAYMENT_RETRIES, label, ref: rec.refId, forged } : { noUrl: true, label, ref: rec.refId },
-      holdable,
-    );
-
-  const state = new BbpsState({
-    pendingMs: () => s.pendingMs,
-    fetchMs: () => s.fetchMs,
-    later,
-    onFetched: (rec) => send(rec, 'BILL_FETCH', rec.error ? { error: { ...rec.error, refId: rec.refId } } : { data: fetchView(rec) }, `BILL_FETCH ${rec.status}`),
-    onPaid: (rec, final) => {
-      const data = paymentView(rec);
-      const forged = faults.forged_success && data.status !== 'Success';
-      if (forged) {
-        data.status = 'Success';
-        delete data.failureReason;
-      }
-      send(rec, 'BILL_PAY', { data }, `BILL_PAY ${String(data.status)}`, !final, forged);
+export function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise<SetuDthEmulator> {
+  return startEmulator({
+    defaults: SETU_DTH_DEFAULTS,
+    opts,
+    noFaults: NO_FAULTS,
+    appOptions: () => ({ genReqId: newTraceId }),
+    errors: installErrorHandling,
+    build: async ({ app, settings: s, timers, faults, replaceFaults }) => {
+      let webhookUrl = s.webhookUrl;
+      const webhooks = new WebhookSender({ faults, timeScale: s.webhookTimeScale, timeoutMs: s.webhookTimeoutMs, later: timers.later, userAgent: 'Setu-BBPS-Webhooks/2.0' });
+      /** [P] the envelope `{traceId, timeStamp, event, data | error}`. */
+      const send = (rec: FetchRecord, event: 'BILL_FETCH' | 'BILL_PAY', payload: { data: Record<string, unknown> } | { error: Record<string, unknown> }, label: string, holdable = false, forged = false) =>
+        webhooks.emit(
+          webhookUrl ? { url: webhookUrl, body: { traceId: rec.traceId, timeStamp: istNow(), event, ...payload }, chain: rec.refId, schedule: PAYMENT_RETRIES, label, ref: rec.refId, forged } : { noUrl: true, label, ref: rec.refId },
+          holdable,
+        );
+      const state = new BbpsState({
+        pendingMs: () => s.pendingMs,
+        fetchMs: () => s.fetchMs,
+        later: timers.later,
+        onFetched: (rec) => send(rec, 'BILL_FETCH', rec.error ? { error: { ...rec.error, refId: rec.refId } } : { data: fetchView(rec) }, `BILL_FETCH ${rec.status}`),
+        onPaid: (rec, final) => {
+          const data = paymentView(rec);
+          const forged = faults().forged_success && data.status !== 'Success';
+          if (forged) {
+            data.status = 'Success';
+            delete data.failureReason;
+          }
+          send(rec, 'BILL_PAY', { data }, `BILL_PAY ${String(data.status)}`, !final, forged);
+        },
+      });
+      const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
+      const calls: Record<string, number> = {};
+      const deps = { state, tokens, faults, clientId: s.clientId, clientSecret: s.clientSecret, partnerId: s.partnerId, latencyMs: s.latencyMs, sleep: timers.sleep, calls };
+      await app.register(async (scope) => registerToken(scope, deps));
+      await app.register(async (scope) => registerApi(scope, deps));
+      const setWebhookUrl = (u: string | null) => void (webhookUrl = u);
+      await registerAdmin(app, { state, tokens, webhooks, calls, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl });
+      return { handle: { setWebhookUrl, bills: () => [...state.fetches.values()], webhookLog: () => webhooks.log }, close: () => webhooks.close() };
     },
   });
-  const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
-  const calls: Record<string, number> = {};
-  const deps = { state, tokens, faults: () => faults, clientId: s.clientId, clientSecret: s.clientSecret, partnerId: s.partnerId, latencyMs: s.latencyMs, sleep: timers.sleep, calls };
-
-  installErrorHandling(app);
-  await app.register(async (scope) => registerToken(scope, deps));
-  await app.register(async (scope) => registerApi(scope, deps));
-  await registerAdmin(app, {
-    state,
-    tokens,
-    webhooks,
-    calls,
-    getFaults: () => faults,
-    setFaults: (f) => void (faults = f),
-    webhookUrl: () => webhookUrl,
-    setWebhookUrl: (u) => void (webhookUrl = u),
-  });
-
-  const { origin: url, port } = await listen(app, s);
-  return {
-    app,
-    url,
-    settings: { ...s, port },
-    setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
-    setWebhookUrl: (u) => void (webhookUrl = u),
-    bills: () => [...state.fetches.values()],
-    webhookLog: () => webhooks.log,
-    close: () => closeEmulator(app, timers, () => webhooks.close()),
-  };
 }
 
 /** Every error leaves in the BBPS shape with the request's trace id, which every answer also carries as `x-trace-id`. */

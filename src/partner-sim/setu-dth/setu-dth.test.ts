@@ -2,9 +2,9 @@
 // plans, the async fetch (validation) → payment flow polled by refId, idempotency on paymentRefId and one
 // payment per refId, the lifecycle steered by subscriber suffixes (including Success → Credit_Adjustment),
 // the BILL_FETCH / BILL_PAY webhook envelope, and the faults. No database.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { refusedCli, startCli, startReceiver, waitFor } from '../common/testing.js';
+import { refusedCli, startCli, waitFor, emulatorWithReceiver, type Receiver } from '../common/testing.js';
 import { startSetuDthEmulator, type SetuDthEmulator } from './index.js';
 
 let seq = 0;
@@ -13,21 +13,13 @@ const TATA = 'TATAPLAY00NAT1';
 
 describe('Setu BBPS (DTH) emulator', () => {
   let emu: SetuDthEmulator;
-  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let hook: Receiver;
   let token: string;
 
-  before(async () => {
-    hook = await startReceiver('/partners/setudth/webhooks');
-    emu = await startSetuDthEmulator({ latencyMs: 0, pendingMs: 40, fetchMs: 10, webhookUrl: hook.url, webhookTimeScale: 0.005 });
+  emulatorWithReceiver('/partners/setudth/webhooks', (url) => startSetuDthEmulator({ latencyMs: 0, pendingMs: 40, fetchMs: 10, webhookUrl: url, webhookTimeScale: 0.005 }), async (e, h) => {
+    emu = e;
+    hook = h;
     token = (await getToken()).body.token;
-  });
-  after(async () => {
-    await emu.close();
-    await new Promise((r) => hook.server.close(r));
-  });
-  beforeEach(() => {
-    emu.setFaults({});
-    hook.status.code = 200;
   });
 
   async function getToken(body: unknown = { clientID: emu.settings.clientId, secret: emu.settings.clientSecret }) {

@@ -5,7 +5,7 @@
 // URL — and misbehaves on demand (/_sim/faults). DTH is a different Setu product with its own host and auth
 // (§4.7) and has its own emulator, src/partner-sim/setu-dth/. Everything lives in memory.
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, jsonBodies, listen, Timers, withDefaults } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, registerLogin } from './api.js';
 import { DISPLAY_NAME, type Operator } from './catalogue.js';
@@ -65,68 +65,58 @@ export interface SetuRechargeEmulator extends EmulatorHandle<SetuRechargeSetting
   webhookLog(): DeliveryRecord[];
 }
 
-export async function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}): Promise<SetuRechargeEmulator> {
-  const s = withDefaults(SETU_RECHARGE_DEFAULTS, opts);
-  const app = emulatorApp({ genReqId: newTraceId });
-  const timers = new Timers();
-  const later = timers.later;
-  let faults: Faults = { ...NO_FAULTS };
-  let webhookBase = s.webhookUrl;
+export function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}): Promise<SetuRechargeEmulator> {
+  return startEmulator({
+    defaults: SETU_RECHARGE_DEFAULTS,
+    opts,
+    noFaults: NO_FAULTS,
+    appOptions: () => ({ genReqId: newTraceId }),
+    errors: installErrorHandling,
+    build: async ({ app, settings: s, timers, faults, replaceFaults }) => {
+      let webhookBase = s.webhookUrl;
+      const webhooks = new WebhookSender({ faults, timeScale: s.webhookTimeScale, timeoutMs: s.webhookTimeoutMs, later: timers.later, userAgent: 'Setu-Webhooks/1.0' });
+      const send = (route: string, body: Record<string, unknown>, chain: string, schedule: RetrySchedule, label: string, holdable = false, forged = false) =>
+        webhooks.emit(webhookBase ? { url: webhookBase.replace(/\/+$/, '') + route, body, chain, schedule, label, ref: chain, forged } : { noUrl: true, label, ref: chain }, holdable);
+      const wallet = (event: string, extra: Record<string, unknown>) =>
+        send(event === 'wallet.credit' ? '/wallet/topup' : '/wallet/low-balance', { event, ...extra, balance: rupees(state.wallet), currency: 'INR', timestamp: istNow(), trace_id: newTraceId() }, 'wallet', WALLET_RETRIES, event);
 
-  const webhooks = new WebhookSender({ faults: () => faults, timeScale: s.webhookTimeScale, timeoutMs: s.webhookTimeoutMs, later, userAgent: 'Setu-Webhooks/1.0' });
-  const send = (route: string, body: Record<string, unknown>, chain: string, schedule: RetrySchedule, label: string, holdable = false, forged = false) =>
-    webhooks.emit(webhookBase ? { url: webhookBase.replace(/\/+$/, '') + route, body, chain, schedule, label, ref: chain, forged } : { noUrl: true, label, ref: chain }, holdable);
-  const wallet = (event: string, extra: Record<string, unknown>) =>
-    send(event === 'wallet.credit' ? '/wallet/topup' : '/wallet/low-balance', { event, ...extra, balance: rupees(state.wallet), currency: 'INR', timestamp: istNow(), trace_id: newTraceId() }, 'wallet', WALLET_RETRIES, event);
-
-  const state: RechargeState = new RechargeState({
-    pendingMs: () => s.pendingMs,
-    walletPaise: s.walletPaise,
-    lowBalancePaise: s.lowBalancePaise,
-    later,
-    onFinal: (rec) => {
-      const forged = faults.forged_success && rec.status !== 'Successful';
-      const body = paymentWebhook(rec, forged ? 'Successful' : rec.status);
-      if (forged) body.operatorRefId = 'FORGED0000';
-      send('/payment/status', body, rec.transactionRefId, PAYMENT_RETRIES, String(body.status), rec.plan === 'reversal', forged);
+      const state: RechargeState = new RechargeState({
+        pendingMs: () => s.pendingMs,
+        walletPaise: s.walletPaise,
+        lowBalancePaise: s.lowBalancePaise,
+        later: timers.later,
+        onFinal: (rec) => {
+          const forged = faults().forged_success && rec.status !== 'Successful';
+          const body = paymentWebhook(rec, forged ? 'Successful' : rec.status);
+          if (forged) body.operatorRefId = 'FORGED0000';
+          send('/payment/status', body, rec.transactionRefId, PAYMENT_RETRIES, String(body.status), rec.plan === 'reversal', forged);
+        },
+        onReversed: (rec) => send('/payment/reversal', paymentWebhook(rec, 'REVERSED'), rec.transactionRefId, PAYMENT_RETRIES, 'REVERSED'),
+        onLowBalance: () => wallet('wallet.low_balance', { threshold: rupees(s.lowBalancePaise) }),
+      });
+      const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
+      const calls: Record<string, number> = {};
+      const deps = { state, tokens, faults, clientId: s.clientId, clientSecret: s.clientSecret, productInstanceId: s.productInstanceId, latencyMs: s.latencyMs, sleep: timers.sleep, calls };
+      await app.register(async (scope) => registerLogin(scope, deps));
+      await app.register(async (scope) => registerApi(scope, deps));
+      const setWebhookUrl = (u: string | null) => void (webhookBase = u);
+      await registerAdmin(app, {
+        state,
+        tokens,
+        webhooks,
+        calls,
+        getFaults: faults,
+        setFaults: replaceFaults,
+        webhookBase: () => webhookBase,
+        setWebhookBase: setWebhookUrl,
+        topUp: (paise) => {
+          state.setWallet(state.wallet + paise);
+          wallet('wallet.credit', { amount: rupees(paise) });
+        },
+      });
+      return { handle: { setWebhookUrl, recharges: () => [...state.recharges.values()], webhookLog: () => webhooks.log }, close: () => webhooks.close() };
     },
-    onReversed: (rec) => send('/payment/reversal', paymentWebhook(rec, 'REVERSED'), rec.transactionRefId, PAYMENT_RETRIES, 'REVERSED'),
-    onLowBalance: () => wallet('wallet.low_balance', { threshold: rupees(s.lowBalancePaise) }),
   });
-  const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
-  const calls: Record<string, number> = {};
-  const sleep = timers.sleep;
-
-  installErrorHandling(app);
-  const deps = { state, tokens, faults: () => faults, clientId: s.clientId, clientSecret: s.clientSecret, productInstanceId: s.productInstanceId, latencyMs: s.latencyMs, sleep, calls };
-  await app.register(async (scope) => registerLogin(scope, deps));
-  await app.register(async (scope) => registerApi(scope, deps));
-  await registerAdmin(app, {
-    state,
-    tokens,
-    webhooks,
-    calls,
-    getFaults: () => faults,
-    setFaults: (f) => void (faults = f),
-    webhookBase: () => webhookBase,
-    setWebhookBase: (u) => void (webhookBase = u),
-    topUp: (paise) => {
-      state.setWallet(state.wallet + paise);
-      wallet('wallet.credit', { amount: rupees(paise) });
-    },
-  });
-
-  const { origin: url, port } = await listen(app, s);
-  return {
-    app,
-    url,
-    settings: { ...s, port },
-    setFaults: (f) => void (faults = { ...NO_FAULTS, ...f }),
-    setWebhookUrl: (u) => void (webhookBase = u),
-    recharges: () => [...state.recharges.values()],
-    webhookLog: () => webhooks.log,
-    close: () => closeEmulator(app, timers, () => webhooks.close()),
-  };
 }
 
 /** [P] the payment webhook sample: amount as a rupee string, provider as a display name, IST timestamp; failures add failureReason. */

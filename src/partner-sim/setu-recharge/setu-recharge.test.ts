@@ -2,9 +2,9 @@
 // the documented error shapes, operator lookup and plans in Setu's names, paymentRefId idempotency, the
 // lifecycle steered by magic suffixes (including Successful → REVERSED by webhook only), the unsigned
 // webhooks with their documented routes and retry, the wallet, and every fault. No database.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCli, startReceiver, waitFor } from '../common/testing.js';
+import { startCli, waitFor, emulatorWithReceiver, type Receiver } from '../common/testing.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from './index.js';
 
 let seq = 0;
@@ -12,21 +12,13 @@ const refId = () => `SANGAMTEST${Date.now().toString(36).toUpperCase()}${++seq}`
 
 describe('Setu prepaid recharge emulator', () => {
   let emu: SetuRechargeEmulator;
-  let hook: Awaited<ReturnType<typeof startReceiver>>;
+  let hook: Receiver;
   let token: string;
 
-  before(async () => {
-    hook = await startReceiver('/partners/setu/webhooks');
-    emu = await startSetuRechargeEmulator({ latencyMs: 0, pendingMs: 40, webhookUrl: hook.url, webhookTimeScale: 0.005 });
+  emulatorWithReceiver('/partners/setu/webhooks', (url) => startSetuRechargeEmulator({ latencyMs: 0, pendingMs: 40, webhookUrl: url, webhookTimeScale: 0.005 }), async (e, h) => {
+    emu = e;
+    hook = h;
     token = (await login()).body.access_token;
-  });
-  after(async () => {
-    await emu.close();
-    await new Promise((r) => hook.server.close(r));
-  });
-  beforeEach(() => {
-    emu.setFaults({});
-    hook.status.code = 200;
   });
 
   async function login(body: unknown = { ClientID: emu.settings.clientId, Secret: emu.settings.clientSecret, grant_type: 'client_credentials' }) {

@@ -6,7 +6,7 @@
 // Synchronous; no webhooks or idempotency (none documented). Everything lives in memory.
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { closeEmulator, emulatorApp, type EmulatorHandle, installErrorShapes, listen, Timers, withDefaults } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, startEmulator, withDefaults } from '../common/server.js';
 import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, type ComparisonRecord } from './api.js';
@@ -59,37 +59,32 @@ export interface SurepassSignatureEmulator extends EmulatorHandle<SurepassSignat
   comparisons(): ComparisonRecord[];
 }
 
-export async function startSurepassSignatureEmulator(opts: SurepassSignatureEmulatorOptions = {}): Promise<SurepassSignatureEmulator> {
-  const s = withDefaults(SUREPASS_SIGNATURE_DEFAULTS, opts);
-  if (!Number.isInteger(s.threshold) || s.threshold < 40 || s.threshold > 100) throw new Error('threshold must be a whole number from 40 to 100');
-  if (!s.path.startsWith('/') || s.path.startsWith('/_sim')) throw new Error('path must start with / and not be under /_sim');
-  const app = emulatorApp({ bodyLimit: s.maxBytes });
-  const timers = new Timers();
-  let faults: SyncFaults = { ...NO_SYNC_FAULTS };
-  const comparisons: ComparisonRecord[] = [];
-
-  installErrorHandling(app);
-  await registerApi(app, {
-    path: s.path,
-    token: s.token,
-    threshold: s.threshold,
-    maxBytes: s.maxBytes,
-    latencyMs: s.latencyMs,
-    faults: () => faults,
-    sleep: timers.sleep,
-    record: (r) => comparisons.push(r),
+export function startSurepassSignatureEmulator(opts: SurepassSignatureEmulatorOptions = {}): Promise<SurepassSignatureEmulator> {
+  const settings = withDefaults(SUREPASS_SIGNATURE_DEFAULTS, opts);
+  if (!Number.isInteger(settings.threshold) || settings.threshold < 40 || settings.threshold > 100) throw new Error('threshold must be a whole number from 40 to 100');
+  if (!settings.path.startsWith('/') || settings.path.startsWith('/_sim')) throw new Error('path must start with / and not be under /_sim');
+  return startEmulator({
+    defaults: settings,
+    opts: {},
+    noFaults: NO_SYNC_FAULTS,
+    appOptions: (s) => ({ bodyLimit: s.maxBytes }),
+    errors: installErrorHandling,
+    build: async ({ app, settings: s, timers, faults, replaceFaults }) => {
+      const comparisons: ComparisonRecord[] = [];
+      await registerApi(app, {
+        path: s.path,
+        token: s.token,
+        threshold: s.threshold,
+        maxBytes: s.maxBytes,
+        latencyMs: s.latencyMs,
+        faults,
+        sleep: timers.sleep,
+        record: (r) => comparisons.push(r),
+      });
+      await registerAdmin(app, { comparisons, getFaults: faults, setFaults: replaceFaults });
+      return { handle: { comparisons: () => comparisons } };
+    },
   });
-  await registerAdmin(app, { comparisons, getFaults: () => faults, setFaults: (f) => void (faults = f) });
-
-  const { origin: url, port } = await listen(app, s);
-  return {
-    app,
-    url,
-    settings: { ...s, port },
-    setFaults: (f) => void (faults = { ...NO_SYNC_FAULTS, ...f }),
-    comparisons: () => comparisons,
-    close: () => closeEmulator(app, timers),
-  };
 }
 
 /** Forms arrive raw (form.ts parses them); every error leaves in a Surepass shape. */

@@ -6,7 +6,7 @@
 // execute: POST <URL>/mobile/penny-drop with verification_id = our transaction id (Cashfree's key for
 // the penny drop: a repeat is refused, never a second rupee [G]) and user_consent filled from our
 // `consent: true` (transformers.ts). The exact body and what the client gave to compare are kept in the
-// partner sessions (`pennydrop:<txnId>`) BEFORE it is sent, so a status enquiry can compare. Answers:
+// partner sessions (`pennydrop:<txnId>`) BEFORE it is sent (../recorded.ts), so a status enquiry can compare. Answers:
 //   - VALID → success (account, masked), INVALID → failed "no account linked" (a completed check, charged),
 //     PENDING or a status we do not know → pending, settled by status enquiry (no webhook is documented).
 //   - PartnerError (nothing happened; 502/504, nothing charged; the router may fail over): not reached,
@@ -30,8 +30,9 @@ import {
   type PartnerReport,
   type TxRef,
 } from '../connector.js';
-import { CashfreeVerificationHttp, Unanswered, Unsent, type CfAnswer } from './http.js';
+import { CashfreeVerificationHttp, type CfAnswer } from './http.js';
 import { enquiry } from '../partner-http.js';
+import { RecordedRequests } from '../recorded.js';
 import { asPennyDrop, errorText, givenOf, outcomeOf, pennyDropBody, PENDING_MESSAGE, type GivenAccount } from './transformers.js';
 
 /** [P] the default x-api-version of the Verification API. */
@@ -39,8 +40,6 @@ const DEFAULT_API_VERSION = '2024-12-01';
 const PATH = '/mobile/penny-drop';
 /** Longer than any reconciliation (SANGAM_RECONCILE_CUTOFF_S is at most 30 days; default 1 day). */
 const STORED_TTL_S = 30 * 24 * 3600;
-
-const sessionKey = (txnId: string) => `pennydrop:${txnId}`;
 
 /** What a status enquiry needs: the exact create body and what the client gave to compare. */
 interface StoredCreate {
@@ -80,33 +79,26 @@ export class CashfreeVerificationConnector implements Connector {
   /** [G] A penny drop (§5.1) is an IMPS credit, final in seconds; PENDING has no documented end and no webhook. */
   readonly expectedFinalS = 1800;
   private http: CashfreeVerificationHttp;
+  private recorded: RecordedRequests<StoredCreate>;
 
   constructor(
     private ctx: PartnerContext,
     s: Settings,
   ) {
     this.http = new CashfreeVerificationHttp(ctx.url.replace(/\/+$/, ''), s, Math.min(5000, ctx.timeoutFor('mobile-to-bank-account')));
+    this.recorded = new RecordedRequests(ctx.sessions, 'pennydrop', STORED_TTL_S, 'penny drop');
   }
 
   async execute(req: OperationRequest): Promise<Outcome> {
     if (req.operation !== 'mobile-to-bank-account') throw new Error(`the cashfree-verification connector does not serve ${req.operation}`);
     const stored: StoredCreate = { body: JSON.stringify(pennyDropBody(req.txnId, req.mobile, new Date())), given: givenOf(req.txnId, req) };
-    try {
-      await this.ctx.sessions.put(sessionKey(req.txnId), stored, STORED_TTL_S);
-    } catch {
-      throw new PartnerError('unavailable', 'The penny drop request could not be recorded before sending; nothing was sent or debited');
-    }
     const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: { service: 'mobile-to-bank-account' } });
-    let a: CfAnswer;
-    try {
-      a = await this.create(req.txnId, stored.body);
-    } catch (err) {
-      if (err instanceof Unsent) {
-        await this.forget(req.txnId);
-        throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was executed or debited`);
-      }
-      throw pending(`${(err as Error).message}; the penny drop may have been made, the outcome will follow`);
-    }
+    const a = await this.recorded.send(
+      req.txnId,
+      stored,
+      () => this.create(req.txnId, stored.body),
+      (err) => pending(`${err.message}; the penny drop may have been made, the outcome will follow`),
+    );
     if (a.status >= 200 && a.status < 300) {
       const p = asPennyDrop(a.json);
       const outcome = p && outcomeOf(p, req.txnId, stored.given);
@@ -123,20 +115,20 @@ export class CashfreeVerificationConnector implements Connector {
       }
       if (found === 'unknown') {
         if (a.status === 409) throw pending('Cashfree reports this verification as existing but cannot show it yet; the outcome will follow');
-        await this.forget(req.txnId);
+        await this.recorded.forget(req.txnId);
         throw new PartnerError('unavailable', `Cashfree failed (HTTP ${a.status}${errorText(a.json) ? `: ${errorText(a.json)}` : ''}) and holds no penny drop for this request; nothing was executed or debited`);
       }
       if (!found) throw pending(`Cashfree did not give a usable answer; the outcome will follow`);
       return found;
     }
     // Any other 4xx: refused before a penny drop (validation, credentials, throttling).
-    await this.forget(req.txnId);
+    await this.recorded.forget(req.txnId);
     throw new PartnerError('unavailable', `${refusalText(a)}; nothing was executed or debited`);
   }
 
   async status(tx: TxRef): Promise<PartnerReport | null> {
     if (tx.operation !== 'mobile-to-bank-account') return null;
-    const stored = await this.ctx.sessions.get<StoredCreate>(sessionKey(tx.txnId));
+    const stored = await this.recorded.get(tx.txnId);
     // A lookup by our id, never a resend (CONTRACT §9): a verification Cashfree has no record of is null.
     const found = await enquiry(() => this.lookup(tx.txnId, stored?.given ?? {}));
     if (found === 'unknown') return null;
@@ -162,11 +154,6 @@ export class CashfreeVerificationConnector implements Connector {
     const p = a.status === 200 ? asPennyDrop(a.json) : null;
     if (a.status !== 200) throw new Error(`status call failed with HTTP ${a.status}`);
     return p && outcomeOf(p, txnId, given);
-  }
-
-  /** Drops the stored body of a request that cannot have executed (best effort: it expires anyway). */
-  private async forget(txnId: string): Promise<void> {
-    await this.ctx.sessions.delete(sessionKey(txnId)).catch(() => undefined);
   }
 }
 

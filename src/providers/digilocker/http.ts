@@ -1,13 +1,10 @@
-// Owns the DigiLocker connector's HTTP calls: one undici Agent, a deadline per call, a cap on what a
-// body may weigh, and the classification of transport failures. Every call this connector makes is
-// either a read (the eAadhaar XML) or an OAuth step that changes nothing a retry would double, so any
-// failure before an answer is a PartnerError: the core fails the transaction with a 502 and charges
-// nothing, and the client may simply try again.
-import { Agent, errors, request } from 'undici';
+// Owns the DigiLocker connector's HTTP calls: the shared partner transport (partner-http.ts) with a
+// deadline on the whole call and form bodies, and the classification of its failures. Every call this
+// connector makes is either a read (the eAadhaar XML) or an OAuth step that changes nothing a retry
+// would double, so any failure before an answer is a PartnerError: the core fails the transaction with
+// a 502 and charges nothing, and the client may simply try again.
 import { PartnerError } from '../connector.js';
-
-/** An eAadhaar XML with its photo weighs tens of kilobytes; anything far larger is not one. */
-const MAX_BODY_BYTES = 2 * 1024 * 1024;
+import { PartnerHttp, TooLarge, Unanswered, Unsent } from '../partner-http.js';
 
 export interface HttpAnswer {
   status: number;
@@ -24,13 +21,12 @@ export interface CallSpec {
   timeoutMs: number;
 }
 
-const UNSENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
-
 export class DigilockerHttp {
-  private agent: Agent;
+  private http: PartnerHttp;
 
   constructor(connectTimeoutMs: number) {
-    this.agent = new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 30_000 });
+    // An eAadhaar XML with its photo weighs tens of kilobytes; anything far larger is not one.
+    this.http = new PartnerHttp({ baseUrl: '', partner: 'DigiLocker', connectTimeoutMs, maxBodyBytes: 2 * 1024 * 1024, answerIs: 'an eAadhaar document', wholeCallDeadline: true });
   }
 
   /**
@@ -40,55 +36,25 @@ export class DigilockerHttp {
    */
   async call(spec: CallSpec): Promise<HttpAnswer> {
     const headers: Record<string, string> = { accept: '*/*', ...spec.headers };
-    let body: string | undefined;
-    if (spec.form) {
-      body = new URLSearchParams(spec.form).toString();
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-    }
+    if (spec.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     try {
-      const res = await request(spec.url, {
-        method: spec.method,
-        headers,
-        body,
-        dispatcher: this.agent,
-        headersTimeout: spec.timeoutMs,
-        bodyTimeout: spec.timeoutMs,
-        signal: AbortSignal.timeout(spec.timeoutMs),
-      });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_BODY_BYTES) {
-          res.body.destroy();
-          throw new PartnerError('unavailable', 'DigiLocker sent an answer far larger than an eAadhaar document; nothing was used');
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) };
+      const a = await this.http.call(spec.method, spec.url, spec.timeoutMs, headers, spec.form ? new URLSearchParams(spec.form).toString() : undefined);
+      return { status: a.status, headers: a.headers, body: a.raw };
     } catch (err) {
       throw classify(err);
     }
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.http.close();
   }
 }
 
-function classify(err: unknown): PartnerError {
-  if (err instanceof PartnerError) return err;
-  const e = err as { name?: string; code?: string; cause?: { code?: string } };
-  if (
-    err instanceof errors.ConnectTimeoutError ||
-    err instanceof errors.HeadersTimeoutError ||
-    err instanceof errors.BodyTimeoutError ||
-    e.name === 'TimeoutError' ||
-    e.name === 'AbortError'
-  ) {
-    return new PartnerError('timeout', 'DigiLocker did not answer in time; try again');
-  }
-  if (UNSENT.has(e.code ?? '') || UNSENT.has(e.cause?.code ?? '')) return new PartnerError('unavailable', 'DigiLocker could not be reached; try again');
+function classify(err: unknown): unknown {
+  if (err instanceof Unsent) return new PartnerError(err.timedOut ? 'timeout' : 'unavailable', err.timedOut ? 'DigiLocker did not answer in time; try again' : 'DigiLocker could not be reached; try again');
+  if (!(err instanceof Unanswered)) return err;
+  if (err.timedOut) return new PartnerError('timeout', 'DigiLocker did not answer in time; try again');
+  if (err instanceof TooLarge) return new PartnerError('unavailable', `${err.message}; nothing was used`);
   return new PartnerError('unavailable', 'The connection to DigiLocker failed; try again');
 }
 

@@ -1,12 +1,11 @@
 // Owns the connector of kind `sangam`: Sangam's own partner-network protocol, which the simulator
-// (`sangam partner-sim`) speaks so that live mode runs on one machine. An undici Pool with keep-alive
-// and per-operation deadlines. Failures are classified by what the partner may have done: not
-// reached, refused (4xx), or "unavailable, retry" (503) → PartnerError (nothing happened; safe to fail
-// over); connect timeout → PartnerError('timeout'); no answer after the request was sent, or any other
+// (`sangam partner-sim`) speaks so that live mode runs on one machine, over the shared partner transport
+// (partner-http.ts: keep-alive, up to 64 connections, per-operation deadlines). Failures are classified
+// by what the partner may have done: not reached, refused (4xx), or "unavailable, retry" (503) →
+// PartnerError (nothing happened; safe to fail over); connect timeout → PartnerError('timeout'); no answer after the request was sent, or any other
 // 5xx → NoAnswer with a pending Outcome (the money may have moved: reconciliation asks this partner).
 // Callbacks are Standard Webhooks signed with the partner secret (SANGAM_PARTNER_SECRET; a stale
 // timestamp, over 5 minutes, fails); status enquiries are GET /v1/transactions/{client_ref}.
-import { Pool, errors } from 'undici';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import {
   CallbackRefused,
@@ -23,17 +22,18 @@ import {
   type PartnerReport,
   type TxRef,
 } from '../connector.js';
+import { enquiry, PartnerHttp, Unanswered, Unsent, type PartnerAnswer as Answer } from '../partner-http.js';
 import { LOOKUP_PATH, PARTNER_PATHS, partnerStatusPath, PLANS_PATH, type PartnerAnswer, type PartnerCallback, type WireLookup, type WirePlan } from './protocol.js';
 import { amountsOf, fieldsFrom, OP_OF_SLUG, outcomeFrom, wireBody, type Amounts } from './transformers.js';
 
-/** Errors that mean the request never reached the partner. */
-const UNSENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** A usable answer: a JSON object. */
+const answerOf = (a: Answer): PartnerAnswer | null => (a.json && typeof a.json === 'object' ? (a.json as PartnerAnswer) : null);
 
 export class SangamConnector implements Connector {
   readonly serves = Object.keys(OP_OF_SLUG) as Connector['serves'];
   /** The simulator calls back after its --pending-ms (CONTRACT §8, default 5 s); 30 s leaves room for latency and a late callback. */
   readonly expectedFinalS = 30;
-  private pool: Pool;
+  private http: PartnerHttp;
   private verifier: Webhook;
 
   constructor(private ctx: PartnerContext) {
@@ -41,38 +41,37 @@ export class SangamConnector implements Connector {
     if (!secret) throw new Error(`partner ${ctx.name} (kind sangam) needs SANGAM_PARTNER_SECRET (its callbacks are verified with it)`);
     this.verifier = new Webhook(secret);
     const connectMs = Math.min(5000, ...Object.keys(OP_OF_SLUG).map((op) => ctx.timeoutFor(op as OperationRequest['operation'])));
-    this.pool = new Pool(ctx.url, { connections: 64, keepAliveTimeout: 30_000, connect: { timeout: connectMs } });
+    this.http = new PartnerHttp({
+      baseUrl: ctx.url.replace(/\/+$/, ''),
+      partner: 'The partner network',
+      connectTimeoutMs: connectMs,
+      connections: 64,
+      // An aadhaar download carries the XML and a photo: a few hundred kilobytes at most.
+      maxBodyBytes: 8 * 1024 * 1024,
+      answerIs: 'any answer it documents',
+    });
   }
 
   async execute(req: OperationRequest): Promise<Outcome> {
     const op = OP_OF_SLUG[req.operation];
     const amounts = amountsOf(req);
-    const timeout = this.ctx.timeoutFor(req.operation);
     const noAnswer = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsFrom(op, { client_ref: req.txnId, status: 'PENDING', partner_ref: '', message: '' }, amounts) });
-    let answer: PartnerAnswer;
+    let a: Answer;
     try {
-      const res = await this.pool.request({
-        method: 'POST',
-        path: PARTNER_PATHS[op],
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_ref: req.txnId, callback_url: this.ctx.webhookUrl, ...wireBody(req) }),
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      });
-      if (res.statusCode >= 400) {
-        await res.body.dump();
-        const safe = res.statusCode < 500 || res.statusCode === 503;
-        if (!safe) throw noAnswer(`The partner network failed while handling the request (HTTP ${res.statusCode}); the outcome will follow`);
-        throw new PartnerError('unavailable', `The partner network refused the request (HTTP ${res.statusCode}); nothing was executed or debited`);
-      }
-      answer = (await res.body.json()) as PartnerAnswer;
+      a = await this.http.call('POST', PARTNER_PATHS[op], this.ctx.timeoutFor(req.operation), {}, JSON.stringify({ client_ref: req.txnId, callback_url: this.ctx.webhookUrl, ...wireBody(req) }));
     } catch (err) {
-      if (err instanceof PartnerError || err instanceof NoAnswer) throw err;
-      if (err instanceof errors.ConnectTimeoutError) throw new PartnerError('timeout', 'The partner network could not be reached in time; nothing was executed or debited');
-      if (UNSENT.has((err as { code?: string }).code ?? '')) throw new PartnerError('unavailable', 'The partner network is unreachable; nothing was executed or debited');
+      if (err instanceof Unsent) throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was executed or debited`);
       // Sent, but no answer: the partner may have acted. Pending; the status enquiry settles it.
-      throw noAnswer('The partner network has not answered yet; the outcome will follow');
+      if (err instanceof Unanswered) throw noAnswer('The partner network has not answered yet; the outcome will follow');
+      throw err;
     }
+    if (a.status >= 400) {
+      const safe = a.status < 500 || a.status === 503;
+      if (!safe) throw noAnswer(`The partner network failed while handling the request (HTTP ${a.status}); the outcome will follow`);
+      throw new PartnerError('unavailable', `The partner network refused the request (HTTP ${a.status}); nothing was executed or debited`);
+    }
+    const answer = answerOf(a);
+    if (!answer) throw noAnswer('The partner network has not answered yet; the outcome will follow');
     return { ...outcomeFrom(op, answer, amounts), ...(answer.partner_ref ? { partnerRef: answer.partner_ref } : {}) };
   }
 
@@ -94,32 +93,23 @@ export class SangamConnector implements Connector {
 
   /** A read (nothing to execute): any failure is a PartnerError. */
   private async get<T>(path: string): Promise<T> {
-    const timeout = this.ctx.timeoutFor('recharge-commission');
+    let a: Answer;
     try {
-      const res = await this.pool.request({ method: 'GET', path, headersTimeout: timeout, bodyTimeout: timeout });
-      if (res.statusCode >= 400) {
-        await res.body.dump();
-        throw new PartnerError('unavailable', `The partner network refused the lookup (HTTP ${res.statusCode})`);
-      }
-      return (await res.body.json()) as T;
+      a = await this.http.call('GET', path, this.ctx.timeoutFor('recharge-commission'), {});
     } catch (err) {
-      if (err instanceof PartnerError) throw err;
-      throw new PartnerError(err instanceof errors.ConnectTimeoutError || err instanceof errors.HeadersTimeoutError ? 'timeout' : 'unavailable', 'The partner network did not answer the lookup');
+      if (!(err instanceof Unsent || err instanceof Unanswered)) throw err;
+      throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', 'The partner network did not answer the lookup');
     }
+    if (a.status >= 400) throw new PartnerError('unavailable', `The partner network refused the lookup (HTTP ${a.status})`);
+    if (a.json === null) throw new PartnerError('unavailable', 'The partner network did not answer the lookup');
+    return a.json as T;
   }
 
   async status(tx: TxRef): Promise<PartnerReport | null> {
-    const timeout = this.ctx.timeoutFor(tx.operation);
-    const res = await this.pool.request({ method: 'GET', path: partnerStatusPath(tx.txnId), headersTimeout: timeout, bodyTimeout: timeout });
-    if (res.statusCode === 404) {
-      await res.body.dump();
-      return null;
-    }
-    if (res.statusCode >= 400) {
-      await res.body.dump();
-      throw new PartnerError('unavailable', `status enquiry failed with HTTP ${res.statusCode}`);
-    }
-    const answer = (await res.body.json()) as PartnerAnswer;
+    const a = await enquiry(() => this.http.call('GET', partnerStatusPath(tx.txnId), this.ctx.timeoutFor(tx.operation), {}));
+    if (a.status === 404) return null;
+    const answer = a.status < 400 ? answerOf(a) : null;
+    if (!answer) throw new PartnerError('unavailable', `status enquiry failed with HTTP ${a.status}`);
     const amounts: Amounts = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? undefined, commissionPaise: tx.commissionPaise };
     return { txnId: tx.txnId, partnerRef: answer.partner_ref || null, outcome: outcomeFrom(OP_OF_SLUG[tx.operation], answer, amounts) };
   }
@@ -141,8 +131,8 @@ export class SangamConnector implements Connector {
     return [{ eventId: headers['webhook-id'], txnId: a.client_ref, partnerRef: a.partner_ref || null, outcome: outcomeFrom(op, a, { txnId: a.client_ref }) }];
   }
 
-  async close(): Promise<void> {
-    await this.pool.close();
+  close(): Promise<void> {
+    return this.http.close();
   }
 }
 

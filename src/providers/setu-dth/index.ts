@@ -6,7 +6,8 @@
 // (default Wallet). A missing or malformed one stops the boot naming it.
 //
 // Auth: POST <URL>/api/v2/auth/token {clientID, secret} → {token, expiresIn}, kept until shortly before
-// it expires, fetched again after a 401 and the call repeated once (a 401 executed nothing).
+// it expires, fetched again after a 401 and the call repeated once (a 401 executed nothing). How it calls
+// Setu, the shared shapes and the webhook secret are the Setu products' common part, ../setu/.
 //
 // execute, the documented async pattern:
 //   1. the DTH billers (GET /api/v2/bbps/billers?categoryName=DTH, cached 6 h), mapped to our codes by
@@ -18,7 +19,7 @@
 //   3. payment: POST …/bills/payment/request with paymentRefId = our transaction id without its
 //      underscore (one payment per refId and per paymentRefId, §4.7 [G]: a repeat is a 409 and executes
 //      nothing). What a status enquiry needs (refId, the body, our amounts) is kept in the partner
-//      sessions (`pay:<txnId>`) BEFORE it is sent. Refused (4xx) → PartnerError; no answer or a 5xx →
+//      sessions (`pay:<txnId>`) BEFORE it is sent (../recorded.ts). Refused (4xx) → PartnerError; no answer or a 5xx →
 //      NoAnswer (pending, reconciled); accepted → one read of …/payment/response (the async pattern
 //      answers synchronous outcomes at once; anything else is left to the webhook and the reconciler).
 // status: POST …/payment/response {refId}. Success → success (utr = billerRefId), Failure → failed,
@@ -29,7 +30,6 @@
 // subscriber's name, current pack, balance and next recharge date (subscriberOf); nothing is paid. A fetch
 // Failure, or an id the biller's parameter rule refuses, is a subscriber it does not know (null).
 import {
-  partnerVars,
   NoAnswer,
   PartnerError,
   type Connector,
@@ -41,13 +41,13 @@ import {
   type PartnerReport,
   type TxRef,
 } from '../connector.js';
-import { SetuHttp, TokenCache, Unanswered, Unsent, unreachable, type Answer, type IssuedToken } from '../setu-recharge/http.js';
-import { istTimestamp, paymentRefIdOf } from '../setu-recharge/transformers.js';
+import { RecordedRequests } from '../recorded.js';
+import { SetuApi } from '../setu/http.js';
+import { setuSettings } from '../setu/settings.js';
+import { dataOf, istTimestamp, paymentRefIdOf, type Known } from '../setu/transformers.js';
 import {
   billerFor,
   billerMapOf,
-  dataOf,
-  errorText,
   fetchBody,
   fetchFailureOf,
   fieldsOf,
@@ -57,11 +57,9 @@ import {
   reversalOf,
   subscriberRefusal,
   subscriberOf,
-  type BbpsEnvelope,
   type BbpsFetchResponse,
   type BbpsPayment,
   type BillerMap,
-  type Known,
   type MappedBiller,
   type StoredPayment,
 } from './transformers.js';
@@ -69,8 +67,6 @@ import { registerWebhooks } from './webhook.js';
 
 const STORED_TTL_S = 7 * 24 * 3600;
 const BILLERS_TTL_MS = 6 * 3600_000;
-
-export const storedKey = (txnId: string) => `pay:${txnId}`;
 
 interface Settings {
   clientId: string;
@@ -82,28 +78,19 @@ interface Settings {
 }
 
 function settings(ctx: PartnerContext): Settings {
-  const { name: full, need } = partnerVars(ctx, 'setu-dth');
-  const s: Settings = {
-    clientId: need('CLIENT_ID'),
-    clientSecret: need('CLIENT_SECRET'),
-    partnerId: need('PARTNER_ID'),
-    customerMobile: need('CUSTOMER_MOBILE'),
-    webhookSecret: need('WEBHOOK_SECRET'),
-    mode: ctx.vars.PAYMENT_MODE?.trim() || 'Wallet',
-  };
+  const { need, full, ...common } = setuSettings(ctx, 'setu-dth', PAYMENT_MODES);
+  const s: Settings = { ...common, partnerId: need('PARTNER_ID'), customerMobile: need('CUSTOMER_MOBILE') };
   if (!/^[0-9]{1,18}$/.test(s.partnerId)) throw new Error(`${full('PARTNER_ID')} must be the integer partner id Setu issued`);
   if (!/^[6-9][0-9]{9}$/.test(s.customerMobile)) throw new Error(`${full('CUSTOMER_MOBILE')} must be a 10-digit Indian mobile number`);
-  if (!/^[A-Za-z0-9_-]{24,128}$/.test(s.webhookSecret)) throw new Error(`${full('WEBHOOK_SECRET')} must be 24 to 128 letters, digits, _ or - (it is a path segment of the webhook URL)`);
-  if (!(PAYMENT_MODES as readonly string[]).includes(s.mode)) throw new Error(`${full('PAYMENT_MODE')} must be one of ${PAYMENT_MODES.join(', ')}`);
   return s;
 }
 
-const errorOf = (a: Answer) => (a.json as BbpsEnvelope<unknown> | null)?.error ?? null;
-
-function refusal(a: Answer, what: string): string {
-  if (a.status === 401) return `Setu BBPS refused our API token (HTTP 401) for the ${what}`;
-  const why = errorText(errorOf(a));
-  return `Setu BBPS refused the ${what} (HTTP ${a.status}${why ? `: ${why}` : ''})`;
+/** [P] POST /api/v2/auth/token → {token, expiresIn} (seconds; 10 minutes when it gives none). */
+function tokenOf(json: unknown) {
+  const t = (json ?? {}) as { token?: unknown; expiresIn?: unknown };
+  if (typeof t.token !== 'string' || !t.token) return null;
+  const ttlS = typeof t.expiresIn === 'number' && t.expiresIn > 0 ? t.expiresIn : 600;
+  return { token: t.token, expiresAtMs: Date.now() + ttlS * 1000 };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -117,16 +104,22 @@ export class SetuDthConnector implements Connector {
   readonly reversalWatch = { operations: ['dth-recharge'] as const, scheduleS: [300, 3600, 6 * 3600, 86_400, 3 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400] };
   /** [G] BBPS documents no time to a final BILL_PAY (§4.7): the biller confirms through BBPS, slower than a top-up. */
   readonly expectedFinalS = 3600;
-  private http: SetuHttp;
-  private tokens: TokenCache;
+  private api: SetuApi;
+  private recorded: RecordedRequests<StoredPayment>;
   private billers: { map: Promise<BillerMap>; at: number } | null = null;
 
   constructor(
     private ctx: PartnerContext,
     private s: Settings,
   ) {
-    this.http = new SetuHttp('Setu BBPS', Math.min(5000, ctx.timeoutFor('dth-recharge')));
-    this.tokens = new TokenCache(() => this.login());
+    this.api = new SetuApi({
+      label: 'Setu BBPS',
+      url: ctx.url,
+      timeoutMs: ctx.timeoutFor('dth-recharge'),
+      headers: { 'x-partner-id': s.partnerId },
+      login: { url: `${ctx.url}/api/v2/auth/token`, body: { clientID: s.clientId, secret: s.clientSecret }, tokenOf },
+    });
+    this.recorded = new RecordedRequests(ctx.sessions, 'pay', STORED_TTL_S, 'payment');
   }
 
   private get timeout(): number {
@@ -152,26 +145,18 @@ export class SetuDthConnector implements Connector {
       amountPaise: req.amountPaise,
       commissionPaise: req.commissionPaise,
     };
-    try {
-      await this.ctx.sessions.put(storedKey(req.txnId), stored, STORED_TTL_S);
-    } catch {
-      throw new PartnerError('unavailable', 'The payment request could not be recorded before sending; nothing was sent or debited');
-    }
     const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsOf('pending', null, known), partnerRef: refId });
-    let a: Answer;
-    try {
-      a = await this.api('POST', '/api/v2/bbps/bills/payment/request', stored.body);
-    } catch (err) {
-      if (err instanceof Unanswered) throw pending('Setu BBPS has not answered yet; the outcome will follow');
-      await this.forget(req.txnId);
-      if (err instanceof Unsent) throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was executed or debited`);
-      throw err;
-    }
+    const a = await this.recorded.send(
+      req.txnId,
+      stored,
+      () => this.api.call('POST', '/api/v2/bbps/bills/payment/request', stored.body),
+      () => pending('Setu BBPS has not answered yet; the outcome will follow'),
+    );
     const accepted = a.status >= 200 && a.status < 300 && !!dataOf<{ refId?: string }>(a.json)?.refId;
     if (!accepted && a.status !== 409) {
       if (a.status >= 400 && a.status < 500) {
-        await this.forget(req.txnId);
-        throw new PartnerError('unavailable', `${refusal(a, 'payment')}; nothing was executed or debited`);
+        await this.recorded.forget(req.txnId);
+        throw new PartnerError('unavailable', `${this.api.refusal(a, 'payment')}; nothing was executed or debited`);
       }
       throw pending(`Setu BBPS did not give a usable answer (HTTP ${a.status}); the outcome will follow`);
     }
@@ -192,7 +177,7 @@ export class SetuDthConnector implements Connector {
 
   async status(tx: TxRef): Promise<PartnerReport | null> {
     if (tx.operation !== 'dth-recharge') return null;
-    const stored = await this.ctx.sessions.get<StoredPayment>(storedKey(tx.txnId));
+    const stored = await this.recorded.get(tx.txnId);
     const refId = stored?.refId ?? tx.partnerRef;
     if (!refId) return null;
     const known: Known = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? stored?.amountPaise ?? null, commissionPaise: stored?.commissionPaise ?? tx.commissionPaise };
@@ -205,14 +190,14 @@ export class SetuDthConnector implements Connector {
     registerWebhooks(app, {
       name: this.ctx.name,
       secret: this.s.webhookSecret,
-      stored: (txnId) => this.ctx.sessions.get<StoredPayment>(storedKey(txnId)),
+      stored: (txnId) => this.recorded.get(txnId),
       payment: (refId) => this.payment(refId),
       reportOf: (p, known) => this.reportOf(p, known),
       report: (r) => hooks.report(r),
     });
 
   close(): Promise<void> {
-    return this.http.close();
+    return this.api.close();
   }
 
   reportOf(p: BbpsPayment, known: Known): PartnerReport {
@@ -223,27 +208,27 @@ export class SetuDthConnector implements Connector {
 
   /** POST …/payment/response: the payment as BBPS sees it now; null when there is none for that refId. */
   async payment(refId: string): Promise<BbpsPayment | null> {
-    const a = await this.api('POST', '/api/v2/bbps/bills/payment/response', { refId }).catch((err: unknown) => unreachable(err, 'Setu BBPS status enquiry'));
+    const a = await this.api.read('POST', '/api/v2/bbps/bills/payment/response', { refId }, 'status enquiry');
     const p = a.status >= 200 && a.status < 300 ? dataOf<BbpsPayment>(a.json) : null;
     if (p && typeof p.status === 'string') return p;
     if (a.status === 404) return null;
-    throw new PartnerError('unavailable', `status enquiry: ${refusal(a, 'status enquiry')}`);
+    throw new PartnerError('unavailable', `status enquiry: ${this.api.refusal(a, 'status enquiry')}`);
   }
 
   /** Bill fetch request, then its answer once final. */
   private async fetchBill(biller: MappedBiller, subscriberId: string, deadline: number): Promise<{ refId: string; fetched: BbpsFetchResponse }> {
-    const f = await this.api('POST', '/api/v2/bbps/bills/fetch/request', fetchBody(biller, subscriberId, this.s.customerMobile)).catch((err: unknown) => unreachable(err, 'Setu BBPS bill fetch'));
+    const f = await this.api.read('POST', '/api/v2/bbps/bills/fetch/request', fetchBody(biller, subscriberId, this.s.customerMobile), 'bill fetch');
     const refId = dataOf<{ refId?: string }>(f.json)?.refId;
-    if (f.status !== 200 || typeof refId !== 'string' || !refId) throw new PartnerError('unavailable', `${refusal(f, 'bill fetch')}; nothing was executed or debited`);
+    if (f.status !== 200 || typeof refId !== 'string' || !refId) throw new PartnerError('unavailable', `${this.api.refusal(f, 'bill fetch')}; nothing was executed or debited`);
     return { refId, fetched: await this.awaitFetch(refId, deadline) };
   }
 
   /** Polls the bill fetch until it is final; still Processing at the deadline is a PartnerError (nothing was paid). */
   private async awaitFetch(refId: string, deadline: number): Promise<BbpsFetchResponse> {
     for (let wait = 100; ; wait = Math.min(wait * 2, 1000)) {
-      const a = await this.api('POST', '/api/v2/bbps/bills/fetch/response', { refId }).catch((err: unknown) => unreachable(err, 'Setu BBPS bill fetch'));
+      const a = await this.api.read('POST', '/api/v2/bbps/bills/fetch/response', { refId }, 'bill fetch');
       const f = dataOf<BbpsFetchResponse>(a.json);
-      if (a.status !== 200 || !f) throw new PartnerError('unavailable', `${refusal(a, 'bill fetch')}; nothing was executed or debited`);
+      if (a.status !== 200 || !f) throw new PartnerError('unavailable', `${this.api.refusal(a, 'bill fetch')}; nothing was executed or debited`);
       if (f.status === 'Success' || f.status === 'Failure') return f;
       if (Date.now() + wait >= deadline) throw new PartnerError('timeout', 'The biller did not confirm the subscriber in time; nothing was executed or debited');
       await sleep(wait);
@@ -252,44 +237,16 @@ export class SetuDthConnector implements Connector {
 
   private billerMap(): Promise<BillerMap> {
     if (this.billers && Date.now() - this.billers.at < BILLERS_TTL_MS) return this.billers.map;
-    const map = this.api('GET', '/api/v2/bbps/billers?categoryName=DTH')
-      .catch((err: unknown) => unreachable(err, 'Setu BBPS billers'))
-      .then((a) => {
-        if (a.status !== 200) throw new PartnerError('unavailable', `${refusal(a, 'biller list')}; nothing was executed or debited`);
-        return billerMapOf(dataOf<{ billers?: unknown }>(a.json)?.billers);
-      });
+    const map = this.api.read('GET', '/api/v2/bbps/billers?categoryName=DTH', undefined, 'billers').then((a) => {
+      if (a.status !== 200) throw new PartnerError('unavailable', `${this.api.refusal(a, 'biller list')}; nothing was executed or debited`);
+      return billerMapOf(dataOf<{ billers?: unknown }>(a.json)?.billers);
+    });
     const entry = { map, at: Date.now() };
     this.billers = entry;
     map.catch(() => {
       if (this.billers === entry) this.billers = null;
     });
     return map;
-  }
-
-  /** One call with the current token; after a 401, once more with a fresh one (a 401 executed nothing). */
-  private async api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
-    const send = (token: string) =>
-      this.http.call(method, `${this.ctx.url}${path}`, this.timeout, body, { authorization: `Bearer ${token}`, 'x-partner-id': this.s.partnerId });
-    const token = await this.tokens.get();
-    const a = await send(token);
-    if (a.status !== 401) return a;
-    await this.tokens.invalidate(token);
-    return send(await this.tokens.get());
-  }
-
-  private async login(): Promise<IssuedToken> {
-    const a = await this.http
-      .call('POST', `${this.ctx.url}/api/v2/auth/token`, this.timeout, { clientID: this.s.clientId, secret: this.s.clientSecret })
-      .catch((err: unknown) => unreachable(err, 'Setu BBPS login'));
-    const t = (a.json ?? {}) as { token?: unknown; expiresIn?: unknown };
-    if (a.status === 401 || a.status === 403) throw new PartnerError('unavailable', `Setu BBPS refused our client credentials (HTTP ${a.status}); nothing was executed or debited`);
-    if (a.status !== 200 || typeof t.token !== 'string' || !t.token) throw new PartnerError('unavailable', `Setu BBPS login failed (HTTP ${a.status}); nothing was executed or debited`);
-    const ttlS = typeof t.expiresIn === 'number' && t.expiresIn > 0 ? t.expiresIn : 600;
-    return { token: t.token, expiresAtMs: Date.now() + ttlS * 1000 };
-  }
-
-  private async forget(txnId: string): Promise<void> {
-    await this.ctx.sessions.delete(storedKey(txnId)).catch(() => undefined);
   }
 }
 

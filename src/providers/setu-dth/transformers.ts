@@ -5,23 +5,13 @@
 // result fields (`txn_id`, `amount` and `commission` in INR, `utr` the biller's reference).
 // §4.7 documents the endpoints, the async refId pattern, the webhook envelope and the BILL_PAY data;
 // the biller, fetch and request field names beyond those are [G] (the emulator's, marked there too).
-import { paiseToInr } from '../../money.js';
 import { PartnerError, type DthSubscriber, type Outcome, type Reversal } from '../connector.js';
+import { errorText, resultFields, text, type Known, type SetuError } from '../setu/transformers.js';
 
 // ---- Setu BBPS shapes, in its names --------------------------------------------------------------
 
-export interface BbpsError {
-  code?: string;
-  message?: string;
-}
-
-/** [G] `{success, data, traceId}` or `{success: false, error: {code, message}, traceId}`. */
-export interface BbpsEnvelope<T> {
-  success?: boolean;
-  data?: T;
-  error?: BbpsError | null;
-  traceId?: string;
-}
+/** [G] BBPS's `{code, message}`; its envelope is Setu's, with `traceId` (../setu/transformers.ts). */
+export type BbpsError = SetuError;
 
 /** [G] one customer parameter a biller asks for (its name, and the value's rule). */
 export interface BbpsCustomerParam {
@@ -211,25 +201,9 @@ export function statusOf(s: unknown): Outcome['status'] {
   }
 }
 
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : null);
-
-export const errorText = (e: BbpsError | null | undefined): string | null => text(e?.message) ?? text(e?.code);
-
-export interface Known {
-  txnId: string;
-  amountPaise: number | null;
-  commissionPaise: number;
-}
-
-export function fieldsOf(status: Outcome['status'], p: BbpsPayment | null, k: Known): Record<string, unknown> {
-  return {
-    txn_id: k.txnId,
-    ...(k.amountPaise !== null ? { amount: paiseToInr(k.amountPaise) } : {}),
-    // The biller's reference is the operator's; BBPS's own transaction id when it gave none.
-    utr: status === 'success' ? (text(p?.billerRefId) ?? text(p?.transactionId)) : null,
-    commission: status === 'failed' ? 0 : paiseToInr(k.commissionPaise),
-  };
-}
+/** Our result fields: the biller's reference is the operator's; BBPS's own transaction id when it gave none. */
+export const fieldsOf = (status: Outcome['status'], p: BbpsPayment | null, k: Known): Record<string, unknown> =>
+  resultFields(status, text(p?.billerRefId) ?? text(p?.transactionId), k);
 
 export function outcomeOf(p: BbpsPayment, k: Known): Outcome {
   const status = statusOf(p.status);
@@ -290,9 +264,4 @@ export function subscriberOf(f: BbpsFetchResponse): DthSubscriber {
     balancePaise: paiseOfRupees(infoOf(bill, 'Account Balance')),
     nextRechargeDate: isoDateOf(infoOf(bill, 'Next Recharge Date') ?? text(bill.dueDate)),
   };
-}
-
-export function dataOf<T>(v: unknown): T | null {
-  const d = (v as BbpsEnvelope<T> | null)?.data;
-  return d && typeof d === 'object' ? d : null;
 }

@@ -1,8 +1,8 @@
 // Owns the webhooks of the setu-dth connector (PARTNERS.md §4.7: `{traceId, timeStamp, event, data | error}`,
 // BILL_FETCH and BILL_PAY). Setu documents no signature for them [G], so the same rules as the prepaid
-// connector's (../setu-recharge/webhook.ts):
-//   - the URL given to Setu carries a secret path segment, {SANGAM_PUBLIC_URL}/partners/<name>/webhooks/<WEBHOOK_SECRET>
-//     (BBPS posts to the URL as given); a call without it is a 401 and changes nothing;
+// connector's (../setu/webhook.ts):
+//   - the URL given to Setu carries a secret path segment (BBPS posts to the URL as given); a call without
+//     it is a 401 and changes nothing;
 //   - a BILL_PAY is only a trigger: its payment reference names our transaction, whose stored refId must
 //     be the webhook's; then …/payment/response (authenticated) is asked and ITS answer applied — a
 //     Credit_Adjustment (the refund) included, since BBPS shows it there too. A webhook that claims a
@@ -10,10 +10,10 @@
 //   - BILL_FETCH and other events are acknowledged and ignored (the connector polls its own fetches).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import { PartnerError, type PartnerReport } from '../connector.js';
-import { sameSecret } from '../setu-recharge/http.js';
-import { txnIdOfPaymentRef } from '../setu-recharge/transformers.js';
-import { statusOf, type BbpsPayment, type BbpsWebhook, type Known, type StoredPayment } from './transformers.js';
+import type { PartnerReport } from '../connector.js';
+import { txnIdOfPaymentRef, type Known } from '../setu/transformers.js';
+import { confirm, guardSecret } from '../setu/webhook.js';
+import { statusOf, type BbpsPayment, type BbpsWebhook, type StoredPayment } from './transformers.js';
 
 export interface WebhookDeps {
   name: string;
@@ -26,20 +26,14 @@ export interface WebhookDeps {
 
 export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
   app.post(`/partners/${d.name}/webhooks/:secret`, { schema: { hide: true } }, async (req: FastifyRequest<{ Params: { secret: string } }>, reply) => {
-    if (!sameSecret(req.params.secret, d.secret)) throw new ApiError('unauthenticated', 'Not the webhook URL configured for this Setu BBPS partner');
+    guardSecret(req.params.secret, d.secret, 'Setu BBPS');
     const w = (req.body ?? {}) as BbpsWebhook;
     if (w.event !== 'BILL_PAY') return reply.send({ received: true, applied: false });
     const refId = typeof w.data?.refId === 'string' ? w.data.refId : '';
     const txnId = txnIdOfPaymentRef(w.data?.paymentDetails?.paymentRefId);
     const stored = txnId ? await d.stored(txnId) : undefined;
     if (!txnId || !stored || stored.refId !== refId) throw new ApiError('not_found', `No DTH recharge of this partner has BBPS refId ${refId.slice(0, 40)}`);
-    let now: BbpsPayment | null;
-    try {
-      now = await d.payment(refId);
-    } catch (err) {
-      if (err instanceof PartnerError) throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
-      throw err;
-    }
+    const now = await confirm(() => d.payment(refId));
     if (!now) throw new ApiError('not_found', `Setu BBPS shows no payment for refId ${refId.slice(0, 40)}`);
     const r = d.reportOf(now, { txnId, amountPaise: stored.amountPaise, commissionPaise: stored.commissionPaise });
     if (r.outcome.status === 'pending') {

@@ -9,9 +9,12 @@
 // `exp` (undocumented [G]; 10 minutes when it has none), fetched again after a 401 and the call repeated
 // once (a 401 executed nothing). Every call carries Bearer + X-PRODUCT-INSTANCE-ID.
 //
+// How it calls Setu (token, headers, the 401 repeat), the shared shapes and the webhook secret are the
+// Setu products' common part, ../setu/.
+//
 // execute: POST /recharge/request with paymentRefId = our transaction id without its underscore (the
 // documented idempotency key: a second request with it is refused, ERR005, and executes nothing). The
-// body is kept in the partner sessions (`recharge:<txnId>`) BEFORE it is sent. Classification:
+// body is kept in the partner sessions (`recharge:<txnId>`) BEFORE it is sent (../recorded.ts). Classification:
 //   - PartnerError (nothing executed; charged nothing; the router may fail over): not reached, the login
 //     refused, any 4xx (ERR007 invalid-params, ERR011, ERR009, 401 after a fresh token);
 //   - NoAnswer (it may have acted; pending, reconciled here): a read timeout or broken connection after
@@ -27,7 +30,6 @@
 // Reversals: Setu signals them only by webhook (REVERSED, §4.3), handled in webhook.ts; its status API
 // never shows one (§9.4), so no reversal watch is declared (docs/DECISIONS.md says what covers it).
 import {
-  partnerVars,
   NoAnswer,
   PartnerError,
   type Connector,
@@ -41,23 +43,23 @@ import {
   type Reversal,
   type TxRef,
 } from '../connector.js';
-import { jwtExpiryMs, SetuHttp, TokenCache, Unanswered, Unsent, unreachable, type Answer, type IssuedToken } from './http.js';
+import { RecordedRequests } from '../recorded.js';
+import { SetuApi, type Answer } from '../setu/http.js';
+import { setuSettings } from '../setu/settings.js';
+import { jwtExpiryMs } from '../setu/tokens.js';
+import { dataOf, errorOf, errorText, paymentRefIdOf, type Known } from '../setu/transformers.js';
 import {
   asRechargeData,
-  errorText,
   fieldsOf,
   lookupBody,
   lookupOf,
   outcomeOf,
   PAYMENT_MODES,
-  paymentRefIdOf,
   plansBody,
   plansOf,
   rechargeBody,
   SETU_LOCATION,
   SETU_OPERATOR,
-  type Known,
-  type SetuEnvelope,
   type SetuOperatorDetails,
   type SetuRechargeData,
   type SetuRechargeRequest,
@@ -69,7 +71,6 @@ const STORED_TTL_S = 7 * 24 * 3600;
 /** [G] Setu documents no token lifetime: a token that is not a JWT with `exp` is renewed after this. */
 const DEFAULT_TOKEN_TTL_MS = 10 * 60_000;
 
-export const storedKey = (txnId: string) => `recharge:${txnId}`;
 export const refKey = (transactionRefId: string) => `tref:${transactionRefId}`;
 export const parkedKey = (txnId: string) => `reversal:${txnId}`;
 
@@ -91,49 +92,44 @@ interface Settings {
 }
 
 function settings(ctx: PartnerContext): Settings {
-  const { name: full, need } = partnerVars(ctx, 'setu-recharge');
+  const { need, full, ...common } = setuSettings(ctx, 'setu-recharge', PAYMENT_MODES);
   const s: Settings = {
+    ...common,
     tokenUrl: need('TOKEN_URL'),
-    clientId: need('CLIENT_ID'),
-    clientSecret: need('CLIENT_SECRET'),
     productInstanceId: need('PRODUCT_INSTANCE_ID'),
-    webhookSecret: need('WEBHOOK_SECRET'),
-    mode: (ctx.vars.PAYMENT_MODE?.trim() || 'Wallet') as Settings['mode'],
+    mode: common.mode as Settings['mode'],
     plansMobile: ctx.vars.PLANS_MOBILE?.trim() || '9999999999',
   };
   if (!/^https?:\/\/\S+$/.test(s.tokenUrl)) throw new Error(`${full('TOKEN_URL')} must be an http(s) URL (Setu's login endpoint)`);
-  if (!/^[A-Za-z0-9_-]{24,128}$/.test(s.webhookSecret)) throw new Error(`${full('WEBHOOK_SECRET')} must be 24 to 128 letters, digits, _ or - (it is a path segment of the webhook URL)`);
-  if (!(PAYMENT_MODES as readonly string[]).includes(s.mode)) throw new Error(`${full('PAYMENT_MODE')} must be one of ${PAYMENT_MODES.join(', ')}`);
   if (!/^[6-9][0-9]{9}$/.test(s.plansMobile)) throw new Error(`${full('PLANS_MOBILE')} must be a 10-digit Indian mobile number`);
   return s;
 }
 
-/** Setu's error body of an answer, if it has one. */
-const errorOf = (a: Answer) => (a.json as SetuEnvelope<unknown> | null)?.error ?? null;
-
-function refusal(a: Answer, what: string): string {
-  if (a.status === 401) return `Setu refused our API token (HTTP 401) for the ${what}`;
-  const why = errorText(errorOf(a));
-  return `Setu refused the ${what} (HTTP ${a.status}${why ? `: ${why}` : ''})`;
+/** [P] POST TOKEN_URL {ClientID, Secret, grant_type} → access_token, renewed by its JWT `exp`. */
+function tokenOf(json: unknown) {
+  const token = (json as { access_token?: unknown } | null)?.access_token;
+  return typeof token === 'string' && token ? { token, expiresAtMs: jwtExpiryMs(token) ?? Date.now() + DEFAULT_TOKEN_TTL_MS } : null;
 }
 
 export class SetuRechargeConnector implements Connector {
   readonly serves = ['recharge-commission'] as const;
   /** [G] Setu documents no time for `Processing` (§4.5); a top-up is normally final in seconds and its webhooks end within ~1 minute (§9.4). */
   readonly expectedFinalS = 1800;
-  private http: SetuHttp;
-  private tokens: TokenCache;
+  private api: SetuApi;
+  private recorded: RecordedRequests<StoredRecharge>;
 
   constructor(
     private ctx: PartnerContext,
     private s: Settings,
   ) {
-    this.http = new SetuHttp('Setu', Math.min(5000, ctx.timeoutFor('recharge-commission')));
-    this.tokens = new TokenCache(() => this.login());
-  }
-
-  private get timeout(): number {
-    return this.ctx.timeoutFor('recharge-commission');
+    this.api = new SetuApi({
+      label: 'Setu',
+      url: ctx.url,
+      timeoutMs: ctx.timeoutFor('recharge-commission'),
+      headers: { 'x-product-instance-id': s.productInstanceId },
+      login: { url: s.tokenUrl, body: { ClientID: s.clientId, Secret: s.clientSecret, grant_type: 'client_credentials' }, tokenOf },
+    });
+    this.recorded = new RecordedRequests(ctx.sessions, 'recharge', STORED_TTL_S, 'recharge');
   }
 
   async lookupOperator(mobile: string): Promise<OperatorLookup> {
@@ -144,9 +140,9 @@ export class SetuRechargeConnector implements Connector {
     const op = SETU_OPERATOR[operator];
     const location = SETU_LOCATION[circle];
     if (!op || !location) throw new PartnerError('unavailable', `Setu has no plans for operator ${operator} in circle ${circle}`);
-    const a = await this.api('/fetch-plans', plansBody(this.s.plansMobile, op, location)).catch((err: unknown) => unreachable(err, 'Setu plans'));
-    if (a.status !== 200) throw new PartnerError('unavailable', refusal(a, 'plan request'));
-    return plansOf((a.json as SetuEnvelope<unknown> | null)?.data, operator);
+    const a = await this.api.read('POST', '/fetch-plans', plansBody(this.s.plansMobile, op, location), 'plans');
+    if (a.status !== 200) throw new PartnerError('unavailable', this.api.refusal(a, 'plan request'));
+    return plansOf((a.json as { data?: unknown } | null)?.data, operator);
   }
 
   async execute(req: OperationRequest): Promise<Outcome> {
@@ -156,27 +152,19 @@ export class SetuRechargeConnector implements Connector {
     const location = req.circle ? SETU_LOCATION[req.circle] : (await this.operatorDetails(req.mobile)).current_location;
     if (typeof location !== 'string' || !location) throw new PartnerError('unavailable', 'Setu did not say which circle the number is in; nothing was executed or debited');
     const stored: StoredRecharge = { body: rechargeBody(req, location, this.s.mode), amountPaise: req.amountPaise, commissionPaise: req.commissionPaise };
-    try {
-      await this.ctx.sessions.put(storedKey(req.txnId), stored, STORED_TTL_S);
-    } catch {
-      throw new PartnerError('unavailable', 'The recharge request could not be recorded before sending; nothing was sent or debited');
-    }
     const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsOf('pending', null, known) });
-    let a: Answer;
-    try {
-      a = await this.api('/recharge/request', stored.body);
-    } catch (err) {
-      if (err instanceof Unanswered) throw pending('Setu has not answered yet; the outcome will follow');
-      await this.forget(req.txnId);
-      if (err instanceof Unsent) throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was executed or debited`);
-      throw err; // the login's PartnerError: nothing was sent
-    }
+    const a = await this.recorded.send(
+      req.txnId,
+      stored,
+      () => this.api.call('POST', '/recharge/request', stored.body),
+      () => pending('Setu has not answered yet; the outcome will follow'),
+    );
     const data = a.status >= 200 && a.status < 300 ? asRechargeData(a.json) : null;
     if (data) {
       await this.remember(data, req.txnId);
       return outcomeOf(data, known);
     }
-    if (errorOf(a)?.code === 'ERR005') {
+    if (errorOf(a.json)?.code === 'ERR005') {
       // Our reference was used: an earlier attempt of this very transaction reached Setu.
       const d = await this.enquire(req.txnId).catch(() => null);
       if (!d) throw pending('Setu already holds a recharge under this reference; its outcome will follow');
@@ -184,15 +172,15 @@ export class SetuRechargeConnector implements Connector {
       return outcomeOf(d, known);
     }
     if (a.status >= 400 && a.status < 500) {
-      await this.forget(req.txnId);
-      throw new PartnerError('unavailable', `${refusal(a, 'recharge')}; nothing was executed or debited`);
+      await this.recorded.forget(req.txnId);
+      throw new PartnerError('unavailable', `${this.api.refusal(a, 'recharge')}; nothing was executed or debited`);
     }
     throw pending(`Setu did not give a usable answer (HTTP ${a.status}); the outcome will follow`);
   }
 
   async status(tx: TxRef): Promise<PartnerReport | null> {
     if (tx.operation !== 'recharge-commission') return null;
-    const stored = await this.ctx.sessions.get<StoredRecharge>(storedKey(tx.txnId));
+    const stored = await this.recorded.get(tx.txnId);
     const known: Known = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? stored?.amountPaise ?? null, commissionPaise: stored?.commissionPaise ?? tx.commissionPaise };
     // A lookup by our reference, never a resend (CONTRACT §9): Setu knowing none (ERR003) is null.
     const d = await this.enquire(tx.txnId);
@@ -208,7 +196,7 @@ export class SetuRechargeConnector implements Connector {
       secret: this.s.webhookSecret,
       txnOfRef: (ref) => this.ctx.sessions.get<string>(refKey(ref)),
       known: async (txnId) => {
-        const stored = await this.ctx.sessions.get<StoredRecharge>(storedKey(txnId));
+        const stored = await this.recorded.get(txnId);
         return stored ? { txnId, amountPaise: stored.amountPaise, commissionPaise: stored.commissionPaise } : null;
       },
       enquire: (txnId) => this.enquire(txnId),
@@ -221,16 +209,16 @@ export class SetuRechargeConnector implements Connector {
     });
 
   close(): Promise<void> {
-    return this.http.close();
+    return this.api.close();
   }
 
   /** POST /recharge/status: the recharge as Setu sees it now; null when it knows no such reference (ERR003). */
   async enquire(txnId: string): Promise<SetuRechargeData | null> {
-    const a = await this.api('/recharge/status', { paymentRefId: paymentRefIdOf(txnId) }).catch((err: unknown) => unreachable(err, 'Setu status enquiry'));
+    const a = await this.api.read('POST', '/recharge/status', { paymentRefId: paymentRefIdOf(txnId) }, 'status enquiry');
     const d = a.status >= 200 && a.status < 300 ? asRechargeData(a.json) : null;
     if (d) return d;
-    if (errorOf(a)?.code === 'ERR003') return null;
-    throw new PartnerError('unavailable', `status enquiry: ${refusal(a, 'status enquiry')}`);
+    if (errorOf(a.json)?.code === 'ERR003') return null;
+    throw new PartnerError('unavailable', `status enquiry: ${this.api.refusal(a, 'status enquiry')}`);
   }
 
   private async reportOf(d: SetuRechargeData, known: Known, reversal?: Reversal): Promise<PartnerReport> {
@@ -242,41 +230,15 @@ export class SetuRechargeConnector implements Connector {
   }
 
   private async operatorDetails(mobile: string): Promise<SetuOperatorDetails> {
-    const a = await this.api('/fetch-operator-details', lookupBody(mobile)).catch((err: unknown) => unreachable(err, 'Setu operator lookup'));
-    const data = (a.json as SetuEnvelope<SetuOperatorDetails> | null)?.data;
-    if (a.status !== 200 || !data) throw new PartnerError('unavailable', refusal(a, 'operator lookup'));
+    const a: Answer = await this.api.read('POST', '/fetch-operator-details', lookupBody(mobile), 'operator lookup');
+    const data = dataOf<SetuOperatorDetails>(a.json);
+    if (a.status !== 200 || !data) throw new PartnerError('unavailable', this.api.refusal(a, 'operator lookup'));
     return data;
-  }
-
-  /** POST to the API with the current token; after a 401, once more with a fresh one (a 401 executed nothing). */
-  private async api(path: string, body: unknown): Promise<Answer> {
-    const send = (token: string) =>
-      this.http.call('POST', `${this.ctx.url}${path}`, this.timeout, body, { authorization: `Bearer ${token}`, 'x-product-instance-id': this.s.productInstanceId });
-    const token = await this.tokens.get();
-    const a = await send(token);
-    if (a.status !== 401) return a;
-    await this.tokens.invalidate(token);
-    return send(await this.tokens.get());
-  }
-
-  private async login(): Promise<IssuedToken> {
-    const a = await this.http
-      .call('POST', this.s.tokenUrl, this.timeout, { ClientID: this.s.clientId, Secret: this.s.clientSecret, grant_type: 'client_credentials' })
-      .catch((err: unknown) => unreachable(err, 'Setu login'));
-    const token = (a.json as { access_token?: unknown } | null)?.access_token;
-    if (a.status === 401 || a.status === 403) throw new PartnerError('unavailable', `Setu refused our client credentials (HTTP ${a.status}); nothing was executed or debited`);
-    if (a.status !== 200 || typeof token !== 'string' || !token) throw new PartnerError('unavailable', `Setu login failed (HTTP ${a.status}); nothing was executed or debited`);
-    return { token, expiresAtMs: jwtExpiryMs(token) ?? Date.now() + DEFAULT_TOKEN_TTL_MS };
   }
 
   /** Links Setu's transaction reference to ours, for its webhooks (which name only theirs). Best effort. */
   private async remember(d: SetuRechargeData, txnId: string): Promise<void> {
     if (typeof d.transactionRefId === 'string' && d.transactionRefId) await this.ctx.sessions.put(refKey(d.transactionRefId), txnId, STORED_TTL_S).catch(() => undefined);
-  }
-
-  /** Drops the stored body of a request that cannot have executed (best effort: it expires anyway). */
-  private async forget(txnId: string): Promise<void> {
-    await this.ctx.sessions.delete(storedKey(txnId)).catch(() => undefined);
   }
 }
 

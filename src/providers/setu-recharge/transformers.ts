@@ -1,12 +1,11 @@
 // Owns the translation between our terms and Setu's Prepaid Recharge API (PARTNERS.md §4.1–4.6): its
 // requests and answers in its own field names (the `customer.billParameters` list, `paymentDetails`,
-// operator details, plans, the recharge data, errors, the payment webhooks), the mapping of its operator
-// ids and circle strings to our codes (CONTRACT §3) — one we do not map is a PartnerError that names it,
-// never a guess —, the payment reference derived from our transaction id, the status mapping, and the
-// Outcome with our result fields (`txn_id`, `amount` and `commission` in INR, `utr` the operator's
-// reference).
-import { paiseToInr } from '../../money.js';
+// operator details, plans, the recharge data, the payment webhooks), the mapping of its operator ids and
+// circle strings to our codes (CONTRACT §3) — one we do not map is a PartnerError that names it, never a
+// guess —, the status mapping, and the Outcome. What both Setu products share (the envelope, errors, the
+// payment reference, our result fields) is in ../setu/transformers.ts.
 import { PartnerError, type OperatorLookup, type Outcome, type RechargePlan, type Reversal } from '../connector.js';
+import { errorText, istTimestamp, paymentRefIdOf, resultFields, text, type Known, type SetuEnvelope, type SetuError } from '../setu/transformers.js';
 
 // ---- Setu's shapes, in its names -----------------------------------------------------------------
 
@@ -19,21 +18,6 @@ export interface SetuBillParameter {
 export interface SetuCustomer {
   billParameters: SetuBillParameter[];
   mobile: string;
-}
-
-/** [P] every answer: `{success, data, trace_id}`, or `{success: false, error, trace_id}`. */
-export interface SetuEnvelope<T> {
-  success?: boolean;
-  data?: T;
-  error?: SetuError | null;
-  trace_id?: string;
-}
-
-/** [P] §4.4 `{code: "ERRnnn", failureReason: "<slug>", message}`; a recharge's own `data.error` is `{code, message, failureReason}` too. */
-export interface SetuError {
-  code?: string;
-  failureReason?: string;
-  message?: string;
 }
 
 /** [P] POST /fetch-operator-details → data. */
@@ -202,30 +186,6 @@ export function plansOf(list: unknown, operator: string): RechargePlan[] {
 
 // ---- Requests ------------------------------------------------------------------------------------
 
-const TXN_ID = /^txn_([0-9A-Za-z]{1,26})$/;
-const PAYMENT_REF = /^txn([0-9A-Za-z]{1,26})$/;
-
-/**
- * The payment reference of one of our transactions: our id without its underscore (Setu takes 6–30
- * letters and digits). The same transaction always has the same one — the idempotency key — and it
- * maps back to our id.
- */
-export function paymentRefIdOf(txnId: string): string {
-  const m = TXN_ID.exec(txnId);
-  if (!m) throw new Error(`not a Sangam transaction id: ${txnId}`);
-  return `txn${m[1]}`;
-}
-
-export function txnIdOfPaymentRef(ref: unknown): string | null {
-  const m = typeof ref === 'string' ? PAYMENT_REF.exec(ref) : null;
-  return m ? `txn_${m[1]}` : null;
-}
-
-/** [P] ISO 8601 with its offset, in India's time as the samples are: `2024-02-07T13:54:00+05:30`. */
-export function istTimestamp(at = new Date()): string {
-  return `${new Date(at.getTime() + 5.5 * 3_600_000).toISOString().slice(0, 19)}+05:30`;
-}
-
 export const lookupBody = (mobile: string) => ({ customer: { billParameters: [{ name: 'Mobile Number', value: mobile }], mobile } });
 
 export const plansBody = (mobile: string, setuOperator: string, location: string) => ({
@@ -270,27 +230,8 @@ export function statusOf(s: unknown): Outcome['status'] {
   }
 }
 
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : null);
-
-/** Setu's own words for an error: its message, else its slug, else its code. */
-export const errorText = (e: SetuError | null | undefined): string | null => text(e?.message) ?? text(e?.failureReason) ?? text(e?.code);
-
-/** What a result needs beyond Setu's answer: our id and amounts (a webhook-triggered enquiry has them stored). */
-export interface Known {
-  txnId: string;
-  amountPaise: number | null;
-  commissionPaise: number;
-}
-
-/** Our result fields: `txn_id`, `amount` in INR, `utr` (the operator's reference), `commission` in INR (0 when failed). */
-export function fieldsOf(status: Outcome['status'], operatorRefId: unknown, k: Known): Record<string, unknown> {
-  return {
-    txn_id: k.txnId,
-    ...(k.amountPaise !== null ? { amount: paiseToInr(k.amountPaise) } : {}),
-    utr: status === 'success' ? text(operatorRefId) : null,
-    commission: status === 'failed' ? 0 : paiseToInr(k.commissionPaise),
-  };
-}
+/** Our result fields, with the operator's reference as `utr`. */
+export const fieldsOf = (status: Outcome['status'], operatorRefId: unknown, k: Known): Record<string, unknown> => resultFields(status, text(operatorRefId), k);
 
 export function outcomeOf(d: SetuRechargeData, k: Known): Outcome {
   const status = statusOf(d.status);

@@ -2,9 +2,9 @@
 // no auth header for them [G], and appends its own routes to the one base URL it is given
 // (`/payment/status`, `/payment/reversal`, `/wallet/low-balance`, `/wallet/topup`; its newer page spells the
 // wallet ones `low_balance` / `top_up`). So:
-//   - the base URL given to Setu carries a secret path segment: {SANGAM_PUBLIC_URL}/partners/<name>/webhooks/<WEBHOOK_SECRET>.
-//     A call without it is a 401 and changes nothing. (Keep the URL as secret as a key: HTTPS only, and an
-//     IP allow-list at the edge where Setu publishes its addresses.)
+//   - the base URL given to Setu carries a secret path segment (../setu/webhook.ts): a call without it is a
+//     401 and changes nothing. (Keep the URL as secret as a key: HTTPS only, and an IP allow-list at the
+//     edge where Setu publishes its addresses.)
 //   - a payment status webhook is only a trigger: its body names Setu's transaction reference, which we
 //     linked to our transaction when Setu first answered; the status API (authenticated) is asked, and
 //     ITS answer is applied. A forged "Successful" changes nothing the status API does not confirm.
@@ -24,9 +24,10 @@
 // Repeats are harmless: settlement applies a final state once and a reversal once.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import { PartnerError, type PartnerReport, type Reversal } from '../connector.js';
-import { sameSecret } from './http.js';
-import { reversalOf, rupeeStringToPaise, statusOf, type Known, type SetuPaymentWebhook, type SetuRechargeData } from './transformers.js';
+import type { PartnerReport, Reversal } from '../connector.js';
+import type { Known } from '../setu/transformers.js';
+import { confirm, guardSecret } from '../setu/webhook.js';
+import { reversalOf, rupeeStringToPaise, statusOf, type SetuPaymentWebhook, type SetuRechargeData } from './transformers.js';
 
 export interface WebhookDeps {
   name: string;
@@ -58,9 +59,7 @@ type Req = FastifyRequest<{ Params: { secret: string } }>;
 
 export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
   const base = `/partners/${d.name}/webhooks/:secret`;
-  const guard = (req: Req) => {
-    if (!sameSecret(req.params.secret, d.secret)) throw new ApiError('unauthenticated', 'Not the webhook URL configured for this Setu partner');
-  };
+  const guard = (req: Req) => guardSecret(req.params.secret, d.secret, 'Setu');
   const hide = { schema: { hide: true } };
 
   app.post(`${base}/payment/status`, hide, async (req: Req, reply) => {
@@ -143,13 +142,7 @@ async function linked(req: Req, d: WebhookDeps): Promise<{ txnId: string; known:
 /** What Setu's status API says of the recharge now; it must be the webhook's reference. */
 async function current(d: WebhookDeps, txnId: string, req: Req): Promise<SetuRechargeData> {
   const ref = String((req.body as SetuPaymentWebhook).transactionRefId).trim();
-  let now: SetuRechargeData | null;
-  try {
-    now = await d.enquire(txnId);
-  } catch (err) {
-    if (err instanceof PartnerError) throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
-    throw err;
-  }
+  const now = await confirm(() => d.enquire(txnId));
   if (!now || now.transactionRefId !== ref) throw new ApiError('not_found', `Setu's status API does not show reference ${ref.slice(0, 40)} for that recharge`);
   return now;
 }

@@ -12,7 +12,7 @@
 //     score — is a PartnerError: 502 (504 for a timeout), nothing charged, the router may fail over. A
 //     comparison Surepass made but never told us of is its cost, never the client's.
 import { partnerVars, PartnerError, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext } from '../connector.js';
-import { NoReply, SurepassHttp, type SurepassAnswer } from './http.js';
+import { SurepassHttp, Unanswered, Unsent, type SurepassAnswer } from './http.js';
 import { errorText, formOf, noSignatureOutcome, outcomeOf } from './transformers.js';
 
 interface Settings {
@@ -58,7 +58,7 @@ export class SurepassSignatureConnector implements Connector {
     try {
       a = await this.http.postForm(this.s.path, form, this.ctx.timeoutFor('signature-match'));
     } catch (err) {
-      if (!(err instanceof NoReply)) throw err;
+      if (!(err instanceof Unsent || err instanceof Unanswered)) throw err;
       throw new PartnerError(err.timedOut ? 'timeout' : 'unavailable', `${err.message}; nothing was debited`);
     }
     if (a.status >= 200 && a.status < 300) {

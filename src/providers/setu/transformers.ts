@@ -1,0 +1,79 @@
+// Owns what both Setu products' translations share (PARTNERS.md §4): the answer envelope and error shape,
+// the payment reference derived from our transaction id (the idempotency key of a recharge and of a BBPS
+// payment alike), the IST timestamp the requests carry, and our result fields (`txn_id`, `amount` and
+// `commission` in INR, `utr` the operator's or biller's reference). Each product's own shapes, codes and
+// status mapping stay in its folder's transformers.ts.
+import { paiseToInr } from '../../money.js';
+import type { Outcome } from '../connector.js';
+
+/** [P] §4.4 `{code: "ERRnnn", failureReason: "<slug>", message}`; BBPS's `{code, message}` is the same without the slug. */
+export interface SetuError {
+  code?: string;
+  failureReason?: string;
+  message?: string;
+}
+
+/** [P] every answer: `{success, data, trace_id}` (BBPS: `traceId`), or `{success: false, error, …}`. */
+export interface SetuEnvelope<T> {
+  success?: boolean;
+  data?: T;
+  error?: SetuError | null;
+  trace_id?: string;
+  traceId?: string;
+}
+
+/** The data of an answer when it is an object; null otherwise. */
+export function dataOf<T>(v: unknown): T | null {
+  const d = (v as SetuEnvelope<T> | null)?.data;
+  return d && typeof d === 'object' ? d : null;
+}
+
+/** The error of an answer, if it has one. */
+export const errorOf = (json: unknown): SetuError | null => (json as SetuEnvelope<unknown> | null)?.error ?? null;
+
+/** A short text from Setu (trimmed, at most 200 characters), or null. */
+export const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : null);
+
+/** Setu's own words for an error: its message, else its slug, else its code. */
+export const errorText = (e: SetuError | null | undefined): string | null => text(e?.message) ?? text(e?.failureReason) ?? text(e?.code);
+
+const TXN_ID = /^txn_([0-9A-Za-z]{1,26})$/;
+const PAYMENT_REF = /^txn([0-9A-Za-z]{1,26})$/;
+
+/**
+ * The payment reference of one of our transactions: our id without its underscore (Setu takes 6–30
+ * letters and digits). The same transaction always has the same one — the idempotency key — and it
+ * maps back to our id.
+ */
+export function paymentRefIdOf(txnId: string): string {
+  const m = TXN_ID.exec(txnId);
+  if (!m) throw new Error(`not a Sangam transaction id: ${txnId}`);
+  return `txn${m[1]}`;
+}
+
+export function txnIdOfPaymentRef(ref: unknown): string | null {
+  const m = typeof ref === 'string' ? PAYMENT_REF.exec(ref) : null;
+  return m ? `txn_${m[1]}` : null;
+}
+
+/** [P] ISO 8601 with its offset, in India's time as the samples are: `2024-02-07T13:54:00+05:30`. */
+export function istTimestamp(at = new Date()): string {
+  return `${new Date(at.getTime() + 5.5 * 3_600_000).toISOString().slice(0, 19)}+05:30`;
+}
+
+/** What a result needs beyond Setu's answer: our id and amounts (a webhook-triggered enquiry has them stored). */
+export interface Known {
+  txnId: string;
+  amountPaise: number | null;
+  commissionPaise: number;
+}
+
+/** Our result fields: `txn_id`, `amount` in INR, `utr` (only on a success), `commission` in INR (0 when failed). */
+export function resultFields(status: Outcome['status'], utr: string | null, k: Known): Record<string, unknown> {
+  return {
+    txn_id: k.txnId,
+    ...(k.amountPaise !== null ? { amount: paiseToInr(k.amountPaise) } : {}),
+    utr: status === 'success' ? utr : null,
+    commission: status === 'failed' ? 0 : paiseToInr(k.commissionPaise),
+  };
+}
