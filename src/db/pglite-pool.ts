@@ -4,6 +4,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { INT8_PARSER } from './types.js';
+import { storeStats } from './stats.js';
 
 const COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'SELECT']);
 
@@ -37,10 +38,14 @@ export class PGlitePool implements PostgresPool {
     const client = {
       async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
         // Without parameters the text may hold several statements (migrations): use the simple protocol.
+        storeStats.statements++;
+        const started = process.cpuUsage();
         const res =
           parameters.length === 0
             ? ((await pg.exec(sql)).at(-1) ?? { rows: [], affectedRows: 0 })
             : await pg.query<R>(sql, parameters as unknown[]);
+        const spent = process.cpuUsage(started);
+        storeStats.engineMs += (spent.user + spent.system) / 1000;
         const word = sql.trimStart().slice(0, 6).toUpperCase();
         const command = (COMMANDS.has(word) ? word : 'SELECT') as PostgresQueryResult<R>['command'];
         return { command, rowCount: res.affectedRows ?? res.rows.length, rows: res.rows as R[] };
