@@ -12,7 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { embeddedDir } from '../src/db/client.js';
-import { PGlitePool } from '../src/db/pglite-pool.js';
+import { openEngine } from '../src/db/pglite-engine.js';
 import type { StoreLocation } from '../test/harness.js';
 
 type Mode = 'embedded-each' | 'embedded-batch' | 'pg-insert';
@@ -65,10 +65,10 @@ async function timed(seconds: number, per: number, step: () => Promise<void>): P
 }
 
 async function embedded(dataDir: string, accountId: string, batch: number): Promise<number> {
-  const pool = await PGlitePool.open(embeddedDir(dataDir));
+  const engine = await openEngine(embeddedDir(dataDir));
   let seq = 0;
   const step = () =>
-    pool.pg.transaction(async (tx) => {
+    engine.transaction(async (tx) => {
       for (let i = 0; i < batch; i++) {
         const r = rows(accountId, ++seq);
         await tx.query(TX_SQL, r.tx);
@@ -79,7 +79,7 @@ async function embedded(dataDir: string, accountId: string, batch: number): Prom
     await timed(Math.max(1, SECONDS / 2), batch, step);
     return await timed(SECONDS, batch, step);
   } finally {
-    await pool.end();
+    await engine.close();
   }
 }
 

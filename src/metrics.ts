@@ -3,7 +3,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Db } from './db/client.js';
-import { storeStats } from './db/stats.js';
+import { engineCpuSeconds, storeStats } from './db/stats.js';
 
 const BREAKER = { close: 0, halfOpen: 1, open: 2 } as const;
 
@@ -43,7 +43,7 @@ export class Metrics {
         },
       });
     copied('sangam_store_statements_total', 'Statements sent to the store, BEGIN and COMMIT included', () => storeStats.statements);
-    copied('sangam_store_engine_seconds_total', 'Embedded store: CPU its engine spent executing statements', () => storeStats.engineMs / 1000);
+    copied('sangam_store_engine_seconds_total', 'Embedded store: CPU time of its engine thread', engineCpuSeconds);
     const pending = new Gauge({ name: 'sangam_pending_transactions', help: 'Pending transactions by environment', labelNames: ['environment'], registers: [this.registry] });
     const age = new Gauge({ name: 'sangam_pending_oldest_age_seconds', help: 'Age of the oldest pending transaction', labelNames: ['environment'], registers: [this.registry] });
     const review = new Gauge({ name: 'sangam_manual_review_transactions', help: 'Live pendings waiting for a person', registers: [this.registry] });

@@ -1,9 +1,28 @@
-// Owns the process's store counters: statements sent to the store, and the time the embedded engine
-// spent executing them. /metrics exposes them (metrics.ts), and bench/ reads them to count statements
-// per request and to tell Sangam's own CPU from the store's.
+// Owns the process's store counters: statements sent to the store, and the CPU the embedded engine's
+// thread has used. /metrics exposes them (metrics.ts), and bench/ reads them to count statements per
+// request and to tell Sangam's own CPU from the store's.
+import { readFileSync } from 'node:fs';
+
 export const storeStats = {
   /** Statements sent to the store, BEGIN and COMMIT included. */
   statements: 0,
-  /** Embedded store only: milliseconds its engine spent executing statements. */
-  engineMs: 0,
+  /** Kernel thread ids of the open embedded engines (pglite-thread.ts). */
+  engineThreads: new Set<number>(),
 };
+
+const TICK_S = 0.01; // USER_HZ: Linux reports thread CPU in hundredths of a second
+
+/** CPU seconds the open embedded engines' threads have used (0 where /proc cannot tell). */
+export function engineCpuSeconds(): number {
+  let total = 0;
+  for (const tid of storeStats.engineThreads) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * TICK_S; // utime, stime
+    } catch {
+      // the thread has ended
+    }
+  }
+  return total;
+}
