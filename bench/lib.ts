@@ -6,11 +6,12 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { openStore } from '../src/db/client.js';
+import { threadCpuSeconds } from '../src/db/stats.js';
 import { migrate } from '../src/db/migrate.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { addEntry } from '../src/access/allowlist.js';
@@ -190,18 +191,17 @@ export async function probe(url: string, body: () => string, headers: Record<str
   return { p50: times[Math.floor(n * 0.5)]!, p99: times[Math.floor(n * 0.99)]!, failures };
 }
 
-const TICK_S = 0.01; // USER_HZ: /proc reports thread CPU in hundredths of a second on Linux
-
 /** CPU seconds of a process's main thread and of all its threads, from /proc. */
 function threadCpu(pid: number): { main: number; all: number } {
-  const seconds = (tid: string) => {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_S; // utime, stime
-  };
   let all = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) all += seconds(tid);
-  return { main: seconds(String(pid)), all };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      all += threadCpuSeconds(pid, tid);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return { main: threadCpuSeconds(pid, pid), all };
 }
 
 /** The server's store counters (db/stats.ts) from /metrics. */

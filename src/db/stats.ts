@@ -12,14 +12,19 @@ export const storeStats = {
 
 const TICK_S = 0.01; // USER_HZ: Linux reports thread CPU in hundredths of a second
 
+/** CPU seconds (user + system) one thread of a process has used, from /proc; throws where there is none. */
+export function threadCpuSeconds(pid: number | 'self', tid: number | string): number {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_S; // utime, stime
+}
+
 /** CPU seconds the open embedded engines' threads have used (0 where /proc cannot tell). */
 export function engineCpuSeconds(): number {
   let total = 0;
   for (const tid of storeStats.engineThreads) {
     try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * TICK_S; // utime, stime
+      total += threadCpuSeconds('self', tid);
     } catch {
       // the thread has ended
     }
