@@ -1,5 +1,6 @@
 // Owns the Prometheus metrics at /metrics (prom-client): partner latency and results, circuit breaker
-// states, and live pendings (count and age, read from the store at scrape time).
+// states, live pendings (count and age, read from the store at scrape time), and the store counters
+// (statements, embedded engine CPU: db/stats.ts).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Db } from './db/client.js';
