@@ -6,10 +6,12 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { openStore } from '../src/db/client.js';
+import { threadCpuSeconds } from '../src/db/stats.js';
 import { migrate } from '../src/db/migrate.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { addEntry } from '../src/access/allowlist.js';
@@ -29,6 +31,20 @@ export interface Result {
   p50: number;
   p99: number;
   errors: number;
+  /** Requests answered during the measured run. */
+  requests: number;
+  /** What the server spent per request during the measured run (measuredLoad). */
+  cost?: Cost;
+}
+
+/** Per request: statements sent to the store, and CPU µs (the whole process, its main thread, the embedded engine). */
+export interface Cost {
+  statements: number;
+  processUs: number;
+  mainThreadUs: number;
+  engineUs: number;
+  /** Sangam's own: the process less the embedded engine's share. */
+  ownUs: number;
 }
 
 export const freePort = () =>
@@ -140,7 +156,7 @@ export async function load(spec: LoadSpec): Promise<Result> {
       },
     ],
   });
-  const result = { name: spec.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+  const result = { name: spec.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors, requests: r.requests.total };
   // Progress on stderr as each load ends; the tables go to stdout at the end.
   process.stderr.write(`  ${spec.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.errors} non-2xx\n`);
   return result;
@@ -174,4 +190,48 @@ export async function probe(url: string, body: () => string, headers: Record<str
   }
   times.sort((a, b) => a - b);
   return { p50: times[Math.floor(n * 0.5)]!, p99: times[Math.floor(n * 0.99)]!, failures };
+}
+
+/** CPU seconds of a process's main thread and of all its threads, from /proc. */
+function threadCpu(pid: number): { main: number; all: number } {
+  let all = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      all += threadCpuSeconds(pid, tid);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return { main: threadCpuSeconds(pid, pid), all };
+}
+
+/** The server's store counters (db/stats.ts) from /metrics. */
+async function storeCounters(url: string): Promise<{ statements: number; engineS: number }> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { statements: read('sangam_store_statements_total'), engineS: read('sangam_store_engine_seconds_total') };
+}
+
+async function sample(server: Proc) {
+  return { ...threadCpu(server.child.pid!), ...(await storeCounters(server.url)) };
+}
+
+/** warmLoad against a Sangam server, with what the server spent per request during the measured run. */
+export async function measuredLoad(server: Proc, spec: LoadSpec): Promise<Result> {
+  await load({ ...spec, name: `${spec.name} (warm-up)`, seconds: Math.max(1, Math.round((spec.seconds ?? SECONDS) / 2)) });
+  const before = await sample(server);
+  const result = await load(spec);
+  const after = await sample(server);
+  const per = (d: number) => (d * 1e6) / Math.max(result.requests, 1);
+  const engineUs = per(after.engineS - before.engineS);
+  const processUs = per(after.all - before.all);
+  const cost: Cost = {
+    statements: (after.statements - before.statements) / Math.max(result.requests, 1),
+    processUs,
+    mainThreadUs: per(after.main - before.main),
+    engineUs,
+    ownUs: processUs - engineUs,
+  };
+  process.stderr.write(`    per request: ${cost.statements.toFixed(2)} statements, CPU ${cost.processUs.toFixed(0)} µs (main thread ${cost.mainThreadUs.toFixed(0)}, embedded engine ${cost.engineUs.toFixed(0)}, Sangam's own ${cost.ownUs.toFixed(0)})\n`);
+  return { ...result, cost };
 }

@@ -20,7 +20,8 @@ import path from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freshStoreLocation, type StoreLocation } from '../test/harness.js';
-import { CONNECTIONS, freePort, SECONDS, seedAccount, startServer, startSim, warmLoad, type Result } from './lib.js';
+import { CONNECTIONS, freePort, measuredLoad, SECONDS, seedAccount, startServer, startSim, warmLoad, type Result } from './lib.js';
+import { rawStore, type RawResult } from './raw-store.js';
 import { liveBench, simulatorBench, type LiveRow } from './live.js';
 import { hotWallet, type HotWalletResult } from './hot-wallet.js';
 import { scaleOut, type ScaleOutResult } from './scale-out.js';
@@ -74,19 +75,25 @@ async function baseline(): Promise<Result> {
   }
 }
 
-async function sandbox(kind: StoreKind): Promise<Result[]> {
+/**
+ * Sandbox calls through the server, with what each costs it, and the raw-store baseline for the same
+ * store (raw-store.ts), measured on the same migrated store right after.
+ */
+async function sandbox(kind: StoreKind): Promise<{ rows: Result[]; raw: RawResult[] }> {
   return withStore(kind, async (loc) => {
-    const { key } = await seedAccount(loc, 'sandbox');
+    const { accountId, key } = await seedAccount(loc, 'sandbox');
     const server = await startServer(loc);
+    let rows: Result[];
     try {
       const headers = { authorization: `Bearer ${key}` };
-      return [
-        await warmLoad({ name: `sandbox signature-match, ${kind.label}`, url: `${server.url}${SIGNATURE.path}`, body: SIGNATURE.body, headers }),
-        await warmLoad({ name: `sandbox UPI, ${kind.label}`, url: `${server.url}${UPI.path}`, body: UPI.body, headers }),
+      rows = [
+        await measuredLoad(server, { name: `sandbox signature-match, ${kind.label}`, url: `${server.url}${SIGNATURE.path}`, body: SIGNATURE.body, headers }),
+        await measuredLoad(server, { name: `sandbox UPI, ${kind.label}`, url: `${server.url}${UPI.path}`, body: UPI.body, headers }),
       ];
     } finally {
       await server.stop();
     }
+    return { rows, raw: await rawStore(loc, accountId) };
   });
 }
 
@@ -97,12 +104,19 @@ const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
 async function main() {
   const base = await baseline();
   const sandboxRows: Result[] = [];
+  const rawRows: Array<{ store: string; raw: RawResult[]; rows: Result[] }> = [];
   const live: Array<{ store: string; rows: LiveRow[] }> = [];
   let simRows: LiveRow[] = [];
   const hot: HotWalletResult[] = [];
   let scale: ScaleOutResult | null = null;
 
-  if (want('sandbox')) for (const kind of STORES) sandboxRows.push(...(await sandbox(kind)));
+  if (want('sandbox')) {
+    for (const kind of STORES) {
+      const { rows, raw } = await sandbox(kind);
+      sandboxRows.push(...rows);
+      rawRows.push({ store: kind.label, raw, rows });
+    }
+  }
   if (want('live') || want('hot')) {
     const sim = await startSim();
     try {
@@ -131,6 +145,8 @@ async function main() {
   for (const r of [base, ...sandboxRows]) {
     console.log(`| ${r.name} | ${f0(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${f2(r.rps / base.rps)} | ${f2(r.p99 / Math.max(base.p99, 1))} |`);
   }
+
+  if (rawRows.length) printCosts(rawRows);
 
   if (simRows.length) {
     console.log('\nLive calls through the partner simulator at 0 ms, against the simulator called directly');
@@ -183,6 +199,22 @@ async function main() {
     console.log(`\nExport: ${f0(audit.exportRowsPerSec)} rows/s as CSV (${f0(audit.exportMB)} MB); RSS grew by ${f0(audit.rssGrowthMB)} MB while exporting`);
   }
   if (bank) printBank(bank);
+}
+
+/** Sandbox calls against their store's raw baselines, and what each call costs the server. */
+function printCosts(stores: Array<{ store: string; raw: RawResult[]; rows: Result[] }>) {
+  console.log('\nSandbox calls against the store written directly (raw-store.ts; target ≥ 0.5), and their cost per request');
+  console.log("(statements sent to the store; CPU µs: the whole process, its main thread, the embedded engine, Sangam's own = process − engine)\n");
+  console.log('| target | req/s | ratio to each raw baseline | statements | CPU µs | main thread µs | engine µs | Sangam µs |');
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|');
+  for (const { raw, rows } of stores) {
+    for (const r of raw) console.log(`| ${r.name} | ${f0(r.perSec)} | | | | | | |`);
+    for (const r of rows) {
+      const c = r.cost!;
+      const ratios = raw.map((b) => f2(r.rps / b.perSec)).join(' / ');
+      console.log(`| ${r.name} | ${f0(r.rps)} | ${ratios} | ${f2(c.statements)} | ${f0(c.processUs)} | ${f0(c.mainThreadUs)} | ${f0(c.engineUs)} | ${f0(c.ownUs)} |`);
+    }
+  }
 }
 
 function nameMatch() {

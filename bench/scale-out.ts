@@ -30,7 +30,7 @@ async function twoNodes(a: Proc, b: Proc, key: string): Promise<Result> {
   const spec = { body: sigBody, headers: { authorization: `Bearer ${key}` }, connections: Math.max(1, CONNECTIONS / 2) };
   await Promise.all([a, b].map((n) => load({ ...spec, name: 'warm-up', url: `${n.url}${SIG}`, seconds: 3 })));
   const [ra, rb] = await Promise.all([a, b].map((n) => load({ ...spec, name: 'two', url: `${n.url}${SIG}` })));
-  return { name: 'two nodes, round-robin', rps: ra!.rps + rb!.rps, p50: Math.max(ra!.p50, rb!.p50), p99: Math.max(ra!.p99, rb!.p99), errors: ra!.errors + rb!.errors };
+  return { name: 'two nodes, round-robin', rps: ra!.rps + rb!.rps, p50: Math.max(ra!.p50, rb!.p50), p99: Math.max(ra!.p99, rb!.p99), errors: ra!.errors + rb!.errors, requests: ra!.requests + rb!.requests };
 }
 
 /** The same UPI idempotency key sent to both nodes at once, `keys` times. */

@@ -1,8 +1,10 @@
 // Owns the Prometheus metrics at /metrics (prom-client): partner latency and results, circuit breaker
-// states, and live pendings (count and age, read from the store at scrape time).
+// states, live pendings (count and age, read from the store at scrape time), and the store counters
+// (statements, embedded engine CPU: db/stats.ts).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Db } from './db/client.js';
+import { engineCpuSeconds, storeStats } from './db/stats.js';
 
 const BREAKER = { close: 0, halfOpen: 1, open: 2 } as const;
 
@@ -30,6 +32,19 @@ export class Metrics {
 
   constructor(db: Db) {
     collectDefaultMetrics({ register: this.registry, prefix: 'sangam_' });
+    // Counters kept by the store layer (db/stats.ts), copied in at scrape time.
+    const copied = (name: string, help: string, read: () => number) =>
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    copied('sangam_store_statements_total', 'Statements sent to the store, BEGIN and COMMIT included', () => storeStats.statements);
+    copied('sangam_store_engine_seconds_total', 'Embedded store: CPU time of its engine thread', engineCpuSeconds);
     const pending = new Gauge({ name: 'sangam_pending_transactions', help: 'Pending transactions by environment', labelNames: ['environment'], registers: [this.registry] });
     const age = new Gauge({ name: 'sangam_pending_oldest_age_seconds', help: 'Age of the oldest pending transaction', labelNames: ['environment'], registers: [this.registry] });
     const review = new Gauge({ name: 'sangam_manual_review_transactions', help: 'Live pendings waiting for a person', registers: [this.registry] });

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import type { DB } from './schema.js';
 import { PGlitePool } from './pglite-pool.js';
 import { INT8_PARSER } from './types.js';
+import { storeStats } from './stats.js';
 
 export type Db = Kysely<DB>;
 export interface Store {
@@ -24,6 +25,15 @@ export interface StoreOptions {
 /** The directory inside SANGAM_DATA_DIR where the embedded store keeps its files. */
 export const embeddedDir = (dataDir: string) => path.join(dataDir, 'pgdata');
 
+/** Counts what a pg client sends (db/stats.ts). */
+function countStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    storeStats.statements++;
+    return query(...args);
+  };
+}
+
 export async function openStore(opts: StoreOptions): Promise<Store> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
@@ -36,6 +46,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     });
     // An idle client losing its server must not crash the process; the next query reports the error.
     pool.on('error', () => {});
+    pool.on('connect', countStatements);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

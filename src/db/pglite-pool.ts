@@ -1,25 +1,82 @@
-// Owns the bridge from embedded PGlite to Kysely's PostgresDialect. PGlite is a single connection, so
-// the "pool" hands out that one connection to one holder at a time (a FIFO mutex): a Kysely
+// Owns the bridge from Kysely's PostgresDialect to the embedded engine, which runs on its own thread
+// (pglite-thread.ts): each statement is one message there and one answer back. The engine is a single
+// connection, so the "pool" hands that one connection to one holder at a time (a FIFO mutex): a Kysely
 // transaction keeps it from BEGIN to COMMIT and nothing interleaves.
-import { PGlite, types } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import { INT8_PARSER } from './types.js';
+import type { EngineError, EngineReply, EngineRequest } from './pglite-thread.js';
+import type { EngineResult } from './pglite-engine.js';
+import { storeStats } from './stats.js';
 
 const COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'SELECT']);
+
+/** The engine's error as the driver's would be: its message, with code, detail, constraint, ... */
+const toError = (e: EngineError) => Object.assign(new Error(e.message), e.fields);
+
+type Waiter = { resolve: (r: EngineResult) => void; reject: (err: Error) => void };
 
 export class PGlitePool implements PostgresPool {
   private queue: Array<() => void> = [];
   private busy = false;
+  private waiting = new Map<number, Waiter>();
+  private lastId = 0;
+  private broken: Error | null = null;
 
-  private constructor(readonly pg: PGlite) {}
+  private constructor(
+    private worker: Worker,
+    private thread: number | null,
+  ) {
+    worker.on('message', (m: EngineReply) => this.answer(m));
+    worker.on('error', (err) => this.fail(err));
+    worker.on('exit', (code) => this.fail(new Error(`the embedded store's thread exited (${code})`)));
+    if (thread !== null) storeStats.engineThreads.add(thread);
+    // Idle, the thread does not keep the process alive; a statement under way does (send()).
+    worker.unref();
+  }
 
   static async open(dataDir: string): Promise<PGlitePool> {
-    const pg = await PGlite.create(dataDir, {
-      parsers: { [types.INT8]: INT8_PARSER },
-      // The embedded store is the zero-install default: keep its memory small (idle RSS target < 300 MB).
-      postgresqlconf: ['shared_buffers = 16MB', 'wal_buffers = 1MB', 'work_mem = 4MB', 'maintenance_work_mem = 16MB'],
+    const worker = new Worker(new URL('./pglite-thread.js', import.meta.url), { workerData: { dataDir } });
+    // Only these listeners go afterwards: removeAllListeners() would take Worker's own with them.
+    let onMessage: (m: EngineReply) => void = () => {};
+    let onExit: (code: number) => void = () => {};
+    let onError: (err: Error) => void = () => {};
+    const opened = await new Promise<{ thread: number | null }>((resolve, reject) => {
+      onMessage = (m) => ('opened' in m ? resolve(m.opened) : 'error' in m ? reject(toError(m.error)) : undefined);
+      onExit = (code) => reject(new Error(`the embedded store's thread exited (${code}) while opening ${dataDir}`));
+      onError = reject;
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    })
+      .catch(async (err: unknown) => {
+        await worker.terminate();
+        throw err;
+      })
+      .finally(() => worker.off('message', onMessage).off('error', onError).off('exit', onExit));
+    return new PGlitePool(worker, opened.thread);
+  }
+
+  private answer(m: EngineReply): void {
+    const waiter = this.waiting.get(m.id);
+    if (!waiter) return;
+    this.waiting.delete(m.id);
+    if (this.waiting.size === 0) this.worker.unref();
+    if ('error' in m) waiter.reject(toError(m.error));
+    else if ('result' in m) waiter.resolve(m.result);
+  }
+
+  private fail(err: Error): void {
+    this.broken ??= err;
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+  }
+
+  private send(request: Omit<EngineRequest, 'id'>): Promise<EngineResult> {
+    if (this.broken) return Promise.reject(this.broken);
+    const id = ++this.lastId;
+    return new Promise<EngineResult>((resolve, reject) => {
+      if (this.waiting.size === 0) this.worker.ref();
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
     });
-    return new PGlitePool(pg);
   }
 
   async connect(): Promise<PostgresPoolClient> {
@@ -33,24 +90,22 @@ export class PGlitePool implements PostgresPool {
       if (next) next();
       else this.busy = false;
     };
-    const pg = this.pg;
-    const client = {
-      async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
-        // Without parameters the text may hold several statements (migrations): use the simple protocol.
-        const res =
-          parameters.length === 0
-            ? ((await pg.exec(sql)).at(-1) ?? { rows: [], affectedRows: 0 })
-            : await pg.query<R>(sql, parameters as unknown[]);
-        const word = sql.trimStart().slice(0, 6).toUpperCase();
-        const command = (COMMANDS.has(word) ? word : 'SELECT') as PostgresQueryResult<R>['command'];
-        return { command, rowCount: res.affectedRows ?? res.rows.length, rows: res.rows as R[] };
-      },
-      release,
+    const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
+      storeStats.statements++;
+      const res = await this.send({ sql, parameters: [...parameters] });
+      const word = sql.trimStart().slice(0, 6).toUpperCase();
+      const command = (COMMANDS.has(word) ? word : 'SELECT') as PostgresQueryResult<R>['command'];
+      return { command, rowCount: res.rowCount, rows: res.rows as R[] };
     };
-    return client as PostgresPoolClient;
+    return { query, release } as PostgresPoolClient;
   }
 
   async end(): Promise<void> {
-    await this.pg.close();
+    try {
+      if (!this.broken) await this.send({ close: true });
+    } finally {
+      if (this.thread !== null) storeStats.engineThreads.delete(this.thread);
+      await this.worker.terminate();
+    }
   }
 }
