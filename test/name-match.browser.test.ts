@@ -41,7 +41,7 @@ describe('console name-match settings in a browser', { skip: skipWithoutChromium
       env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: 'ignore',
     });
-    for (let i = 0; i < 400 && !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); i++) await sleep(25);
+    for (let i = 0; i < 1200 && !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); i++) await sleep(25);
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await page.goto(`${base}/console`);

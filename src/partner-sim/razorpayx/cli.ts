@@ -4,7 +4,7 @@ import { startRazorpayxEmulator } from './index.js';
 import { int, type EmulatorKind } from '../kind.js';
 
 export const kind: EmulatorKind = {
-  options: { 'key-id': { type: 'string' }, 'key-secret': { type: 'string' }, 'account-number': { type: 'string' }, 'webhook-secret': { type: 'string' }, 'webhook-url': { type: 'string' }, 'balance-paise': { type: 'string' } },
+  options: { 'key-id': { type: 'string' }, 'key-secret': { type: 'string' }, 'account-number': { type: 'string' }, 'webhook-secret': { type: 'string' }, 'webhook-url': { type: 'string' }, 'balance-paise': { type: 'string' }, 'validation-ms': { type: 'string' } },
   async start(v) {
     if (v['webhook-url'] !== undefined && !URL.canParse(v['webhook-url'])) throw new Error('--webhook-url must be an absolute URL');
     const emu = await startRazorpayxEmulator({
@@ -18,6 +18,7 @@ export const kind: EmulatorKind = {
       pendingMs: int(v['pending-ms'], 'pending-ms'),
       latencyMs: int(v['latency-ms'], 'latency-ms'),
       balancePaise: int(v['balance-paise'], 'balance-paise'),
+      validationMs: int(v['validation-ms'], 'validation-ms'),
     });
     const s = emu.settings;
     const line = {
@@ -31,6 +32,7 @@ export const kind: EmulatorKind = {
       pending_ms: s.pendingMs,
       latency_ms: s.latencyMs,
       balance_paise: s.balancePaise,
+      validation_ms: s.validationMs,
       env: {
         SANGAM_PARTNER_RAZORPAYX_KIND: 'razorpayx',
         SANGAM_PARTNER_RAZORPAYX_URL: emu.url,
