@@ -5,22 +5,11 @@
 // the saved settings').
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, launchBrowser, skipWithoutChromium } from './browser.js';
-import { openStore } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { createAccount } from '../src/accounts/store.js';
-import { createUser } from '../src/console/users.js';
-import { freshStoreLocation, sleep, type StoreLocation } from './harness.js';
-import { freePort } from './live-harness.js';
-
-const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
+import { ARTIFACTS, launchBrowser, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
 
 describe('console name-match settings in a browser', { skip: skipWithoutChromium }, () => {
-  let loc: StoreLocation;
-  let server: ChildProcess;
+  let server: ConsoleServer;
   let browser: Browser;
   let page: Page;
   let base: string;
@@ -29,19 +18,8 @@ describe('console name-match settings in a browser', { skip: skipWithoutChromium
   const settings = async () => (await (await page.request.get(`${base}/console/api/name-match`)).json()).data;
 
   before(async () => {
-    loc = await freshStoreLocation();
-    const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-    await migrate(store.db);
-    const { id } = await createAccount(store.db, 'Acme Pay');
-    await createUser(store.db, 'ops@acme.test', 'correct horse battery', false, id);
-    await store.close();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = fork(SERVER, [], {
-      env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-      stdio: 'ignore',
-    });
-    for (let i = 0; i < 1200 && !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); i++) await sleep(25);
+    server = await startConsoleServer({ email: 'ops@acme.test', password: 'correct horse battery', admin: false });
+    base = server.base;
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await page.goto(`${base}/console`);
@@ -52,9 +30,7 @@ describe('console name-match settings in a browser', { skip: skipWithoutChromium
   });
   after(async () => {
     await browser?.close();
-    server?.kill('SIGTERM');
-    if (server) await new Promise((r) => server.once('exit', r));
-    await loc?.drop();
+    await server?.stop();
   });
 
   it('shows the documented defaults', async () => {

@@ -9,8 +9,11 @@ import { checkLedger } from '../src/ledger/check.js';
 import { accounts } from '../src/admin/actions/index.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
-import { PATHS, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { createRazorpayx } from '../src/providers/razorpayx/index.js';
+import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.js';
+import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
+import { eventually, PATHS, VALID } from './harness.js';
+import { freePort, liveReads, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
 
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_name_checks';
 const CF_SECRET = 'cfsk_ma_test_secret_for_name_checks';
@@ -19,7 +22,6 @@ const FEE_PAISE = 100; // the default price of upi-payment-status
 /** What a test needs to know of one partner's emulator. */
 interface Partner {
   name: 'rzp' | 'cashfree';
-  env(): Record<string, string>;
   /** Payouts the emulator made under our transaction id. */
   paidUnder(txnId: string): number;
   /** Payouts it has made in all. */
@@ -33,14 +35,6 @@ interface Partner {
 function rzpPartner(emu: RazorpayxEmulator): Partner {
   return {
     name: 'rzp',
-    env: () => ({
-      SANGAM_PARTNER_RZP_KIND: 'razorpayx',
-      SANGAM_PARTNER_RZP_URL: emu.url,
-      SANGAM_PARTNER_RZP_KEY_ID: emu.settings.keyId,
-      SANGAM_PARTNER_RZP_KEY_SECRET: emu.settings.keySecret,
-      SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: emu.settings.accountNumber,
-      SANGAM_PARTNER_RZP_WEBHOOK_SECRET: RZP_WEBHOOK_SECRET,
-    }),
     paidUnder: (txnId) => emu.payouts().filter((p) => p.payout.reference_id === txnId).length,
     paidInAll: () => emu.payouts().length,
     validations: () => emu.validations().length,
@@ -52,12 +46,6 @@ function rzpPartner(emu: RazorpayxEmulator): Partner {
 function cfPartner(emu: CashfreePayoutsEmulator): Partner {
   return {
     name: 'cashfree',
-    env: () => ({
-      SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
-      SANGAM_PARTNER_CASHFREE_URL: emu.url,
-      SANGAM_PARTNER_CASHFREE_CLIENT_ID: emu.settings.clientId,
-      SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: CF_SECRET,
-    }),
     paidUnder: (txnId) => emu.transfers().filter((r) => r.transfer.transfer_id === txnId).length,
     paidInAll: () => emu.transfers().length,
     validations: () => emu.validations().length,
@@ -83,8 +71,7 @@ function nameCheckSuite(order: readonly ['rzp' | 'cashfree', 'rzp' | 'cashfree']
       [first, second] = [partners[order[0]], partners[order[1]]];
       t = await startPartnerApp(
         {
-          ...first.env(),
-          ...second.env(),
+          ...upiPartnerVars(rzp, cf),
           SANGAM_PARTNER_ROUTES: `upi-payment-status=${order[0]}>${order[1]}`,
           SANGAM_PARTNER_TIMEOUT_MS: '2000',
           SANGAM_BREAKER_MIN_CALLS: '10000',
@@ -128,6 +115,8 @@ function nameCheckSuite(order: readonly ['rzp' | 'cashfree', 'rzp' | 'cashfree']
       await assertRefused(r, /does not match/, w, paid);
       assert.equal(r.body.data.name_match.decision, 'reject');
       assert.equal(first.validations(), asked + 1, 'the first partner on the route validated the VPA');
+      // RazorpayX also reports the validation by webhook: acknowledged (2xx), nothing to settle
+      if (order[0] === 'rzp') await eventually(async () => rzp.webhookLog().some((d) => d.event === 'fund_account.validation.completed' && d.outcome === 'delivered'));
     });
 
     it('a matched name is paid once, with name_match approve; the wallet goes down by amount + fee', async () => {
@@ -207,3 +196,126 @@ function nameCheckSuite(order: readonly ['rzp' | 'cashfree', 'rzp' | 'cashfree']
 
 nameCheckSuite(['rzp', 'cashfree']);
 nameCheckSuite(['cashfree', 'rzp']);
+
+/** A connector's context at `url`, with its own variables. */
+const ctxAt = (name: string, url: string, vars: Record<string, string>): PartnerContext => ({
+  name,
+  url,
+  vars,
+  webhookUrl: '',
+  oauthCallbackUrl: '',
+  timeoutFor: () => 1000,
+  sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
+});
+
+describe('the validation endpoints, emulated as documented and read by the connectors', () => {
+  let rzp: RazorpayxEmulator;
+  let cf: CashfreePayoutsEmulator;
+  before(async () => {
+    rzp = await startRazorpayxEmulator({ latencyMs: 0, validationMs: 0 });
+    cf = await startCashfreePayoutsEmulator({ latencyMs: 0, rateLimitPerMinute: 0 });
+  });
+  after(async () => {
+    await rzp.close();
+    await cf.close();
+  });
+
+  const rzpCall = (method: string, path: string, body?: unknown) =>
+    fetch(`${rzp.url}${path}`, {
+      method,
+      headers: { authorization: `Basic ${Buffer.from(`${rzp.settings.keyId}:${rzp.settings.keySecret}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, any> }));
+  const cfValidate = (body: unknown, secret = cf.settings.clientSecret) =>
+    fetch(`${cf.url}/validatePayout`, {
+      method: 'POST',
+      headers: { 'x-client-id': cf.settings.clientId, 'x-client-secret': secret, 'x-api-version': '2024-01-01', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, any> }));
+
+  it('RazorpayX: both request generations; active with the registered name, invalid, failed; the documented error shape', async () => {
+    const acct = rzp.settings.accountNumber;
+    const current = await rzpCall('POST', '/v1/fund_accounts/validations', {
+      source_account_number: acct,
+      validation_type: 'pennydrop',
+      reference_id: '112233',
+      fund_account: { account_type: 'vpa', vpa: { address: 'gaurav.kumar@exampleupi' }, contact: { name: 'Gaurav Kumar' } },
+    });
+    assert.equal(current.status, 200, JSON.stringify(current.json));
+    assert.equal(current.json.entity, 'fund_account.validation');
+    assert.match(current.json.id, /^fav_/);
+    assert.equal(current.json.status, 'completed');
+    assert.equal(current.json.validation_results.account_status, 'active');
+    assert.equal(current.json.validation_results.registered_name, 'Gaurav Kumar');
+    assert.deepEqual((await rzpCall('GET', `/v1/fund_accounts/validations/${current.json.id}`)).json.results, current.json.validation_results);
+
+    const contact = await rzpCall('POST', '/v1/contacts', { name: 'Sangam UPI Payee' });
+    const fa = await rzpCall('POST', '/v1/fund_accounts', { contact_id: contact.json.id, account_type: 'vpa', vpa: { address: 'invalid.user@okaxis' } });
+    const older = await rzpCall('POST', '/v1/fund_accounts/validations', { account_number: acct, fund_account: { id: fa.json.id }, amount: 100, currency: 'INR' });
+    assert.equal(older.json.status, 'completed', JSON.stringify(older.json));
+    assert.equal(older.json.results.account_status, 'invalid');
+    assert.equal(older.json.results.registered_name, null);
+
+    const failed = await rzpCall('POST', '/v1/fund_accounts/validations', { source_account_number: acct, fund_account: { account_type: 'vpa', vpa: { address: 'favfail@okaxis' }, contact: { name: 'Test Payee' } } });
+    assert.equal(failed.json.status, 'failed');
+
+    const wrong = await rzpCall('POST', '/v1/fund_accounts/validations', { source_account_number: '000', fund_account: { id: fa.json.id } });
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.json.error.code, 'BAD_REQUEST_ERROR');
+    assert.equal(wrong.json.error.field, 'source_account_number');
+    assert.equal((await rzpCall('GET', '/v1/fund_accounts/validations/fav_00000000000000')).status, 400);
+  });
+
+  it('RazorpayX connector: polls a created validation to its verdict; failed, too slow and 5xx are PartnerErrors', async () => {
+    const vars = { KEY_ID: rzp.settings.keyId, KEY_SECRET: rzp.settings.keySecret, ACCOUNT_NUMBER: rzp.settings.accountNumber, WEBHOOK_SECRET: 'w' };
+    const slow = await startRazorpayxEmulator({ latencyMs: 0, validationMs: 150 });
+    const polled = createRazorpayx(ctxAt('rzp', slow.url, vars));
+    const impatient = createRazorpayx(ctxAt('rzp', slow.url, { ...vars, VALIDATION_WAIT_MS: '20' }));
+    const direct = createRazorpayx(ctxAt('rzp', rzp.url, vars));
+    try {
+      assert.deepEqual(await polled.vpaHolder!('sunita.deshpande@okicici'), { exists: true, name: 'Sunita Deshpande' });
+      assert.deepEqual(await direct.vpaHolder!('novpa.person@okicici'), { exists: false, name: null });
+      await assert.rejects(impatient.vpaHolder!('ramesh@okaxis'), (e) => e instanceof PartnerError && e.kind === 'timeout');
+      await assert.rejects(direct.vpaHolder!('favfail@okaxis'), (e) => e instanceof PartnerError && /could not validate/.test(e.message));
+      rzp.setFaults({ scope: 'validate', error_next: 1, error_status: 503 });
+      await assert.rejects(direct.vpaHolder!('ramesh@okaxis'), (e) => e instanceof PartnerError && /HTTP 503/.test(e.message));
+      assert.equal(slow.payouts().length + rzp.payouts().length, 0, 'a validation never pays');
+    } finally {
+      rzp.setFaults({});
+      await Promise.all([polled.close?.(), impatient.close?.(), direct.close?.()]);
+      await slow.close();
+    }
+  });
+
+  it('Cashfree: Validate Payout V2 answers VALID with name_at_bank, INVALID with an empty token; bad input is a 400', async () => {
+    const ok = await cfValidate({ transfer_id: 'nc_test1', vpa: 'ramesh.kumar@okaxis' });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(Object.keys(ok.json).sort(), ['account_status', 'name_at_bank', 'transfer_token', 'vpa']);
+    assert.equal(ok.json.account_status, 'VALID');
+    assert.equal(ok.json.name_at_bank, 'RAMESH KUMAR');
+    const invalid = await cfValidate({ transfer_id: 'nc_test2', vpa: 'invalid@upi' });
+    assert.deepEqual(invalid.json, { transfer_token: '', vpa: 'invalid@upi', account_status: 'INVALID', name_at_bank: null });
+    const both = await cfValidate({ transfer_id: 'nc_test3', vpa: 'a@upi', phone: '9999999999' });
+    assert.equal(both.status, 400);
+    assert.equal(both.json.type, 'invalid_request_error');
+    assert.equal((await cfValidate({ transfer_id: 'nc_test4' })).json.code, 'vpa_missing');
+    assert.equal((await cfValidate({ transfer_id: 'nc_test5', vpa: 'a@upi' }, 'wrong')).status, 401);
+  });
+
+  it('Cashfree connector: VALID and INVALID read; a refusal and a 5xx are PartnerErrors; nothing is paid', async () => {
+    const c = createCashfreePayouts(ctxAt('cashfree', cf.url, { CLIENT_ID: cf.settings.clientId, CLIENT_SECRET: cf.settings.clientSecret }));
+    try {
+      assert.deepEqual(await c.vpaHolder!('priya.sharma@okhdfc'), { exists: true, name: 'PRIYA SHARMA' });
+      assert.deepEqual(await c.vpaHolder!('invalid.someone@okhdfc'), { exists: false, name: null });
+      assert.match(cf.validations().at(-1)!.transfer_id, /^nc_[0-9A-Za-z]{24}$/);
+      cf.setFaults({ scope: 'validate', error_next: 1, error_status: 500 });
+      await assert.rejects(c.vpaHolder!('priya.sharma@okhdfc'), (e) => e instanceof PartnerError && /HTTP 500/.test(e.message));
+      cf.setFaults({ apis_not_enabled: true });
+      await assert.rejects(c.vpaHolder!('priya.sharma@okhdfc'), (e) => e instanceof PartnerError && /apis_not_enabled/.test(e.message));
+      assert.equal(cf.transfers().length, 0, 'a validation never pays');
+    } finally {
+      cf.setFaults({});
+      await c.close?.();
+    }
+  });
+});
