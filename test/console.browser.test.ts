@@ -3,51 +3,28 @@
 // reference_id, export, roll the key. Screenshots go to test-artifacts/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, launchBrowser, skipWithoutChromium } from './browser.js';
-import { openStore } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { createAccount } from '../src/accounts/store.js';
-import { createUser } from '../src/console/users.js';
-import { freshStoreLocation, sleep, type StoreLocation } from './harness.js';
-import { freePort } from './live-harness.js';
-
-const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
+import { ARTIFACTS, launchBrowser, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
+import { sleep } from './harness.js';
 
 describe('console in a browser', { skip: skipWithoutChromium }, () => {
-  let loc: StoreLocation;
-  let server: ChildProcess;
+  let server: ConsoleServer;
   let browser: Browser;
   let page: Page;
   let base: string;
   const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
 
   before(async () => {
-    loc = await freshStoreLocation();
-    const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-    await migrate(store.db);
-    const { id } = await createAccount(store.db, 'Acme Pay');
-    await createUser(store.db, 'dev@acme.test', 'correct horse battery', true, id);
-    await store.close();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = fork(SERVER, [], {
-      env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-      stdio: 'ignore',
-    });
-    for (let i = 0; i < 400 && !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); i++) await sleep(25);
+    server = await startConsoleServer({ email: 'dev@acme.test', password: 'correct horse battery', admin: true });
+    base = server.base;
     browser = await launchBrowser();
     const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
   });
   after(async () => {
     await browser?.close();
-    server?.kill('SIGTERM');
-    if (server) await new Promise((r) => server.once('exit', r));
-    await loc?.drop();
+    await server?.stop();
   });
 
   let key = '';

@@ -1,5 +1,5 @@
 // The Sangam console: sign-in, then the client pages (overview, keys, allow-list, logs, webhooks,
-// wallet) and, for admins, accounts and "Needs attention" (its count in the navigation). Routing is by
+// wallet, name match) and, for admins, accounts and "Needs attention" (its count in the navigation). Routing is by
 // URL hash: #page, or #attention/<txn_id> for one transaction.
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -10,6 +10,7 @@ import { Allowlist } from './pages/allowlist';
 import { Logs } from './pages/logs';
 import { Webhooks } from './pages/webhooks';
 import { Wallet } from './pages/wallet';
+import { NameMatch } from './pages/name-match';
 import { Admin } from './pages/admin';
 import { AttentionQueue, AttentionTransaction } from './pages/attention';
 import './styles.css';
@@ -28,6 +29,7 @@ const PAGES = [
   { id: 'logs', label: 'Logs', client: true },
   { id: 'webhooks', label: 'Webhooks', client: true },
   { id: 'wallet', label: 'Wallet', client: true },
+  { id: 'name-match', label: 'Name match', client: true },
   { id: 'attention', label: 'Needs attention', client: false },
   { id: 'admin', label: 'Admin', client: false },
 ] as const;
@@ -155,6 +157,7 @@ function App() {
         {current?.id === 'logs' && <Logs />}
         {current?.id === 'webhooks' && <Webhooks />}
         {current?.id === 'wallet' && <Wallet />}
+        {current?.id === 'name-match' && <NameMatch />}
         {current?.id === 'attention' && !param && <AttentionQueue />}
         {current?.id === 'attention' && param && <AttentionTransaction txnId={param} me={session.user.email} onChanged={attention.refresh} />}
         {current?.id === 'admin' && <Admin />}

@@ -1,7 +1,7 @@
 // Owns the emulated Payouts V2 API under /payout (PARTNERS.md §3.1–3.3): `x-client-id` /
 // `x-client-secret` auth, `x-api-version`, `x-request-id` echoed, the rate-limit headers, Standard
 // Transfer V2 (`POST /payout/transfers`) and Get Transfer Status V2 (`GET /payout/transfers?transfer_id=`
-// or `?cf_transfer_id=`). Handlers stay thin: auth, limits and faults run as hooks, validate.ts checks
+// or `?cf_transfer_id=`), and Validate Payout V2 (`POST /payout/validatePayout`, validations.ts). Handlers stay thin: auth, limits and faults run as hooks, validate.ts checks
 // the body, transfers.ts does the work.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,9 +10,11 @@ import { apisNotEnabled, invalid, serverError, throttled, unauthorized } from '.
 import type { Faults } from './faults.js';
 import type { TransferBook } from './transfers.js';
 import { validateTransfer } from './validate.js';
+import { validatePayout, type ValidationRecord } from './validations.js';
 
 export interface ApiDeps {
   book: TransferBook;
+  validations: ValidationRecord[];
   faults: () => Faults;
   clientId: string;
   clientSecret: string;
@@ -74,7 +76,9 @@ async function misbehave(req: FastifyRequest, reply: FastifyReply, d: ApiDeps): 
     reply.header('x-ratelimit-remaining', '0');
     return throttled(1);
   };
-  await misbehaveAs(f, req.method === 'POST', { throttled: throttledNow, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
+  const url = req.routeOptions.url ?? '';
+  const inScope = f.scope === 'create_transfer' ? req.method === 'POST' && url.endsWith('/transfers') : f.scope === 'validate' ? url.endsWith('/validatePayout') : true;
+  await misbehaveAs(f, inScope, { throttled: throttledNow, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
 }
 
 function createTransfer(d: ApiDeps, body: unknown, apiVersion: string | undefined): unknown {
@@ -100,6 +104,9 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
 
   // [G] 200 for a new transfer and for a replay alike (the docs show the body, not the status).
   api.post('/transfers', async (req) => createTransfer(d, req.body, header(req, 'x-api-version')));
+
+  // [P] "Always returns HTTP 200 when the request is accepted", VALID or INVALID alike.
+  api.post('/validatePayout', async (req) => validatePayout(d.validations, req.body));
 
   api.get<{ Querystring: Record<string, unknown> }>('/transfers', async (req) => {
     const one = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);

@@ -1,8 +1,8 @@
 // Owns the emulator's misbehaviour switches (POST /_sim/faults), named in the style of the Sangam
 // simulator and the RazorpayX emulator. Setting faults replaces the whole set: fields left out go back
-// to "behave". The counters (common/faults.ts) are scoped to every /payout call ("any") or only
-// POST /payout/transfers ("create_transfer"). Of error_status, 500 is documented; 502, 503 and 504 are
-// what a gateway in front of it would answer. A throttled call answers 429 with x-ratelimit-retry.
+// to "behave". The counters (common/faults.ts) are scoped to every /payout call ("any"), only
+// POST /payout/transfers ("create_transfer") or only POST /payout/validatePayout ("validate"). Of
+// error_status, 500 is documented; 502, 503 and 504 are what a gateway in front of it would answer. A throttled call answers 429 with x-ratelimit-retry.
 import { NO_COUNTER_FAULTS, parseFaultSet, type CounterFaults } from '../common/faults.js';
 import { NO_WEBHOOK_FAULTS, type WebhookFaults } from '../common/webhooks.js';
 
@@ -10,7 +10,7 @@ import { NO_WEBHOOK_FAULTS, type WebhookFaults } from '../common/webhooks.js';
  * The webhook faults: a duplicate is byte for byte (same timestamp and signature); out_of_order holds
  * non-final events (TRANSFER_SUCCESS before an acknowledgement or reversal, TRANSFER_APPROVED) until the final one.
  */
-export interface Faults extends CounterFaults<'any' | 'create_transfer'>, WebhookFaults {
+export interface Faults extends CounterFaults<'any' | 'create_transfer' | 'validate'>, WebhookFaults {
   /** The next N calls answer 429 with x-ratelimit-retry. */
   throttle_next: number;
   /** Every API call answers the documented 403 apis_not_enabled. */
@@ -34,4 +34,4 @@ export const NO_FAULTS: Faults = {
 };
 
 /** The full fault set from a partial body, or an error text naming the bad field. */
-export const parseFaults = (body: unknown): Faults | string => parseFaultSet(NO_FAULTS, body, { scopes: ['any', 'create_transfer'] });
+export const parseFaults = (body: unknown): Faults | string => parseFaultSet(NO_FAULTS, body, { scopes: ['any', 'create_transfer', 'validate'] });

@@ -2,13 +2,14 @@
 // that speaks the real upstream protocol as the partner facts sheet (PARTNERS.md §3) documents it, summed
 // up in docs/PARTNER-EMULATORS.md — `x-client-id`/`x-client-secret` auth, Standard Transfer V2 to a UPI
 // VPA with `transfer_id` as the idempotency key, Get Transfer Status V2, the documented statuses and
-// error shapes, and Webhooks V2 signed with the client secret — and misbehaves on demand
-// (/_sim/faults). The API lives under /payout, as on the real hosts; everything is in memory.
+// error shapes, Webhooks V2 signed with the client secret, and Validate Payout V2 (the VPA's holder) —
+// and misbehaves on demand (/_sim/faults). The API lives under /payout, as on the real hosts; everything is in memory.
 // Legacy V1/V1.2 (bearer tokens, directTransfer) is not emulated: V2 does not need it.
 import type { FastifyInstance } from 'fastify';
 import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
+import type { ValidationRecord } from './validations.js';
 import { CfError, invalid, routeNotFound, serverError } from './errors.js';
 import { NO_FAULTS, type Faults } from './faults.js';
 import { TransferBook, type TransferRecord } from './transfers.js';
@@ -67,6 +68,8 @@ export interface CashfreePayoutsEmulator extends EmulatorHandle<CashfreePayoutsS
   origin: string;
   setWebhookUrl(url: string | null): void;
   transfers(): TransferRecord[];
+  /** Every Validate Payout call answered, oldest first. */
+  validations(): ValidationRecord[];
   webhookLog(): DeliveryRecord[];
 }
 
@@ -97,8 +100,10 @@ export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOption
           if (stage.event) webhooks.emit(stage.event, structuredClone(rec.transfer), stage.final === true);
         },
       });
+      const validations: ValidationRecord[] = [];
       const apiDeps = {
         book,
+        validations,
         faults,
         clientId: s.clientId,
         clientSecret: s.clientSecret,
@@ -110,7 +115,11 @@ export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOption
       await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/payout' });
       const setWebhookUrl = (url: string | null) => void (webhookUrl = url);
       await registerAdmin(app, { book, webhooks, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl });
-      return { handle: { setWebhookUrl, transfers: () => [...book.transfers.values()], webhookLog: () => webhooks.log }, basePath: '/payout', close: () => webhooks.close() };
+      return {
+        handle: { setWebhookUrl, transfers: () => [...book.transfers.values()], validations: () => [...validations], webhookLog: () => webhooks.log },
+        basePath: '/payout',
+        close: () => webhooks.close(),
+      };
     },
   });
 }

@@ -53,7 +53,7 @@ export function validateTransfer(body: unknown, fundsourceId: string): TransferI
   return { transferId, amount, amountPaise: Math.round(amount * 100), mode, ...bene, remarks: absent(remarks) ? null : (remarks as string), fundsourceId };
 }
 
-function checkTransferId(v: unknown): string {
+export function checkTransferId(v: unknown): string {
   if (absent(v)) throw missing('transfer_id');
   // [P] "transfer_id should be alphanumeric"; [G] the length text
   if (typeof v !== 'string' || !TRANSFER_ID.test(v)) throw invalid('transfer_id_invalid', 'transfer_id should be alphanumeric');

@@ -8,10 +8,12 @@ import type { Faults } from './faults.js';
 import { readKey, type IdempotencyBook } from './idempotency.js';
 import type { Contact, FundAccount, Payout } from './entities.js';
 import type { PayoutRecord, RazorpayxState } from './state.js';
-import { validateContact, validateFundAccount, validatePayout } from './validate.js';
+import { validateContact, validateFundAccount, validatePayout, validateValidation } from './validate.js';
+import { createView, type ValidationBook } from './validations.js';
 
 export interface ApiDeps {
   state: RazorpayxState;
+  validations: ValidationBook;
   idem: IdempotencyBook;
   faults: () => Faults;
   keyId: string;
@@ -43,9 +45,17 @@ function authenticate(req: FastifyRequest, d: ApiDeps): void {
   if (secret !== d.keySecret) throw unauthorized('The api key/secret provided is invalid');
 }
 
+/** Whether a call is in the faults' scope: every call, only payout creates, or only validation calls. */
+function inScope(req: FastifyRequest, scope: Faults['scope']): boolean {
+  const url = req.routeOptions.url ?? '';
+  if (scope === 'create_payout') return req.method === 'POST' && url === '/v1/payouts';
+  if (scope === 'validate') return url.startsWith('/v1/fund_accounts/validations');
+  return true;
+}
+
 async function misbehave(req: FastifyRequest, d: ApiDeps): Promise<void> {
-  const isCreate = req.method === 'POST' && req.routeOptions.url === '/v1/payouts';
-  await misbehaveAs(d.faults(), isCreate, { throttled, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
+  const f = d.faults();
+  await misbehaveAs(f, inScope(req, f.scope), { throttled, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
 }
 
 function createPayout(d: ApiDeps, body: unknown, key: string): unknown {
@@ -105,6 +115,13 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
     return reply.code(created ? 201 : 200).send(fundAccount);
   });
   api.get<{ Params: { id: string } }>('/fund_accounts/:id', async (req) => found<FundAccount>(d.state.fundAccounts.get(req.params.id)));
+
+  // [P §9.1] a validation answers 200 [G: the status code is not shown] whatever its verdict.
+  api.post('/fund_accounts/validations', async (req) => {
+    const input = validateValidation(req.body, d.accountNumber);
+    return createView(d.validations.create({ fundAccount: d.state.resolveFundAccount(input), reference_id: input.reference_id, notes: input.notes }));
+  });
+  api.get<{ Params: { id: string } }>('/fund_accounts/validations/:id', async (req) => d.validations.get(req.params.id));
 
   api.post('/payouts', async (req) => createPayout(d, req.body, readKey(req.headers['x-payout-idempotency'])));
   api.get<{ Querystring: Record<string, string | undefined> }>('/payouts', async (req) => listPayouts(d, req.query));

@@ -4,7 +4,7 @@ import { startRazorpayxEmulator } from './index.js';
 import { commonOptions, int, partnerEnv, webhookUrlOption, type EmulatorKind } from '../kind.js';
 
 export const kind: EmulatorKind = {
-  options: { 'key-id': { type: 'string' }, 'key-secret': { type: 'string' }, 'account-number': { type: 'string' }, 'webhook-secret': { type: 'string' }, 'webhook-url': { type: 'string' }, 'balance-paise': { type: 'string' } },
+  options: { 'key-id': { type: 'string' }, 'key-secret': { type: 'string' }, 'account-number': { type: 'string' }, 'webhook-secret': { type: 'string' }, 'webhook-url': { type: 'string' }, 'balance-paise': { type: 'string' }, 'validation-ms': { type: 'string' } },
   async start(v) {
     const emu = await startRazorpayxEmulator({
       ...commonOptions(v),
@@ -14,6 +14,7 @@ export const kind: EmulatorKind = {
       webhookSecret: v['webhook-secret'],
       webhookUrl: webhookUrlOption(v),
       balancePaise: int(v['balance-paise'], 'balance-paise'),
+      validationMs: int(v['validation-ms'], 'validation-ms'),
     });
     const s = emu.settings;
     const line = {
@@ -27,6 +28,7 @@ export const kind: EmulatorKind = {
       pending_ms: s.pendingMs,
       latency_ms: s.latencyMs,
       balance_paise: s.balancePaise,
+      validation_ms: s.validationMs,
       env: partnerEnv('razorpayx', 'razorpayx', emu.url, { KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, WEBHOOK_SECRET: s.webhookSecret }),
     };
     return { line, close: () => emu.close() };

@@ -66,7 +66,7 @@ export interface Payout {
 export const unixNow = (): number => Math.floor(Date.now() / 1000);
 
 /** Razorpay ids are a prefix and 14 base62 characters (`pout_R7ambiUdUvg6AD`). */
-export const newRzpId = (prefix: 'cont' | 'fa' | 'pout'): string => `${prefix}_${randomBase62(14)}`;
+export const newRzpId = (prefix: 'cont' | 'fa' | 'pout' | 'fav'): string => `${prefix}_${randomBase62(14)}`;
 
 /** UPI UTRs (RRNs) are 12 digits, as in the UPI payout.processed sample (`523223155921`). */
 export const newUtr = (): string => randomDigits(12);

@@ -1,7 +1,8 @@
 // Owns the RazorpayX Payouts emulator (`sangam partner-sim --kind razorpayx`): a Fastify server that
 // speaks the real upstream protocol as the partner facts sheet (PARTNERS.md §2) documents it, summed up in
 // docs/PARTNER-EMULATORS.md — Basic auth, contacts, VPA fund accounts, payouts with mandatory
-// `X-Payout-Idempotency`, the documented statuses and signed webhooks — and misbehaves on demand
+// `X-Payout-Idempotency`, the documented statuses and signed webhooks, fund account validations of VPAs
+// (validations.ts, §9.1) — and misbehaves on demand
 // (/_sim/faults). Everything lives in memory; a restart forgets all payouts.
 import type { FastifyInstance } from 'fastify';
 import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
@@ -13,6 +14,7 @@ import { IdempotencyBook } from './idempotency.js';
 import { EVENT_FOR, FINAL } from './outcomes.js';
 import { RazorpayxState, type PayoutRecord } from './state.js';
 import { WebhookSender, type DeliveryRecord } from './webhooks.js';
+import { ValidationBook, type Validation } from './validations.js';
 
 export interface RazorpayxEmulatorOptions {
   port?: number;
@@ -29,6 +31,8 @@ export interface RazorpayxEmulatorOptions {
   webhookUrl?: string | null;
   /** Time between lifecycle steps (processing → processed, …). */
   pendingMs?: number;
+  /** How long a fund account validation stays `created` before its verdict; 0 answers `completed` at once. */
+  validationMs?: number;
   /** Added to every /v1 call. */
   latencyMs?: number;
   /** Business balance in paise; a payout larger than it is queued (queue_if_low_balance) or refused. */
@@ -51,6 +55,7 @@ export const RAZORPAYX_DEFAULTS = {
   webhookSecret: 'emulator_webhook_secret',
   webhookUrl: null as string | null,
   pendingMs: 1000,
+  validationMs: 200,
   latencyMs: 100,
   balancePaise: 10_000_000_000, // ₹10 crore
   narration: 'Sangam Emulator Payout',
@@ -64,6 +69,8 @@ export type RazorpayxSettings = typeof RAZORPAYX_DEFAULTS;
 export interface RazorpayxEmulator extends EmulatorHandle<RazorpayxSettings, Faults> {
   setWebhook(t: { url?: string | null; secret?: string }): void;
   payouts(): PayoutRecord[];
+  /** Every fund account validation made, oldest first. */
+  validations(): Validation[];
   webhookLog(): DeliveryRecord[];
 }
 
@@ -97,11 +104,19 @@ export function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Pro
         },
       });
       const idem = new IdempotencyBook();
-      const apiDeps = { state, idem, faults, keyId: s.keyId, keySecret: s.keySecret, accountNumber: s.accountNumber, latencyMs: s.latencyMs, sleep: timers.sleep };
+      const validations = new ValidationBook({
+        validationMs: () => s.validationMs,
+        later: timers.later,
+        onFinal: (v) => webhooks.emit(`fund_account.validation.${v.status}`, structuredClone(v), true, 'fund_account.validation'),
+      });
+      const apiDeps = { state, validations, idem, faults, keyId: s.keyId, keySecret: s.keySecret, accountNumber: s.accountNumber, latencyMs: s.latencyMs, sleep: timers.sleep };
       await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/v1' });
       const setWebhook = (t: { url?: string | null; secret?: string }) => void Object.assign(target, t);
       await registerAdmin(app, { state, idem, webhooks, getFaults: faults, setFaults: replaceFaults, webhookTarget: () => ({ ...target }), setWebhookTarget: setWebhook });
-      return { handle: { setWebhook, payouts: () => [...state.payouts.values()], webhookLog: () => webhooks.log }, close: () => webhooks.close() };
+      return {
+        handle: { setWebhook, payouts: () => [...state.payouts.values()], validations: () => [...validations.validations.values()], webhookLog: () => webhooks.log },
+        close: () => webhooks.close(),
+      };
     },
   });
 }

@@ -87,7 +87,8 @@ export class RazorpayxState {
     return rec;
   }
 
-  private resolveFundAccount(input: PayoutInput): FundAccount {
+  /** The fund account a payout or a validation names: inline (created or deduplicated) or by id. */
+  resolveFundAccount(input: Pick<PayoutInput, 'fundAccountId' | 'composite'>): FundAccount {
     if (input.composite) {
       const { contact } = this.createContact(input.composite.contact);
       return this.createFundAccount(contact.id, input.composite.address).fundAccount;

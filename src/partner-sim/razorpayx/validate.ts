@@ -173,3 +173,39 @@ export function validatePayout(raw: unknown, accountNumber: string): PayoutInput
 
 /** [P] "4-36 characters … alphabets, numbers, hyphens, underscores and space". */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\- ]{4,36}$/;
+
+export interface ValidationRequest {
+  /** The older generation: an existing fund account by id. */
+  fundAccountId: string | null;
+  /** The current generation: the VPA fund account and its contact inline. */
+  composite: { contact: ContactInput; address: string } | null;
+  reference_id: string | null;
+  notes: Notes;
+}
+
+/**
+ * Fund account validation, both documented request generations [P §9.1]: current
+ * (`source_account_number`, `validation_type`, `reference_id`, `notes`, `fund_account` inline) and older
+ * (`account_number`, `fund_account: {id}`, `notes`; `amount`/`currency` accepted and ignored for a VPA).
+ * [G] `validation_type` is optional (the composite VPA sample omits it); only `pennydrop` is emulated
+ * (`upi_intent`, the reverse penny drop, needs a person to pay).
+ */
+export function validateValidation(raw: unknown, accountNumber: string): ValidationRequest {
+  const b = asObject(raw);
+  onlyKnown(b, ['source_account_number', 'account_number', 'validation_type', 'reference_id', 'notes', 'fund_account', 'amount', 'currency']);
+  const field = b.source_account_number !== undefined ? 'source_account_number' : 'account_number';
+  if (reqString(b, field) !== accountNumber) throw badRequest('The account number is invalid.', field);
+  const type = optString(b, 'validation_type', 20);
+  if (type !== null && type !== 'pennydrop') throw badRequest(`The validation_type ${type} is not supported by this emulator; use pennydrop.`, 'validation_type');
+  const fa = asObject(b.fund_account ?? undefined, 'fund_account');
+  const common = { reference_id: optString(b, 'reference_id', 40), notes: notes(b) };
+  if (fa.id !== undefined) {
+    onlyKnown(fa, ['id'], 'fund_account.');
+    return { fundAccountId: reqString(fa, 'id', 'fund_account.id'), composite: null, ...common };
+  }
+  onlyKnown(fa, ['account_type', 'vpa', 'contact'], 'fund_account.');
+  accountType(fa, 'fund_account.account_type');
+  const address = validateVpaAddress(fa, 'fund_account.vpa');
+  if (fa.contact === undefined) throw badRequest('The fund_account.contact field is required.', 'fund_account.contact');
+  return { fundAccountId: null, composite: { address, contact: validateContact(fa.contact, 'fund_account.contact.') }, ...common };
+}

@@ -74,10 +74,13 @@ export class WebhookSender {
     return this.queue.log;
   }
 
-  /** Queues one event carrying `entity` (a snapshot of the payout at this moment); `final` releases held ones. */
-  emit(event: string, entity: { id: string; status: string }, final: boolean): void {
+  /**
+   * Queues one event carrying `entity` (a snapshot of the payout, or of a `fund_account.validation` with
+   * `contains` naming it [P §9.1]); `final` releases held ones.
+   */
+  emit(event: string, entity: { id: string; status: string }, final: boolean, contains: 'payout' | 'fund_account.validation' = 'payout'): void {
     const f = this.o.faults();
-    const body = JSON.stringify({ entity: 'event', account_id: this.o.accountId, event, contains: ['payout'], payload: { payout: { entity } }, created_at: unixNow() });
+    const body = JSON.stringify({ entity: 'event', account_id: this.o.accountId, event, contains: [contains], payload: { [contains]: { entity } }, created_at: unixNow() });
     // [P] a retry of an older event keeps the secret it was first signed with, so sign now.
     const secret = f.bad_signature ? randomBytes(16).toString('hex') : this.o.config().secret;
     const ev: Event = { id: newEventId(), event, payoutId: entity.id, payoutStatus: entity.status, body, signature: sign(secret, body), bad: f.bad_signature };

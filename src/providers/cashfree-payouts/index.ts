@@ -20,6 +20,9 @@
 // anything (CONTRACT §9). 404 transfer_id_not_found → null; the reconciler asks once more after a
 // delay (read-after-write lag [G]) before it fails a transaction no request can still be on its way for.
 // The reversal watch asks the same after a SUCCESS (it can become REVERSED; no window is documented).
+// vpaHolder: POST /validatePayout (Validate Payout V2, same keys and base) under a transfer_id of its
+// own, for the payout name check. It moves no money, so every failure is a PartnerError (nothing paid):
+// not reached, no full answer, any non-2xx, an answer that is neither VALID nor INVALID.
 // parseCallback: webhook.ts (signature, timestamp window); the event id is derived (transformers.ts).
 import {
   partnerVars,
@@ -32,10 +35,12 @@ import {
   type PartnerContext,
   type PartnerReport,
   type TxRef,
+  type VpaHolder,
 } from '../connector.js';
+import { randomBase62 } from '../../ids.js';
 import { CashfreeHttp, Unsent, type CfAnswer } from './http.js';
 import { enquiry } from '../partner-http.js';
-import { asTransfer, errorDescription, fieldsOf, outcomeOf, refusalOf, reportOf, transferBody, type CfTransfer } from './transformers.js';
+import { asTransfer, errorDescription, fieldsOf, holderOfValidation, outcomeOf, refusalOf, reportOf, transferBody, validationTransferId, type CfTransfer } from './transformers.js';
 import { parseWebhook } from './webhook.js';
 
 /** [P] the OpenAPI default/example `x-api-version`. */
@@ -121,6 +126,26 @@ export class CashfreePayoutsConnector implements Connector {
     if (tx.operation !== 'upi-payment-status') return null;
     const found = await this.fetch(tx.txnId);
     return found ? reportOf(found, tx.txnId) : null;
+  }
+
+  /** The payout name check: the VPA's holder by Validate Payout V2; throws PartnerError only (see the module header). */
+  async vpaHolder(vpa: string): Promise<VpaHolder> {
+    const transferId = validationTransferId(randomBase62(24));
+    const pre = refusalOf(transferId, vpa, 100);
+    if (pre) throw new PartnerError('unavailable', `${pre}; nothing was paid`);
+    let a: CfAnswer;
+    try {
+      a = await this.http.call('POST', '/validatePayout', this.ctx.timeoutFor('upi-payment-status'), transferId, JSON.stringify({ transfer_id: transferId, vpa }));
+    } catch (err) {
+      throw new PartnerError(err instanceof Unsent && err.timedOut ? 'timeout' : 'unavailable', `Cashfree did not answer the VPA validation (${(err as Error).message}); nothing was paid`);
+    }
+    if (a.status !== 200) {
+      const why = errorDescription(a.json);
+      throw new PartnerError('unavailable', `Cashfree refused the VPA validation (HTTP ${a.status}${why ? `: ${why}` : ''}); nothing was paid`);
+    }
+    const holder = holderOfValidation(a.json);
+    if (!holder) throw new PartnerError('unavailable', 'Cashfree gave no verdict on the VPA (neither VALID nor INVALID); nothing was paid');
+    return holder;
   }
 
   parseCallback(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }) {

@@ -4,7 +4,7 @@
 // our integer paise and its rupee amounts, and the mapping of a transfer to our Outcome and result
 // fields (`txn_id` ours, `amount` in INR, `utr` the transfer's).
 import { paiseToInr } from '../../money.js';
-import type { Outcome, PartnerEvent, PartnerReport, Reversal } from '../connector.js';
+import type { Outcome, PartnerEvent, PartnerReport, Reversal, VpaHolder } from '../connector.js';
 
 // ---- Cashfree's shapes, in its names ------------------------------------------------------------
 
@@ -249,4 +249,40 @@ export function errorDescription(body: unknown): string | null {
   const c = text(b?.code);
   const d = m && c ? `${c}: ${m}` : (m ?? c);
   return d ? d.slice(0, 200) : null;
+}
+
+// ---- Validate Payout V2: the VPA's holder (the payout name check) ---------------------------------
+
+/** [P] `POST /payout/validatePayout` (cashfree.com api-reference/payouts/v2/validate-payout-v2): transfer_id and exactly one of vpa | phone. */
+export interface CfValidatePayoutRequest {
+  transfer_id: string;
+  vpa: string;
+}
+
+/** [P] `{transfer_token, vpa, account_status, name_at_bank}`; the token is "Empty string when account_status is INVALID". */
+export interface CfValidatePayoutAnswer {
+  transfer_token?: string;
+  vpa?: string;
+  account_status?: 'VALID' | 'INVALID' | (string & {});
+  name_at_bank?: string | null;
+}
+
+/**
+ * The validation's own transfer_id, never the payout's: the documented use of the answer's token is a
+ * "Process Validated Payout" under the same transfer_id, and Sangam pays by a plain Standard Transfer
+ * under its transaction id instead [G: whether a validation reserves its transfer_id is not documented,
+ * so the two never share one]. `nc_` + 24 base62 fits ≤ 40 letters, digits and `_`.
+ */
+export const validationTransferId = (random: string): string => `nc_${random}`;
+
+/**
+ * The holder an answer gives: VALID exists (with its `name_at_bank`), INVALID does not; anything else is
+ * no verdict, null (the caller makes it a PartnerError, never a guess).
+ */
+export function holderOfValidation(v: unknown): VpaHolder | null {
+  const a = v as CfValidatePayoutAnswer | null;
+  if (!a || typeof a !== 'object') return null;
+  if (a.account_status === 'VALID') return { exists: true, name: text(a.name_at_bank) };
+  if (a.account_status === 'INVALID') return { exists: false, name: null };
+  return null;
 }

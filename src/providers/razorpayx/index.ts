@@ -18,6 +18,8 @@
 // reconciler fails the transaction once no request can still be on its way, and a second enquiry still
 // finds none); more than one under our reference → an error, never a guess (reviewed by a person).
 // The reversal watch asks the same after a `processed` (it can become `reversed` up to T+3 working days).
+// vpaHolder: fund account validation of the VPA (validation.ts), for the payout name check; optional
+// VALIDATION_WAIT_MS (default 5000) bounds how long a `created` validation is waited for.
 // parseCallback: X-Razorpay-Signature verified (webhook.ts), x-razorpay-event-id de-duplicates.
 import {
   partnerVars,
@@ -30,22 +32,37 @@ import {
   type PartnerContext,
   type PartnerReport,
   type TxRef,
+  type VpaHolder,
 } from '../connector.js';
 import { RazorpayxHttp, Unsent, type RzpAnswer } from './http.js';
 import { enquiry } from '../partner-http.js';
 import { asPayout, asPayoutList, createPayoutBody, errorDescription, fieldsOf, outcomeOf, refusalOf, reportOf, type RzpErrorBody, type RzpPayout } from './transformers.js';
 import { parseWebhook } from './webhook.js';
+import { validateVpa } from './validation.js';
 
 interface Settings {
   keyId: string;
   keySecret: string;
   accountNumber: string;
   webhookSecret: string;
+  /** How long a VPA validation may stay `created` before the payout is refused (VALIDATION_WAIT_MS). */
+  validationWaitMs: number;
 }
+
+/** [G] PARTNERS.md §9.1: "most … instantaneously"; a payout request should not wait long for a name. */
+const DEFAULT_VALIDATION_WAIT_MS = 5000;
 
 function settings(ctx: PartnerContext): Settings {
   const { name, need } = partnerVars(ctx, 'razorpayx');
-  const s = { keyId: need('KEY_ID'), keySecret: need('KEY_SECRET'), accountNumber: need('ACCOUNT_NUMBER'), webhookSecret: need('WEBHOOK_SECRET') };
+  const wait = ctx.vars.VALIDATION_WAIT_MS?.trim();
+  const s = {
+    keyId: need('KEY_ID'),
+    keySecret: need('KEY_SECRET'),
+    accountNumber: need('ACCOUNT_NUMBER'),
+    webhookSecret: need('WEBHOOK_SECRET'),
+    validationWaitMs: wait ? Number(wait) : DEFAULT_VALIDATION_WAIT_MS,
+  };
+  if (!Number.isSafeInteger(s.validationWaitMs) || s.validationWaitMs < 0) throw new Error(`${name('VALIDATION_WAIT_MS')} must be a whole number of milliseconds`);
   if (/\s|:/.test(s.keyId)) throw new Error(`${name('KEY_ID')} must be a RazorpayX key id (no spaces or colons)`);
   if (/\s/.test(s.accountNumber)) throw new Error(`${name('ACCOUNT_NUMBER')} must be the RazorpayX business account number (no spaces)`);
   return s;
@@ -115,6 +132,12 @@ export class RazorpayxConnector implements Connector {
     if (tx.operation !== 'upi-payment-status') return null;
     const p = tx.partnerRef ? await this.fetch(`/v1/payouts/${encodeURIComponent(tx.partnerRef)}`) : await this.byReference(tx.txnId);
     return p ? reportOf(p, tx.txnId) : null;
+  }
+
+  /** The payout name check: the VPA's holder by fund account validation (validation.ts); PartnerError only. */
+  vpaHolder(vpa: string): Promise<VpaHolder> {
+    const t = this.ctx.timeoutFor('upi-payment-status');
+    return validateVpa(this.http, { accountNumber: this.s.accountNumber, callTimeoutMs: t, waitMs: this.s.validationWaitMs }, vpa);
   }
 
   parseCallback(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }) {

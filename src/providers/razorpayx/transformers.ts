@@ -3,7 +3,7 @@
 // payout, error and webhook shapes it answers with, its status mapping (CONTRACT §9), and the mapping
 // of a payout to our Outcome and result fields (`txn_id` ours, `amount` in INR, `utr` the payout's).
 import { paiseToInr } from '../../money.js';
-import type { Outcome, PartnerEvent, PartnerReport, Reversal } from '../connector.js';
+import type { Outcome, PartnerEvent, PartnerReport, Reversal, VpaHolder } from '../connector.js';
 
 // ---- RazorpayX's shapes, in its names ------------------------------------------------------------
 
@@ -199,4 +199,72 @@ export function eventsOf(ev: RzpWebhookEvent, eventId: string): PartnerEvent[] {
 export function errorDescription(body: RzpErrorBody | null): string | null {
   const d = text(body?.error?.description);
   return d ? d.slice(0, 200) : null;
+}
+
+// ---- Fund account validation of a VPA (the payout name check; PARTNERS.md §9.1) ----------------
+
+/** [P §9.1] `created` awaits the bank, `completed` has results, `failed` is a technical failure (no verdict). */
+export type RzpValidationStatus = 'created' | 'completed' | 'failed' | (string & {});
+
+/** [P §9.1] the results object: `validation_results` in current create answers, `results` in fetch/webhook samples. */
+export interface RzpValidationResults {
+  /** `active` or `invalid`; `""` or null on a failed or unfinished validation. */
+  account_status?: string | null;
+  registered_name?: string | null;
+  details?: string | null;
+  name_match_score?: number | string | null;
+}
+
+/** A `fund_account.validation` entity (create answer, GET /v1/fund_accounts/validations/{id}) [P §9.1]. */
+export interface RzpValidation {
+  id: string;
+  entity: 'fund_account.validation';
+  status: RzpValidationStatus;
+  validation_results?: RzpValidationResults | null;
+  results?: RzpValidationResults | null;
+  status_details?: RzpStatusDetails | null;
+  reference_id?: string | null;
+}
+
+/** The current (composite) request shape [P §9.1 `api/x/account-validation/vpa.md`]: the VPA fund account inline. */
+export interface RzpValidationRequest {
+  source_account_number: string;
+  validation_type: 'pennydrop';
+  fund_account: { account_type: 'vpa'; vpa: { address: string }; contact: { name: string } };
+}
+
+/**
+ * The validation body. `source_account_number` is the business account that pays (the docs' samples use
+ * the same number for payouts and validations [G: a RazorpayX Lite identifier, if it differs, is not
+ * supported yet]); the contact is the payouts' fixed one, so RazorpayX keeps one fund account per VPA.
+ */
+export function validationBody(vpa: string, accountNumber: string): RzpValidationRequest {
+  return {
+    source_account_number: accountNumber,
+    validation_type: 'pennydrop',
+    fund_account: { account_type: 'vpa', vpa: { address: vpa }, contact: { name: CONTACT_NAME } },
+  };
+}
+
+/** A parsed body that is a validation we can read (an id and a status), or null. */
+export function asValidation(v: unknown): RzpValidation | null {
+  const f = v as Partial<RzpValidation> | null;
+  if (!f || typeof f !== 'object' || typeof f.id !== 'string' || !f.id || typeof f.status !== 'string') return null;
+  return f as RzpValidation;
+}
+
+/** What a validation says so far: the holder, still waiting on the bank, or failed (no verdict on the VPA). */
+export type ValidationState = { kind: 'holder'; holder: VpaHolder } | { kind: 'waiting' } | { kind: 'failed'; reason: string };
+
+/**
+ * [P §9.1] Only `completed` is a verdict, and then only `account_status` `active` is a VPA that exists
+ * (FAQ 13: completed with a null status and name is invalid). `failed` is a technical failure, never
+ * "the VPA does not exist". Anything else (`created`, an undocumented status) is still waiting.
+ */
+export function validationStateOf(f: RzpValidation): ValidationState {
+  if (f.status === 'failed') return { kind: 'failed', reason: text(f.status_details?.description) ?? 'the validation failed at RazorpayX' };
+  if (f.status !== 'completed') return { kind: 'waiting' };
+  const r = f.validation_results ?? f.results ?? {};
+  if (r.account_status !== 'active') return { kind: 'holder', holder: { exists: false, name: null } };
+  return { kind: 'holder', holder: { exists: true, name: text(r.registered_name) } };
 }

@@ -1,0 +1,74 @@
+// The console's name-match settings page in a real browser (playwright-core driving Debian's Chromium)
+// against the real server process: the documented defaults shown, thresholds and the review rule saved
+// (read back through GET /console/api/name-match and a reload), a refused change shown with its reason,
+// and the way back to the defaults. Screenshots go to test-artifacts/ (docs/console-name-match.png is
+// the saved settings').
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, launchBrowser, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
+
+describe('console name-match settings in a browser', { skip: skipWithoutChromium }, () => {
+  let server: ConsoleServer;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  const field = (label: string) => page.getByRole('spinbutton', { name: new RegExp(`^${label}`) });
+  const settings = async () => (await (await page.request.get(`${base}/console/api/name-match`)).json()).data;
+
+  before(async () => {
+    server = await startConsoleServer({ email: 'ops@acme.test', password: 'correct horse battery', admin: false });
+    base = server.base;
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(`${base}/console`);
+    await page.getByLabel('Email').fill('ops@acme.test');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the documented defaults', async () => {
+    await page.getByRole('link', { name: 'Name match' }).click();
+    await page.getByRole('heading', { name: 'Name match' }).waitFor();
+    assert.equal(await field('Approve at').inputValue(), '75');
+    assert.equal(await field('Review at').inputValue(), '55');
+    assert.ok(await page.getByRole('radio', { name: /Hold it/ }).isChecked());
+  });
+
+  it('saves thresholds and the review rule; they hold after a reload', async () => {
+    await field('Approve at').fill('85');
+    await field('Review at').fill('60');
+    await page.getByRole('radio', { name: /Pay it/ }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    assert.deepEqual(await settings(), { thresholds: { approve_at: 85, review_at: 60 }, on_review: 'pay' });
+    await shot('name-match-saved');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Name match' }).waitFor();
+    assert.equal(await field('Approve at').inputValue(), '85');
+    assert.ok(await page.getByRole('radio', { name: /Pay it/ }).isChecked());
+  });
+
+  it('refuses a review threshold above the approve threshold, saying why, and keeps the saved ones', async () => {
+    await field('Review at').fill('90');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /review_at|approve/i);
+    assert.deepEqual(await settings(), { thresholds: { approve_at: 85, review_at: 60 }, on_review: 'pay' });
+  });
+
+  it('goes back to the defaults', async () => {
+    await page.getByRole('button', { name: 'Back to the defaults' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    assert.equal(await field('Approve at').inputValue(), '75');
+    assert.equal(await field('Review at').inputValue(), '55');
+    assert.deepEqual(await settings(), { thresholds: { approve_at: 75, review_at: 55 }, on_review: 'hold' });
+  });
+});
