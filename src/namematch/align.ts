@@ -91,7 +91,8 @@ function score(pairs: Pair[], leftA: Token[], leftB: Token[], reading: 0 | 1 | 2
   for (const p of pairs) {
     const w = pairWeight(p);
     num += w * [p.ev.lo, p.ev.sim, p.ev.hi][reading]!;
-    den += w;
+    // Neighbouring names contradict each other except in the optimistic reading: both words count.
+    den += p.ev.kind === 'near' && reading < 2 ? 2 * w : w;
   }
   if (num === 0) return 0;
   const genders = conflict ? opposedGenders(leftA, leftB) : false;
@@ -154,7 +155,7 @@ const DETAIL: Partial<Record<EvidenceKind, [NameMatchReason['code'], string]>> =
   suffix: ['JOINED_SUFFIX', ''],
   truncated: ['TRUNCATED', ''],
   consonants: ['CONSONANTS_ONLY', ' (consonants only)'],
-  near: ['NEAR_MISS', ': one consonant apart, not taken as the same word'],
+  near: ['NEAR_MISS', ': neighbouring names, not taken as the same word'],
 };
 
 /** What the alignment found, as reasons. */

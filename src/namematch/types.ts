@@ -31,7 +31,7 @@ export const REASON_CODES = {
   JOINED_SUFFIX: 'a suffix or prefix written joined to a name (Rameshbhai, Jamshedji, Srilakshmi) was set aside',
   TRUNCATED: 'the last word of a long name is cut short (a length limit) and begins the other name\'s word',
   ORDER_SWAPPED: 'the words that match stand in a different order',
-  NEAR_MISS: 'two long words differ by one consonant: possibly a typing slip, possibly another name',
+  NEAR_MISS: 'two words are neighbouring names (vowels no spelling explains, or one consonant in a long word): taken as different, possibly a typing slip',
   TOKEN_MISSING: 'a word of one name has no counterpart in the other, which has none left over (a middle name, surname or clan name omitted)',
   TOKEN_MISMATCH: 'words of the two names contradict each other (different given names or surnames)',
   NO_NAME_LEFT: 'nothing is left of a name once honorifics and relation markers are dropped',
