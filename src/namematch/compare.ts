@@ -94,9 +94,16 @@ function truncation(a: Unit, b: Unit): Evidence | null {
 const MIN_SPELLING = 0.75;
 const MIN_SPELLING_STRICT = 0.9;
 
+/**
+ * A spelling that changes a vowel is most often the same name (Shanker, Fatema) but sometimes a neighbour
+ * (Manohar, Manoher): its pessimistic reading stays low, so that it is never a DIRECT_MATCH.
+ */
+const VOWEL_SPELLING_LO = 0.5;
+
 function spellingOf(d: Distance, strict: boolean): Evidence | null {
-  if (d.hard === 0 && d.sim >= (strict ? MIN_SPELLING_STRICT : MIN_SPELLING)) return { kind: 'spelling', sim: d.sim, lo: Math.max(0, d.sim - 0.1), hi: 1 };
-  return null;
+  if (d.hard !== 0 || d.sim < (strict ? MIN_SPELLING_STRICT : MIN_SPELLING)) return null;
+  const lo = Math.max(0, d.sim - 0.1);
+  return { kind: 'spelling', sim: d.sim, lo: d.vowels > 0 ? Math.min(lo, VOWEL_SPELLING_LO) : lo, hi: 1 };
 }
 
 /** Too far apart in length for any spelling variant: skip the edit distance. */

@@ -26,6 +26,9 @@ export function fold(s: string): string {
 }
 
 const REWRITES: Array<[RegExp, string]> = [
+  // ज्ञ is written gy (Hindi: Gyan), dny (Marathi: Dnyaneshwar), jn (Sanskrit: Jnana) or gn (Telugu, Kannada).
+  [/dny/g, 'gy'],
+  [/^(?:jn|gn)(?=[aeiou@y])/, 'gy'],
   [/x/g, 'ks'],
   [/q/g, 'k'],
   [/ck/g, 'k'],
@@ -151,6 +154,8 @@ export const keyLength = (k: string) => k.replace(/@/g, '').length;
 export interface Distance {
   cost: number;
   hard: number;
+  /** Vowel edits that cost something (an inherent '@' read as a, o or nothing does not). */
+  vowels: number;
   /** 1 − cost / the longer key's length, 0 to 1. */
   sim: number;
 }
@@ -184,7 +189,7 @@ export function keyDistance(a: string, b: string, loose = false): Distance {
   const hard = hardOf(total) + (vowelsOf(total) >= 2 ? 1 : 0);
   const cost = Math.floor(total / FIELD / FIELD) / 100;
   const longest = Math.max(keyLength(a), keyLength(b), 1);
-  return { cost, hard, sim: Math.max(0, 1 - cost / longest) };
+  return { cost, hard, vowels: vowelsOf(total), sim: Math.max(0, 1 - cost / longest) };
 }
 
 /** Whether two keys can begin alike: the same letter, a cheap pair, or an "h" that may be dropped. */
