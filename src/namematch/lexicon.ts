@@ -14,6 +14,12 @@ export const HONORIFICS = new Set([
   'rev', 'fr', 'svargiya', 'swargiya', 'sv', 'svargiy',
 ]);
 
+/** Titles that say whether the person is a man or a woman: opposed titles on the two names are two people (Mr, Mrs). */
+export const GENDERED_TITLES: Record<'male' | 'female', string[]> = {
+  male: ['mr', 'shri', 'sri', 'shree', 'sree', 'shriman', 'thiru', 'tiru', 'janab', 'master', 'mast', 'sardar', 'sh'],
+  female: ['mrs', 'ms', 'miss', 'mst', 'smt', 'shrimati', 'srimati', 'sushri', 'kumari', 'kum', 'km', 'thirumathi', 'tirumati', 'tmt', 'mohtarma', 'sardarni', 'madam'],
+};
+
 /** Titles that follow a name ("Patel Saheb", "Sharma ji"), dropped from the end of a name of two or more words. */
 export const TRAILING_HONORIFICS = new Set(['ji', 'jee', 'sahab', 'saheb', 'sahib', 'retd', 'retired', 'jr', 'junior', 'sr', 'senior']);
 
