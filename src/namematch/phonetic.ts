@@ -2,7 +2,7 @@
 // phonetic key (spellings Indian names are written in interchangeably collapse to one key), and the
 // weighted edit distance between two keys, which counts how many edits were "hard" (a consonant
 // changed, added or dropped; a vowel changed into one it is never written for; a vowel other than a
-// added or dropped at the end; two vowel edits in one word): one hard edit is what separates Anil from
+// added or dropped at the end; a vowel moved across a consonant): one hard edit is what separates Anil from
 // Sunil, Asha from Usha, Manisha from Manasa and Sonal from Sonali, so hard edits never pass as
 // spelling variants.
 //
@@ -75,7 +75,7 @@ const LOWER_O = 111;
 const FIELD = 1024;
 const c = (hundredths: number, hard = 0, vowels = 0) => hundredths * FIELD * FIELD + vowels * FIELD + hard;
 const FULL = c(100, 1);
-/** A vowel edit that costs something: two in one word are no longer a spelling (Chetan, Chetna; Saina, Sania). */
+/** A vowel edit that costs something (counted: two that move one vowel across a consonant are another name). */
 const v = (hundredths: number, hard = 0) => c(hundredths, hard, 1);
 const hardOf = (total: number) => total % FIELD;
 const vowelsOf = (total: number) => Math.floor(total / FIELD) % FIELD;
@@ -102,17 +102,36 @@ const LOWER_V = 118;
 
 const isPair = (x: number, y: number, p: number, q: number) => (x === p && y === q) || (x === q && y === p);
 
+/** The pairs of vowels Latin writes for one another at a word's start: o↔u (Usman, Osman) and e↔i (Eshwar, Ishwar); Asha is not Usha. */
+const softInitialVowels = (x: number, y: number) => isPair(x, y, LOWER_O, LOWER_U) || isPair(x, y, LOWER_E, LOWER_I);
 /**
- * The vowels Latin writes for one another in Indian names: the short a (schwa) as a, e, o or u (Shanker,
- * Mohinder, Rustom, Dutta; Bengali and Odia o: Mohapatra; Tamil ஜெ for "Ja"), and e↔i (Fatima, Fatema).
- * o↔u (Pooja, Puja) is already one letter in the key. Anything else (a↔i, i↔u, o↔e…) is another name:
- * Kiran is not Karan, Manisha is not Manasa, Ranjana is not Ranjani.
+ * Inside a word: the short a (schwa) written a, e, o or u (Shanker, Mohinder, Rustom, Dutta; Bengali and
+ * Odia o: Mohapatra; Tamil ஜெ for "Ja"), e↔i (Fatima, Fatema) and o↔u (Bengali and Urdu: Momtaz, Mumtaz).
+ * Anything else (a↔i, i↔u, o↔e…) is another name: Kiran is not Karan, Manisha is not Manasa.
  */
 function softVowels(x: number, y: number): boolean {
-  return isPair(x, y, LOWER_A, LOWER_O) || isPair(x, y, LOWER_A, LOWER_U) || isPair(x, y, LOWER_A, LOWER_E) || isPair(x, y, LOWER_E, LOWER_I);
+  return isPair(x, y, LOWER_A, LOWER_O) || isPair(x, y, LOWER_A, LOWER_U) || isPair(x, y, LOWER_A, LOWER_E) || softInitialVowels(x, y);
 }
 /** At a word's end only e↔i is a spelling (Pandey, Pandy); -a against -e or -i marks another name (Ranjana, Ranjani). */
 const softFinalVowels = (x: number, y: number) => isPair(x, y, LOWER_E, LOWER_I);
+
+/** A vowel changed into one no spelling explains. It costs less than dropping one vowel and adding another (2 × 40), so that the edit distance cannot pass it off as two soft edits. */
+const HARD_VOWEL = v(75, 1);
+
+function vowelSubCost(x: number, y: number, first: boolean, initial: boolean, last: boolean): number {
+  if (initial) return softInitialVowels(x, y) ? v(50) : HARD_VOWEL;
+  return first || !(last ? softFinalVowels(x, y) : softVowels(x, y)) ? HARD_VOWEL : v(35);
+}
+
+/**
+ * The same consonants and the same vowels in the same order, but a vowel on the other side of a consonant
+ * (Chetan, Chetna; Saina, Sania): another name, not a spelling.
+ */
+function vowelMoved(a: string, b: string): boolean {
+  const consonants = (k: string) => k.replace(/[aeiou@]/g, '');
+  const vowels = (k: string) => k.replace(/[^aeiou]/g, '');
+  return consonants(a) === consonants(b) && vowels(a) === vowels(b);
+}
 
 /** Index of the first vowel (an inherent '@' included), or -1. */
 function firstVowelAt(k: string): number {
@@ -120,7 +139,7 @@ function firstVowelAt(k: string): number {
   return -1;
 }
 
-function subCost(x: number, y: number, first: boolean, last: boolean, loose: boolean): number {
+function subCost(x: number, y: number, first: boolean, last: boolean, loose: boolean, initial = false): number {
   if (x === y) return 0;
   if (x === AT || y === AT) {
     const other = x === AT ? y : x;
@@ -128,7 +147,7 @@ function subCost(x: number, y: number, first: boolean, last: boolean, loose: boo
     if (other === LOWER_O) return c(10);
     return isVowel(other) ? c(35) : FULL;
   }
-  if (isVowel(x) && isVowel(y)) return first || !(last ? softFinalVowels(x, y) : softVowels(x, y)) ? v(90, 1) : v(35);
+  if (isVowel(x) && isVowel(y)) return vowelSubCost(x, y, first, initial, last);
   if ((x === FLAP && (y === LOWER_R || y === LOWER_D)) || (y === FLAP && (x === LOWER_R || x === LOWER_D))) return c(10);
   const cheap = CHEAP.get(x * 128 + y) ?? (loose ? LOOSE.get(x * 128 + y) : undefined);
   if (cheap !== undefined) return cheap;
@@ -180,13 +199,13 @@ export function keyDistance(a: string, b: string, loose = false): Distance {
     cur[0] = prev[0]! + da;
     for (let j = 1; j <= m; j++) {
       const bj = b.charCodeAt(j - 1);
-      const v = Math.min(prev[j - 1]! + subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose), prev[j]! + da, cur[j - 1]! + indelCost(bj, j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A));
+      const v = Math.min(prev[j - 1]! + subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose, i === 1 && j === 1), prev[j]! + da, cur[j - 1]! + indelCost(bj, j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A));
       cur[j] = v;
     }
     [prev, cur] = [cur, prev];
   }
   const total = prev[m]!;
-  const hard = hardOf(total) + (vowelsOf(total) >= 2 ? 1 : 0);
+  const hard = hardOf(total) + (vowelsOf(total) >= 2 && vowelMoved(a, b) ? 1 : 0);
   const cost = Math.floor(total / FIELD / FIELD) / 100;
   const longest = Math.max(keyLength(a), keyLength(b), 1);
   return { cost, hard, vowels: vowelsOf(total), sim: Math.max(0, 1 - cost / longest) };
