@@ -104,6 +104,7 @@ export const VARIANT_GROUPS: string[][] = [
   ['chakraborty', 'chakrabarty', 'chakrabarti', 'chakravarty', 'chakravarti', 'chakravarthy', 'chakraborti'],
   ['mohapatra', 'mahapatra', 'mahapatro'],
   ['majumdar', 'mazumdar', 'majumder', 'mazumder'],
+  ['siddiqui', 'siddiqi', 'siddique', 'siddiquee', 'siddiki'],
   ['rahman', 'rehman', 'rahaman', 'rehaman'],
 ];
 

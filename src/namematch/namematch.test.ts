@@ -104,7 +104,19 @@ test('vowels no spelling explains make neighbouring names, never a confident ans
     assert.ok(codes(r).includes('NEAR_MISS'), `${a} / ${b}: ${codes(r).join(',')}`);
   }
   // The vowels Latin writes for one another still pass: the schwa as a/e/o/u, e↔i, o↔u and e↔i at the start, a final a.
-  for (const [a, b] of [['Shankar Rao', 'Shanker Rao'], ['Fatima Shaikh', 'Fatema Shaikh'], ['Usman Ali', 'Osman Ali'], ['Eshwar Prasad', 'Ishwar Prasad'], ['Vijay Kumar', 'Vijaya Kumar'], ['Yusuf Khan', 'Yousuf Khan']]) {
+  // Prakash Padukone and Prakash Padukona differ in their last vowel, however the edit distance counts it.
+  assert.equal(matchNames('Prakash Padukone', 'Prakash Padukona').decision, 'reject');
+  for (const [a, b] of [
+    ['Shankar Rao', 'Shanker Rao'],
+    ['Fatima Shaikh', 'Fatema Shaikh'],
+    ['Usman Ali', 'Osman Ali'],
+    ['Eshwar Prasad', 'Ishwar Prasad'],
+    ['Vijay Kumar', 'Vijaya Kumar'],
+    ['Yusuf Khan', 'Yousuf Khan'],
+    ['Anne Mathew', 'Ann Mathew'],
+    ['Mohammad Tariq', 'Mohd Tarique'],
+    ['Ayesha Siddiqui', 'Ayesha Siddique'],
+  ]) {
     assert.equal(matchNames(a, b).decision, 'approve', `${a} / ${b}`);
   }
   // A spelling that changes a vowel is approved but never a DIRECT_MATCH: its pessimistic reading stays low.

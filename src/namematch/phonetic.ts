@@ -2,7 +2,7 @@
 // phonetic key (spellings Indian names are written in interchangeably collapse to one key), and the
 // weighted edit distance between two keys, which counts how many edits were "hard" (a consonant
 // changed, added or dropped; a vowel changed into one it is never written for; a vowel other than a
-// added or dropped at the end; a vowel moved across a consonant): one hard edit is what separates Anil from
+// added or dropped at the end, or a final one changed; a vowel moved across a consonant): one hard edit is what separates Anil from
 // Sunil, Asha from Usha, Manisha from Manasa and Sonal from Sonali, so hard edits never pass as
 // spelling variants.
 //
@@ -29,6 +29,7 @@ const REWRITES: Array<[RegExp, string]> = [
   // ज्ञ is written gy (Hindi: Gyan), dny (Marathi: Dnyaneshwar), jn (Sanskrit: Jnana) or gn (Telugu, Kannada).
   [/dny/g, 'gy'],
   [/^(?:jn|gn)(?=[aeiou@y])/, 'gy'],
+  [/que$/, 'q'], // ق written the French way: Rafique, Tarique
   [/x/g, 'ks'],
   [/q/g, 'k'],
   [/ck/g, 'k'],
@@ -133,6 +134,13 @@ function vowelMoved(a: string, b: string): boolean {
   return consonants(a) === consonants(b) && vowels(a) === vowels(b);
 }
 
+/** Two words alike but for their last vowel, a↔e or a↔i (Padukone, Padukona): dropping one optional vowel and adding another is still a change of vowel. */
+function finalVowelSwapped(a: string, b: string): boolean {
+  const x = a.charCodeAt(a.length - 1);
+  const y = b.charCodeAt(b.length - 1);
+  return a.length === b.length && x !== y && x !== AT && y !== AT && isVowel(x) && isVowel(y) && !softFinalVowels(x, y) && a.slice(0, -1) === b.slice(0, -1);
+}
+
 /** Index of the first vowel (an inherent '@' included), or -1. */
 function firstVowelAt(k: string): number {
   for (let i = 0; i < k.length; i++) if (isVowel(k.charCodeAt(i))) return i;
@@ -156,12 +164,12 @@ function subCost(x: number, y: number, first: boolean, last: boolean, loose: boo
 }
 
 /**
- * Adding or dropping a letter. At a word's end only a is optional (Vijay, Vijaya): a final i, u, o or e
- * makes another name (Jayant, Jayanti; Sonal, Sonali).
+ * Adding or dropping a letter. At a word's end a (Vijay, Vijaya) and a silent e (Ann, Anne) are optional;
+ * a final i, u or o makes another name (Jayant, Jayanti; Sonal, Sonali).
  */
 function indelCost(ch: number, first: boolean, last: boolean, firstVowel: boolean, afterA: boolean): number {
   if (ch === AT) return c(5);
-  if (isVowel(ch)) return first ? v(90, 1) : firstVowel ? v(90) : last ? (ch === LOWER_A ? v(25) : v(60, 1)) : v(40);
+  if (isVowel(ch)) return first ? v(90, 1) : firstVowel ? v(90) : last ? (ch === LOWER_A || ch === LOWER_E ? v(25) : v(60, 1)) : v(40);
   if (ch === 104 || ch === 121) return c(30); // h, y
   if (last && afterA && ch === LOWER_V) return c(30); // a final "aw" is a glide: Dinshaw, Dinshah
   return FULL;
@@ -205,7 +213,7 @@ export function keyDistance(a: string, b: string, loose = false): Distance {
     [prev, cur] = [cur, prev];
   }
   const total = prev[m]!;
-  const hard = hardOf(total) + (vowelsOf(total) >= 2 && vowelMoved(a, b) ? 1 : 0);
+  const hard = hardOf(total) + ((vowelsOf(total) >= 2 && vowelMoved(a, b)) || finalVowelSwapped(a, b) ? 1 : 0);
   const cost = Math.floor(total / FIELD / FIELD) / 100;
   const longest = Math.max(keyLength(a), keyLength(b), 1);
   return { cost, hard, vowels: vowelsOf(total), sim: Math.max(0, 1 - cost / longest) };
