@@ -9,8 +9,8 @@
 //     a client that reads only `match` sees and what the baseline's one threshold gives;
 //   - precision and recall of approve for "same";
 //   - confident mistakes: a different person as DIRECT_MATCH, the same person as NO_MATCH.
-// Overall, for the development split (used to set the thresholds) and the held-out split (never used
-// to tune), and per category. Also the time per pair. Run: `BENCH_ONLY=name-match npm run bench`, or
+// Overall, for each split (dev: used to set the thresholds; heldout, fresh and fresh2: written blind, each
+// scored once before it was read; their first looks are in docs/NAME-MATCH.md), and per category. Also the time per pair. Run: `BENCH_ONLY=name-match npm run bench`, or
 // `node dist/bench/name-match.js` after a build; NAME_MATCH_VERBOSE=1 lists every pair not decided right
 // (=dev, =heldout, =fresh or =fresh2: those of one split).
 import { readFileSync } from 'node:fs';

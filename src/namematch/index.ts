@@ -17,9 +17,10 @@ export { MAX_NAME_LENGTH } from './parse.js';
 
 /**
  * The defaults, set on the development split of the labelled set (bench/name-match.ts; the table is in
- * docs/NAME-MATCH.md). There, different people score at most 61 and the same person (Latin or an
+ * docs/NAME-MATCH.md). There, different people score at most 54 and the same person (Latin or an
  * Indic script) at least 84: approval at 75 sits in that gap nearer the same-person side, because
- * approving a stranger costs more than a review; at or above 55 a pair is reviewed, below it rejected.
+ * approving a stranger costs more than a review; 55 is the lowest review threshold that rejects every
+ * different pair there.
  */
 export const DEFAULT_THRESHOLDS: Readonly<NameMatchThresholds> = Object.freeze({ approve_at: 75, review_at: 55 });
 
