@@ -30,6 +30,7 @@ const REWRITES: Array<[RegExp, string]> = [
   [/dny/g, 'gy'],
   [/^(?:jn|gn)(?=[aeiou@y])/, 'gy'],
   [/que$/, 'q'], // ق written the French way: Rafique, Tarique
+  [/sinh$/, 'singh'], // Gujarati writes સિંહ "sinh" in Latin: Narsinh, Ravindrasinh
   [/x/g, 'ks'],
   [/q/g, 'k'],
   [/ck/g, 'k'],
