@@ -9,9 +9,10 @@
 //     a client that reads only `match` sees and what the baseline's one threshold gives;
 //   - precision and recall of approve for "same";
 //   - confident mistakes: a different person as DIRECT_MATCH, the same person as NO_MATCH.
-// Overall, for the development split (used to set the thresholds) and the held-out split (never used
-// to tune), and per category. Also the time per pair. Run: `BENCH_ONLY=name-match npm run bench`, or
-// `node dist/bench/name-match.js` after a build; NAME_MATCH_VERBOSE=1 lists every pair not decided right (=dev or =heldout: those of one split).
+// Overall, for each split (dev: used to set the thresholds; heldout, fresh, fresh2 and fresh3: written blind, each
+// scored once before it was read; their first looks are in docs/NAME-MATCH.md), and per category. Also the time per pair. Run: `BENCH_ONLY=name-match npm run bench`, or
+// `node dist/bench/name-match.js` after a build; NAME_MATCH_VERBOSE=1 lists every pair not decided right
+// (=dev, =heldout, =fresh, =fresh2 or =fresh3: those of one split).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_THRESHOLDS, matchNames, type NameMatchResult } from '../src/namematch/index.js';
@@ -23,7 +24,9 @@ export interface LabelledPair {
   label: 'same' | 'different';
   name_1: string;
   name_2: string;
-  split: 'dev' | 'heldout' | 'fresh';
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3';
+  /** What the pair tests (the fresh2 and fresh3 splits say it per pair). */
+  tests?: string;
 }
 
 export const DATASET = fileURLToPath(new URL('../../bench/name-pairs.json', import.meta.url));
@@ -111,7 +114,9 @@ export function printNameMatch(rows: Scored[], time: Timing): void {
   console.log(row('all', stats(rows)));
   console.log(row('dev', stats(rows.filter((r) => r.pair.split === 'dev'))));
   console.log(row('held-out', stats(rows.filter((r) => r.pair.split === 'heldout'))));
-  console.log(row('fresh (after tuning)', stats(rows.filter((r) => r.pair.split === 'fresh'))));
+  console.log(row('fresh', stats(rows.filter((r) => r.pair.split === 'fresh'))));
+  console.log(row('fresh2', stats(rows.filter((r) => r.pair.split === 'fresh2'))));
+  console.log(row('fresh3', stats(rows.filter((r) => r.pair.split === 'fresh3'))));
   const categories = [...new Set(rows.map((r) => r.pair.category))].sort();
   for (const c of categories) console.log(row(c, stats(rows.filter((r) => r.pair.category === c))));
   console.log(`\nTime per pair: median ${time.medianUs.toFixed(1)} µs, mean ${time.meanUs.toFixed(1)} µs, p99 ${time.p99Us.toFixed(1)} µs (${rows.length} pairs × 20 rounds, one core)`);
@@ -120,7 +125,7 @@ export function printNameMatch(rows: Scored[], time: Timing): void {
     for (const { pair, result, baseline } of rows) {
       const right = result.decision === (pair.label === 'same' ? 'approve' : 'reject');
       if (right || (process.env.NAME_MATCH_VERBOSE !== '1' && pair.split !== process.env.NAME_MATCH_VERBOSE)) continue;
-      console.log(`${pair.id} [${pair.split}] ${pair.category} ${pair.label}: "${pair.name_1}" / "${pair.name_2}" → ${result.score} (${result.pessimistic_score}–${result.optimistic_score}) ${result.category} ${result.decision}; baseline ${baseline}`);
+      console.log(`${pair.id} [${pair.split}] ${pair.category} ${pair.label}: "${pair.name_1}" / "${pair.name_2}" → ${result.score} (${result.pessimistic_score}–${result.optimistic_score}) ${result.category} ${result.decision}; baseline ${baseline}${pair.tests ? ` (tests: ${pair.tests})` : ''}`);
       for (const r of result.reasons) console.log(`    ${r.code}: ${r.detail}`);
     }
   }

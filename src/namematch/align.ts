@@ -36,7 +36,7 @@ export interface Alignment {
  * Sharma) is most often another person of the family; a common first word (Mohammed, Venkata, Syed)
  * is often left out.
  */
-const OMITTED = { given: [0, 1, 1], other: [0, 0.35, 1] } as const;
+const OMITTED = { given: [0, 1, 1], other: [0, 0.35, 1], spouse: [0, 2, 2] } as const;
 /** An omitted surname or middle name costs the same whether the word is rare or not (Plaha, Sharma). */
 const OMITTED_WEIGHT = 0.6;
 /** In a contradiction, initials and words marking opposite genders weigh this much at least. */
@@ -91,16 +91,29 @@ function score(pairs: Pair[], leftA: Token[], leftB: Token[], reading: 0 | 1 | 2
   for (const p of pairs) {
     const w = pairWeight(p);
     num += w * [p.ev.lo, p.ev.sim, p.ev.hi][reading]!;
-    den += w;
+    // Neighbouring names contradict each other except in the optimistic reading: both words count.
+    den += p.ev.kind === 'near' && reading < 2 ? 2 * w : w;
   }
   if (num === 0) return 0;
   const genders = conflict ? opposedGenders(leftA, leftB) : false;
-  for (const t of [...leftA, ...leftB]) {
-    if (conflict) den += Math.max(t.weight, t.initial ? CONFLICT_INITIAL : 0, genders && genderOf(t.key) ? CONFLICT_GENDER : 0);
-    else if (t.pos === 0 && t.weight >= 0.55) den += t.weight * OMITTED.given[2 - reading]!;
-    else den += Math.min(t.weight, OMITTED_WEIGHT) * OMITTED.other[2 - reading]!;
+  const spouse = [displacedGiven(pairs, 'a', 'b'), displacedGiven(pairs, 'b', 'a')];
+  for (const [side, left] of [leftA, leftB].entries()) {
+    for (const t of left) {
+      if (conflict) den += Math.max(t.weight, t.initial ? CONFLICT_INITIAL : 0, genders && genderOf(t.key) ? CONFLICT_GENDER : 0);
+      else if (t.pos === 0 && t.weight >= 0.55) den += t.weight * (spouse[side] ? OMITTED.spouse : OMITTED.given)[2 - reading]!;
+      else den += Math.min(t.weight, OMITTED_WEIGHT) * OMITTED.other[2 - reading]!;
+    }
   }
   return num / den;
+}
+
+/**
+ * The other name's first word (its given name) stands after the first word of this one. A rare word in
+ * front of it is then most often another person's given name, with the first name's as the father's or
+ * husband's (Anita Rajesh Sharma against Rajesh Sharma: a wife or a daughter).
+ */
+function displacedGiven(pairs: Pair[], side: 'a' | 'b', other: 'a' | 'b'): boolean {
+  return pairs.some((p) => p[other].some((t) => t.pos === 0) && p[side].every((t) => t.pos > 0));
 }
 
 function opposedGenders(leftA: Token[], leftB: Token[]): boolean {
@@ -154,7 +167,7 @@ const DETAIL: Partial<Record<EvidenceKind, [NameMatchReason['code'], string]>> =
   suffix: ['JOINED_SUFFIX', ''],
   truncated: ['TRUNCATED', ''],
   consonants: ['CONSONANTS_ONLY', ' (consonants only)'],
-  near: ['NEAR_MISS', ': one consonant apart, not taken as the same word'],
+  near: ['NEAR_MISS', ': neighbouring names, not taken as the same word'],
 };
 
 /** What the alignment found, as reasons. */

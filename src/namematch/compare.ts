@@ -94,9 +94,16 @@ function truncation(a: Unit, b: Unit): Evidence | null {
 const MIN_SPELLING = 0.75;
 const MIN_SPELLING_STRICT = 0.9;
 
+/**
+ * A spelling that changes a vowel is most often the same name (Shanker, Fatema) but sometimes a neighbour
+ * (Manohar, Manoher): its pessimistic reading stays low, so that it is never a DIRECT_MATCH.
+ */
+const VOWEL_SPELLING_LO = 0.5;
+
 function spellingOf(d: Distance, strict: boolean): Evidence | null {
-  if (d.hard === 0 && d.sim >= (strict ? MIN_SPELLING_STRICT : MIN_SPELLING)) return { kind: 'spelling', sim: d.sim, lo: Math.max(0, d.sim - 0.1), hi: 1 };
-  return null;
+  if (d.hard !== 0 || d.sim < (strict ? MIN_SPELLING_STRICT : MIN_SPELLING)) return null;
+  const lo = Math.max(0, d.sim - 0.1);
+  return { kind: 'spelling', sim: d.sim, lo: d.vowels > 0 ? Math.min(lo, VOWEL_SPELLING_LO) : lo, hi: 1 };
 }
 
 /** Too far apart in length for any spelling variant: skip the edit distance. */
@@ -135,8 +142,20 @@ function compareWords(a: Unit, b: Unit, loose: boolean): Evidence | null {
   }
   const cut = truncation(a, b);
   if (cut) return cut;
-  if (d && d.hard === 1 && Math.min(keyLength(a.key), keyLength(b.key)) >= 7 && d.sim >= 0.85 && a.key.slice(0, 2) === b.key.slice(0, 2)) {
-    return { kind: 'near', sim: 0.55, lo: 0, hi: 0.9 };
-  }
-  return null;
+  return d && nearMiss(a.key, b.key, d) ? NEAR : null;
+}
+
+/**
+ * Neighbouring names, not the same word: the same consonants with vowels no spelling explains (Manisha,
+ * Manasa; Sonal, Sonali), or long words one consonant apart (Harsimrat, Harsimran). The central and
+ * pessimistic readings take them as a contradiction; only the optimistic one as a possible typing slip,
+ * so the pair is never a confident NO_MATCH on this word alone.
+ */
+const NEAR: Evidence = { kind: 'near', sim: 0, lo: 0, hi: 0.9 };
+
+function nearMiss(a: string, b: string, d: Distance): boolean {
+  if (a[0] !== b[0]) return false;
+  const sa = skeleton(a);
+  if (d.hard <= 2 && sa.length >= 2 && sa === skeleton(b)) return true;
+  return d.hard === 1 && Math.min(keyLength(a), keyLength(b)) >= 7 && d.sim >= 0.85 && a.slice(0, 2) === b.slice(0, 2);
 }

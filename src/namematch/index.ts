@@ -17,14 +17,23 @@ export { MAX_NAME_LENGTH } from './parse.js';
 
 /**
  * The defaults, set on the development split of the labelled set (bench/name-match.ts; the table is in
- * docs/NAME-MATCH.md). There, different people score at most 61 and the same person (Latin or an
+ * docs/NAME-MATCH.md). There, different people score at most 54 and the same person (Latin or an
  * Indic script) at least 84: approval at 75 sits in that gap nearer the same-person side, because
- * approving a stranger costs more than a review; at or above 55 a pair is reviewed, below it rejected.
+ * approving a stranger costs more than a review; 55 is the lowest review threshold that rejects every
+ * different pair there.
  */
 export const DEFAULT_THRESHOLDS: Readonly<NameMatchThresholds> = Object.freeze({ approve_at: 75, review_at: 55 });
 
 /** Perso-Arabic words compared on consonants alone never score above this: at most a review by default. */
 const CONSONANTS_ONLY_CAP = (DEFAULT_THRESHOLDS.approve_at - 1) / 100;
+/** Names titled as a man and as a woman (Mr, Mrs) are two people however alike the words: a reject by default. */
+const OPPOSED_TITLES_CAP = (DEFAULT_THRESHOLDS.review_at - 1) / 100;
+
+/** A man's title on one name and a woman's on the other (Mr Kiran Rao, Mrs Kiran Rao), as a reason. */
+function opposedTitles(p1: ParsedName, p2: ParsedName): NameMatchReason | null {
+  if (!p1.title || !p2.title || p1.title.gender === p2.title.gender) return null;
+  return { code: 'TOKEN_MISMATCH', detail: `${p1.title.text} (name_1) against ${p2.title.text} (name_2): titles of a ${p1.title.gender === 'male' ? 'man and a woman' : 'woman and a man'}` };
+}
 
 function checkThresholds(t: Partial<NameMatchThresholds>): NameMatchThresholds {
   const out = { ...DEFAULT_THRESHOLDS, ...t };
@@ -74,6 +83,11 @@ export function matchNames(name1: unknown, name2: unknown, thresholds: Partial<N
   const reasons: NameMatchReason[] = [...p1.reasons, ...p2.reasons, ...(al ? explain(al) : [])];
   let [s, o, p] = al ? [al.score, al.optimistic, al.pessimistic] : [0, 0, 0];
   if (al?.pairs.some((x) => x.ev.kind === 'consonants')) [s, o, p] = [Math.min(s, CONSONANTS_ONLY_CAP), Math.min(o, CONSONANTS_ONLY_CAP), Math.min(p, CONSONANTS_ONLY_CAP)];
+  const titles = opposedTitles(p1, p2);
+  if (titles) {
+    reasons.splice(0, reasons.length, ...reasons.filter((r) => r.code !== 'EXACT_MATCH'), titles);
+    [s, p] = [Math.min(s, OPPOSED_TITLES_CAP), Math.min(p, OPPOSED_TITLES_CAP)];
+  }
   const score = pct(s);
   const optimistic_score = Math.max(score, pct(o));
   const pessimistic_score = Math.min(score, pct(p));

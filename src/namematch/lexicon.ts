@@ -14,6 +14,12 @@ export const HONORIFICS = new Set([
   'rev', 'fr', 'svargiya', 'swargiya', 'sv', 'svargiy',
 ]);
 
+/** Titles that say whether the person is a man or a woman: opposed titles on the two names are two people (Mr, Mrs). */
+export const GENDERED_TITLES: Record<'male' | 'female', string[]> = {
+  male: ['mr', 'shri', 'sri', 'shree', 'sree', 'shriman', 'thiru', 'tiru', 'janab', 'master', 'mast', 'sardar', 'sh'],
+  female: ['mrs', 'ms', 'miss', 'mst', 'smt', 'shrimati', 'srimati', 'sushri', 'kumari', 'kum', 'km', 'thirumathi', 'tirumati', 'tmt', 'mohtarma', 'sardarni', 'madam'],
+};
+
 /** Titles that follow a name ("Patel Saheb", "Sharma ji"), dropped from the end of a name of two or more words. */
 export const TRAILING_HONORIFICS = new Set(['ji', 'jee', 'sahab', 'saheb', 'sahib', 'retd', 'retired', 'jr', 'junior', 'sr', 'senior']);
 
@@ -32,7 +38,7 @@ export const ALIAS_MARKER = /\s(?:alias|urf|aka|a\.k\.a\.?|@)\s/u;
 
 /** Tokens so common in Indian names that sharing them is weak evidence (weights; 1 is a rare token). */
 export const COMMON_WEIGHTS: Array<[number, string[]]> = [
-  [0.3, ['kumar', 'kumari', 'singh', 'kaur', 'devi', 'bai', 'bhai', 'ben', 'bahen', 'behen', 'lal', 'chand', 'rani', 'begum', 'khatun', 'bibi', 'nisa', 'nissa', 'bano', 'banu', 'bhau']],
+  [0.3, ['kumar', 'kumari', 'singh', 'kaur', 'devi', 'bai', 'bhai', 'ben', 'bahen', 'behen', 'lal', 'chand', 'rani', 'begum', 'begam', 'khatun', 'bibi', 'nisa', 'nissa', 'bano', 'banu', 'bhau', 'chanu']],
   [0.4, ['mohammed', 'syed', 'shaikh', 'abdul', 'sri', 'venkata', 'naga', 'sai', 'bala', 'ram', 'mohd', 'rao', 'prasad', 'nath', 'das']],
   [
     0.55,
@@ -45,6 +51,10 @@ export const COMMON_WEIGHTS: Array<[number, string[]]> = [
       'paul', 'thomas', 'george', 'joseph', 'mathew', 'varghese', 'fernandes', 'dsouza', 'rodrigues', 'pereira', 'kapoor', 'khanna',
       'malhotra', 'arora', 'bhatia', 'sinha', 'srivastava', 'tripathi', 'chaturvedi', 'dwivedi', 'trivedi', 'bhatt', 'vyas', 'parekh',
       'mirza', 'pillay', 'raju', 'murthy', 'swamy', 'achari', 'goud', 'varma', 'panicker', 'kurian', 'chacko',
+      'shukla', 'saxena', 'bhardwaj', 'upadhyay', 'pandit', 'rathod', 'solanki', 'parmar', 'prajapati', 'thakkar',
+      'rana', 'rawat', 'negi', 'bisht', 'thapa', 'saini', 'khatri', 'kamble', 'gaikwad', 'sawant', 'bhosale', 'mahato', 'mondal',
+      'mallick', 'majumdar', 'mitra', 'chakraborty', 'bhattacharya', 'barua', 'gogoi', 'bora', 'sahu', 'behera', 'mohanty',
+      'panda', 'pradhan', 'dsilva', 'dcosta', 'pinto', 'lobo', 'krishnan', 'nambiar', 'kutty', 'sangma', 'marak',
     ],
   ],
 ];
@@ -58,7 +68,7 @@ export const JOINED_SUFFIXES = ['bhai', 'ben', 'bahen', 'behen', 'bai', 'ji', 'j
 /** Words that mark a man's or a woman's name: one of each left unmatched is a strong sign of two people. */
 export const GENDERED: Record<'male' | 'female', string[]> = {
   male: ['singh', 'kumar', 'bhai'],
-  female: ['kaur', 'devi', 'ben', 'bahen', 'behen', 'bai', 'kumari', 'begum', 'khatun', 'bibi'],
+  female: ['kaur', 'devi', 'ben', 'bahen', 'behen', 'bai', 'kumari', 'begum', 'khatun', 'bibi', 'chanu'],
 };
 
 /** Words that look like spellings of one another but are different names. */
@@ -90,6 +100,11 @@ export const VARIANT_GROUPS: string[][] = [
   ['naidu', 'nayudu', 'naydu'],
   ['subramanian', 'subramaniam', 'subramanyam', 'subrahmanyam', 'subramaniyan', 'subramanyan', 'subrahmanian'],
   ['abdul', 'abdool'],
+  ['bhattacharya', 'bhattacharyya', 'bhattacharjee', 'bhattacharji', 'bhattacharje'],
+  ['chakraborty', 'chakrabarty', 'chakrabarti', 'chakravarty', 'chakravarti', 'chakravarthy', 'chakraborti'],
+  ['mohapatra', 'mahapatra', 'mahapatro'],
+  ['majumdar', 'mazumdar', 'majumder', 'mazumder'],
+  ['siddiqui', 'siddiqi', 'siddique', 'siddiquee', 'siddiki'],
   ['rahman', 'rehman', 'rahaman', 'rehaman'],
 ];
 

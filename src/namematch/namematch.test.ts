@@ -95,6 +95,92 @@ test('near-miss different people are not approved and brothers sharing initials 
   }
 });
 
+test('vowels no spelling explains make neighbouring names, never a confident answer either way', () => {
+  for (const [a, b] of [['Manisha Koirala', 'Manasa Koirala'], ['Ranjana Desai', 'Ranjani Desai'], ['Sonal Mansingh', 'Sonali Mansingh'], ['Chetan Bhagat', 'Chetna Bhagat']]) {
+    const r = matchNames(a, b);
+    assertShape(r);
+    assert.equal(r.decision, 'reject', `${a} / ${b} → ${r.score}`);
+    assert.notEqual(r.category, 'NO_MATCH', `${a} / ${b}: the optimistic reading keeps a typing slip possible`);
+    assert.ok(codes(r).includes('NEAR_MISS'), `${a} / ${b}: ${codes(r).join(',')}`);
+  }
+  // The vowels Latin writes for one another still pass: the schwa as a/e/o/u, e↔i, o↔u and e↔i at the start, a final a.
+  // Prakash Padukone and Prakash Padukona differ in their last vowel, however the edit distance counts it.
+  assert.equal(matchNames('Prakash Padukone', 'Prakash Padukona').decision, 'reject');
+  for (const [a, b] of [
+    ['Shankar Rao', 'Shanker Rao'],
+    ['Fatima Shaikh', 'Fatema Shaikh'],
+    ['Usman Ali', 'Osman Ali'],
+    ['Eshwar Prasad', 'Ishwar Prasad'],
+    ['Vijay Kumar', 'Vijaya Kumar'],
+    ['Yusuf Khan', 'Yousuf Khan'],
+    ['Anne Mathew', 'Ann Mathew'],
+    ['Mohammad Tariq', 'Mohd Tarique'],
+    ['Ayesha Siddiqui', 'Ayesha Siddique'],
+  ]) {
+    assert.equal(matchNames(a, b).decision, 'approve', `${a} / ${b}`);
+  }
+  // A spelling that changes a vowel is approved but never a DIRECT_MATCH: its pessimistic reading stays low.
+  const shanker = matchNames('Shankar Rao', 'Shanker Rao');
+  assert.ok(shanker.category !== 'DIRECT_MATCH' && shanker.pessimistic_score < 85, `${shanker.category} ${shanker.pessimistic_score}`);
+});
+
+test('long words one consonant apart are neighbours, not the same word', () => {
+  const r = matchNames('Harsimrat Kaur Badal', 'Harsimran Kaur Badal');
+  assert.equal(r.decision, 'reject', `→ ${r.score}`);
+  assert.ok(codes(r).includes('NEAR_MISS'));
+});
+
+test('a wife or daughter carrying the other name whole is another person', () => {
+  for (const [a, b] of [['Sunita Rajendra Kale', 'Rajendra Kale'], ['Preeti Jignesh Shah', 'Jignesh Shah'], ['Mrs. Rohini Vasant Pande', 'Vasant Pande']]) {
+    const r = matchNames(a, b);
+    assert.equal(r.decision, 'reject', `${a} / ${b} → ${r.score}`);
+    assert.ok(codes(r).includes('TOKEN_MISSING'));
+  }
+  // An omitted middle name or surname still approves.
+  assert.equal(matchNames('Ajinkya Madhukar Rahane', 'Ajinkya Rahane').decision, 'approve');
+});
+
+test('a man\'s title against a woman\'s is two people, however alike the words', () => {
+  for (const [a, b] of [['Mr. Kiran Rao', 'Mrs. Kiran Rao'], ['Shri Navdeep Sandhu', 'Smt. Navdeep Sandhu'], ['श्रीमती सुनीता', 'Shri Sunita']]) {
+    const r = matchNames(a, b);
+    assertShape(r);
+    assert.equal(r.decision, 'reject', `${a} / ${b} → ${r.score}`);
+    assert.ok(r.reasons.some((x) => x.code === 'TOKEN_MISMATCH' && x.detail.includes('titles')), `${a} / ${b}`);
+    assert.ok(!codes(r).includes('EXACT_MATCH'));
+  }
+  // Titles of one gender, or a title on one name only, change nothing.
+  assert.equal(matchNames('Smt. Lata Deshpande', 'Dr. (Mrs.) Lata Deshpande').decision, 'approve');
+  assert.equal(matchNames('Mr. Kiran Rao', 'Kiran Rao').decision, 'approve');
+});
+
+test('ज्ञ matches every way Latin writes it: gy, dny, jn, gn', () => {
+  for (const [a, b] of [['Dnyaneshwar Bhosale', 'Gyaneshwar Bhosale'], ['ज्ञानेश्वर भोसले', 'Dnyaneshwar Bhosale'], ['Jnanesh Hegde', 'Gyanesh Hegde'], ['प्रज्ञा पाटील', 'Pradnya Patil']]) {
+    assert.equal(matchNames(a, b).decision, 'approve', `${a} / ${b}`);
+  }
+  // A j and an n that are not ज्ञ stay as they are.
+  assert.equal(matchNames('Rajnish Kumar', 'रजनीश कुमार').decision, 'approve');
+});
+
+test('Gujarati spellings: sinh is Singh, and a joined bhai after a b keeps its stem', () => {
+  for (const [a, b] of [['નરસિંહ મહેતા', 'Narsinh Mehta'], ['Ravindrasinh Jadeja', 'Ravindrasingh Jadeja'], ['Vallabhbhai Patel', 'Vallabh Patel']]) {
+    const r = matchNames(a, b);
+    assert.equal(r.decision, 'approve', `${a} / ${b} → ${r.score}`);
+  }
+  assert.ok(codes(matchNames('Vallabhbhai Patel', 'Vallabh Patel')).includes('JOINED_SUFFIX'));
+});
+
+test('common surnames and gender words weigh less than rare words', () => {
+  // Sharing only a common surname is weaker evidence than sharing a rare one.
+  for (const common of ['Shukla', 'Gaikwad', 'Mohanty', 'Barua']) {
+    const shared = matchNames(`Amit ${common}`, `Rohit ${common}`);
+    assert.equal(shared.decision, 'reject');
+    assert.ok(shared.score < matchNames('Amit Koirala', 'Rohit Koirala').score, `${common}: ${shared.score}`);
+  }
+  // Chanu (Manipuri) marks a woman, like Devi: against Singh it is two people.
+  assert.equal(matchNames('Bembem Chanu', 'Bembem Singh').decision, 'reject');
+  assert.equal(matchNames('Bhattacharjee Debjani', 'Debjani Bhattacharyya').decision, 'approve');
+});
+
 test('the same inputs always give the same answer, whatever came before', () => {
   const first = matchNames('Dr. S. Ramesh Kumar', 'Ramesh Kumar Subramanian');
   for (const p of loadPairs().slice(0, 50)) matchNames(p.name_1, p.name_2);
@@ -168,13 +254,14 @@ test('any string up to 200 characters gives a result or a NameMatchInputError, n
   );
 });
 
-test('the labelled set holds its floor: ≥ 95 % decided right on dev and held-out, no confident mistake there', () => {
-  const rows = scoreAll(loadPairs().filter((p) => p.split !== 'fresh'));
-  for (const split of ['dev', 'heldout'] as const) {
+test('the labelled set holds its floor: ≥ 95 % decided right on every split, no confident mistake', () => {
+  const rows = scoreAll(loadPairs());
+  for (const split of ['dev', 'heldout', 'fresh', 'fresh2', 'fresh3'] as const) {
     const s = stats(rows.filter((r) => r.pair.split === split));
     assert.ok(s.right / s.n >= 0.95, `${split}: ${s.right}/${s.n} right`);
     assert.equal(s.confident, 0, `${split}: confident mistakes`);
-    assert.ok((s.right + s.review) / s.n >= 0.98, `${split}: right or review`);
+    // The splits tuned on (dev) or read after their first look (held-out) also keep their wrong answers under 2 %.
+    if (split === 'dev' || split === 'heldout') assert.ok((s.right + s.review) / s.n >= 0.98, `${split}: right or review`);
   }
 });
 

@@ -1,10 +1,11 @@
 // Owns turning one name as given into the words the comparison uses: validation (CONTRACT §11: 1 to
 // 200 characters, Latin or an Indian script), Unicode NFKC, relation tails and aliases, words and
-// initials, transliteration, honorifics, and each word's phonetic key and weight. It never compares.
+// initials, transliteration, honorifics (and the gender a title says: Mr, Smt), and each word's
+// phonetic key and weight. It never compares.
 //
 // Errors: NameMatchInputError (required, too_long, no_letters, unsupported_script), naming the field.
 import { NameMatchInputError, type NameMatchField } from './errors.js';
-import { ALIAS_MARKER, HONORIFICS, NATIVE_HONORIFICS, RELATION_MARKER, SHORT_WORDS, SPELT_INITIALS, TRAILING_HONORIFICS } from './lexicon.js';
+import { ALIAS_MARKER, GENDERED_TITLES, HONORIFICS, NATIVE_HONORIFICS, RELATION_MARKER, SHORT_WORDS, SPELT_INITIALS, TRAILING_HONORIFICS } from './lexicon.js';
 import { phoneticKey } from './phonetic.js';
 import { describeScript, romanise, scriptOf, type ScriptName } from './script.js';
 import type { NameMatchReason } from './types.js';
@@ -36,7 +37,17 @@ export interface ParsedName {
   reasons: NameMatchReason[];
   /** Characters in the compared part (NFKC), for the truncation rule. */
   length: number;
+  /** A title dropped from the front that says a man or a woman (Mr, Smt), with the title as written. */
+  title: { gender: 'male' | 'female'; text: string } | null;
 }
+
+const TITLE_GENDER = new Map<string, 'male' | 'female'>([
+  ...GENDERED_TITLES.male.map((t) => [t, 'male'] as const),
+  ...GENDERED_TITLES.female.map((t) => [t, 'female'] as const),
+  ['श्रीमान', 'male'],
+  ['सुश्री', 'female'],
+  ['कु', 'female'],
+]);
 
 const INVISIBLE = /[\u00ad\u200b-\u200f\u2060\ufeff]/g;
 const SEPARATORS = /[\s,;:()[\]{}/\\_\-–—|+&*#!?<>=~^"“”]+/u;
@@ -110,7 +121,7 @@ function initialOf(text: string, latin: string, script: ScriptName, dotted: bool
  * The words of one form of a name, honorifics dropped from the front (and "ji", "saheb"… from the end).
  * Reports what it dropped and which scripts it read.
  */
-function tokenise(form: string, mixedCase: boolean, field: NameMatchField, reasons: NameMatchReason[], scripts: Set<ScriptName>): Token[] {
+function tokenise(form: string, mixedCase: boolean, field: NameMatchField, reasons: NameMatchReason[], scripts: Set<ScriptName>, titles: Array<[string, string]>): Token[] {
   const out: Omit<Token, 'pos'>[] = [];
   let leading = true;
   const dropped: string[] = [];
@@ -120,6 +131,7 @@ function tokenise(form: string, mixedCase: boolean, field: NameMatchField, reaso
       if (latin.replace(/@/g, '').length === 0) continue;
       if (leading && (NATIVE_HONORIFICS.has(run.text) || HONORIFICS.has(lexical(latin)))) {
         dropped.push(run.text);
+        titles.push([TITLE_GENDER.has(run.text) ? run.text : lexical(latin), run.text]);
         continue;
       }
       leading = false;
@@ -158,9 +170,17 @@ export function parseName(raw: unknown, field: NameMatchField): ParsedName {
   if (formsText.length > 1) reasons.push({ code: 'ALIAS_SPLIT', detail: `${field}: ${formsText.map((f) => `"${f.trim()}"`).join(' or ')}` });
   const mixedCase = /\p{Ll}/u.test(text) && /\p{Lu}/u.test(text);
   const scripts = new Set<ScriptName>();
-  const forms = formsText.map((f) => tokenise(f, mixedCase, field, reasons, scripts)).filter((f) => f.length > 0);
+  const titles: Array<[string, string]> = [];
+  const forms = formsText.map((f) => tokenise(f, mixedCase, field, reasons, scripts, titles)).filter((f) => f.length > 0);
   if (scripts.size) reasons.push({ code: 'TRANSLITERATED', detail: `${field} read from ${[...scripts].join(' and ')}` });
   if (forms.length === 0) reasons.push({ code: 'NO_NAME_LEFT', detail: `${field}: nothing is left of "${s}"` });
-  return { forms, reasons, length: [...text.trim()].length };
+  return { forms, reasons, length: [...text.trim()].length, title: titleOf(titles) };
+}
+
+/** The gender the titles say, if they say one and do not disagree among themselves. */
+function titleOf(titles: Array<[key: string, text: string]>): ParsedName['title'] {
+  const said = titles.filter(([key]) => TITLE_GENDER.has(key));
+  const genders = new Set(said.map(([key]) => TITLE_GENDER.get(key)!));
+  return genders.size === 1 ? { gender: [...genders][0]!, text: said[0]![1] } : null;
 }
 

@@ -1,8 +1,10 @@
 // Owns how one token is spelt for comparison: the ASCII fold of Latin and transliterated text, the
 // phonetic key (spellings Indian names are written in interchangeably collapse to one key), and the
 // weighted edit distance between two keys, which counts how many edits were "hard" (a consonant
-// changed, added or dropped, or the first vowel changed): one hard edit is what separates Anil from
-// Sunil and Asha from Usha, so hard edits never pass as spelling variants.
+// changed, added or dropped; a vowel changed into one it is never written for; a vowel other than a
+// added or dropped at the end, or a final one changed; a vowel moved across a consonant): one hard edit is what separates Anil from
+// Sunil, Asha from Usha, Manisha from Manasa and Sonal from Sonali, so hard edits never pass as
+// spelling variants.
 //
 // 'R' is the flapped r of ड़/ढ़ (Chopra, but Dravid), which Latin writes r or d.
 // '@' in a key is an inherent vowel of an Indic script (the schwa that Hindi drops at the end and often
@@ -24,6 +26,11 @@ export function fold(s: string): string {
 }
 
 const REWRITES: Array<[RegExp, string]> = [
+  // ज्ञ is written gy (Hindi: Gyan), dny (Marathi: Dnyaneshwar), jn (Sanskrit: Jnana) or gn (Telugu, Kannada).
+  [/dny/g, 'gy'],
+  [/^(?:jn|gn)(?=[aeiou@y])/, 'gy'],
+  [/que$/, 'q'], // ق written the French way: Rafique, Tarique
+  [/sinh$/, 'singh'], // Gujarati writes સિંહ "sinh" in Latin: Narsinh, Ravindrasinh
   [/x/g, 'ks'],
   [/q/g, 'k'],
   [/ck/g, 'k'],
@@ -64,10 +71,16 @@ const AT = 64;
 const LOWER_A = 97;
 const LOWER_O = 111;
 
-// Costs are kept as integers: hundredths of an edit times 256, plus the number of hard edits (below 256), so that
-// adding two costs adds both parts and comparing two orders by cost, then by hard edits.
-const c = (hundredths: number, hard = 0) => hundredths * 256 + hard;
+// Costs are kept as integers in three fields: hundredths of an edit times 2^20, the number of vowel edits times
+// 2^10, and the number of hard edits, so that adding two costs adds every field and comparing two orders by cost,
+// then by vowel edits, then by hard edits. Float64 holds them exactly (far below 2^53).
+const FIELD = 1024;
+const c = (hundredths: number, hard = 0, vowels = 0) => hundredths * FIELD * FIELD + vowels * FIELD + hard;
 const FULL = c(100, 1);
+/** A vowel edit that costs something (counted: two that move one vowel across a consonant are another name). */
+const v = (hundredths: number, hard = 0) => c(hundredths, hard, 1);
+const hardOf = (total: number) => total % FIELD;
+const vowelsOf = (total: number) => Math.floor(total / FIELD) % FIELD;
 
 function pairTable(entries: Record<string, number>): Map<number, number> {
   const m = new Map<number, number>();
@@ -89,14 +102,44 @@ const LOWER_I = 105;
 const LOWER_U = 117;
 const LOWER_V = 118;
 
+const isPair = (x: number, y: number, p: number, q: number) => (x === p && y === q) || (x === q && y === p);
+
+/** The pairs of vowels Latin writes for one another at a word's start: o↔u (Usman, Osman) and e↔i (Eshwar, Ishwar); Asha is not Usha. */
+const softInitialVowels = (x: number, y: number) => isPair(x, y, LOWER_O, LOWER_U) || isPair(x, y, LOWER_E, LOWER_I);
 /**
- * In a word's first vowel only a↔o and a↔u (Bengali: Dutta, Datta), e↔i and o↔u are spellings of one
- * another (and a↔e
- * from Tamil or Malayalam script, ஜெ for "Ja"): Kiran is not Karan.
+ * Inside a word: the short a (schwa) written a, e, o or u (Shanker, Mohinder, Rustom, Dutta; Bengali and
+ * Odia o: Mohapatra; Tamil ஜெ for "Ja"), e↔i (Fatima, Fatema) and o↔u (Bengali and Urdu: Momtaz, Mumtaz).
+ * Anything else (a↔i, i↔u, o↔e…) is another name: Kiran is not Karan, Manisha is not Manasa.
  */
-function softFirstVowel(x: number, y: number): boolean {
-  const pair = (p: number, q: number) => (x === p && y === q) || (x === q && y === p);
-  return pair(LOWER_A, LOWER_O) || pair(LOWER_A, LOWER_U) || pair(LOWER_A, LOWER_E) || pair(LOWER_E, LOWER_I) || pair(LOWER_O, LOWER_U);
+function softVowels(x: number, y: number): boolean {
+  return isPair(x, y, LOWER_A, LOWER_O) || isPair(x, y, LOWER_A, LOWER_U) || isPair(x, y, LOWER_A, LOWER_E) || softInitialVowels(x, y);
+}
+/** At a word's end only e↔i is a spelling (Pandey, Pandy); -a against -e or -i marks another name (Ranjana, Ranjani). */
+const softFinalVowels = (x: number, y: number) => isPair(x, y, LOWER_E, LOWER_I);
+
+/** A vowel changed into one no spelling explains. It costs less than dropping one vowel and adding another (2 × 40), so that the edit distance cannot pass it off as two soft edits. */
+const HARD_VOWEL = v(75, 1);
+
+function vowelSubCost(x: number, y: number, first: boolean, initial: boolean, last: boolean): number {
+  if (initial) return softInitialVowels(x, y) ? v(50) : HARD_VOWEL;
+  return first || !(last ? softFinalVowels(x, y) : softVowels(x, y)) ? HARD_VOWEL : v(35);
+}
+
+/**
+ * The same consonants and the same vowels in the same order, but a vowel on the other side of a consonant
+ * (Chetan, Chetna; Saina, Sania): another name, not a spelling.
+ */
+function vowelMoved(a: string, b: string): boolean {
+  const consonants = (k: string) => k.replace(/[aeiou@]/g, '');
+  const vowels = (k: string) => k.replace(/[^aeiou]/g, '');
+  return consonants(a) === consonants(b) && vowels(a) === vowels(b);
+}
+
+/** Two words alike but for their last vowel, a↔e or a↔i (Padukone, Padukona): dropping one optional vowel and adding another is still a change of vowel. */
+function finalVowelSwapped(a: string, b: string): boolean {
+  const x = a.charCodeAt(a.length - 1);
+  const y = b.charCodeAt(b.length - 1);
+  return a.length === b.length && x !== y && x !== AT && y !== AT && isVowel(x) && isVowel(y) && !softFinalVowels(x, y) && a.slice(0, -1) === b.slice(0, -1);
 }
 
 /** Index of the first vowel (an inherent '@' included), or -1. */
@@ -105,7 +148,7 @@ function firstVowelAt(k: string): number {
   return -1;
 }
 
-function subCost(x: number, y: number, first: boolean, last: boolean, loose: boolean, firstVowel = false): number {
+function subCost(x: number, y: number, first: boolean, last: boolean, loose: boolean, initial = false): number {
   if (x === y) return 0;
   if (x === AT || y === AT) {
     const other = x === AT ? y : x;
@@ -113,7 +156,7 @@ function subCost(x: number, y: number, first: boolean, last: boolean, loose: boo
     if (other === LOWER_O) return c(10);
     return isVowel(other) ? c(35) : FULL;
   }
-  if (isVowel(x) && isVowel(y)) return first ? c(90, 1) : firstVowel && !softFirstVowel(x, y) ? c(90, 1) : c(35);
+  if (isVowel(x) && isVowel(y)) return vowelSubCost(x, y, first, initial, last);
   if ((x === FLAP && (y === LOWER_R || y === LOWER_D)) || (y === FLAP && (x === LOWER_R || x === LOWER_D))) return c(10);
   const cheap = CHEAP.get(x * 128 + y) ?? (loose ? LOOSE.get(x * 128 + y) : undefined);
   if (cheap !== undefined) return cheap;
@@ -121,9 +164,13 @@ function subCost(x: number, y: number, first: boolean, last: boolean, loose: boo
   return FULL;
 }
 
+/**
+ * Adding or dropping a letter. At a word's end a (Vijay, Vijaya) and a silent e (Ann, Anne) are optional;
+ * a final i, u or o makes another name (Jayant, Jayanti; Sonal, Sonali).
+ */
 function indelCost(ch: number, first: boolean, last: boolean, firstVowel: boolean, afterA: boolean): number {
   if (ch === AT) return c(5);
-  if (isVowel(ch)) return first ? c(90, 1) : firstVowel ? c(90) : c(last ? 25 : 40);
+  if (isVowel(ch)) return first ? v(90, 1) : firstVowel ? v(90) : last ? (ch === LOWER_A || ch === LOWER_E ? v(25) : v(60, 1)) : v(40);
   if (ch === 104 || ch === 121) return c(30); // h, y
   if (last && afterA && ch === LOWER_V) return c(30); // a final "aw" is a glide: Dinshaw, Dinshah
   return FULL;
@@ -135,18 +182,20 @@ export const keyLength = (k: string) => k.replace(/@/g, '').length;
 export interface Distance {
   cost: number;
   hard: number;
+  /** Vowel edits that cost something (an inherent '@' read as a, o or nothing does not). */
+  vowels: number;
   /** 1 − cost / the longer key's length, 0 to 1. */
   sim: number;
 }
 
-let rowA = new Int32Array(64);
-let rowB = new Int32Array(64);
+let rowA = new Float64Array(64);
+let rowB = new Float64Array(64);
 
 /** Weighted edit distance between two phonetic keys (see the module header for what "hard" means). */
 export function keyDistance(a: string, b: string, loose = false): Distance {
   const n = a.length;
   const m = b.length;
-  if (rowA.length <= m) [rowA, rowB] = [new Int32Array(m + 1), new Int32Array(m + 1)];
+  if (rowA.length <= m) [rowA, rowB] = [new Float64Array(m + 1), new Float64Array(m + 1)];
   const fa = firstVowelAt(a);
   const fb = firstVowelAt(b);
   let prev = rowA;
@@ -159,23 +208,23 @@ export function keyDistance(a: string, b: string, loose = false): Distance {
     cur[0] = prev[0]! + da;
     for (let j = 1; j <= m; j++) {
       const bj = b.charCodeAt(j - 1);
-      const v = Math.min(prev[j - 1]! + subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose, i - 1 === fa && j - 1 === fb), prev[j]! + da, cur[j - 1]! + indelCost(bj, j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A));
+      const v = Math.min(prev[j - 1]! + subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose, i === 1 && j === 1), prev[j]! + da, cur[j - 1]! + indelCost(bj, j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A));
       cur[j] = v;
     }
     [prev, cur] = [cur, prev];
   }
   const total = prev[m]!;
-  const hard = total % 256;
-  const cost = (total - hard) / 256 / 100;
+  const hard = hardOf(total) + ((vowelsOf(total) >= 2 && vowelMoved(a, b)) || finalVowelSwapped(a, b) ? 1 : 0);
+  const cost = Math.floor(total / FIELD / FIELD) / 100;
   const longest = Math.max(keyLength(a), keyLength(b), 1);
-  return { cost, hard, sim: Math.max(0, 1 - cost / longest) };
+  return { cost, hard, vowels: vowelsOf(total), sim: Math.max(0, 1 - cost / longest) };
 }
 
 /** Whether two keys can begin alike: the same letter, a cheap pair, or an "h" that may be dropped. */
 export function sameOnset(a: string, b: string, loose: boolean): boolean {
   const x = a.charCodeAt(0);
   const y = b.charCodeAt(0);
-  return x === y || x === 104 || y === 104 || subCost(x, y, false, false, loose) % 256 === 0;
+  return x === y || x === 104 || y === 104 || hardOf(subCost(x, y, false, false, loose)) === 0;
 }
 
 /** The consonant skeleton of a key: what a script that writes few vowels (Perso-Arabic) can be compared on. */

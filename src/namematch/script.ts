@@ -152,8 +152,8 @@ function brahmicToLatin(word: string, script: ScriptName): string {
     afterVirama = false;
   }
   if (pending) out.push('@');
-  // An anusvara before h is the velar nasal: सिंह is Singh.
-  return out.join('').replace(/N(?=h)/g, 'ng').replace(/N/g, 'n');
+  // An anusvara before h is the velar nasal: सिंह is Singh. ज्ञ (j, virama, ñ) is said and written "gy" (ज्ञान Gyan).
+  return out.join('').replace(/N(?=h)/g, 'ng').replace(/N/g, 'n').replace(/jn/g, 'gy');
 }
 
 /** Tamil writes க்ஷ (ksh) as ட்ச: லட்சுமி Lakshmi, மீனாட்சி Meenakshi. */

@@ -1,7 +1,7 @@
 // Owns the engine's vocabulary: the result CONTRACT §11 returns, its categories and decisions, the
 // thresholds an account sets, and the closed list of reason codes with what each one means.
 
-export const ALGORITHM_VERSION = 'sangam-name-match/1.0.0';
+export const ALGORITHM_VERSION = 'sangam-name-match/1.2.0';
 
 /** Cashfree's five bands, so that integrators migrating from it keep their rules. */
 export const CATEGORIES = ['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH', 'MODERATE_PARTIAL_MATCH', 'POOR_PARTIAL_MATCH', 'NO_MATCH'] as const;
@@ -31,7 +31,7 @@ export const REASON_CODES = {
   JOINED_SUFFIX: 'a suffix or prefix written joined to a name (Rameshbhai, Jamshedji, Srilakshmi) was set aside',
   TRUNCATED: 'the last word of a long name is cut short (a length limit) and begins the other name\'s word',
   ORDER_SWAPPED: 'the words that match stand in a different order',
-  NEAR_MISS: 'two long words differ by one consonant: possibly a typing slip, possibly another name',
+  NEAR_MISS: 'two words are neighbouring names (vowels no spelling explains, or one consonant in a long word): taken as different, possibly a typing slip',
   TOKEN_MISSING: 'a word of one name has no counterpart in the other, which has none left over (a middle name, surname or clan name omitted)',
   TOKEN_MISMATCH: 'words of the two names contradict each other (different given names or surnames)',
   NO_NAME_LEFT: 'nothing is left of a name once honorifics and relation markers are dropped',

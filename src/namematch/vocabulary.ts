@@ -41,11 +41,21 @@ export const variantGroup = memo((key: string): string | undefined => {
   return undefined;
 });
 
-/** The word without a joined suffix or prefix (Rameshbhai → Ramesh, Srilakshmi → Lakshmi), at least 3 letters left. */
+/**
+ * The word without a joined suffix or prefix (Rameshbhai → Ramesh, Srilakshmi → Lakshmi), at least 3 letters
+ * left. A stem that ends in a vowel may have lost a last consonant equal to the suffix's first, merged
+ * with it as a doubled letter in the key (Vallabhbhai → Vallabh), so that reading is offered too.
+ */
 export const stems = memo((key: string): string[] => {
   const out: string[] = [];
   const k = key.replace(/@$/, '');
-  for (const s of SUFFIXES) if (k.endsWith(s) && keyLength(k.slice(0, -s.length)) >= 3) out.push(k.slice(0, -s.length).replace(/@$/, ''));
+  for (const s of SUFFIXES) {
+    if (!k.endsWith(s) || keyLength(k.slice(0, -s.length)) < 3) continue;
+    const stem = k.slice(0, -s.length).replace(/@$/, '');
+    out.push(stem);
+    if (!/[aeiou@]$/.test(stem)) continue;
+    out.push(stem + s[0]!);
+  }
   for (const p of PREFIXES) if (k.startsWith(p) && keyLength(k.slice(p.length)) >= 3) out.push(k.slice(p.length));
   return out;
 });
