@@ -311,6 +311,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/name-match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Name Match
+         * @description Compares `name_1` with `name_2` (Latin or any Indian script) and explains the score: honorifics and relation markers dropped, initials, order, transliteration, spelling and name variants. `decision` follows the account's thresholds.
+         */
+        post: operations["nameMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/{reference_id}": {
         parameters: {
             query?: never;
@@ -810,13 +830,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reference_id": "dl-0001",
+                 *       "reference_id": "aadhaar-0001",
                  *       "consent": true,
-                 *       "doclocker__client__id": "client-12345678"
+                 *       "doclocker__client__id": "client-12345678",
+                 *       "aadhaar_number": "234123412346"
                  *     }
                  */
                 "application/json": {
-                    /** @description 12-digit Aadhaar number whose first digit is 2-9 and whose last digit is its Verhoeff check digit, or a 16-digit VID. A 12-digit number must also pass the Verhoeff check digit (x-aadhaar-verhoeff). */
+                    /**
+                     * @description 12-digit Aadhaar number whose first digit is 2-9 and whose last digit is its Verhoeff check digit, or a 16-digit VID. A 12-digit number must also pass the Verhoeff check digit (x-aadhaar-verhoeff).
+                     * @example 234123412346
+                     */
                     aadhaar_number?: string;
                     /**
                      * @description The end user consented to this operation; must be true
@@ -833,7 +857,7 @@ export interface operations {
                     input?: string;
                     /**
                      * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
-                     * @example dl-0001
+                     * @example aadhaar-0001
                      */
                     reference_id: string;
                 } & ({
@@ -1288,7 +1312,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reference_id": "dl-init-0001",
+                 *       "reference_id": "init-0001",
                  *       "consent": true,
                  *       "redirect_url": "https://example.com/kyc/done"
                  *     }
@@ -1308,7 +1332,7 @@ export interface operations {
                     redirect_url?: string;
                     /**
                      * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
-                     * @example dl-init-0001
+                     * @example init-0001
                      */
                     reference_id: string;
                 };
@@ -2686,7 +2710,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reference_id": "m2b-0001",
+                 *       "reference_id": "bank-0001",
                  *       "consent": true,
                  *       "mobile": "9876543210"
                  *     }
@@ -2709,9 +2733,11 @@ export interface operations {
                      * @example 9876543210
                      */
                     mobile?: string;
+                    /** @description The name the client expects at the bank: the answer then carries name_match against the account holder */
+                    name?: string;
                     /**
                      * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
-                     * @example m2b-0001
+                     * @example bank-0001
                      */
                     reference_id: string;
                 } & ({
@@ -2772,6 +2798,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when name was given: it compared with account_holder_name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -2821,6 +2870,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when name was given: it compared with account_holder_name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -2870,6 +2942,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message: string;
+                            /** @description Present when name was given: it compared with account_holder_name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id: string;
@@ -3162,7 +3257,7 @@ export interface operations {
                  * @example {
                  *       "reference_id": "sig-0001",
                  *       "consent": true,
-                 *       "input": "https://example.com/documents/signed-form.png",
+                 *       "input": "https://example.com/cheque.png",
                  *       "name": "Priya Sharma"
                  *     }
                  */
@@ -3175,7 +3270,7 @@ export interface operations {
                     consent: true;
                     /**
                      * @description The document OCR input: a base64 image of the signed document, or its URL
-                     * @example https://example.com/documents/signed-form.png
+                     * @example https://example.com/cheque.png
                      */
                     input: string;
                     /**
@@ -3228,6 +3323,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
                             name_match_score: number;
                             reference_id: string;
@@ -3268,6 +3386,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
                             name_match_score?: number;
                             reference_id: string;
@@ -3308,6 +3449,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message: string;
+                            /** @description Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
                             name_match_score?: number;
                             reference_id: string;
@@ -5289,11 +5453,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reference_id": "rc-0001",
+                 *       "reference_id": "recharge-0001",
                  *       "consent": true,
                  *       "mobile": "9876543210",
                  *       "operator": "JIO",
-                 *       "circle": "DL",
                  *       "amount": 199
                  *     }
                  */
@@ -5305,7 +5468,6 @@ export interface operations {
                     amount: number;
                     /**
                      * @description Telecom circle code
-                     * @example DL
                      * @enum {string}
                      */
                     circle?: "AP" | "AS" | "BR" | "CH" | "DL" | "GJ" | "HR" | "HP" | "JK" | "KA" | "KL" | "KO" | "MP" | "MH" | "MU" | "NE" | "OR" | "PB" | "RJ" | "TN" | "UW" | "UE" | "WB";
@@ -5330,7 +5492,7 @@ export interface operations {
                     operator?: "AT" | "JIO" | "VI" | "BT" | "BS";
                     /**
                      * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
-                     * @example rc-0001
+                     * @example recharge-0001
                      */
                     reference_id: string;
                     /**
@@ -5464,6 +5626,465 @@ export interface operations {
                             txn_id?: string;
                             /** @description The operator's reference; null while pending or failed */
                             utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error402"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    nameMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference_id": "names-0001",
+                 *       "consent": true,
+                 *       "name_1": "Shri Ramesh Kumar S/O Late Mohan Lal",
+                 *       "name_2": "RAMESH K"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The end user consented to this operation; must be true
+                     * @example true
+                     * @enum {boolean}
+                     */
+                    consent: true;
+                    /**
+                     * @description The first name: 1 to 200 characters, in Latin or any Indian script
+                     * @example Shri Ramesh Kumar S/O Late Mohan Lal
+                     */
+                    name_1: string;
+                    /**
+                     * @description The second name: 1 to 200 characters, in Latin or any Indian script
+                     * @example RAMESH K
+                     */
+                    name_2: string;
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example names-0001
+                     */
+                    reference_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The engine that answered; a new version may score differently */
+                            algorithm_version?: string;
+                            /** @description Cashfree's five bands, from the scores alone */
+                            category?: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                            /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                            decision?: "approve" | "review" | "reject";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description decision == "approve" */
+                            match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                            optimistic_score?: number;
+                            /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                            pessimistic_score?: number;
+                            reasons?: {
+                                /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                /** @description The words concerned */
+                                detail: string;
+                            }[];
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @description 0 to 100: the weighted share of the two names that corresponds */
+                            score?: number;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description The engine that answered; a new version may score differently */
+                            algorithm_version?: string;
+                            /** @description Cashfree's five bands, from the scores alone */
+                            category?: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                            /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                            decision?: "approve" | "review" | "reject";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description decision == "approve" */
+                            match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                            optimistic_score?: number;
+                            /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                            pessimistic_score?: number;
+                            reasons?: {
+                                /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                /** @description The words concerned */
+                                detail: string;
+                            }[];
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @description 0 to 100: the weighted share of the two names that corresponds */
+                            score?: number;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description The engine that answered; a new version may score differently */
+                            algorithm_version?: string;
+                            /** @description Cashfree's five bands, from the scores alone */
+                            category?: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                            /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                            decision?: "approve" | "review" | "reject";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description decision == "approve" */
+                            match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                            optimistic_score?: number;
+                            /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                            pessimistic_score?: number;
+                            reasons?: {
+                                /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                /** @description The words concerned */
+                                detail: string;
+                            }[];
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @description 0 to 100: the weighted share of the two names that corresponds */
+                            score?: number;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
                             /**
                              * Format: date-time
                              * @description null while pending
@@ -6005,6 +6626,8 @@ export interface operations {
                 amount: number;
                 /** @description Client-side beneficiary id */
                 beneficiary_id?: string;
+                /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
+                beneficiary_name?: string;
                 /**
                  * @description The end user consented to this operation; must be true
                  * @example true
@@ -6014,7 +6637,7 @@ export interface operations {
                 currency?: "INR";
                 /**
                  * @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent).
-                 * @example 3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10
+                 * @example 6f1c2a9e-3b7d-4c55-9a0e-2d4b8f7c1e90
                  */
                 idempotency_key?: string;
                 /**
@@ -6058,12 +6681,35 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
-                            amount: number;
+                            amount?: number;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode?: number;
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -6072,9 +6718,9 @@ export interface operations {
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /** @description Sangam's transaction id */
-                            txn_id: string;
+                            txn_id?: string;
                             /** @description The bank's UTR; null while pending */
-                            utr: string | null;
+                            utr?: string | null;
                             /**
                              * Format: date-time
                              * @description When it completed
@@ -6097,6 +6743,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -6130,6 +6799,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id: string;
@@ -6429,7 +7121,7 @@ export interface operations {
                  *       "consent": true,
                  *       "vpa": "success@sandbox",
                  *       "amount": 100.5,
-                 *       "idempotency_key": "3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10"
+                 *       "idempotency_key": "6f1c2a9e-3b7d-4c55-9a0e-2d4b8f7c1e90"
                  *     }
                  */
                 "application/json": {
@@ -6440,6 +7132,8 @@ export interface operations {
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
+                    /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
+                    beneficiary_name?: string;
                     /**
                      * @description The end user consented to this operation; must be true
                      * @example true
@@ -6453,7 +7147,7 @@ export interface operations {
                     currency?: "INR";
                     /**
                      * @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent).
-                     * @example 3f1c2b9e-8d4a-4c6e-9b1a-2f5e7d8c9a10
+                     * @example 6f1c2a9e-3b7d-4c55-9a0e-2d4b8f7c1e90
                      */
                     idempotency_key?: string;
                     /**
@@ -6491,12 +7185,35 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
-                            amount: number;
+                            amount?: number;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode?: number;
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -6505,9 +7222,9 @@ export interface operations {
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /** @description Sangam's transaction id */
-                            txn_id: string;
+                            txn_id?: string;
                             /** @description The bank's UTR; null while pending */
-                            utr: string | null;
+                            utr?: string | null;
                             /**
                              * Format: date-time
                              * @description When it completed
@@ -6530,6 +7247,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -6563,6 +7303,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id: string;
