@@ -33,6 +33,8 @@ import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
+import { registerConsentRoutes } from './consents/routes.js';
+import { ConsentExpiry } from './consents/expiry.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -134,6 +136,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     registerCatalogRoutes(api, services);
     registerWebhookRoutes(api, services);
     registerAuditRoutes(api, services);
+    registerConsentRoutes(api, services);
   });
 
   // An operation's side routes (a consent page, a signed document), each in its own plugin scope.
@@ -150,6 +153,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   const webhooks = new WebhookWorker(services.db, config.webhooks, app.log);
   const overdue = new OverdueWatch(services.db, services.expectations, config.attention.pollMs, app.log);
   overdue.registerMetric(services.metrics.registry);
+  const consentExpiry = new ConsentExpiry(services.consents.end, config.finalizerPollMs, app.log);
   const checkpointer = new Checkpointer(services.db, config.auditCheckpoint.signingKey, config.auditCheckpoint.everyS, app.log);
   app.addHook('onReady', async () => {
     checkpointer.start();
@@ -157,6 +161,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     reconciler.start();
     webhooks.start();
     overdue.start();
+    consentExpiry.start();
     const retentionMs = config.idempotencyRetentionH * 3_600_000;
     purge = setInterval(() => {
       services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
@@ -178,6 +183,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     await reconciler.stop();
     await webhooks.stop();
     await overdue.stop();
+    await consentExpiry.stop();
     await checkpointer.stop();
   });
   app.addHook('onClose', async () => {

@@ -11,9 +11,10 @@ import { insertChained } from './chain.js';
 /**
  * Who made an admin change: the operator's command line (or admin socket), the command line acting as
  * a named console admin (`cli:<email>`, where a change needs a person: maker-checker), a console user,
- * or an API key (an erasure request).
+ * an API key (an erasure request, a consent withdrawn), or Sangam itself (`system:<worker>`: a consent
+ * that expired).
  */
-export type Actor = 'cli' | `cli:${string}` | `console:${string}` | `key:${string}`;
+export type Actor = 'cli' | `cli:${string}` | `console:${string}` | `key:${string}` | `system:${string}`;
 
 export interface AdminEvent {
   accountId: string;
