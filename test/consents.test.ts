@@ -74,8 +74,9 @@ describe('consent records (sandbox)', () => {
     const changed = `${h}.${Buffer.from(JSON.stringify({ ...claims, operations: OPERATION_SLUGS })).toString('base64url')}.${s}`;
     await assert.rejects(jwtVerify(changed, jwks), /signature verification failed/);
     // The receipt's hash is in the audit chain.
-    const rows = await t.store.db.selectFrom('audit_logs').select('request_body').where('path', '=', 'consents create').execute();
-    assert.ok(rows.some((r) => JSON.stringify(r.request_body).includes(createHash('sha256').update(c.receipt).digest('hex'))));
+    const rows = await t.store.db.selectFrom('audit_logs').select(['request_body', 'data_class']).where('path', '=', 'consents create').execute();
+    const row = rows.find((r) => JSON.stringify(r.request_body).includes(createHash('sha256').update(c.receipt).digest('hex')));
+    assert.equal(row?.data_class, 'consent', 'kept past the content clocks');
   });
 
   it('is cited, counted and listed; refuses bad input with 422s naming the field', async () => {

@@ -146,6 +146,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A subject's consents (by mobile number), newest first */
+        get: operations["listConsents"];
+        put?: never;
+        /** Record a consent; answers it with its signed receipt */
+        post: operations["createConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/consents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A consent with its uses */
+        get: operations["getConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/consents/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw a consent: no call may cite it; what it holds is revoked and what was done under it erased */
+        post: operations["withdrawConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/consents/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key that signs consent receipts, as a JWK Set (RFC 7517) */
+        get: operations["consentReceiptKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/document-ocr/signature-match": {
         parameters: {
             query?: never;
@@ -844,6 +913,8 @@ export interface operations {
                      * @enum {boolean}
                      */
                     consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
                     /** @description The client id from doclocker-initialize. Required unless its alias `input` is given. */
                     doclocker__client__id?: string;
                     /** @description Alias of doclocker__client__id */
@@ -1201,6 +1272,8 @@ export interface operations {
                      * @enum {boolean}
                      */
                     consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
                     /**
                      * Format: uri
                      * @description Where the consent page sends the user afterwards, with ?doclocker__client__id=…&status=authorized|denied
@@ -2515,12 +2588,16 @@ export interface operations {
                      * @enum {boolean}
                      */
                     consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
                     /** @description 11-character IFSC of an existing bank branch: 4 letters, 0, then 6 letters or digits. The code must also exist in the RBI list of bank branches (x-ifsc-exists). */
                     ifsc?: string;
                     /** @description Alias of mobile */
                     input?: string;
                     /** @description 10-digit Indian mobile number. Required unless its alias `input` is given. */
                     mobile?: string;
+                    /** @description The name the client expects at the bank: the answer then carries name_match against the account holder */
+                    name?: string;
                     /** @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : - */
                     reference_id: string;
                 };
@@ -2572,6 +2649,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when name was given: it compared with account_holder_name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -2850,6 +2950,1143 @@ export interface operations {
             };
         };
     };
+    listConsents: {
+        parameters: {
+            query: {
+                /** @description The person's mobile number (looked up by its keyed hash) */
+                subject_mobile: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            items: {
+                                channel: string | null;
+                                /** Format: date-time */
+                                collected_at: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was withdrawn or expired
+                                 */
+                                ended_at: string | null;
+                                environment: "sandbox" | "live";
+                                /** Format: date-time */
+                                expires_at: string | null;
+                                id: string;
+                                notice: {
+                                    language: string;
+                                    sha256: string;
+                                    text: string;
+                                    version: string;
+                                };
+                                operations: string[];
+                                purpose: {
+                                    code: string;
+                                    text: string;
+                                };
+                                /** @description Compact JWS (EdDSA) signed by Sangam over the record: docs/CONSENT.md */
+                                receipt: string;
+                                status: "active" | "withdrawn" | "expired";
+                                /** @description The last 4 characters of each */
+                                subject: {
+                                    email?: string;
+                                    mobile?: string;
+                                    reference?: string;
+                                };
+                            }[];
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    createConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where it was collected: web, app, assisted, ivr… */
+                    channel?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the person consented (default: now)
+                     */
+                    collected_at?: string;
+                    /**
+                     * Format: date-time
+                     * @description When it lapses (default: never; a withdrawal ends it sooner)
+                     */
+                    expires_at?: string;
+                    notice: {
+                        /** @description Its language (BCP 47, e.g. en, hi, ta-IN) */
+                        language: string;
+                        /** @description The notice exactly as shown to the person (stored with its SHA-256) */
+                        text: string;
+                        /** @description The notice's version */
+                        version: string;
+                    };
+                    /** @description The operations the consent covers */
+                    operations: ("signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match")[];
+                    purpose: {
+                        /** @description Your code for the purpose */
+                        code: string;
+                        /** @description The purpose as the person was told it */
+                        text: string;
+                    };
+                    /** @description Who consented: at least one of mobile, email, reference. Kept only as a keyed hash and the last 4 characters. */
+                    subject: {
+                        /**
+                         * Format: email
+                         * @description The person's e-mail address
+                         */
+                        email?: string;
+                        /** @description The person's mobile number (10 digits, optionally +91) */
+                        mobile?: string;
+                        /** @description Your own identifier of the person */
+                        reference?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            channel: string | null;
+                            /** Format: date-time */
+                            collected_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was withdrawn or expired
+                             */
+                            ended_at: string | null;
+                            environment: "sandbox" | "live";
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            id: string;
+                            notice: {
+                                language: string;
+                                sha256: string;
+                                text: string;
+                                version: string;
+                            };
+                            operations: string[];
+                            purpose: {
+                                code: string;
+                                text: string;
+                            };
+                            /** @description Compact JWS (EdDSA) signed by Sangam over the record: docs/CONSENT.md */
+                            receipt: string;
+                            status: "active" | "withdrawn" | "expired";
+                            /** @description The last 4 characters of each */
+                            subject: {
+                                email?: string;
+                                mobile?: string;
+                                reference?: string;
+                            };
+                            uses: {
+                                /** @description Calls made under it */
+                                count: number;
+                                /** Format: date-time */
+                                last_used_at: string | null;
+                                /** @description The request ids of the calls (the latest 100) */
+                                request_ids: string[];
+                            };
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    getConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A consent id: cns_ and 24 letters or digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            channel: string | null;
+                            /** Format: date-time */
+                            collected_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was withdrawn or expired
+                             */
+                            ended_at: string | null;
+                            environment: "sandbox" | "live";
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            id: string;
+                            notice: {
+                                language: string;
+                                sha256: string;
+                                text: string;
+                                version: string;
+                            };
+                            operations: string[];
+                            purpose: {
+                                code: string;
+                                text: string;
+                            };
+                            /** @description Compact JWS (EdDSA) signed by Sangam over the record: docs/CONSENT.md */
+                            receipt: string;
+                            status: "active" | "withdrawn" | "expired";
+                            /** @description The last 4 characters of each */
+                            subject: {
+                                email?: string;
+                                mobile?: string;
+                                reference?: string;
+                            };
+                            uses: {
+                                /** @description Calls made under it */
+                                count: number;
+                                /** Format: date-time */
+                                last_used_at: string | null;
+                                /** @description The request ids of the calls (the latest 100) */
+                                request_ids: string[];
+                            };
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    withdrawConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A consent id: cns_ and 24 letters or digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            channel: string | null;
+                            /** Format: date-time */
+                            collected_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            effect: {
+                                /** @description Live document-locker access tokens revoked at the partner */
+                                grants_revoked: number;
+                                /** @description References whose content was erased, as POST /api/v1/erasures does */
+                                references_erased: string[];
+                                /** @description References still pending: erased once final */
+                                references_pending: string[];
+                                /** @description Sandbox document-locker sessions still waiting for the user, now failed */
+                                sessions_failed: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was withdrawn or expired
+                             */
+                            ended_at: string | null;
+                            environment: "sandbox" | "live";
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            id: string;
+                            notice: {
+                                language: string;
+                                sha256: string;
+                                text: string;
+                                version: string;
+                            };
+                            operations: string[];
+                            purpose: {
+                                code: string;
+                                text: string;
+                            };
+                            /** @description Compact JWS (EdDSA) signed by Sangam over the record: docs/CONSENT.md */
+                            receipt: string;
+                            status: "active" | "withdrawn" | "expired";
+                            /** @description The last 4 characters of each */
+                            subject: {
+                                email?: string;
+                                mobile?: string;
+                                reference?: string;
+                            };
+                            uses: {
+                                /** @description Calls made under it */
+                                count: number;
+                                /** Format: date-time */
+                                last_used_at: string | null;
+                                /** @description The request ids of the calls (the latest 100) */
+                                request_ids: string[];
+                            };
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
+    consentReceiptKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            keys: {
+                                /** @enum {string} */
+                                alg: "EdDSA";
+                                /** @enum {string} */
+                                crv: "Ed25519";
+                                kid: string;
+                                /** @enum {string} */
+                                kty: "OKP";
+                                /** @enum {string} */
+                                use: "sig";
+                                x: string;
+                            }[];
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+        };
+    };
     signatureMatch: {
         parameters: {
             query?: never;
@@ -2873,6 +4110,8 @@ export interface operations {
                      * @enum {boolean}
                      */
                     consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
                     /** @description The document OCR input: a base64 image of the signed document, or its URL */
                     input: string;
                     /** @description Name to compare the signature against */
@@ -2919,6 +4158,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
                             name_match_score?: number;
                             reference_id: string;
@@ -3228,6 +4490,8 @@ export interface operations {
                      * @enum {boolean}
                      */
                     consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
                     /** @description Optional idempotency key (or the Idempotency-Key header) */
                     idempotency_key?: string;
                     /** @description Alias of subscriber_id */
@@ -4815,6 +6079,8 @@ export interface operations {
                      * @enum {boolean}
                      */
                     consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
                     /** @description Optional idempotency key (or the Idempotency-Key header) */
                     idempotency_key?: string;
                     /** @description 10-digit Indian mobile number */
@@ -5171,6 +6437,8 @@ export interface operations {
                      * @enum {boolean}
                      */
                     consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
                     /**
                      * @description The first name: 1 to 200 characters, in Latin or any Indian script
                      * @example Shri Ramesh Kumar S/O Late Mohan Lal
@@ -5715,8 +6983,12 @@ export interface operations {
                 amount: number;
                 /** @description Client-side beneficiary id */
                 beneficiary_id?: string;
+                /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
+                beneficiary_name?: string;
                 /** @description The end user consented to this operation; must be true */
                 consent: true;
+                /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                consent_id?: string;
                 /** @description Only INR */
                 currency?: "INR";
                 /** @description A UUID; the same key replays the first response. Required: here or as the Idempotency-Key header (the same value when both are sent). */
@@ -5762,6 +7034,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -6068,11 +7363,15 @@ export interface operations {
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
+                    /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
+                    beneficiary_name?: string;
                     /**
                      * @description The end user consented to this operation; must be true
                      * @enum {boolean}
                      */
                     consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
                     /**
                      * @description Only INR
                      * @enum {string}
@@ -6115,6 +7414,29 @@ export interface operations {
                             message: string;
                             /** @description On a business failure: the detail */
                             Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
                             request_id?: string;
@@ -6433,7 +7755,7 @@ export interface operations {
                                 disabled_reason: string | null;
                                 environment: "sandbox" | "live";
                                 /** @description null: every event */
-                                event_types: ("transaction.success" | "transaction.failed" | "transaction.reversed")[] | null;
+                                event_types: ("transaction.success" | "transaction.failed" | "transaction.reversed" | "consent.withdrawn" | "consent.expired")[] | null;
                                 id: string;
                                 url: string;
                             }[];
@@ -6578,7 +7900,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Only these events (default: all) */
-                    event_types?: ("transaction.success" | "transaction.failed" | "transaction.reversed")[];
+                    event_types?: ("transaction.success" | "transaction.failed" | "transaction.reversed" | "consent.withdrawn" | "consent.expired")[];
                     /** @description https URL of your receiver (http allowed in sandbox) */
                     url: string;
                 };
@@ -6613,7 +7935,7 @@ export interface operations {
                             disabled_reason: string | null;
                             environment: "sandbox" | "live";
                             /** @description null: every event */
-                            event_types: ("transaction.success" | "transaction.failed" | "transaction.reversed")[] | null;
+                            event_types: ("transaction.success" | "transaction.failed" | "transaction.reversed" | "consent.withdrawn" | "consent.expired")[] | null;
                             id: string;
                             /** @description The signing secret (Standard Webhooks, whsec_ and base64); shown only here */
                             secret: string;
@@ -7058,7 +8380,7 @@ export interface operations {
                                 next_attempt_at: string | null;
                                 status: "pending" | "delivered" | "failed";
                                 /** @enum {string} */
-                                type: "transaction.success" | "transaction.failed" | "transaction.reversed";
+                                type: "transaction.success" | "transaction.failed" | "transaction.reversed" | "consent.withdrawn" | "consent.expired";
                             }[];
                         };
                         message: string;

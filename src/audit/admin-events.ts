@@ -7,6 +7,7 @@ import type { Environment } from '../db/schema.js';
 import type { Trx } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import { insertChained } from './chain.js';
+import type { DataClass } from './retention.js';
 
 /**
  * Who made an admin change: the operator's command line (or admin socket), the command line acting as
@@ -21,6 +22,8 @@ export interface AdminEvent {
   environment?: Environment | null;
   action: string;
   detail: Record<string, unknown>;
+  /** Its retention class; `bodies` unless given (a consent receipt's row: `consent`). */
+  dataClass?: DataClass;
 }
 
 /** Appends the event to the hash chain in `trx`; it locks the chain's head, so call it after the change's own locks. */
@@ -43,6 +46,7 @@ export async function appendAdminEvent(trx: Trx, actor: Actor, e: AdminEvent): P
       latency_ms: 0,
       request_body: JSON.stringify({ ...e.detail, actor }),
       response_body: null,
+      ...(e.dataClass && { data_class: e.dataClass }),
     },
   ]);
 }

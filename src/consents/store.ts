@@ -107,6 +107,7 @@ export async function createConsent(deps: ConsentDeps, scope: Scope, keyId: stri
     await appendAdminEvent(trx, `key:${keyId}`, {
       ...scope,
       action: 'consents create',
+      dataClass: 'consent',
       detail: { consent_id: row.id, receipt_sha256: receiptHash(row.receipt), kid: deps.receiptKey.kid, notice_sha256: row.notice_sha256 },
     });
   });
