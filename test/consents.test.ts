@@ -9,17 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { createEndpoint } from '../src/webhooks/store.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { ConsentExpiry } from '../src/consents/expiry.js';
 import { accounts } from '../src/admin/actions/index.js';
 import { startDigilockerEmulator } from '../src/partner-sim/digilocker/server.js';
-import { freePort } from './live-harness.js';
-import { dumpTables, PATHS, ref, startApp, VALID, type TestApp } from './harness.js';
+import { freePort, startPartnerApp } from './live-harness.js';
+import { dumpTables, PATHS, ref, VALID, type TestApp } from './harness.js';
 
 const MOBILE = '9123456780';
 const EMAIL = 'priya.sharma@example.org';
@@ -41,10 +38,7 @@ const refusedFor = (r: { status: number; body: { data: { errors?: Array<{ field:
 describe('consent records (sandbox)', () => {
   let t: TestApp;
   before(async () => {
-    t = await startApp();
-    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, OPERATION_SLUGS);
-    await topUp(t.store.db, t.accountId, 100_000, 'test funds');
+    t = await startPartnerApp({}); // live calls allowed too: allow-listed, approved, topped up
   });
   after(async () => t.close());
 
@@ -193,20 +187,9 @@ describe('consent withdrawal revokes a live DigiLocker grant at the partner', ()
   let dl: Awaited<ReturnType<typeof startDigilockerEmulator>>;
   before(async () => {
     dl = await startDigilockerEmulator({});
-    const port = await freePort();
-    t = await startApp({
-      SANGAM_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SANGAM_PARTNER_DL_KIND: 'digilocker',
-      SANGAM_PARTNER_DL_URL: dl.url,
-      SANGAM_PARTNER_DL_CLIENT_ID: dl.clientId,
-      SANGAM_PARTNER_DL_CLIENT_SECRET: dl.clientSecret,
-      SANGAM_PARTNER_DL_TRUST_ANCHORS: dl.anchorsPath,
-      SANGAM_PARTNER_TIMEOUT_MS: '3000',
-    });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, OPERATION_SLUGS);
-    await topUp(t.store.db, t.accountId, 100_000, 'test funds');
+    const vars = { KIND: 'digilocker', URL: dl.url, CLIENT_ID: dl.clientId, CLIENT_SECRET: dl.clientSecret, TRUST_ANCHORS: dl.anchorsPath };
+    const env = Object.fromEntries(Object.entries(vars).map(([k, v]) => [`SANGAM_PARTNER_DL_${k}`, v]));
+    t = await startPartnerApp({ ...env, SANGAM_PARTNER_TIMEOUT_MS: '3000' }, { port: await freePort() });
   });
   after(async () => {
     await t.close();
