@@ -8,12 +8,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { createEndpoint } from '../src/webhooks/store.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { ConsentExpiry } from '../src/consents/expiry.js';
 import { accounts } from '../src/admin/actions/index.js';
+import { runCommand } from '../src/admin/run.js';
 import { startDigilockerEmulator } from '../src/partner-sim/digilocker/server.js';
 import { freePort, startPartnerApp } from './live-harness.js';
 import { dumpTables, PATHS, ref, VALID, type TestApp } from './harness.js';
@@ -67,6 +71,16 @@ describe('consent records (sandbox)', () => {
     const claims = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
     const changed = `${h}.${Buffer.from(JSON.stringify({ ...claims, operations: OPERATION_SLUGS })).toString('base64url')}.${s}`;
     await assert.rejects(jwtVerify(changed, jwks), /signature verification failed/);
+    // The CLI verb, offline with the published key in a file, and with the store's own key.
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'consent-')), 'keys.json');
+    writeFileSync(file, keys.text);
+    const verified = await runCommand(t.store.db, ['consents', 'verify', c.receipt, '--public-key', file]);
+    assert.equal(verified.code, 0, JSON.stringify(verified.output));
+    assert.equal((verified.output.claims as { jti: string }).jti, c.id);
+    assert.equal((await runCommand(t.store.db, ['consents', 'verify', c.receipt])).code, 0);
+    const refused = await runCommand(t.store.db, ['consents', 'verify', changed, '--public-key', file]);
+    assert.equal(refused.code, 1);
+    assert.match(String(refused.output.reason), /signature does not match/);
     // The receipt's hash is in the audit chain.
     const rows = await t.store.db.selectFrom('audit_logs').select(['request_body', 'data_class']).where('path', '=', 'consents create').execute();
     const row = rows.find((r) => JSON.stringify(r.request_body).includes(createHash('sha256').update(c.receipt).digest('hex')));
