@@ -112,7 +112,8 @@ describe('consent records (sandbox)', () => {
     const otherKey = await createKey(t.store.db, other.id, 'sandbox');
     const theirs = await create({}, otherKey.key);
     const live = await create({}, t.liveKey);
-    const expired = await create({ collected_at: '2025-01-01T00:00:00Z', expires_at: '2025-06-01T00:00:00Z' });
+    const expired = await create({ expires_at: '2025-06-01T00:00:00Z' });
+    assert.equal(expired.status, 'active', 'recorded as given; the worker marks it expired, and it cannot be cited meanwhile');
     const withdrawn = await create();
     assert.equal((await t.call('POST', `/api/v1/consents/${withdrawn.id}/withdraw`)).body.data.status, 'withdrawn');
     const uncovered = await create();

@@ -74,7 +74,8 @@ export async function createConsent(deps: ConsentDeps, scope: Scope, keyId: stri
   if (kinds.length === 0) throw ApiError.validation([{ field: 'subject', message: 'subject must name the person: mobile, email or reference' }]);
   const collectedAt = c.collected_at ? new Date(c.collected_at) : new Date();
   const expiresAt = c.expires_at ? new Date(c.expires_at) : null;
-  if (expiresAt && expiresAt <= collectedAt) throw ApiError.validation([{ field: 'expires_at', message: 'expires_at must be after collected_at' }]);
+  // Compared only with a collected_at given: a consent recorded after it lapsed is a record of the past.
+  if (expiresAt && c.collected_at && expiresAt <= collectedAt) throw ApiError.validation([{ field: 'expires_at', message: 'expires_at must be after collected_at' }]);
   const hash = (k: SubjectKind) => (c.subject[k] === undefined ? null : deps.hasher.hash(k, c.subject[k]));
   const row: Row = {
     id: newId('cns', 24),
