@@ -20,7 +20,7 @@ import { accounts } from '../src/admin/actions/index.js';
 import { runCommand } from '../src/admin/run.js';
 import { startDigilockerEmulator } from '../src/partner-sim/digilocker/server.js';
 import { freePort, startPartnerApp } from './live-harness.js';
-import { dumpTables, PATHS, ref, VALID, type TestApp } from './harness.js';
+import { dumpTables, eventually, PATHS, ref, VALID, type TestApp } from './harness.js';
 
 const MOBILE = '9123456780';
 const EMAIL = 'priya.sharma@example.org';
@@ -173,6 +173,26 @@ describe('consent records (sandbox)', () => {
     assert.ok(lookup.body.data.erased_at, lookup.text);
     const events = await t.store.db.selectFrom('webhook_events').select('payload').where('type', '=', 'consent.expired').execute();
     assert.ok(events.some((e) => JSON.parse(e.payload).data.consent_id === c.id));
+  });
+
+  it('a reference still pending at withdrawal is erased once final, once', async () => {
+    const c = await create({ operations: ['upi-payment-status'] });
+    const upi = await t.call('POST', PATHS.upi, { body: { ...VALID.upi(), vpa: 'pending@sandbox', consent_id: c.id } });
+    assert.equal(upi.body.statuscode, 'TUP', upi.text);
+    const referenceId = upi.body.data.reference_id as string;
+    const w = await t.call('POST', `/api/v1/consents/${c.id}/withdraw`);
+    assert.deepEqual(w.body.data.effect.references_pending, [referenceId]);
+    const worker = new ConsentExpiry(t.services.consents.end, 60_000, t.app.log);
+    await eventually(async () => {
+      await worker.tick();
+      const row = await t.store.db.selectFrom('consents').select('effected_at').where('id', '=', c.id).executeTakeFirstOrThrow();
+      return row.effected_at !== null;
+    });
+    await worker.tick();
+    const lookup = await t.call('GET', `/api/v1/transactions/${referenceId}`);
+    assert.ok(lookup.body.data.erased_at, lookup.text);
+    const erasures = await t.store.db.selectFrom('audit_logs').select('request_body').where('path', '=', 'audit erase').execute();
+    assert.equal(erasures.filter((r) => JSON.stringify(r.request_body).includes(referenceId)).length, 1, 'erased once, not at every tick');
   });
 
   it('an account may require consent_id on live calls', async () => {

@@ -77,6 +77,7 @@ export async function effectEnd(deps: EndDeps, c: { id: string; accountId: strin
     .innerJoin('transactions as t', 't.id', 'u.txn_id')
     .select(['u.txn_id', 'u.reference_id', 't.partner'])
     .where('u.consent_id', '=', c.id)
+    .where('u.erased_at', 'is', null)
     .execute();
   const txnIds = [...new Set(uses.map((u) => u.txn_id))];
   const sessionsFailed = await failWaitingSessions(deps, txnIds);
@@ -86,6 +87,7 @@ export async function effectEnd(deps: EndDeps, c: { id: string; accountId: strin
   for (const referenceId of new Set(uses.map((u) => u.reference_id))) {
     try {
       await eraseReference(deps.db, { accountId: c.accountId, environment: c.environment, referenceId }, actor);
+      await deps.db.updateTable('consent_uses').set({ erased_at: new Date() }).where('consent_id', '=', c.id).where('reference_id', '=', referenceId).execute();
       erased.push(referenceId);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'validation')) throw err;

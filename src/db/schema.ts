@@ -172,6 +172,7 @@ export interface ConsentUsesTable {
   operation: string;
   reference_id: string;
   used_at: CreatedAt;
+  erased_at: Timestamp | null;
 }
 
 export interface IdempotencyKeysTable {

@@ -39,7 +39,9 @@ CREATE TABLE consent_uses (
   txn_id       text        NOT NULL,
   operation    text        NOT NULL,
   reference_id text        NOT NULL,
-  used_at      timestamptz NOT NULL DEFAULT now()
+  used_at      timestamptz NOT NULL DEFAULT now(),
+  -- Set when the consent's end erased this use's reference: an effect retried later erases it once.
+  erased_at    timestamptz
 );
 CREATE INDEX consent_uses_by_consent ON consent_uses (consent_id, id);
 
