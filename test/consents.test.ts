@@ -183,12 +183,13 @@ describe('consent records (sandbox)', () => {
     const w = await t.call('POST', `/api/v1/consents/${c.id}/withdraw`);
     assert.deepEqual(w.body.data.effect.references_pending, [referenceId]);
     const worker = new ConsentExpiry(t.services.consents.end, 60_000, t.app.log);
+    const later = () => new Date(Date.now() + 120_000); // past the worker's grace for the route's own effect
     await eventually(async () => {
-      await worker.tick();
+      await worker.tick(later());
       const row = await t.store.db.selectFrom('consents').select('effected_at').where('id', '=', c.id).executeTakeFirstOrThrow();
       return row.effected_at !== null;
     });
-    await worker.tick();
+    await worker.tick(later());
     const lookup = await t.call('GET', `/api/v1/transactions/${referenceId}`);
     assert.ok(lookup.body.data.erased_at, lookup.text);
     const erasures = await t.store.db.selectFrom('audit_logs').select('request_body').where('path', '=', 'audit erase').execute();

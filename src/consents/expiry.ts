@@ -7,6 +7,8 @@ import { PollingLoop } from '../polling-loop.js';
 import { effectEnd, endConsent, type EndDeps } from './withdrawal.js';
 
 const ACTOR = 'system:consent-expiry' as const;
+/** How long an ended consent is left to the request that ended it before the worker finishes its effect. */
+const RETRY_AFTER_MS = 60_000;
 /** Consents handled per tick; the next tick takes the rest. */
 const BATCH = 100;
 
@@ -29,8 +31,12 @@ export class ConsentExpiry {
     return this.loop.stop();
   }
 
-  /** One pass: expire what is due, then effect what has ended and is not yet effected. Answers how many of each. */
-  async tick(now = new Date()): Promise<{ expired: number; effected: number }> {
+  /**
+   * One pass: expire what is due and effect it; then retry the ends left un-effected (a reference that
+   * was pending) once they are older than RETRY_AFTER_MS, so the worker never races the withdrawal
+   * route doing the same work. Answers how many consents it expired and retried.
+   */
+  async tick(now = new Date()): Promise<{ expired: number; retried: number }> {
     const due = await this.deps.db
       .selectFrom('consents')
       .select(['id', 'account_id', 'environment'])
@@ -39,16 +45,21 @@ export class ConsentExpiry {
       .limit(BATCH)
       .execute();
     let expired = 0;
-    for (const c of due) if (await endConsent(this.deps.db, { accountId: c.account_id, environment: c.environment }, c.id, 'expired', ACTOR)) expired++;
-    const ended = await this.deps.db
+    for (const c of due) {
+      if (!(await endConsent(this.deps.db, { accountId: c.account_id, environment: c.environment }, c.id, 'expired', ACTOR))) continue;
+      expired++;
+      await effectEnd(this.deps, { id: c.id, accountId: c.account_id, environment: c.environment }, ACTOR);
+    }
+    const left = await this.deps.db
       .selectFrom('consents')
       .select(['id', 'account_id', 'environment'])
       .where('status', '<>', 'active')
       .where('effected_at', 'is', null)
+      .where('ended_at', '<', new Date(now.getTime() - RETRY_AFTER_MS))
       .orderBy('ended_at')
       .limit(BATCH)
       .execute();
-    for (const c of ended) await effectEnd(this.deps, { id: c.id, accountId: c.account_id, environment: c.environment }, ACTOR);
-    return { expired, effected: ended.length };
+    for (const c of left) await effectEnd(this.deps, { id: c.id, accountId: c.account_id, environment: c.environment }, ACTOR);
+    return { expired, retried: left.length };
   }
 }

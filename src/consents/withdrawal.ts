@@ -85,17 +85,38 @@ export async function effectEnd(deps: EndDeps, c: { id: string; accountId: strin
   const erased: string[] = [];
   const pending: string[] = [];
   for (const referenceId of new Set(uses.map((u) => u.reference_id))) {
-    try {
-      await eraseReference(deps.db, { accountId: c.accountId, environment: c.environment, referenceId }, actor);
-      await deps.db.updateTable('consent_uses').set({ erased_at: new Date() }).where('consent_id', '=', c.id).where('reference_id', '=', referenceId).execute();
-      erased.push(referenceId);
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === 'validation')) throw err;
-      pending.push(referenceId);
-    }
+    const outcome = await eraseUses(deps.db, c, referenceId, actor);
+    if (outcome === 'pending') pending.push(referenceId);
+    else erased.push(referenceId); // 'taken': erased by a concurrent effect of the same end, committed
   }
   if (pending.length === 0) await deps.db.updateTable('consents').set({ effected_at: new Date() }).where('id', '=', c.id).execute();
   return { sessions_failed: sessionsFailed, grants_revoked: grantsRevoked, references_erased: erased, references_pending: pending };
+}
+
+/**
+ * Erases one reference of the consent's uses, claiming them first in the same database transaction:
+ * two processes effecting the same end erase it once (the second finds the uses claimed), and a
+ * reference still pending rolls its claim back for a later try.
+ */
+async function eraseUses(db: Db, c: { id: string; accountId: string; environment: Environment }, referenceId: string, actor: Actor): Promise<'erased' | 'pending' | 'taken'> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable('consent_uses')
+        .set({ erased_at: new Date() })
+        .where('consent_id', '=', c.id)
+        .where('reference_id', '=', referenceId)
+        .where('erased_at', 'is', null)
+        .returning('id')
+        .execute();
+      if (claimed.length === 0) return 'taken';
+      await eraseReference(trx, { accountId: c.accountId, environment: c.environment, referenceId }, actor);
+      return 'erased';
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'validation') return 'pending';
+    throw err;
+  }
 }
 
 /** Sandbox document-locker sessions still waiting for the user: denied, and their initialize failed. */
