@@ -34,6 +34,8 @@ import { WebhookWorker } from './webhooks/worker.js';
 import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
+import { registerConsentRoutes } from './consents/routes.js';
+import { ConsentExpiry } from './consents/expiry.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -138,6 +140,7 @@ async function registerRoutes(app: FastifyInstance, services: Services): Promise
     registerCatalogRoutes(api, services);
     registerWebhookRoutes(api, services);
     registerAuditRoutes(api, services);
+    registerConsentRoutes(api, services);
   });
 
   // An operation's side routes (a consent page, a signed document), each in its own plugin scope.
@@ -167,6 +170,7 @@ function backgroundWorkers(config: Config, services: Services, log: FastifyBaseL
     webhooks,
     overdue,
     new Checkpointer(services.db, config.auditCheckpoint.signingKey, config.auditCheckpoint.everyS, log),
+    new ConsentExpiry(services.consents.end, config.finalizerPollMs, log),
   ];
   return { reconciler, webhooks, overdue, workers };
 }

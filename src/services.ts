@@ -28,6 +28,10 @@ import { RedisBucketStore } from './access/redis-bucket.js';
 import { ClusterBucketStore } from './access/cluster-bucket.js';
 import { Expectations } from './attention/expectations.js';
 import { NameMatchSettingsReader } from './accounts/name-match-settings.js';
+import { ConsentGate } from './consents/gate.js';
+import { loadReceiptKey } from './consents/receipt.js';
+import { SubjectHasher, type ConsentDeps } from './consents/store.js';
+import type { EndDeps } from './consents/withdrawal.js';
 
 export interface Services {
   config: Config;
@@ -63,6 +67,8 @@ export interface Services {
   expectations: Expectations;
   /** The operations' runners (sandbox and live) and what their handlers may read. */
   operations: OperationRoutes;
+  /** Consent records: writing them (with receipts) and ending them (withdrawal, expiry). */
+  consents: { records: ConsentDeps; end: EndDeps };
   /** Releases what the services hold outside the store (Redis). */
   close(): Promise<void>;
 }
@@ -74,6 +80,7 @@ function operationRoutes(
 ): OperationRoutes & { live: LiveRunner } {
   const { db, recorder, idempotency, transactions, partners } = s;
   return {
+    consents: new ConsentGate(db, config.authCacheMs),
     sandbox: new SandboxRunner({ recorder, idempotency, finalizer: s.finalizer, pendingMs: config.sandboxPendingMs }),
     live: new LiveRunner({
       db,
@@ -154,6 +161,10 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     preflight,
     metrics,
     expectations: new Expectations(config.attention.expectedFinalS, partners),
+    consents: {
+      records: { db, hasher: new SubjectHasher(await loadSecret(db, 'consent_subject')), receiptKey: await loadReceiptKey(db), issuer: config.publicUrl },
+      end: { db, transactions, partners },
+    },
     async close() {
       if (buckets instanceof RedisBucketStore) await buckets.close();
       await partners?.close();

@@ -274,6 +274,20 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/api/v1/audit-logs/export', money: true },
   { method: 'GET', path: '/api/v1/audit-logs/{request_id}', money: true },
   { method: 'POST', path: '/api/v1/erasures', body: () => ({ reference_id: ref('erase') }) },
+  {
+    method: 'POST',
+    path: '/api/v1/consents',
+    body: () => ({
+      subject: { mobile: '9123456780' },
+      purpose: { code: 'kyc', text: 'To verify your bank account' },
+      operations: ['mobile-to-bank-account'],
+      notice: { version: '1', language: 'en', text: 'We will check the bank account linked to your mobile number.' },
+    }),
+  },
+  { method: 'GET', path: '/api/v1/consents' },
+  { method: 'GET', path: '/api/v1/consents/public-key' },
+  { method: 'GET', path: '/api/v1/consents/{id}' },
+  { method: 'POST', path: '/api/v1/consents/{id}/withdraw', body: () => ({}) },
 ];
 
 /** Every row of every table as text, on either store: what a dump of the database would show. */

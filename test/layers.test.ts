@@ -16,7 +16,7 @@ export const LAYERS: string[][] = [
   ['metrics', 'catalog', 'contract', 'namematch', 'access', 'idempotency'],
   ['audit', 'ledger', 'accounts', 'webhooks'],
   ['http', 'providers'],
-  ['transactions', 'catalog/preflight'],
+  ['transactions', 'catalog/preflight', 'consents'],
   ['settlement'],
   ['attention'],
   ['operations'],

@@ -8,7 +8,7 @@ import { listKeys } from '../accounts/store.js';
 import { checkLedger } from '../ledger/check.js';
 import { OPERATIONS, OPERATION_SLUGS } from '../operations/registry.js';
 import { listFees, setFee } from '../ledger/pricing.js';
-import { eraseReference } from './actions/erasure.js';
+import { eraseReference } from '../transactions/erasure.js';
 import { defaultPublicKey, loadSigningKey, publicKeyFrom, purgeAudit, verifyAudit, writeCheckpoint } from '../audit/checkpoints.js';
 import { loadConfig } from '../config.js';
 import { createUser } from '../console/users.js';
@@ -17,6 +17,9 @@ import { migrate } from '../db/migrate.js';
 import { accounts, allowlist, keys, wallet } from './actions/index.js';
 import { opts, required, UsageError } from './args.js';
 import { attentionCommands, type CommandContext } from './attention-commands.js';
+import { loadReceiptKey, publicKeyFrom as receiptPublicKey, receiptHash, verifyReceipt } from '../consents/receipt.js';
+import { readFileSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
 
 /** Each operation's declared fee: what `pricing list` shows where the table has no row. */
 const DECLARED_FEES = new Map(OPERATIONS.map((o) => [o.slug, o.feePaise]));
@@ -134,6 +137,30 @@ export const COMMANDS: Record<string, Command> = {
       review_at: score(values['review-at'], 'review-at'),
       on_review: onReview === undefined ? undefined : onReview === 'default' ? null : (onReview as 'pay' | 'hold'),
     });
+  },
+
+  async 'accounts consent'(db, args) {
+    const { values } = opts(args, { account: { type: 'string' }, 'require-live': { type: 'string' } });
+    required(values, 'account');
+    const v = values['require-live'];
+    if (v === undefined) return { account: values.account!, ...(await accounts.consentSettings(db, values.account!)) };
+    if (v !== 'on' && v !== 'off') throw new UsageError('--require-live must be on or off');
+    return accounts.setConsentRequired(db, 'cli', { accountId: values.account!, requireLive: v === 'on' });
+  },
+
+  async 'consents verify'(db, args) {
+    const { values, positionals } = opts(args, { 'public-key': { type: 'string' } }, 1);
+    const receipt = positionals[0];
+    if (!receipt) throw new UsageError('the receipt (a compact JWS) is required');
+    let key: KeyObject | ((kid: string | undefined) => KeyObject);
+    try {
+      key = values['public-key'] !== undefined ? (kid) => receiptPublicKey(readFileSync(values['public-key']!, 'utf8'), kid) : (await loadReceiptKey(db)).publicKey;
+    } catch (err) {
+      throw new UsageError(`--public-key: ${(err as Error).message}`);
+    }
+    const verdict = verifyReceipt(receipt, key);
+    if (!verdict.ok) throw new LedgerBreach({ ok: false, reason: verdict.reason });
+    return { ok: true, header: verdict.header, claims: verdict.claims, receipt_sha256: receiptHash(receipt) };
   },
 
   async 'users create'(db, args) {

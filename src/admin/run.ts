@@ -17,6 +17,8 @@ export const USAGE = `usage: sangam <command>
   allowlist list --account ID --env sandbox|live
   approve|unapprove --account ID --operation SLUG|all
   accounts limits --account ID [--per-sec N|default] [--burst N|default]
+  accounts consent --account ID [--require-live on|off]   (live calls must cite a consent_id)
+  consents verify RECEIPT [--public-key FILE]   (FILE: a JWK, a JWKS or PEM; default: this store's key; exit 1 if it does not verify)
   wallet topup --account ID --amount INR
   users create --email E --password P [--admin] [--account ID]   (a console user)
   ledger check                              (exit 1 on any breach)

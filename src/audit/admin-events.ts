@@ -7,19 +7,23 @@ import type { Environment } from '../db/schema.js';
 import type { Trx } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import { insertChained } from './chain.js';
+import type { DataClass } from './retention.js';
 
 /**
  * Who made an admin change: the operator's command line (or admin socket), the command line acting as
  * a named console admin (`cli:<email>`, where a change needs a person: maker-checker), a console user,
- * or an API key (an erasure request).
+ * an API key (an erasure request, a consent withdrawn), or Sangam itself (`system:<worker>`: a consent
+ * that expired).
  */
-export type Actor = 'cli' | `cli:${string}` | `console:${string}` | `key:${string}`;
+export type Actor = 'cli' | `cli:${string}` | `console:${string}` | `key:${string}` | `system:${string}`;
 
 export interface AdminEvent {
   accountId: string;
   environment?: Environment | null;
   action: string;
   detail: Record<string, unknown>;
+  /** Its retention class; `bodies` unless given (a consent receipt's row: `consent`). */
+  dataClass?: DataClass;
 }
 
 /** Appends the event to the hash chain in `trx`; it locks the chain's head, so call it after the change's own locks. */
@@ -42,6 +46,7 @@ export async function appendAdminEvent(trx: Trx, actor: Actor, e: AdminEvent): P
       latency_ms: 0,
       request_body: JSON.stringify({ ...e.detail, actor }),
       response_body: null,
+      ...(e.dataClass && { data_class: e.dataClass }),
     },
   ]);
 }

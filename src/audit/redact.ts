@@ -30,6 +30,8 @@ const FREE_REFERENCE_KEYS = new Set(['idempotency_key']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Fields whose value is an identity number: every digit but the last 4 is masked. */
 const IDENTITY_KEY = /aadhaar|(^|_)(uid|vid)$|mobile|phone|account_?number|subscriber_?id/i;
+/** Fields that name a person in text (an e-mail, a consent's subject): only their last 4 characters stay. */
+const PERSON_KEY = /e-?mail|^subject$/i;
 const LONG_STRING = 512;
 const DIGIT_RUN = /\p{Nd}(?:[^\p{L}\p{N}]*\p{Nd}){8,}/gu;
 const DIGIT = /\p{Nd}/gu;
@@ -90,6 +92,13 @@ function redactString(s: string, identity: boolean): string {
   return identity ? maskAllButLast4(cut) : maskDigits(cut);
 }
 
+/** Every character of every string in `value` but the last 4 becomes `*`. */
+function maskPerson(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return storable('*'.repeat(Math.max(0, value.length - 4)) + value.slice(-4));
+  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return typeof value === 'object' && value !== null ? '[redacted]' : value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactString(k, false), maskPerson(v, depth + 1)]));
+}
+
 export function redact(value: unknown, depth = 0, identity = false): unknown {
   if (typeof value === 'string') return redactString(value, identity);
   if (typeof value === 'number') {
@@ -105,7 +114,9 @@ export function redact(value: unknown, depth = 0, identity = false): unknown {
     const key = k.toLowerCase();
     out[redactString(k, false)] = DROP_KEYS.has(key)
       ? '[redacted]'
-      : REFERENCE_KEYS.has(key) && typeof v === 'string' && v.length <= 128
+      : PERSON_KEY.test(key)
+        ? maskPerson(v, depth + 1)
+        : REFERENCE_KEYS.has(key) && typeof v === 'string' && v.length <= 128
         ? referenceText(key, v)
         : redact(v, depth + 1, identity || IDENTITY_KEY.test(key));
   }

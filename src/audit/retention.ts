@@ -10,7 +10,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 
-export type DataClass = 'identity' | 'bodies';
+/**
+ * `consent`: the rows that put a consent receipt's hash in the chain. Their content is never erased
+ * early (no content clock): they leave with metadata retention (docs/DECISIONS.md, consent records).
+ */
+export type DataClass = 'identity' | 'bodies' | 'consent';
 
 /**
  * A row's class: an operation's row takes the class its declaration gives (operations/<slug>), passed

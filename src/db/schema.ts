@@ -17,6 +17,8 @@ export interface AccountsTable {
   name_match_approve_at: number | null;
   name_match_review_at: number | null;
   name_match_on_review: 'pay' | 'hold' | null;
+  /** Live calls must cite a consent_id (migration 0019). */
+  require_consent_live: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface IpAllowlistTable {
@@ -131,6 +133,46 @@ export interface DoclockerSessionsTable {
   created_at: CreatedAt;
   expires_at: Timestamp;
   decided_at: Timestamp | null;
+}
+
+export type ConsentStatus = 'active' | 'withdrawn' | 'expired';
+
+export interface ConsentsTable {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  status: ConsentStatus;
+  subject_mobile_hash: string | null;
+  subject_email_hash: string | null;
+  subject_reference_hash: string | null;
+  /** JSON: the masked forms ({ mobile?, email?, reference? }, last 4 characters). */
+  subject_masked: string;
+  purpose_code: string;
+  purpose_text: string;
+  /** JSON array of operation slugs. */
+  operations: string;
+  notice_version: string;
+  notice_language: string;
+  notice_text: string;
+  notice_sha256: string;
+  channel: string | null;
+  collected_at: Timestamp;
+  expires_at: Timestamp | null;
+  created_at: CreatedAt;
+  ended_at: Timestamp | null;
+  effected_at: Timestamp | null;
+  receipt: string;
+}
+
+export interface ConsentUsesTable {
+  id: Generated<string>;
+  consent_id: string;
+  request_id: string;
+  txn_id: string;
+  operation: string;
+  reference_id: string;
+  used_at: CreatedAt;
+  erased_at: Timestamp | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -323,6 +365,8 @@ export interface DB {
   partner_sessions: PartnerSessionsTable;
   transactions: TransactionsTable;
   doclocker_sessions: DoclockerSessionsTable;
+  consents: ConsentsTable;
+  consent_uses: ConsentUsesTable;
   idempotency_keys: IdempotencyKeysTable;
   audit_logs: AuditLogsTable;
   server_secrets: ServerSecretsTable;

@@ -3,10 +3,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/client.js';
 
-export async function loadSecret(db: Db, name: string): Promise<string> {
+/** The deployment's secret `name`, made by `generate` (32 random bytes by default) by whichever process is first. */
+export async function loadSecret(db: Db, name: string, generate = () => randomBytes(32).toString('base64url')): Promise<string> {
   await db
     .insertInto('server_secrets')
-    .values({ name, value: randomBytes(32).toString('base64url') })
+    .values({ name, value: generate() })
     .onConflict((oc) => oc.doNothing())
     .execute();
   const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();

@@ -5,6 +5,16 @@
 // What the server enforces stays in the operation's one schema (route.ts validates with it).
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { OperationDef } from './operation.js';
+import { CONSENT_ID_PATTERN } from '../consents/gate.js';
+
+/** Every operation's optional consent_id, checked by the route for all of them alike (consents/gate.ts). */
+const ConsentId = Type.Optional(
+  Type.String({
+    pattern: CONSENT_ID_PATTERN,
+    description:
+      'A consent record (POST /api/v1/consents) the call is made under: the caller\'s own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent.',
+  }),
+);
 
 /** What a request may leave out because something else stands in for it: an alias, or the Idempotency-Key header. */
 const OPTIONAL_IN_DOC = (def: OperationDef): Record<string, string> => ({
@@ -35,7 +45,7 @@ export function requestDoc(def: OperationDef): TObject {
   const alternatives = Object.entries(def.aliases ?? {}).map(([alias, canonical]) => ({ anyOf: [given(canonical), given(alias)] }));
   return {
     ...def.schema,
-    properties,
+    properties: { ...properties, consent_id: ConsentId },
     required: (def.schema.required ?? []).filter((k) => !relaxed[k]),
     ...(alternatives.length ? { allOf: alternatives } : {}),
     examples: [def.example],

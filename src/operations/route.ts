@@ -1,6 +1,6 @@
 // Owns the path every operation request takes up to its runner: pick the input (JSON body, or query
 // string for the GET operation), resolve aliases, validate against the operation's one schema, let
-// the operation refuse what the caller may not name (admit, before any record), take the idempotency
+// the cited consent be checked and the operation refuse what the caller may not name (before any record), take the idempotency
 // key and fill in what may be left out (resolve); then it only chooses the runner for the key's
 // environment (sandbox-runner.ts, live-runner.ts), which owns the key until the answer, and sends the
 // runner's answer.
@@ -15,6 +15,7 @@ import { auditOperation } from '../audit/hook.js';
 import type { OperationContext, OperationDeps, OperationDef } from './operation.js';
 import type { Call, Input, Runner } from './runner.js';
 import { headersDoc, OPERATION_ERRORS, requestDoc } from './document.js';
+import type { ConsentGate } from '../consents/gate.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -62,6 +63,8 @@ export interface OperationRoutes {
   sandbox: Runner;
   live: Runner;
   deps: OperationDeps;
+  /** The cited consent_id's check, for every operation alike (CONTRACT §13). */
+  consents: ConsentGate;
 }
 
 async function handle(def: OperationDef, routes: OperationRoutes, req: FastifyRequest, reply: FastifyReply) {
@@ -79,6 +82,7 @@ async function handle(def: OperationDef, routes: OperationRoutes, req: FastifyRe
     deps: routes.deps,
     afterRecord: [],
   };
+  await routes.consents.check(def.slug, input, ctx);
   await def.admit?.(input, ctx);
   const key = idempotencyKey(def, input, ctx); // hashed before resolve() fills anything in
   await def.resolve?.(input, ctx);

@@ -226,6 +226,12 @@ export interface Connector {
    */
   document?(txnId: string): Promise<{ contentType: string; body: string } | null>;
   /**
+   * Gives back what a user's grant still holds for a client id (a document-locker access token not yet
+   * spent): forgets it and revokes it at the partner, when a consent is withdrawn. True when a grant
+   * was held. A failed revoke at the partner still forgets the token (it expires there on its own).
+   */
+  revokeGrant?(clientId: string): Promise<boolean>;
+  /**
    * Recharge pre-flight (CONTRACT §10), for partners that serve recharge-commission and offer it: the
    * operator and circle of a mobile number, and the plans of an operator in a circle, mapped to our
    * codes in the partner's transformer. A partner's operator or circle we do not map is a PartnerError

@@ -232,6 +232,12 @@ export class PartnerRouter {
     return c?.document ? c.document(txnId) : null;
   }
 
+  /** Revokes the grant a partner still holds for a client id (a consent withdrawn); false when it holds none. */
+  async revokeGrant(partner: string, clientId: string): Promise<boolean> {
+    const c = this.endpoints.get(partner)?.connector;
+    return c?.revokeGrant ? c.revokeGrant(clientId) : false;
+  }
+
   /** The partners' own routes (an OAuth callback), each under /partners/<name>/. */
   registerRoutes(app: FastifyInstance, hooks: (partner: string) => PartnerRouteHooks): void {
     for (const e of this.endpoints.values()) e.connector.routes?.(app, hooks(e.name));

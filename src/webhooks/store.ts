@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { newSecret } from './signing.js';
 
-export const EVENT_TYPES = ['transaction.success', 'transaction.failed', 'transaction.reversed'] as const;
+export const EVENT_TYPES = ['transaction.success', 'transaction.failed', 'transaction.reversed', 'consent.withdrawn', 'consent.expired'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 type Scope = { accountId: string; environment: Environment };
@@ -105,7 +105,8 @@ export async function rotateSecret(db: Db, s: Scope, id: string, overlapS: numbe
 export interface NewEvent {
   scope: Scope;
   type: EventType;
-  txnId: string;
+  /** The transaction it announces; null for an event about something else (a consent). */
+  txnId: string | null;
   data: Record<string, unknown>;
 }
 

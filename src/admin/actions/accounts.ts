@@ -7,6 +7,7 @@ import { OPERATION_SLUGS } from '../../operations/registry.js';
 import { ApiError } from '../../errors.js';
 import { adminAction, type Actor } from './run.js';
 import { readNameMatchSettings, writeNameMatchSettings, type NameMatchChange } from '../../accounts/name-match-settings.js';
+import { readConsentSettings, writeConsentSettings } from '../../consents/settings.js';
 
 /** Errors: validation (empty name). */
 export function create(db: Db, actor: Actor, input: { name: string }) {
@@ -39,6 +40,17 @@ export function setNameMatch(db: Db, actor: Actor, input: { accountId: string } 
   return adminAction(db, actor, async (trx) => {
     const settings = await writeNameMatchSettings(trx, accountId, change);
     return { result: { account: accountId, ...settings }, event: { accountId, action: 'accounts name-match', detail: { ...change } } };
+  });
+}
+
+/** Whether the account's live calls must cite a consent_id. Errors: not_found (account). */
+export const consentSettings = (db: Db, accountId: string) => readConsentSettings(db, accountId);
+
+/** Requires (or stops requiring) consent_id on the account's live calls. Errors: not_found (account). */
+export function setConsentRequired(db: Db, actor: Actor, input: { accountId: string; requireLive: boolean }) {
+  return adminAction(db, actor, async (trx) => {
+    const settings = await writeConsentSettings(trx, input.accountId, input.requireLive);
+    return { result: { account: input.accountId, ...settings }, event: { accountId: input.accountId, action: 'accounts consent', detail: { require_consent_live: input.requireLive } } };
   });
 }
 

@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
 import { okEnvelope } from '../../http/envelope.js';
 import { Envelope, responses } from '../../http/responses.js';
-import { eraseReference } from '../../admin/actions/erasure.js';
+import { eraseReference } from '../../transactions/erasure.js';
 import { TAGS } from './schemas.js';
 
 const ErasureBody = Type.Object(

@@ -77,9 +77,20 @@ export async function download(d: DownloadDeps, r: { txnId: string; clientId: st
   return downloadSucceeded(record);
 }
 
+/**
+ * A consent withdrawn before the download: the held token is forgotten and revoked, and a later
+ * download is told the user denied access. False when no token is held (not authorized, or spent).
+ */
+export async function revokeGrant(d: DownloadDeps, clientId: string): Promise<boolean> {
+  const session = await d.sessions.client(clientId);
+  if (!session?.accessToken) return false;
+  await finish(d, clientId, session, session.accessToken, 'denied');
+  return true;
+}
+
 /** Forgets the token, then revokes it at DigiLocker (§1.5, HTTP Basic); a failed revoke changes nothing. */
-async function finish(d: DownloadDeps, clientId: string, session: ClientSession, token: string): Promise<void> {
-  await d.sessions.putClient(clientId, { status: 'used', txnId: session.txnId, verifier: '' }, DECIDED_TTL_S);
+async function finish(d: DownloadDeps, clientId: string, session: ClientSession, token: string, next: 'used' | 'denied' = 'used'): Promise<void> {
+  await d.sessions.putClient(clientId, { status: next, txnId: session.txnId, verifier: '', ...(next === 'denied' && { reason: 'consent withdrawn' }) }, DECIDED_TTL_S);
   const basic = Buffer.from(`${d.clientId}:${d.clientSecret}`).toString('base64');
   await d.http
     .call({

@@ -6,7 +6,7 @@
 // (…/public). A missing or unusable variable stops the boot with a message naming it.
 import { readFileSync } from 'node:fs';
 import { partnerVars, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext } from '../connector.js';
-import { document, download, type DownloadDeps } from './download.js';
+import { document, download, revokeGrant, type DownloadDeps } from './download.js';
 import { DigilockerHttp } from './http.js';
 import { initialize, registerCallback } from './oauth.js';
 import { DigilockerSessions, PENDING_TTL_S } from './session.js';
@@ -57,6 +57,7 @@ export const createDigilocker: ConnectorFactory = (ctx) => {
       }
     },
     document: (txnId) => document(deps, txnId),
+    revokeGrant: (clientId) => revokeGrant(deps, clientId),
     routes: (app, hooks) => registerCallback(app, hooks, deps),
     close: () => http.close(),
   };

@@ -13,13 +13,13 @@
 // counted, not touched, and leave with metadata retention. It sits with the admin actions, above the
 // rooms whose rows it rewrites (audit, transactions, idempotency, webhooks, partner sessions).
 import { sql } from 'kysely';
-import type { Db } from '../../db/client.js';
-import type { Environment } from '../../db/schema.js';
-import { inTransaction, type Trx } from '../../db/transaction.js';
-import { ApiError } from '../../errors.js';
-import { appendAdminEvent, type Actor } from '../../audit/admin-events.js';
-import { ERASED } from '../../audit/retention.js';
-import { TransactionStore } from '../../transactions/store.js';
+import type { Db } from '../db/client.js';
+import type { Environment } from '../db/schema.js';
+import { inTransaction, type Trx } from '../db/transaction.js';
+import { ApiError } from '../errors.js';
+import { appendAdminEvent, type Actor } from '../audit/admin-events.js';
+import { ERASED } from '../audit/retention.js';
+import { TransactionStore } from './store.js';
 
 /** What survives an erasure in a stored result or event: the outcome and the money, never the person. */
 const KEPT = new Set([

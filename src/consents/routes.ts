@@ -1,0 +1,145 @@
+// Owns the consent records API (CONTRACT §13): record a consent and get its signed receipt, read one
+// with its uses, list a subject's by mobile number, withdraw one, and the receipt key as a JWK Set.
+// Consents are per account and environment: another's is a 404.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { okEnvelope } from '../http/envelope.js';
+import { Envelope, Nullable, responses } from '../http/responses.js';
+import { Mobile } from '../contract/fields.js';
+import { OPERATION_SLUGS } from '../operations/registry.js';
+import type { Services } from '../services.js';
+import { CONSENT_ID_PATTERN } from './gate.js';
+import { jwks } from './receipt.js';
+import { createConsent, getConsent, listBySubjectMobile } from './store.js';
+import { withdraw } from './withdrawal.js';
+
+const TAGS = ['Consents'];
+const text = (name: string, max: number, description: string) =>
+  Type.String({ minLength: 1, maxLength: max, description, errorMessage: `${name} must be text of 1 to ${max} characters` });
+const DateTime = (name: string, description: string) => Type.String({ format: 'date-time', description, errorMessage: `${name} must be an RFC 3339 date-time` });
+
+const CreateBody = Type.Object({
+  subject: Type.Object(
+    {
+      mobile: Type.Optional(Type.String({ pattern: '^(\\+?91)?[6-9][0-9]{9}$', description: 'The person\'s mobile number (10 digits, optionally +91)', errorMessage: 'subject.mobile must be a 10-digit Indian mobile number' })),
+      email: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'The person\'s e-mail address', errorMessage: 'subject.email must be an e-mail address' })),
+      reference: Type.Optional(text('subject.reference', 128, 'Your own identifier of the person')),
+    },
+    { additionalProperties: false, description: 'Who consented: at least one of mobile, email, reference. Kept only as a keyed hash and the last 4 characters.' },
+  ),
+  purpose: Type.Object({ code: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'Your code for the purpose', errorMessage: 'purpose.code must be 1 to 64 letters, digits, dots, dashes or underscores' }), text: text('purpose.text', 2000, 'The purpose as the person was told it') }),
+  operations: Type.Array(Type.String({ enum: [...OPERATION_SLUGS] }), {
+    minItems: 1,
+    uniqueItems: true,
+    description: 'The operations the consent covers',
+    errorMessage: `operations must be a non-empty list of distinct operations: ${OPERATION_SLUGS.join(', ')}`,
+  }),
+  notice: Type.Object({
+    version: text('notice.version', 64, 'The notice\'s version'),
+    language: Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Its language (BCP 47, e.g. en, hi, ta-IN)', errorMessage: 'notice.language must be a BCP 47 language tag such as en or hi' }),
+    text: text('notice.text', 20_000, 'The notice exactly as shown to the person (stored with its SHA-256)'),
+  }),
+  channel: Type.Optional(Type.String({ pattern: '^[a-z0-9_-]{1,32}$', description: 'Where it was collected: web, app, assisted, ivr…', errorMessage: 'channel must be 1 to 32 lower-case letters, digits, dashes or underscores' })),
+  collected_at: Type.Optional(DateTime('collected_at', 'When the person consented (default: now)')),
+  expires_at: Type.Optional(DateTime('expires_at', 'When it lapses (default: never; a withdrawal ends it sooner)')),
+});
+
+const IdParams = Type.Object({ id: Type.String({ pattern: CONSENT_ID_PATTERN, description: 'A consent id: cns_ and 24 letters or digits', errorMessage: 'id must be a consent id (cns_…)' }) });
+const Masked = Type.Object({ mobile: Type.Optional(Type.String()), email: Type.Optional(Type.String()), reference: Type.Optional(Type.String()) }, { description: 'The last 4 characters of each' });
+const ConsentFields = {
+  id: Type.String({ pattern: CONSENT_ID_PATTERN }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('withdrawn'), Type.Literal('expired')]),
+  environment: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]),
+  subject: Masked,
+  purpose: Type.Object({ code: Type.String(), text: Type.String() }),
+  operations: Type.Array(Type.String()),
+  notice: Type.Object({ version: Type.String(), language: Type.String(), text: Type.String(), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
+  channel: Nullable(Type.String()),
+  collected_at: Type.String({ format: 'date-time' }),
+  expires_at: Nullable(Type.String({ format: 'date-time' })),
+  created_at: Type.String({ format: 'date-time' }),
+  ended_at: Nullable(Type.String({ format: 'date-time', description: 'When it was withdrawn or expired' })),
+  receipt: Type.String({ description: 'Compact JWS (EdDSA) signed by Sangam over the record: docs/CONSENT.md' }),
+};
+const Uses = Type.Object({
+  count: Type.Integer({ description: 'Calls made under it' }),
+  last_used_at: Nullable(Type.String({ format: 'date-time' })),
+  request_ids: Type.Array(Type.String(), { description: 'The request ids of the calls (the latest 100)' }),
+});
+const Effect = Type.Object({
+  sessions_failed: Type.Integer({ description: 'Sandbox document-locker sessions still waiting for the user, now failed' }),
+  grants_revoked: Type.Integer({ description: 'Live document-locker access tokens revoked at the partner' }),
+  references_erased: Type.Array(Type.String(), { description: 'References whose content was erased, as POST /api/v1/erasures does' }),
+  references_pending: Type.Array(Type.String(), { description: 'References still pending: erased once final' }),
+});
+const Jwk = Type.Object({ kty: Type.Literal('OKP'), crv: Type.Literal('Ed25519'), x: Type.String(), kid: Type.String(), alg: Type.Literal('EdDSA'), use: Type.Literal('sig') });
+const NOT_FOUND = { errors: [404] };
+
+export function registerConsentRoutes(app: FastifyInstance, services: Services): void {
+  const scope = (req: { auth?: { accountId: string; environment: 'sandbox' | 'live' } }) => ({ accountId: req.auth!.accountId, environment: req.auth!.environment });
+  const deps = services.consents;
+
+  app.post<{ Body: Static<typeof CreateBody> }>(
+    '/api/v1/consents',
+    {
+      schema: {
+        operationId: 'createConsent',
+        summary: 'Record a consent; answers it with its signed receipt',
+        tags: TAGS,
+        body: CreateBody,
+        response: responses(Envelope(Type.Object({ ...ConsentFields, uses: Uses })), { errors: [413, 415] }),
+      },
+    },
+    async (req) => okEnvelope('Consent recorded', await createConsent(deps.records, scope(req), req.auth!.keyId, req.body)),
+  );
+
+  app.get<{ Querystring: { subject_mobile: string } }>(
+    '/api/v1/consents',
+    {
+      schema: {
+        operationId: 'listConsents',
+        summary: 'A subject\'s consents (by mobile number), newest first',
+        tags: TAGS,
+        querystring: Type.Object({ subject_mobile: { ...Mobile, description: 'The person\'s mobile number (looked up by its keyed hash)' } }),
+        response: responses(Envelope(Type.Object({ items: Type.Array(Type.Object(ConsentFields)) }))),
+      },
+    },
+    async (req) => okEnvelope('Consents', { items: await listBySubjectMobile(deps.records, scope(req), req.query.subject_mobile) }),
+  );
+
+  app.get(
+    '/api/v1/consents/public-key',
+    {
+      schema: {
+        operationId: 'consentReceiptKeys',
+        summary: 'The key that signs consent receipts, as a JWK Set (RFC 7517)',
+        tags: TAGS,
+        response: responses(Envelope(Type.Object({ keys: Type.Array(Jwk) }))),
+      },
+    },
+    async () => okEnvelope('Consent receipt keys', jwks(deps.records.receiptKey)),
+  );
+
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/consents/:id',
+    {
+      schema: { operationId: 'getConsent', summary: 'A consent with its uses', tags: TAGS, params: IdParams, response: responses(Envelope(Type.Object({ ...ConsentFields, uses: Uses })), NOT_FOUND) },
+    },
+    async (req) => okEnvelope('Consent', await getConsent(services.db, scope(req), req.params.id)),
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/api/v1/consents/:id/withdraw',
+    {
+      config: { bodyOptional: true },
+      schema: {
+        operationId: 'withdrawConsent',
+        summary: 'Withdraw a consent: no call may cite it; what it holds is revoked and what was done under it erased',
+        tags: TAGS,
+        params: IdParams,
+        response: responses(Envelope(Type.Object({ ...ConsentFields, uses: Uses, effect: Nullable(Effect) })), { errors: [404, 413, 415] }),
+      },
+    },
+    async (req) => okEnvelope('Consent withdrawn', await withdraw(deps.end, scope(req), req.params.id, `key:${req.auth!.keyId}`)),
+  );
+}
