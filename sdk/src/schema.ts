@@ -2808,7 +2808,10 @@ export interface operations {
                      * @example 9876543210
                      */
                     mobile?: string;
-                    /** @description The name the client expects at the bank: the answer then carries name_match against the account holder */
+                    /**
+                     * @description The name the client expects at the bank: the answer then carries name_match against the account holder. It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name).
+                     * @example Ramesh Kumar
+                     */
                     name?: string;
                     /**
                      * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
@@ -7141,12 +7144,12 @@ export interface operations {
                     /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
                     consent_id?: string;
                     /**
-                     * @description The first name: 1 to 200 characters, in Latin or any Indian script
+                     * @description The first name: 1 to 200 characters with at least one letter, in Latin or any Indian script. It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name).
                      * @example Shri Ramesh Kumar S/O Late Mohan Lal
                      */
                     name_1: string;
                     /**
-                     * @description The second name: 1 to 200 characters, in Latin or any Indian script
+                     * @description The second name: 1 to 200 characters with at least one letter, in Latin or any Indian script. It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name).
                      * @example RAMESH K
                      */
                     name_2: string;
@@ -7846,7 +7849,10 @@ export interface operations {
                 amount: number;
                 /** @description Client-side beneficiary id */
                 beneficiary_id?: string;
-                /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
+                /**
+                 * @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold)
+                 * @example Ramesh Kumar
+                 */
                 beneficiary_name?: string;
                 /**
                  * @description The end user consented to this operation; must be true
@@ -7903,7 +7909,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
-                            amount?: number;
+                            amount: number;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode?: number;
                             message: string;
@@ -7940,9 +7946,9 @@ export interface operations {
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /** @description Sangam's transaction id */
-                            txn_id?: string;
+                            txn_id: string;
                             /** @description The bank's UTR; null while pending */
-                            utr?: string | null;
+                            utr: string | null;
                             /**
                              * Format: date-time
                              * @description When it completed
@@ -8354,7 +8360,10 @@ export interface operations {
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
-                    /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
+                    /**
+                     * @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold). It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name).
+                     * @example Ramesh Kumar
+                     */
                     beneficiary_name?: string;
                     /**
                      * @description The end user consented to this operation; must be true
@@ -8409,7 +8418,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description INR */
-                            amount?: number;
+                            amount: number;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode?: number;
                             message: string;
@@ -8446,9 +8455,9 @@ export interface operations {
                             /** @description "Failed" on a business failure */
                             Status?: string;
                             /** @description Sangam's transaction id */
-                            txn_id?: string;
+                            txn_id: string;
                             /** @description The bank's UTR; null while pending */
-                            utr?: string | null;
+                            utr: string | null;
                             /**
                              * Format: date-time
                              * @description When it completed

@@ -5,6 +5,7 @@ import type { Ajv } from 'ajv';
 import { IFSC_SHAPE, ifscExists } from '../catalog/ifsc.js';
 import { isWholePaise } from '../money.js';
 import { verhoeffValid } from './verhoeff.js';
+import { matchNames, NameMatchInputError } from '../namematch/index.js';
 
 export const ReferenceId = Type.String({
   pattern: '^[A-Za-z0-9._:-]{1,64}$',
@@ -105,4 +106,17 @@ export function addKeywords(ajv: Ajv): void {
     schemaType: 'boolean',
     validate: (_: boolean, v: string) => !IFSC_SHAPE.test(v) || ifscExists(v),
   });
+  // A name the name-match engine can read: a letter, and only scripts it reads (Latin, Indic, Perso-Arabic).
+  ajv.addKeyword({ keyword: 'personName', type: 'string', schemaType: 'boolean', validate: (_: boolean, v: string) => readableName(v) });
+}
+
+/** Whether the name-match engine reads `name` (at least one letter, every letter in a script it knows). */
+function readableName(name: string): boolean {
+  try {
+    matchNames(name, 'A');
+    return true;
+  } catch (err) {
+    if (err instanceof NameMatchInputError) return false;
+    throw err;
+  }
 }

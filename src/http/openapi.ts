@@ -67,6 +67,10 @@ const CUSTOM: Record<string, (schema: Json, value: unknown) => void> = {
     s['x-decimal-places'] = 2;
     appendDescription(s, 'x-decimal-places: 2: the server refuses more decimal places (not written as a fractional multipleOf, which floating-point validators apply inexactly, refusing values such as 19.99).');
   },
+  personName: (s, v) => {
+    s['x-person-name'] = v;
+    appendDescription(s, 'It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name).');
+  },
   ifsc: (s, v) => {
     s['x-ifsc-exists'] = v;
     appendDescription(s, 'The code must also exist in the RBI list of bank branches (x-ifsc-exists).');

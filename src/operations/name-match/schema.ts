@@ -8,8 +8,9 @@ const Name = (which: string) =>
   Type.String({
     minLength: 1,
     maxLength: MAX_NAME_LENGTH,
-    description: `The ${which} name: 1 to ${MAX_NAME_LENGTH} characters, in Latin or any Indian script`,
-    errorMessage: `name_${which === 'first' ? 1 : 2} must be 1 to ${MAX_NAME_LENGTH} characters`,
+    personName: true,
+    description: `The ${which} name: 1 to ${MAX_NAME_LENGTH} characters with at least one letter, in Latin or any Indian script`,
+    errorMessage: `name_${which === 'first' ? 1 : 2} must be 1 to ${MAX_NAME_LENGTH} characters with a letter, in Latin or an Indian script`,
     examples: [which === 'first' ? 'Shri Ramesh Kumar S/O Late Mohan Lal' : 'RAMESH K'],
   });
 
@@ -53,7 +54,7 @@ export const NameMatchObject = (description: string) => Type.Optional(Type.Objec
 
 /** A caller's name to compare with the one a partner returns. */
 export const NameToCompare = (description: string) =>
-  Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, description, errorMessage: `must be 1 to ${MAX_NAME_LENGTH} characters` });
+  Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, personName: true, examples: ['Ramesh Kumar'], description, errorMessage: `must be 1 to ${MAX_NAME_LENGTH} characters with a letter, in Latin or an Indian script` });
 
 /** Its own result fields (the standard ones come from http/responses.ts): present on success. */
 export const NameMatchResult = Object.fromEntries(Object.entries(NameMatchFields).map(([k, v]) => [k, Type.Optional(v)]));
