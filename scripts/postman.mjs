@@ -16,21 +16,30 @@ const FALLBACK_BODIES = {
   rotateWebhookSecret: { overlap_seconds: 3600 },
   replayWebhookEvents: { since: '2026-01-01T00:00:00Z' },
   createErasure: { reference_id: '{{reference_id}}' },
+  createConsent: {
+    subject: { mobile: '9123456780', reference: 'cust-000042' },
+    purpose: { code: 'kyc-onboarding', text: 'To verify your bank account when you open a wallet' },
+    operations: ['mobile-to-bank-account'],
+    notice: { version: '2026-11', language: 'en', text: 'We will check the bank account linked to your mobile number.' },
+    channel: 'app',
+  },
 };
 /** Required query values whose schemas carry no example or default. */
-const FALLBACK_QUERY = { mobile: '9876543210' };
+const FALLBACK_QUERY = { mobile: '9876543210', subject_mobile: '9123456780' };
 /** Values a run must not repeat: a repeated reference or key would replay the earlier answer. */
 const FRESH = { reference_id: '{{$guid}}', idempotency_key: '{{$guid}}' };
-/** Path parameters, filled from what an earlier request saved (CAPTURES). */
+/** Path parameters, filled from what an earlier request saved (CAPTURES); per operation where a name means another thing. */
 const PATH_VARIABLES = { reference_id: '{{reference_id}}', id: '{{webhook_endpoint_id}}', request_id: '{{request_id}}' };
+const OPERATION_PATH_VARIABLES = { getConsent: { id: '{{consent_id}}' }, withdrawConsent: { id: '{{consent_id}}' } };
 /** What a request saves for later ones: variable → path in the answer's body. */
 const CAPTURES = {
   createWebhookEndpoint: { webhook_endpoint_id: 'data.id' },
   listAuditLogs: { request_id: 'data.items.0.request_id' },
+  createConsent: { consent_id: 'data.id' },
 };
 const OPERATION_CAPTURE = { reference_id: 'data.reference_id' };
 /** Requests that must come after their siblings (they remove what the others use). */
-const LAST = new Set(['deleteWebhookEndpoint']);
+const LAST = new Set(['deleteWebhookEndpoint', 'withdrawConsent']);
 
 const VARIABLES = [
   { key: 'baseUrl', value: 'http://127.0.0.1:8080', type: 'string', description: 'Where the API is served' },
@@ -38,6 +47,7 @@ const VARIABLES = [
   { key: 'reference_id', value: '', type: 'string', description: 'Saved by each operation: the reference GET /transactions/{reference_id} and the erasure use' },
   { key: 'webhook_endpoint_id', value: '', type: 'string', description: 'Saved by "Register a webhook endpoint"' },
   { key: 'request_id', value: '', type: 'string', description: 'Saved by "Search the audit log"' },
+  { key: 'consent_id', value: '', type: 'string', description: 'Saved by "Record a consent"' },
 ];
 
 function convert(doc) {
@@ -93,7 +103,7 @@ function fillRequest(request, op) {
     q.disabled = value === undefined;
     q.value = value === undefined ? '' : String(value);
   }
-  for (const v of request.url.variable ?? []) v.value = PATH_VARIABLES[v.key] ?? v.value;
+  for (const v of request.url.variable ?? []) v.value = OPERATION_PATH_VARIABLES[op.operationId]?.[v.key] ?? PATH_VARIABLES[v.key] ?? v.value;
   // The key travels in the body (or query); both at once must be the same value, so the header is off.
   for (const h of request.header ?? []) if (h.key === 'Idempotency-Key') h.disabled = true;
   const body = bodyOf(op);

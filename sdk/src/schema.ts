@@ -2808,10 +2808,7 @@ export interface operations {
                      * @example 9876543210
                      */
                     mobile?: string;
-                    /**
-                     * @description The name the client expects at the bank: the answer then carries name_match against the account holder. It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name).
-                     * @example Ramesh Kumar
-                     */
+                    /** @description The name the client expects at the bank: the answer then carries name_match against the account holder. It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name). */
                     name?: string;
                     /**
                      * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
@@ -7849,10 +7846,7 @@ export interface operations {
                 amount: number;
                 /** @description Client-side beneficiary id */
                 beneficiary_id?: string;
-                /**
-                 * @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold)
-                 * @example Ramesh Kumar
-                 */
+                /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold) */
                 beneficiary_name?: string;
                 /**
                  * @description The end user consented to this operation; must be true
@@ -8360,10 +8354,7 @@ export interface operations {
                     amount: number;
                     /** @description Client-side beneficiary id */
                     beneficiary_id?: string;
-                    /**
-                     * @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold). It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name).
-                     * @example Ramesh Kumar
-                     */
+                    /** @description The payee's name as the client knows it: before paying, Sangam learns the VPA holder's registered name from the payout partner and compares; a reject is a failure with nothing paid, a review follows the account's setting (pay or hold). It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name). */
                     beneficiary_name?: string;
                     /**
                      * @description The end user consented to this operation; must be true

@@ -54,7 +54,7 @@ export const NameMatchObject = (description: string) => Type.Optional(Type.Objec
 
 /** A caller's name to compare with the one a partner returns. */
 export const NameToCompare = (description: string) =>
-  Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, personName: true, examples: ['Ramesh Kumar'], description, errorMessage: `must be 1 to ${MAX_NAME_LENGTH} characters with a letter, in Latin or an Indian script` });
+  Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, personName: true, description, errorMessage: `must be 1 to ${MAX_NAME_LENGTH} characters with a letter, in Latin or an Indian script` });
 
 /** Its own result fields (the standard ones come from http/responses.ts): present on success. */
 export const NameMatchResult = Object.fromEntries(Object.entries(NameMatchFields).map(([k, v]) => [k, Type.Optional(v)]));
