@@ -13,7 +13,7 @@ import { createRazorpayx } from '../src/providers/razorpayx/index.js';
 import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.js';
 import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
 import { eventually, PATHS, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
+import { factoryContext, freePort, liveReads, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
 
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_name_checks';
 const CF_SECRET = 'cfsk_ma_test_secret_for_name_checks';
@@ -198,15 +198,7 @@ nameCheckSuite(['rzp', 'cashfree']);
 nameCheckSuite(['cashfree', 'rzp']);
 
 /** A connector's context at `url`, with its own variables. */
-const ctxAt = (name: string, url: string, vars: Record<string, string>): PartnerContext => ({
-  name,
-  url,
-  vars,
-  webhookUrl: '',
-  oauthCallbackUrl: '',
-  timeoutFor: () => 1000,
-  sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
-});
+const ctxAt = (name: string, url: string, vars: Record<string, string>): PartnerContext => factoryContext(name, vars, url);
 
 describe('the validation endpoints, emulated as documented and read by the connectors', () => {
   let rzp: RazorpayxEmulator;
