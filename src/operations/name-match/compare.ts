@@ -1,23 +1,10 @@
 // Owns comparing names for the operations that do (name-match itself, and `data.name_match` in
-// mobile-to-bank-account, signature-match and the payout name check): the account's thresholds, and
-// the engine's refusals of a caller's name as the contract's 422 naming the caller's field.
-import { ApiError } from '../../errors.js';
-import { DEFAULT_THRESHOLDS, matchNames, NameMatchInputError, type NameMatchResult } from '../../namematch/index.js';
+// mobile-to-bank-account, signature-match and the payout name check) under the account's thresholds.
+// A caller's name the engine cannot read never gets here: the schemas' `personName` keyword
+// (contract/fields.ts) refuses it first, a 422 naming the field.
+import { matchNames, NameMatchInputError, type NameMatchResult } from '../../namematch/index.js';
 import type { OperationRequest, Outcome } from '../../providers/connector.js';
 import type { OperationContext, OperationDeps } from '../operation.js';
-
-/**
- * Refuses a name the engine cannot read (no letters, a script it does not know) as a 422 naming
- * `field`: called from admit(), before anything is recorded or charged.
- */
-export function checkName(name: string, field: string, other = 'A'): void {
-  try {
-    matchNames(name, other, DEFAULT_THRESHOLDS);
-  } catch (err) {
-    if (err instanceof NameMatchInputError && err.field === 'name_1') throw ApiError.validation([{ field, message: err.message.replace(/\bname_1\b/g, field) }]);
-    throw err;
-  }
-}
 
 /** The two names compared under the account's thresholds (both already checked). */
 export async function compareNames(deps: OperationDeps, accountId: string, name1: string, name2: string): Promise<NameMatchResult> {
@@ -37,15 +24,12 @@ export async function withNameMatch(outcome: Outcome, ctx: OperationContext, cal
 }
 
 /**
- * The request, admit and execute of an operation whose optional `name` is compared with a name its
- * partner returns (`data.name_match`, CONTRACT §11): the name is checked before anything is recorded.
+ * The request and execute of an operation whose optional `name` is compared with a name its
+ * partner returns (`data.name_match`, CONTRACT §11).
  */
 export function comparingName<I extends { name?: string }>(request: (input: I, ctx: OperationContext) => OperationRequest, partnerName: (fields: Record<string, unknown>) => unknown) {
   return {
     request,
-    async admit(input: I) {
-      if (input.name !== undefined) checkName(input.name, 'name');
-    },
     async execute(input: I, ctx: OperationContext) {
       return withNameMatch(await ctx.connector.execute(request(input, ctx)), ctx, input.name, partnerName);
     },

@@ -3,7 +3,7 @@
 // deterministic for the same names and the account's thresholds. A name the engine cannot read (no letters, a
 // script it does not know) is a 422 naming the field, found before anything is recorded or charged.
 import { defineOperation } from '../operation.js';
-import { checkName, compareNames } from './compare.js';
+import { compareNames } from './compare.js';
 import { NameMatchRequest, NameMatchResult } from './schema.js';
 
 export const nameMatch = defineOperation({
@@ -23,10 +23,6 @@ export const nameMatch = defineOperation({
   charge: 'completion',
   feePaise: 50,
   dataClass: 'identity',
-  async admit(input) {
-    checkName(input.name_1, 'name_1');
-    checkName(input.name_2, 'name_2');
-  },
   async execute(input, ctx) {
     const result = await compareNames(ctx.deps, ctx.accountId, input.name_1, input.name_2);
     return { status: 'success', message: `Names compared: ${result.category}, ${result.decision}`, fields: { ...result } };

@@ -5,7 +5,6 @@ import { defineOperation, type OperationContext } from '../operation.js';
 import { UpiPaymentRequest, UpiPaymentResult } from './schema.js';
 import { upiPaymentSandbox } from './sandbox.js';
 import { nameCheck } from './name-check.js';
-import { checkName } from '../name-match/compare.js';
 
 /** The payout a partner is asked to make. */
 const request = (input: UpiPaymentRequest, ctx: OperationContext): OperationRequest => ({ operation: 'upi-payment-status', txnId: ctx.txnId, vpa: input.vpa, amountPaise: inrToPaise(input.amount) });
@@ -30,9 +29,6 @@ export const upiPaymentStatus = defineOperation({
   amountPaise: (input) => inrToPaise(input.amount),
   request,
   sandbox: upiPaymentSandbox,
-  async admit(input) {
-    if (input.beneficiary_name !== undefined) checkName(input.beneficiary_name, 'beneficiary_name');
-  },
   // With `beneficiary_name`, the VPA holder's name is checked before anything is paid (name-check.ts).
   async execute(input, ctx) {
     const req = request(input, ctx);
