@@ -33,6 +33,8 @@ import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
+import { Batches } from './batches/index.js';
+import { registerBatchRoutes } from './batches/routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -125,6 +127,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     return reply.type(services.metrics.registry.contentType).send(await services.metrics.registry.metrics());
   });
 
+  const batches = new Batches(services, app.log);
   // Everything a key can call: authenticated in onRequest, before the body is read.
   await app.register(async (api) => {
     api.addHook('onRequest', accessGuard(services));
@@ -134,6 +137,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     registerCatalogRoutes(api, services);
     registerWebhookRoutes(api, services);
     registerAuditRoutes(api, services);
+    await api.register(async (scope) => registerBatchRoutes(scope, batches)); // its own scope: it reads CSV and NDJSON
   });
 
   // An operation's side routes (a consent page, a signed document), each in its own plugin scope.
@@ -157,6 +161,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     reconciler.start();
     webhooks.start();
     overdue.start();
+    batches.start();
     const retentionMs = config.idempotencyRetentionH * 3_600_000;
     purge = setInterval(() => {
       services.idempotency.purge(retentionMs).catch((err: unknown) => app.log.error({ err }, 'idempotency purge failed'));
@@ -178,6 +183,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     await reconciler.stop();
     await webhooks.stop();
     await overdue.stop();
+    await batches.stop();
     await checkpointer.stop();
   });
   app.addHook('onClose', async () => {

@@ -27,6 +27,11 @@ export interface HoldSpec {
   principalPaise: number;
   feePaise: number;
   commissionPaise: number;
+  /**
+   * Part of the debit already set aside from the balance (a live batch's reserve, src/batches/): the
+   * wallet gives only the rest now. The hold is still for the whole debit, so voiding it returns all.
+   */
+  reservedPaise?: number;
 }
 
 /** What the client pays for an operation: the principal less the commission, plus the fee. */
@@ -80,7 +85,7 @@ export async function holdMany(trx: Trx, holds: HoldSpec[]): Promise<void> {
   for (const h of holds) {
     const amount = debitOf(h);
     if (amount < 0) throw new Error(`hold ${h.txnId} would credit the wallet`);
-    perWallet.set(h.accountId, (perWallet.get(h.accountId) ?? 0) + amount);
+    perWallet.set(h.accountId, (perWallet.get(h.accountId) ?? 0) + amount - (h.reservedPaise ?? 0));
   }
   await trx
     .insertInto('holds')
