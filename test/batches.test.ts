@@ -6,7 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createAccount, createKey } from '../src/accounts/store.js';
+import { runCommand } from '../src/admin/run.js';
 import { eventually, ref, startApp, uuid, type TestApp } from './harness.js';
 
 const BATCH_ENV = { SANGAM_BATCH_POLL_MS: '50', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_POLL_MS: '30' };
@@ -173,6 +177,22 @@ describe('batches', () => {
     const other = await createKey(t.store.db, (await createAccount(t.store.db, 'Other')).id, 'sandbox');
     const foreign = await t.call('GET', `/api/v1/batches/${a.body.data.id}`, { key: other.key });
     assert.equal(foreign.status, 404);
+  });
+
+  it('the CLI submits a file for an account; the server runs it like any other batch', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sangam-batch-'));
+    const file = path.join(dir, 'names.csv');
+    const refs = [ref('cli'), ref('cli')];
+    writeFileSync(file, `reference_id,consent,name_1,name_2\n${refs[0]},true,Priya Sharma,P Sharma\n${refs[1]},true,Ravi Kumar,Ravi Kumar\n`);
+    const out = await runCommand(t.store.db, ['batches', 'submit', '--account', t.accountId, '--env', 'sandbox', '--operation', 'name-match', file]);
+    assert.equal(out.code, 0, JSON.stringify(out.output));
+    const id = (out.output as { id: string }).id;
+    const done = await ended(t, id);
+    assert.equal(done.counts.success, 2);
+    assert.equal((await t.call('GET', `/api/v1/transactions/${refs[1]}`)).body.data.match, true);
+    const bad = await runCommand(t.store.db, ['batches', 'submit', '--account', t.accountId, '--env', 'sandbox', '--operation', 'name-match', path.join(dir, 'none.csv')]);
+    assert.equal(bad.code, 2);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('uploads that cannot be read are refused whole, naming the row and field, and create nothing', async () => {

@@ -274,6 +274,11 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/api/v1/audit-logs/export', money: true },
   { method: 'GET', path: '/api/v1/audit-logs/{request_id}', money: true },
   { method: 'POST', path: '/api/v1/erasures', body: () => ({ reference_id: ref('erase') }) },
+  { method: 'POST', path: '/api/v1/batches', body: () => ({ operation: 'name-match', items: [{ ...VALID.names() }] }) },
+  { method: 'GET', path: '/api/v1/batches/{id}', money: true },
+  { method: 'GET', path: '/api/v1/batches/{id}/items', money: true },
+  { method: 'GET', path: '/api/v1/batches/{id}/results', money: true },
+  { method: 'POST', path: '/api/v1/batches/{id}/cancel', body: () => ({}) },
 ];
 
 /** Every row of every table as text, on either store: what a dump of the database would show. */

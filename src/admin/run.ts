@@ -18,6 +18,8 @@ export const USAGE = `usage: sangam <command>
   approve|unapprove --account ID --operation SLUG|all
   accounts limits --account ID [--per-sec N|default] [--burst N|default]
   wallet topup --account ID --amount INR
+  batches submit --account ID --env sandbox|live --operation SLUG [--client-batch-id ID] [--validate-only] FILE
+                                            (FILE: .csv with a header naming the fields, or .ndjson)
   users create --email E --password P [--admin] [--account ID]   (a console user)
   ledger check                              (exit 1 on any breach)
   attention list [--reason overdue|review|flagged|proposed] [--limit N]   (what needs a person, with counts)

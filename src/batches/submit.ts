@@ -23,7 +23,8 @@ import { yieldToOthers } from './engine.js';
 
 export interface SubmitDeps {
   store: BatchStore;
-  routes: OperationRoutes;
+  /** The operations' runners, for admit() at submission; null (the CLI) leaves admit to each row's run. */
+  routes: OperationRoutes | null;
   pricing: Pricing;
   approvals: ApprovalGuard;
 }
@@ -70,12 +71,12 @@ export function operationOf(slug: unknown): OperationDef {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One row checked as its operation's call would be; its errors, each naming the row. */
-async function checkRow(def: OperationDef, batchId: string, raw: RawRow, source: Submission['source'], ctx: OperationContext): Promise<{ input?: Input; errors: RowError[] }> {
+async function checkRow(def: OperationDef, batchId: string, raw: RawRow, source: Submission['source'], ctx: OperationContext | null): Promise<{ input?: Input; errors: RowError[] }> {
   const value = isObject(raw.value) ? { ...raw.value } : raw.value;
   if (isObject(value) && def.idempotency?.by === 'idempotency_key' && value.idempotency_key === undefined) value.idempotency_key = derivedKey(batchId, raw.row);
   try {
     const input = validateInput(def, value, source);
-    await def.admit?.(structuredClone(input), ctx);
+    if (ctx) await def.admit?.(structuredClone(input), ctx);
     return { input, errors: [] };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err; // a refusal of admit (a client id that is not the caller's) is the row's too
@@ -109,14 +110,14 @@ function reserveOf(def: OperationDef, input: Input, feePaise: number): number {
 }
 
 async function checkRows(deps: SubmitDeps, who: Submitter, def: OperationDef, batchId: string, s: Submission): Promise<{ items: NewItem[]; errors: RowError[] }> {
-  const runner = who.environment === 'live' ? deps.routes.live : deps.routes.sandbox;
-  const ctx: OperationContext = {
+  const { routes } = deps;
+  const ctx: OperationContext | null = routes && {
     accountId: who.accountId,
     environment: who.environment,
     requestId: batchId,
     txnId: batchId,
-    connector: runner.connector(def),
-    deps: deps.routes.deps,
+    connector: (who.environment === 'live' ? routes.live : routes.sandbox).connector(def),
+    deps: routes.deps,
     afterRecord: [],
   };
   const feePaise = who.environment === 'live' ? await deps.pricing.fee(def.slug) : 0;
