@@ -7,15 +7,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { openStore } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { createAccount, createKey } from '../src/accounts/store.js';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
-import { OPERATION_SLUGS } from '../src/operations/registry.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { eventually, freshStoreLocation } from './harness.js';
-import { ServerProcess, startLive, startSim } from './live-harness.js';
+import { seedLiveAccount, ServerProcess, startLive, startSim } from './live-harness.js';
 
 const FEE = 100; // upi-payment-status's default fee, in paise
 const payments = (n: number, vpa: (i: number) => string = (i) => (i % 7 === 3 ? 'failure@sandbox' : 'success@sandbox')) =>
@@ -63,15 +57,8 @@ describe('live batches', () => {
   it('kill -9 in the middle of a batch: it resumes after restart, each row run exactly once', async (tc) => {
     const loc = await freshStoreLocation();
     const sim = await startSim({ latencyMs: 30, pendingMs: 300 });
-    const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-    await migrate(store.db);
-    const accountId = (await createAccount(store.db, 'Batch Bank')).id;
-    const { key } = await createKey(store.db, accountId, 'live');
-    await addEntry(store.db, accountId, 'live', '127.0.0.1');
-    await approve(store.db, accountId, OPERATION_SLUGS);
     const START = 10_000_00;
-    await topUp(store.db, accountId, START, null);
-    await store.close();
+    const { key } = await seedLiveAccount(loc, 'Batch Bank', START);
     const server = new ServerProcess({
       DATABASE_URL: loc.databaseUrl ?? '',
       SANGAM_DATA_DIR: loc.dataDir,

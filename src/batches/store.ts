@@ -7,6 +7,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { BatchItemStatus, BatchStatus, DB, Environment } from '../db/schema.js';
 import { ApiError } from '../errors.js';
+import { takeFromBalance } from '../ledger/ledger.js';
 import { paiseToInr } from '../money.js';
 import { enqueueEvents } from '../webhooks/store.js';
 
@@ -93,7 +94,16 @@ export class BatchStore {
   async create(b: NewBatch, items: NewItem[]): Promise<void> {
     const reserve = items.reduce((s, i) => s + i.reservedPaise, 0);
     await this.db.transaction().execute(async (trx) => {
-      if (reserve > 0) await this.takeFromWallet(trx, b.accountId, reserve, items.filter((i) => !i.errors).length);
+      const rows = items.filter((i) => !i.errors).length;
+      if (reserve > 0) {
+        await takeFromBalance(
+          trx,
+          b.accountId,
+          reserve,
+          (available) =>
+            `Insufficient wallet balance for this batch: its ${rows} rows need ₹${paiseToInr(reserve).toFixed(2)} (amounts less commission, plus fees); ₹${paiseToInr(available).toFixed(2)} available. Nothing was created`,
+        );
+      }
       await trx
         .insertInto('batches')
         .values({
@@ -123,22 +133,6 @@ export class BatchStore {
         await trx.insertInto('batch_items').values(chunk).execute();
       }
     });
-  }
-
-  private async takeFromWallet(trx: Trx, accountId: string, paise: number, rows: number): Promise<void> {
-    const taken = await trx
-      .updateTable('wallets')
-      .set({ balance_paise: sql`balance_paise - ${paise}`, updated_at: sql`now()` })
-      .where('account_id', '=', accountId)
-      .where('balance_paise', '>=', paise)
-      .returning('balance_paise')
-      .executeTakeFirst();
-    if (taken) return;
-    const w = await trx.selectFrom('wallets').select('balance_paise').where('account_id', '=', accountId).executeTakeFirst();
-    throw new ApiError(
-      'insufficient_funds',
-      `Insufficient wallet balance for this batch: its ${rows} rows need ₹${paiseToInr(paise).toFixed(2)} (amounts less commission, plus fees); ₹${paiseToInr(w?.balance_paise ?? 0).toFixed(2)} available. Nothing was created`,
-    );
   }
 
   row(id: string) {
