@@ -190,6 +190,14 @@ describe('batches', () => {
     const done = await ended(t, id);
     assert.equal(done.counts.success, 2);
     assert.equal((await t.call('GET', `/api/v1/transactions/${refs[1]}`)).body.data.match, true);
+    // An erasure of a row's reference reaches the batch's copy too: its input goes, its answer is scrubbed.
+    const erased = await t.call('POST', '/api/v1/erasures', { body: { reference_id: refs[0] } });
+    assert.equal(erased.status, 200, erased.text);
+    const item = (await t.call('GET', `/api/v1/batches/${id}/items`)).body.data.items[0];
+    assert.ok(item.result.erased_at);
+    assert.equal(item.result.score, undefined);
+    const stored = await t.store.db.selectFrom('batch_items').select('input').where('batch_id', '=', id).where('row_no', '=', 1).executeTakeFirstOrThrow();
+    assert.equal(stored.input, null);
     const bad = await runCommand(t.store.db, ['batches', 'submit', '--account', t.accountId, '--env', 'sandbox', '--operation', 'name-match', path.join(dir, 'none.csv')]);
     assert.equal(bad.code, 2);
     rmSync(dir, { recursive: true, force: true });

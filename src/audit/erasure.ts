@@ -14,7 +14,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { Environment } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, type Trx } from '../db/transaction.js';
 import { ApiError } from '../errors.js';
 import { appendAdminEvent, type Actor } from './admin-events.js';
 import { ERASED } from './retention.js';
@@ -111,6 +111,7 @@ export function eraseReference(db: Db, who: { accountId: string; environment: En
       // Keyed `<purpose>:<txn id>` by each connector.
       await trx.deleteFrom('partner_sessions').where(sql<string>`split_part(key, ':', 2)`, 'in', ids).execute();
     }
+    await scrubBatchRows(trx, { accountId, environment, referenceId }, at);
     const result: Erasure = {
       reference_id: referenceId,
       erased_at: at,
@@ -122,4 +123,28 @@ export function eraseReference(db: Db, who: { accountId: string; environment: En
     await appendAdminEvent(trx, actor, { accountId, environment, action: 'audit erase', detail: { ...result } });
     return result;
   });
+}
+
+/**
+ * A batch row with this reference (src/batches/) keeps its input to run it and its answer for the
+ * results file: once it has run, the input goes and the answer is scrubbed like the transaction's.
+ */
+async function scrubBatchRows(trx: Trx, s: { accountId: string; environment: Environment; referenceId: string }, at: string): Promise<void> {
+  const rows = await trx
+    .selectFrom('batch_items as i')
+    .innerJoin('batches as b', 'b.id', 'i.batch_id')
+    .select(['i.batch_id', 'i.row_no', 'i.result'])
+    .where('b.account_id', '=', s.accountId)
+    .where('b.environment', '=', s.environment)
+    .where('i.reference_id', '=', s.referenceId)
+    .where('i.status', 'not in', ['queued', 'running'])
+    .execute();
+  for (const r of rows) {
+    await trx
+      .updateTable('batch_items')
+      .set({ input: null, result: r.result ? JSON.stringify(scrub(r.result, at)) : null })
+      .where('batch_id', '=', r.batch_id)
+      .where('row_no', '=', r.row_no)
+      .execute();
+  }
 }
