@@ -103,7 +103,12 @@ const TupEnvelope = Type.Object({ statuscode: Type.Literal('TUP'), ok: Type.Lite
 export function registerBatchRoutes(api: FastifyInstance, batches: Batches): void {
   const upload = { parseAs: 'string' as const, bodyLimit: UPLOAD_LIMIT };
   api.addContentTypeParser(['text/csv', 'application/x-ndjson'], upload, (_req: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => done(null, new UploadText(body)));
+  registerSubmit(api, batches);
+  registerReads(api, batches);
+  registerCancel(api, batches);
+}
 
+function registerSubmit(api: FastifyInstance, batches: Batches): void {
   api.post<{ Querystring: Static<typeof SubmitQuery> }>(
     '/api/v1/batches',
     {
@@ -138,6 +143,10 @@ export function registerBatchRoutes(api: FastifyInstance, batches: Batches): voi
     },
   );
 
+}
+
+/** The batch, its items, its results file, and cancel: always the caller's own batch (404 otherwise). */
+function registerReads(api: FastifyInstance, batches: Batches): void {
   api.get<{ Params: Static<typeof IdParams> }>(
     '/api/v1/batches/:id',
     { schema: { operationId: 'getBatch', summary: 'A batch: status and counts', tags: TAGS, params: IdParams, response: responses(Envelope(Batch), { errors: [404] }) } },
@@ -186,7 +195,9 @@ export function registerBatchRoutes(api: FastifyInstance, batches: Batches): voi
       return reply.send(resultsStream(batches.store, b.id, format));
     },
   );
+}
 
+function registerCancel(api: FastifyInstance, batches: Batches): void {
   api.post<{ Params: Static<typeof IdParams> }>(
     '/api/v1/batches/:id/cancel',
     {
