@@ -295,6 +295,30 @@ describe('batches: pacing, cancel, webhook', () => {
     assert.equal(settled.success + settled.cancelled, 400);
   });
 
+  it('a cancelled batch whose worker died with rows started: another lease finishes those rows, and only those', async () => {
+    // As a process that died would leave it: rows 1-3 taken, the lease its own (written in one
+    // transaction, so that no live worker takes the batch first), then a cancel.
+    const id = `bat_dead${uuid().replace(/-/g, '').slice(0, 12)}`;
+    await t.store.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('batches')
+        .values({ id, account_id: t.accountId, environment: 'sandbox', key_id: t.keyId, client_ip: null, operation: 'name-match', client_batch_id: null, on_error: 'continue', status: 'running', total: 30, lease_owner: 'bw_dead', lease_until: new Date(Date.now() + 3_600_000) })
+        .execute();
+      const rows = names(30, 'dead').map((input, i) => ({ batch_id: id, row_no: i + 1, reference_id: input.reference_id, input: JSON.stringify(input), status: (i < 3 ? 'running' : 'queued') as 'running' | 'queued' }));
+      await trx.insertInto('batch_items').values(rows).execute();
+    });
+    const c = await t.call('POST', `/api/v1/batches/${id}/cancel`);
+    assert.equal(c.body.data.status, 'cancelled');
+    await t.store.db.updateTable('batches').set({ lease_until: new Date(0) }).where('id', '=', id).execute(); // its lease runs out
+    const done = await eventually(async () => {
+      const g = (await t.call('GET', `/api/v1/batches/${id}`)).body.data;
+      return g.counts.pending === 0 && g;
+    });
+    assert.equal(done.status, 'cancelled');
+    assert.equal(done.counts.success + done.counts.cancelled, 30);
+    assert.deepEqual([done.counts.success, done.counts.cancelled], [3, 27]);
+  });
+
   it('batch.completed is delivered with the batch as GET shows it', async () => {
     const r = await t.call('POST', '/api/v1/batches', { body: { operation: 'name-match', items: names(3) } });
     const id = r.body.data.id;

@@ -108,7 +108,8 @@ export class BatchEngine {
   async run(id: string, owner: string, stopping: () => boolean): Promise<void> {
     const { store, leaseS } = this.deps;
     const batch = await store.row(id);
-    if (!batch || batch.status !== 'running') return;
+    // A cancelled batch only finishes the rows a worker had started (there are no queued ones left).
+    if (!batch || (batch.status !== 'running' && batch.status !== 'cancelled')) return;
     const def = operationBySlug.get(batch.operation)!;
     for (;;) {
       await yieldToOthers();
@@ -126,7 +127,8 @@ export class BatchEngine {
       if (batch.on_error === 'stop' && failed) await store.stop(batch, `on_error=stop: row ${failed.row} failed; the rows after it were not run`);
     }
     if ((await store.refreshPending(batch)) > 0) return store.letGo(id, owner, this.deps.recheckS);
-    await store.end(id, false);
+    if (batch.status === 'running') await store.end(id, false);
+    else await store.letGo(id, owner, 0);
   }
 
   /** Waits for the account's batch bucket to allow `rows` more. */

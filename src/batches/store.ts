@@ -196,27 +196,29 @@ export class BatchStore {
   }
 
   /**
-   * Leases up to `limit` running batches that are due (FOR UPDATE SKIP LOCKED, db/lease.ts's pattern)
+   * Leases up to `limit` batches that are due: running ones, and cancelled ones with rows a worker had
+   * started (they finish, never start again) or rows still pending (followed to their final state), (FOR UPDATE SKIP LOCKED, db/lease.ts's pattern)
    * for `seconds`, naming this worker as the holder.
    */
   async lease(owner: string, seconds: number, limit: number): Promise<string[]> {
     const rows = await sql<{ id: string }>`
       UPDATE batches SET lease_until = now() + make_interval(secs => ${seconds}), lease_owner = ${owner}
       WHERE id IN (
-        SELECT id FROM batches WHERE status = 'running' AND lease_until <= now()
+        SELECT id FROM batches WHERE lease_until <= now() AND (status = 'running' OR (status = 'cancelled' AND EXISTS (
+          SELECT 1 FROM batch_items i WHERE i.batch_id = batches.id AND i.status IN ('running', 'pending'))))
         ORDER BY lease_until LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING id`.execute(this.db);
     return rows.rows.map((r) => r.id);
   }
 
-  /** Extends this worker's lease; false when it lost it or the batch is no longer running. */
+  /** Extends this worker's lease; false when it lost it or the batch ended otherwise than by a cancel. */
   async renew(id: string, owner: string, seconds: number): Promise<boolean> {
     const r = await this.db
       .updateTable('batches')
       .set({ lease_until: sql`now() + make_interval(secs => ${seconds})` })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
-      .where('status', '=', 'running')
+      .where('status', 'in', ['running', 'cancelled'])
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
