@@ -36,6 +36,8 @@ import { OverdueWatch } from './attention/overdue.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
 import { registerConsentRoutes } from './consents/routes.js';
 import { ConsentExpiry } from './consents/expiry.js';
+import { Batches } from './batches/index.js';
+import { registerBatchRoutes } from './batches/routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -131,7 +133,7 @@ async function registerDocsAndProbes(app: FastifyInstance, config: Config, store
 }
 
 /** Every route: what a key can call under /api/v1 (authenticated before the body is read), then the rest. */
-async function registerRoutes(app: FastifyInstance, services: Services): Promise<void> {
+async function registerRoutes(app: FastifyInstance, services: Services, batches: Batches): Promise<void> {
   await app.register(async (api) => {
     api.addHook('onRequest', accessGuard(services));
     for (const def of OPERATIONS) registerOperation(api, def, services.operations);
@@ -141,6 +143,7 @@ async function registerRoutes(app: FastifyInstance, services: Services): Promise
     registerWebhookRoutes(api, services);
     registerAuditRoutes(api, services);
     registerConsentRoutes(api, services);
+    await api.register(async (scope) => registerBatchRoutes(scope, batches)); // its own scope: it reads CSV and NDJSON
   });
 
   // An operation's side routes (a consent page, a signed document), each in its own plugin scope.
@@ -155,7 +158,7 @@ async function registerRoutes(app: FastifyInstance, services: Services): Promise
  * retention hourly, audit rows past theirs nightly, key usage batched), then the workers that settle,
  * ask partners and deliver, audit checkpoints last.
  */
-function backgroundWorkers(config: Config, services: Services, log: FastifyBaseLogger) {
+function backgroundWorkers(config: Config, services: Services, batches: Batches, log: FastifyBaseLogger) {
   const retentionMs = config.idempotencyRetentionH * 3_600_000;
   const reconciler = new Reconciler(services, log);
   const webhooks = new WebhookWorker(services.db, config.webhooks, log);
@@ -169,6 +172,7 @@ function backgroundWorkers(config: Config, services: Services, log: FastifyBaseL
     reconciler,
     webhooks,
     overdue,
+    batches.worker,
     new Checkpointer(services.db, config.auditCheckpoint.signingKey, config.auditCheckpoint.everyS, log),
     new ConsentExpiry(services.consents.end, config.finalizerPollMs, log),
   ];
@@ -187,9 +191,10 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   audit = services.audit;
   registerPipeline(app, services);
   await registerDocsAndProbes(app, config, store, services);
-  await registerRoutes(app, services);
+  const batches = new Batches(services, app.log);
+  await registerRoutes(app, services, batches);
 
-  const background = backgroundWorkers(config, services, app.log);
+  const background = backgroundWorkers(config, services, batches, app.log);
   app.addHook('onReady', async () => startAll(background.workers));
   // The background workers stop as soon as shutdown begins, not once the last connection has drained
   // (a keep-alive connection can hold close() for its whole timeout): a closing server asks no partner

@@ -12,6 +12,8 @@ import { resolveCommand } from './admin/commands.js';
 import { exportFromServer, sendToServer } from './admin/socket.js';
 import { runPartnerSim } from './partner-sim/cli.js';
 import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { publicKeyFrom } from './audit/checkpoints.js';
 import { verifyExport } from './audit/verify-export.js';
@@ -87,6 +89,8 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'audit' && argv[1] === 'export') return auditExport(config, argv.slice(2));
   if (!resolveCommand(argv)) return print(2, { error: `unknown command: ${argv.join(' ')}`, usage: USAGE });
 
+  // A file named on the command line is read by whichever process runs the command (the server's, through its socket).
+  if (argv[0] === 'batches' && argv[1] === 'submit') argv = argv.map((a, i) => (i > 1 && !a.startsWith('-') && existsSync(a) ? path.resolve(a) : a));
   if (!config.databaseUrl) {
     const viaServer = await sendToServer(config.dataDir, argv);
     if (viaServer) return print(viaServer.code, viaServer.output);

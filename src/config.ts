@@ -82,6 +82,10 @@ export const EnvSchema = Type.Object({
   SANGAM_WEBHOOK_TIMEOUT_MS: Int(15_000, 100, 120_000, 'Timeout of one delivery attempt'),
   SANGAM_WEBHOOK_DISABLE_AFTER_DAYS: Int(5, 1, 90, 'An endpoint failing this long is disabled'),
   SANGAM_WEBHOOK_POLL_MS: Int(500, 10, 60_000, 'How often the delivery worker looks for due attempts'),
+  SANGAM_BATCH_POLL_MS: Int(500, 10, 60_000, 'How often the batch worker looks for batches to run (and re-reads rows still pending)'),
+  SANGAM_BATCH_LEASE_S: Int(30, 1, 3600, 'How long a process holds a batch it runs between chunks: one held by a process that died is taken again after this'),
+  SANGAM_BATCH_ROWS_IN_FLIGHT: Int(100, 1, 1000, "Rows of one batch run at once (one chunk): bounds what a batch puts in the group commit's queue ahead of interactive calls"),
+  SANGAM_BATCHES_IN_FLIGHT: Int(4, 1, 64, 'Batches one process runs at once'),
   SANGAM_LAST_USED_FLUSH_MS: Int(10_000, 10, 3_600_000, 'How often key last_used_at is written'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
   LOG_LEVEL: Type.Union(
@@ -136,6 +140,8 @@ export interface Config {
   /** Overdue pendings (src/attention/): expectation overrides by partner name (`*`: any), and the watch's cadence. */
   attention: { expectedFinalS: Record<string, number>; pollMs: number };
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; timeoutMs: number; disableAfterDays: number; pollMs: number };
+  /** The batch worker (src/batches/). */
+  batches: { pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -242,7 +248,7 @@ function partnerConfig(e: Env, env: Record<string, string | undefined>): Config[
 }
 
 /** The settings of the background workers that deliver webhooks, reconcile and watch for overdue pendings. */
-function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Config, 'webhooks' | 'reconcile' | 'reversalWatchS' | 'attention'> {
+function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Config, 'webhooks' | 'reconcile' | 'reversalWatchS' | 'attention' | 'batches'> {
   return {
     webhooks: {
       retryScheduleS: e.SANGAM_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
@@ -266,6 +272,7 @@ function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Con
       }),
       pollMs: e.SANGAM_OVERDUE_POLL_MS,
     },
+    batches: { pollMs: e.SANGAM_BATCH_POLL_MS, leaseS: e.SANGAM_BATCH_LEASE_S, rowsInFlight: e.SANGAM_BATCH_ROWS_IN_FLIGHT, batchesInFlight: e.SANGAM_BATCHES_IN_FLIGHT },
   };
 }
 

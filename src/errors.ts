@@ -32,6 +32,8 @@ export const ERRORCODE_BUSINESS_FAILURE = 120;
 export interface FieldError {
   field: string;
   message: string;
+  /** The row of a batch upload the field is in (src/batches/). */
+  row?: number;
 }
 
 /** The message CONTRACT §1 fixes for validation failures. */

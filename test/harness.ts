@@ -288,6 +288,11 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/api/v1/consents/public-key' },
   { method: 'GET', path: '/api/v1/consents/{id}' },
   { method: 'POST', path: '/api/v1/consents/{id}/withdraw', body: () => ({}) },
+  { method: 'POST', path: '/api/v1/batches', body: () => ({ operation: 'name-match', items: [{ ...VALID.names() }] }) },
+  { method: 'GET', path: '/api/v1/batches/{id}', money: true },
+  { method: 'GET', path: '/api/v1/batches/{id}/items', money: true },
+  { method: 'GET', path: '/api/v1/batches/{id}/results', money: true },
+  { method: 'POST', path: '/api/v1/batches/{id}/cancel', body: () => ({}) },
 ];
 
 /** Every row of every table as text, on either store: what a dump of the database would show. */

@@ -20,6 +20,8 @@ export const LAYERS: string[][] = [
   ['settlement'],
   ['attention'],
   ['operations'],
+  // Batches run rows through the operations' runners (handed in by app.ts).
+  ['batches'],
   // The top: wiring, route registrars (a room's HTTP face), and the programs.
   ['services', 'app', 'server', 'cli', 'cluster', 'admin', 'console', 'partner-sim', 'routes'],
 ];

@@ -11,6 +11,9 @@ import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
+import { openStore } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { createAccount, createKey } from '../src/accounts/store.js';
 import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import type { RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import type { PartnerContext } from '../src/providers/connector.js';
@@ -139,6 +142,25 @@ export function liveReads(app: () => TestApp) {
         return r.body.data.status !== 'pending' && r;
       }, timeoutMs),
   };
+}
+
+/**
+ * Seeds a live account on a store a server process will open (for tests that kill it): migrated, a
+ * live key, allow-listed for 127.0.0.1, approved for every operation, topped up with `paise`.
+ */
+export async function seedLiveAccount(loc: { databaseUrl: string | undefined; dataDir: string }, name: string, paise: number): Promise<{ accountId: string; key: string }> {
+  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
+  try {
+    await migrate(store.db);
+    const accountId = (await createAccount(store.db, name)).id;
+    const { key } = await createKey(store.db, accountId, 'live');
+    await addEntry(store.db, accountId, 'live', '127.0.0.1');
+    await approve(store.db, accountId, OPERATION_SLUGS);
+    await topUp(store.db, accountId, paise, null);
+    return { accountId, key };
+  } finally {
+    await store.close();
+  }
 }
 
 export interface LiveApp extends TestApp {

@@ -81,7 +81,8 @@ describe('the TypeScript SDK against a real server', () => {
   const client = (opts: Partial<ConstructorParameters<SDK['Sangam']>[0]> = {}) => new Sangam({ apiKey: t.key, baseUrl, ...opts });
 
   before(async () => {
-    t = await startApp({ SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_POLL_MS: '30' });
+    // A pending lasts long enough that a timeout of 1 ms is seen before the payment ends, on a busy machine too.
+    t = await startApp({ SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_POLL_MS: '30', SANGAM_SANDBOX_PENDING_MS: '3000' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     rx = await receiver();

@@ -39,7 +39,7 @@ describe('security: every authenticated route', () => {
   });
 
   for (const route of ROUTES) {
-    const url = route.path.replace('{reference_id}', 'some-ref').replace('{id}', 'we_AAAAAAAAAAAAAAAAAAAA').replace('{request_id}', 'req_AAAAAAAAAAAAAAAAAAAA');
+    const url = route.path.replace('{reference_id}', 'some-ref').replace('{id}', route.path.includes('batches') ? 'bat_AAAAAAAAAAAAAAAAAAAA' : 'we_AAAAAAAAAAAAAAAAAAAA').replace('{request_id}', 'req_AAAAAAAAAAAAAAAAAAAA');
     for (const [name, key, pattern] of [
       ['no key', null, /missing/i],
       ['garbage key', 'definitely-not-a-key', /invalid/i],
@@ -174,6 +174,7 @@ describe('security: what reads money, across environments and accounts', () => {
   let payment: { reference_id: string; txn_id: string; request_id: string };
   let other: { sandbox: string; live: string; accountId: string };
   let liveEndpoint: string;
+  let liveBatch: string;
   const { final } = liveReads(() => t);
 
   before(async () => {
@@ -187,6 +188,9 @@ describe('security: what reads money, across environments and accounts', () => {
     const hook = await t.call('POST', '/api/v1/webhook-endpoints', { key: t.liveKey, body: { url: 'https://hooks.example.com/live' } });
     assert.equal(hook.status, 200, hook.text);
     liveEndpoint = hook.body.data.id;
+    const batch = await t.call('POST', '/api/v1/batches', { key: t.liveKey, body: { operation: 'upi-payment-status', items: [{ ...VALID.upi(), amount: 5 }] } });
+    assert.equal(batch.status, 200, batch.text);
+    liveBatch = batch.body.data.id;
     const b = await createAccount(t.store.db, 'Snoop');
     await addEntry(t.store.db, b.id, 'live', '127.0.0.1');
     other = { accountId: b.id, sandbox: (await createKey(t.store.db, b.id, 'sandbox')).key, live: (await createKey(t.store.db, b.id, 'live')).key };
@@ -251,7 +255,20 @@ describe('security: what reads money, across environments and accounts', () => {
         assert.ok(!(await get('/api/v1/webhook-endpoints', k)).text.includes(liveEndpoint));
       }
     },
+    'GET /api/v1/batches/{id}': () => batchProbe(''),
+    'GET /api/v1/batches/{id}/items': () => batchProbe('/items'),
+    'GET /api/v1/batches/{id}/results': () => batchProbe('/results?format=ndjson'),
   };
+
+  /** A live batch (a payment) is its live key's alone. */
+  async function batchProbe(tail: string): Promise<void> {
+    assert.equal((await get(`/api/v1/batches/${liveBatch}${tail}`, t.liveKey)).status, 200);
+    for (const k of [t.key, other.sandbox, other.live]) {
+      const r = await get(`/api/v1/batches/${liveBatch}${tail}`, k);
+      assert.equal(r.status, 404, r.text);
+      assert.ok(!r.text.includes('upi-payment-status'));
+    }
+  }
 
   /** GET routes whose answer declares money fields but reads no account's money: partner catalog data. */
   const CATALOG = new Set(['GET /api/v1/mobile-recharge/plans', 'GET /api/v1/dth/subscriber-info']);

@@ -52,12 +52,21 @@ interface Init {
   params?: { path?: Record<string, string>; query?: object };
   body?: unknown;
   parseAs?: 'json' | 'text';
+  /** A body sent as it is (a CSV or NDJSON upload), with its Content-Type. */
+  raw?: { text: string; contentType: string };
 }
 type Loose = (path: string, init: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 type ItemOf<D> = D extends { items: Array<infer I> } ? I : unknown;
 /** Export's filters; `format` defaults to csv, as on the server. */
 type ExportQuery = Omit<Query<P['auditExport'], 'get'>, 'format'> & { format?: Query<P['auditExport'], 'get'>['format'] };
 type Page = { items?: unknown[]; next_cursor?: string | null };
+/** A batch upload's options (the JSON body's, in the query string). */
+export interface UploadOptions {
+  client_batch_id?: string;
+  validate_only?: boolean;
+  on_error?: 'continue' | 'stop';
+}
+const BATCH_FINAL = new Set(['completed', 'cancelled', 'failed']);
 
 const P = {
   signature: '/api/v1/document-ocr/signature-match',
@@ -84,6 +93,11 @@ const P = {
   auditExport: '/api/v1/audit-logs/export',
   auditRow: '/api/v1/audit-logs/{request_id}',
   erasures: '/api/v1/erasures',
+  batches: '/api/v1/batches',
+  batch: '/api/v1/batches/{id}',
+  batchItems: '/api/v1/batches/{id}/items',
+  batchResults: '/api/v1/batches/{id}/results',
+  batchCancel: '/api/v1/batches/{id}/cancel',
 } as const satisfies Record<string, Path>;
 type P = typeof P;
 
@@ -177,17 +191,25 @@ export class Sangam {
    * included) and returns its data. Pauses grow 1.5× per poll; throws SangamTimeoutError after timeoutMs.
    */
   async waitForFinal(referenceId: string, options: WaitOptions = {}): Promise<Data<P['transaction'], 'get'>> {
-    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-    let pause = options.intervalMs ?? 500;
-    for (;;) {
-      const data = await this.transactions.get(referenceId, options.signal ? { signal: options.signal } : {});
+    const read = () => this.transactions.get(referenceId, options.signal ? { signal: options.signal } : {});
+    return this.poll(referenceId, read, options, 120_000, (data) => {
       const tx = data as unknown as { status?: string; operation?: string };
       if (options.operation && tx.operation && tx.operation !== options.operation) {
         throw new Error(`reference_id ${referenceId} names a ${tx.operation} transaction, not ${options.operation}`);
       }
-      if (tx.status !== 'pending') return data;
+      return tx.status !== 'pending';
+    });
+  }
+
+  /** Reads until `done`, pausing 1.5× longer each time; SangamTimeoutError after timeoutMs. */
+  private async poll<D>(id: string, read: () => Promise<D>, options: WaitOptions, defaultTimeoutMs: number, done: (data: D) => boolean): Promise<D> {
+    const deadline = Date.now() + (options.timeoutMs ?? defaultTimeoutMs);
+    let pause = options.intervalMs ?? 500;
+    for (;;) {
+      const data = await read();
+      if (done(data)) return data;
       const left = deadline - Date.now();
-      if (left <= 0) throw new SangamTimeoutError(referenceId, data);
+      if (left <= 0) throw new SangamTimeoutError(id, data);
       await sleep(Math.min(pause, left), options.signal);
       pause = Math.min(pause * 1.5, options.maxIntervalMs ?? 5_000);
     }
@@ -256,6 +278,44 @@ export class Sangam {
       this.call('POST', P.erasures, { body: { reference_id: referenceId } }, { safe: true }, opts),
   };
 
+  // ---- Batches: many rows of one operation, each run as its own call (CONTRACT §12).
+
+  readonly batches = {
+    /**
+     * Submits a JSON batch (1 to 1,000 items). With a client_batch_id a repeat answers the same batch,
+     * so it is retried like a read; without one it is not retried but on 429.
+     */
+    create: (body: Body<P['batches'], 'post'>, opts?: RequestOptions): Promise<Data<P['batches'], 'post'>> =>
+      this.call('POST', P.batches, { body }, { safe: (body as { client_batch_id?: string }).client_batch_id !== undefined }, opts),
+    /** Submits a CSV (a header naming the fields) or NDJSON file of up to 100,000 rows. */
+    upload: (operation: string, file: string, format: 'csv' | 'ndjson', options: UploadOptions = {}, opts?: RequestOptions): Promise<Data<P['batches'], 'post'>> =>
+      this.call(
+        'POST',
+        P.batches,
+        { params: { query: { operation, ...options } }, raw: { text: file, contentType: format === 'csv' ? 'text/csv' : 'application/x-ndjson' } },
+        { safe: options.client_batch_id !== undefined },
+        opts,
+      ),
+    get: (id: string, opts?: RequestOptions): Promise<Data<P['batch'], 'get'>> => this.get(P.batch, { params: { path: { id } } }, opts),
+    /** One page of rows in row order (`status` filters). */
+    items: (id: string, query: Query<P['batchItems'], 'get'> = {}, opts?: RequestOptions): Promise<Data<P['batchItems'], 'get'>> =>
+      this.get(P.batchItems, { params: { path: { id }, query } }, opts),
+    /** Every row, page after page. */
+    iterateItems: (id: string, query: Omit<Query<P['batchItems'], 'get'>, 'cursor'> = {}, opts?: RequestOptions): AsyncGenerator<ItemOf<Data<P['batchItems'], 'get'>>> =>
+      this.pages((cursor) => this.batches.items(id, { ...query, ...(cursor ? { cursor } : {}) }, opts)),
+    /** Every row's result in row order, as CSV (default) or NDJSON text. */
+    results: (id: string, format: 'csv' | 'ndjson' = 'csv', opts?: RequestOptions): Promise<string> =>
+      this.call('GET', P.batchResults, { params: { path: { id }, query: { format } }, parseAs: 'text' }, { safe: true }, opts),
+    /** Rows not yet started are not run. Repeating it is harmless. */
+    cancel: (id: string, opts?: RequestOptions): Promise<Data<P['batchCancel'], 'post'>> =>
+      this.call('POST', P.batchCancel, { params: { path: { id } } }, { safe: true }, opts),
+    /** Polls the batch until it has ended (completed, cancelled or failed); SangamTimeoutError after timeoutMs. */
+    wait: (id: string, options: Omit<WaitOptions, 'operation'> = {}): Promise<Data<P['batch'], 'get'>> =>
+      this.poll(id, () => this.batches.get(id, options.signal ? { signal: options.signal } : {}), options, 600_000, (data) =>
+        BATCH_FINAL.has((data as { status?: string }).status ?? ''),
+      ),
+  };
+
   // ---- Transport.
 
   private async *pages<D>(page: (cursor: string | undefined) => Promise<D>): AsyncGenerator<ItemOf<D>> {
@@ -290,7 +350,9 @@ export class Sangam {
       const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
       let retryAfter: number | undefined;
       try {
-        const { data, error, response } = await send(path, { ...init, headers, signal });
+        const { raw, ...rest } = init;
+        const upload = raw ? { body: raw.text, bodySerializer: (b: string) => b, headers: { ...headers, 'content-type': raw.contentType } } : { headers };
+        const { data, error, response } = await send(path, { ...rest, ...upload, signal });
         if (response.ok) return (init.parseAs === 'text' ? data : (data as { data: unknown }).data) as T;
         const failure = SangamError.from(response, error);
         retryAfter = failure.retryAfter;

@@ -92,6 +92,21 @@ export class KeyRateLimiter {
     });
   }
 
+  /** The account's limits (its own or the server's defaults). */
+  limitsOf(accountId: string): Promise<Limits> {
+    return this.limitsFor(accountId);
+  }
+
+  /** Takes `cost` tokens from the bucket `key`; a store that fails lets it through, loudly. */
+  async bucket(key: string, limits: Limits, cost: number): Promise<{ ok: boolean; tokens: number }> {
+    try {
+      return await this.store.take(key, limits, cost);
+    } catch (err) {
+      this.log.error({ err }, 'rate limiter store unavailable; batch rows allowed');
+      return { ok: true, tokens: limits.burst };
+    }
+  }
+
   /** Takes one token; returns the RateLimit headers, or throws 429 with Retry-After. */
   async take(accountId: string, keyId: string): Promise<Record<string, string>> {
     const limits = await this.limitsFor(accountId);
@@ -108,6 +123,24 @@ export class KeyRateLimiter {
     throw new ApiError('rate_limited', `Rate limit exceeded: ${limits.perSec} requests a second, bursts of ${limits.burst}; retry after ${retryAfter} s`, {
       headers: { ...headers(limits, res.tokens), 'retry-after': String(retryAfter) },
     });
+  }
+}
+
+/**
+ * The pace of an account's batch rows (src/batches/): a bucket of its own per account and environment,
+ * with the account's limits, so that rows never spend the tokens of the keys' interactive calls.
+ */
+export class BatchPacer {
+  constructor(private limiter: KeyRateLimiter) {}
+
+  /**
+   * Takes `rows` tokens on credit (a chunk runs at once; the bucket may go below zero and refills);
+   * answers how many milliseconds to wait before asking again, 0 to go now.
+   */
+  async take(accountId: string, environment: string, rows: number): Promise<number> {
+    const limits = await this.limiter.limitsOf(accountId);
+    const r = await this.limiter.bucket(`batch:${accountId}:${environment}:${limits.perSec}:${limits.burst}`, limits, rows);
+    return r.ok ? 0 : Math.ceil(((1 - r.tokens) / limits.perSec) * 1000);
   }
 }
 

@@ -15,6 +15,7 @@ import { createUser } from '../console/users.js';
 import { inrToPaise, paiseToInr } from '../money.js';
 import { migrate } from '../db/migrate.js';
 import { accounts, allowlist, keys, wallet } from './actions/index.js';
+import { submitFile } from './actions/batches.js';
 import { opts, required, UsageError } from './args.js';
 import { attentionCommands, type CommandContext } from './attention-commands.js';
 import { loadReceiptKey, publicKeyFrom as receiptPublicKey, receiptHash, verifyReceipt } from '../consents/receipt.js';
@@ -258,6 +259,16 @@ export const COMMANDS: Record<string, Command> = {
     if (paise < 0) throw new UsageError('--fee must not be negative');
     await setFee(db, values.operation!, paise);
     return { operation: values.operation!, fee: paiseToInr(paise) };
+  },
+
+  // Submits a batch file for an account directly in the store (no key needed: the operator acts for the
+  // account); whichever server process runs the batch worker picks it up within SANGAM_BATCH_POLL_MS.
+  async 'batches submit'(db, args) {
+    const { values, positionals } = opts(args, { account: { type: 'string' }, env: { type: 'string' }, operation: { type: 'string' }, 'client-batch-id': { type: 'string' }, 'validate-only': { type: 'boolean' } }, 1);
+    required(values, 'account', 'env', 'operation');
+    if (positionals.length !== 1) throw new UsageError('give one FILE: a .csv (a header naming the fields) or .ndjson file');
+    const submitted = await submitFile(db, 'cli', { accountId: values.account!, environment: environment(values.env), operation: values.operation!, file: positionals[0]!, clientBatchId: values['client-batch-id'], validateOnly: values['validate-only'] ?? false });
+    return submitted.kind === 'batch' ? { ...submitted.batch, existing: submitted.existing } : { validate_only: true, total: submitted.total, invalid: submitted.invalid, errors: submitted.errors };
   },
 
   async 'wallet topup'(db, args) {

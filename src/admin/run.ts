@@ -20,6 +20,8 @@ export const USAGE = `usage: sangam <command>
   accounts consent --account ID [--require-live on|off]   (live calls must cite a consent_id)
   consents verify RECEIPT [--public-key FILE]   (FILE: a JWK, a JWKS or PEM; default: this store's key; exit 1 if it does not verify)
   wallet topup --account ID --amount INR
+  batches submit --account ID --env sandbox|live --operation SLUG [--client-batch-id ID] [--validate-only] FILE
+                                            (FILE: .csv with a header naming the fields, or .ndjson)
   users create --email E --password P [--admin] [--account ID]   (a console user)
   ledger check                              (exit 1 on any breach)
   attention list [--reason overdue|review|flagged|proposed] [--limit N]   (what needs a person, with counts)

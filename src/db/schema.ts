@@ -353,6 +353,38 @@ export interface ResolutionsTable {
   decision_reason: string | null;
 }
 
+/** A batch of one operation's rows (migration 0018, src/batches/). */
+export type BatchStatus = 'validating' | 'running' | 'completed' | 'cancelled' | 'failed';
+export interface BatchesTable {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  key_id: string;
+  client_ip: string | null;
+  operation: string;
+  client_batch_id: string | null;
+  on_error: 'continue' | 'stop';
+  status: BatchStatus;
+  message: string | null;
+  total: number;
+  lease_until: ColumnType<Date, Date | string | undefined, Date | string>;
+  lease_owner: string | null;
+  created_at: CreatedAt;
+  completed_at: Timestamp | null;
+}
+
+export type BatchItemStatus = 'queued' | 'running' | 'pending' | 'success' | 'failed' | 'invalid' | 'cancelled';
+export interface BatchItemsTable {
+  batch_id: string;
+  row_no: number;
+  reference_id: string | null;
+  input: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  status: BatchItemStatus;
+  http_status: number | null;
+  result: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  reserved_paise: ColumnType<number, number | undefined, number>;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -383,4 +415,6 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   partner_events: PartnerEventsTable;
   resolutions: ResolutionsTable;
+  batches: BatchesTable;
+  batch_items: BatchItemsTable;
 }

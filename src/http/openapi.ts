@@ -34,6 +34,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Endpoints that receive signed event notifications (Standard Webhooks), their deliveries and replays.',
   'Audit logs': 'Every request the account made, searchable, exportable as CSV or NDJSON, and hash-chained.',
   Consents: 'Consent records: the notice, purpose and operations a person agreed to, with a receipt signed by Sangam; cited by consent_id on any operation, and withdrawn with effect.',
+  Batches: 'Many rows of one operation in one submission (JSON, CSV or NDJSON), each run as its own call, with progress, items and a results file in row order.',
 };
 
 /** Keywords of JSON Schema 2020-12 (core, applicator, validation, unevaluated, format, content, meta-data) and the OpenAPI 3.1 base vocabulary. */

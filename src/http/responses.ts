@@ -35,7 +35,11 @@ const RATE_LIMIT = {
 const RETRY_AFTER = { 'Retry-After': str('Seconds to wait before retrying') };
 const REPLAYED = { 'Idempotent-Replayed': Type.Literal('true', { description: 'Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5)' }) };
 
-const FieldError = Type.Object({ field: str('The request field, as a dotted path (`body`, `path` or `header` for the whole)'), message: Type.String() });
+const FieldError = Type.Object({
+  field: str('The request field, as a dotted path (`body`, `path` or `header` for the whole)'),
+  message: Type.String(),
+  row: Type.Optional(Type.Integer({ description: 'A batch upload: the row the field is in (1 is the first item; 0 a CSV header)' })),
+});
 
 const codesOf = (http: number) => [...new Set(Object.values(ERRORS).filter((e) => e.http === http).map((e) => e.errorcode))];
 

@@ -27,6 +27,11 @@ export interface HoldSpec {
   principalPaise: number;
   feePaise: number;
   commissionPaise: number;
+  /**
+   * Part of the debit already set aside from the balance (a live batch's reserve, src/batches/): the
+   * wallet gives only the rest now. The hold is still for the whole debit, so voiding it returns all.
+   */
+  reservedPaise?: number;
 }
 
 /** What the client pays for an operation: the principal less the commission, plus the fee. */
@@ -80,7 +85,7 @@ export async function holdMany(trx: Trx, holds: HoldSpec[]): Promise<void> {
   for (const h of holds) {
     const amount = debitOf(h);
     if (amount < 0) throw new Error(`hold ${h.txnId} would credit the wallet`);
-    perWallet.set(h.accountId, (perWallet.get(h.accountId) ?? 0) + amount);
+    perWallet.set(h.accountId, (perWallet.get(h.accountId) ?? 0) + amount - (h.reservedPaise ?? 0));
   }
   await trx
     .insertInto('holds')
@@ -98,21 +103,28 @@ export async function holdMany(trx: Trx, holds: HoldSpec[]): Promise<void> {
     .execute();
   // Wallets in a fixed order, so that two batches reserving on the same wallets cannot deadlock.
   for (const [accountId, amount] of [...perWallet].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const row = await trx
-      .updateTable('wallets')
-      .set({ balance_paise: sql`balance_paise - ${amount}`, updated_at: sql`now()` })
-      .where('account_id', '=', accountId)
-      .where('balance_paise', '>=', amount)
-      .returning('balance_paise')
-      .executeTakeFirst();
-    if (!row) {
-      const w = await trx.selectFrom('wallets').select('balance_paise').where('account_id', '=', accountId).executeTakeFirst();
-      throw new ApiError(
-        'insufficient_funds',
-        `Insufficient wallet balance: ₹${paiseToInr(w?.balance_paise ?? 0).toFixed(2)} available, ₹${paiseToInr(amount).toFixed(2)} needed`,
-      );
-    }
+    await takeFromBalance(trx, accountId, amount, (available) => `Insufficient wallet balance: ${inr(available)} available, ${inr(amount)} needed`);
   }
+}
+
+const inr = (paise: number) => `₹${paiseToInr(paise).toFixed(2)}`;
+
+/**
+ * Takes `amount` from a wallet's available balance with one conditional UPDATE that cannot take it
+ * below zero (it locks the wallet row until the commit); throws 402 with `refusal(available)` when short.
+ * Also a live batch's reserve (src/batches/).
+ */
+export async function takeFromBalance(trx: Trx, accountId: string, amount: number, refusal: (availablePaise: number) => string): Promise<void> {
+  const row = await trx
+    .updateTable('wallets')
+    .set({ balance_paise: sql`balance_paise - ${amount}`, updated_at: sql`now()` })
+    .where('account_id', '=', accountId)
+    .where('balance_paise', '>=', amount)
+    .returning('balance_paise')
+    .executeTakeFirst();
+  if (row) return;
+  const w = await trx.selectFrom('wallets').select('balance_paise').where('account_id', '=', accountId).executeTakeFirst();
+  throw new ApiError('insufficient_funds', refusal(w?.balance_paise ?? 0));
 }
 
 /** Resolves pending holds in one UPDATE; answers the holds that were pending. */

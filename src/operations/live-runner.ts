@@ -108,7 +108,7 @@ export class LiveRunner implements Runner {
    * transaction, its hold on the wallet (402 if the balance is short) and the idempotency key in flight,
    * bound to the transaction.
    */
-  private async recoveryPoint({ def, input, ctx, key }: Call): Promise<Recording> {
+  private async recoveryPoint({ def, input, ctx, key, reserve }: Call): Promise<Recording> {
     const principalPaise = def.amountPaise?.(input) ?? 0;
     const commissionPaise = def.commissionPaise?.(input) ?? 0;
     const feePaise = await this.deps.pricing.fee(def.slug);
@@ -126,8 +126,9 @@ export class LiveRunner implements Runner {
         nextCheckAt: new Date(Date.now() + this.deps.firstCheckS * 1000),
       },
       key,
-      hold: { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise },
-      afterRecord: [],
+      hold: { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise, reservedPaise: reserve?.paise ?? 0 },
+      // A batch row's reserve is taken over by its hold in this same transaction (recorder: before the holds).
+      afterRecord: reserve ? [(trx) => reserve.take(trx)] : [],
     };
   }
 

@@ -13,7 +13,8 @@ import { requestHash } from '../idempotency/store.js';
 import { compile, compileText, toFieldErrors } from '../http/validation.js';
 import { auditOperation } from '../audit/hook.js';
 import type { OperationContext, OperationDeps, OperationDef } from './operation.js';
-import type { Call, Input, Runner } from './runner.js';
+import type { Call, CallAudit, Input, Runner } from './runner.js';
+import type { Environment } from '../db/schema.js';
 import { headersDoc, OPERATION_ERRORS, requestDoc } from './document.js';
 import type { ConsentGate } from '../consents/gate.js';
 
@@ -30,14 +31,23 @@ function rawInput(def: OperationDef, req: FastifyRequest): { source: 'body' | 'q
 /** Validates and normalises the input; throws a 422 ApiError naming every bad field. */
 export function parseInput(def: OperationDef, req: FastifyRequest): Input {
   const { source, value } = rawInput(def, req);
+  const header = req.headers['idempotency-key'];
+  return validateInput(def, value, source, typeof header === 'string' ? header : undefined);
+}
+
+/**
+ * Validates and normalises one operation input: a request's body or query string, or a batch's row.
+ * Values from text (`query`: a query string, a CSV row) are coerced to the schema's types. Aliases are
+ * resolved first; `header` is an Idempotency-Key header. Throws a 422 ApiError naming every bad field.
+ */
+export function validateInput(def: OperationDef, value: unknown, source: 'body' | 'query', header?: string): Input {
   if (!isPlainObject(value)) throw ApiError.validation([{ field: 'body', message: 'the request body must be a JSON object' }]);
   // An alias stays until the schema has checked it (it declares the alias's rules too), so a bad alias
   // beside its canonical field is a 422 naming it, as the published document says.
   for (const [alias, canonical] of Object.entries(def.aliases ?? {})) {
     if (value[canonical] === undefined && value[alias] !== undefined) value[canonical] = value[alias];
   }
-  const header = req.headers['idempotency-key'];
-  if (def.idempotency?.by === 'idempotency_key' && typeof header === 'string') {
+  if (def.idempotency?.by === 'idempotency_key' && header !== undefined) {
     if (value.idempotency_key === undefined) value.idempotency_key = header;
     else if (value.idempotency_key !== header) {
       throw ApiError.validation([{ field: 'idempotency_key', message: 'idempotency_key and the Idempotency-Key header differ' }]);
@@ -67,26 +77,36 @@ export interface OperationRoutes {
   consents: ConsentGate;
 }
 
+/** Who makes a call: the key's account and environment, and the id of this request. */
+export interface Caller {
+  accountId: string;
+  environment: Environment;
+  requestId: string;
+}
+
+/**
+ * Everything between a validated input and its runner, for an HTTP request and a batch row alike: the
+ * context, the cited consent's check (CONTRACT §13), the operation's refusals (admit, before any
+ * record), the idempotency key (hashed before resolve() fills anything in), and resolve. Throws the
+ * ApiErrors of the consent gate, admit and resolve.
+ */
+export async function prepareCall(def: OperationDef, routes: OperationRoutes, caller: Caller, input: Input, audit: CallAudit): Promise<{ runner: Runner; call: Call }> {
+  const runner = caller.environment === 'live' ? routes.live : routes.sandbox;
+  const ctx: OperationContext = { ...caller, txnId: newId('txn', 20), connector: runner.connector(def), deps: routes.deps, afterRecord: [] };
+  await routes.consents.check(def.slug, input, ctx);
+  await def.admit?.(input, ctx);
+  const key = idempotencyKey(def, input, ctx);
+  await def.resolve?.(input, ctx);
+  return { runner, call: { def, input, ctx, key, audit } };
+}
+
 async function handle(def: OperationDef, routes: OperationRoutes, req: FastifyRequest, reply: FastifyReply) {
   const auth = req.auth!;
   const audit = auditOperation(req, reply, def.dataClass);
   const input = parseInput(def, req);
   audit.input = input;
-  const runner = auth.environment === 'live' ? routes.live : routes.sandbox;
-  const ctx: OperationContext = {
-    accountId: auth.accountId,
-    environment: auth.environment,
-    requestId: req.id,
-    txnId: newId('txn', 20),
-    connector: runner.connector(def),
-    deps: routes.deps,
-    afterRecord: [],
-  };
-  await routes.consents.check(def.slug, input, ctx);
-  await def.admit?.(input, ctx);
-  const key = idempotencyKey(def, input, ctx); // hashed before resolve() fills anything in
-  await def.resolve?.(input, ctx);
-  const answer = await runner.run({ def, input, ctx, key, audit });
+  const { runner, call } = await prepareCall(def, routes, { accountId: auth.accountId, environment: auth.environment, requestId: req.id }, input, audit);
+  const answer = await runner.run(call);
   if (answer.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
 }

@@ -3,21 +3,43 @@
 // be taken. route.ts validates the request, builds the call and chooses the runner for the
 // environment; the runner owns the call's idempotency key from its claim to its completion.
 import { ApiError } from '../errors.js';
-import type { RequestAudit } from '../audit/hook.js';
+import type { Transaction } from 'kysely';
+import type { AuditRow } from '../audit/chain.js';
+import type { DB } from '../db/schema.js';
 import type { Claim, IdempotencyStore, IdemScope } from '../idempotency/store.js';
 import type { OperationConnector, OperationContext, OperationDef } from './operation.js';
 import type { Recorded, Recorder, Recording } from './recorder.js';
 
 export type Input = Record<string, unknown> & { reference_id: string; idempotency_key?: string };
 
-/** One validated operation request, as route.ts hands it to a runner. */
+/**
+ * The audit facts of one call: its row, made from the answer, and whether it went in with the record
+ * (then nothing else writes it). An HTTP request's RequestAudit (audit/hook.ts), or a batch row's.
+ */
+export interface CallAudit {
+  row(status: number, payload: unknown): AuditRow;
+  recorded: boolean;
+}
+
+/**
+ * Money set aside for a call before it runs (a live batch's reserve, src/batches/): its hold takes
+ * `paise` from there instead of the wallet's balance, and `take` marks it used, in the transaction
+ * that records the hold (so it is used exactly once, or not at all when the call records nothing).
+ */
+export interface Reserve {
+  paise: number;
+  take(trx: Transaction<DB>): Promise<void>;
+}
+
+/** One validated operation request, as route.ts (or a batch) hands it to a runner. */
 export interface Call {
   def: OperationDef;
   input: Input;
   ctx: OperationContext;
   /** The idempotency key and the hash of the request it was first used for; null when unkeyed. */
   key: { scope: IdemScope; hash: string } | null;
-  audit: RequestAudit;
+  audit: CallAudit;
+  reserve?: Reserve;
 }
 
 /** What the client is told: the stored or new envelope, and whether it is a replay. */

@@ -7,6 +7,7 @@
 //   operation's own fields dropped, the money facts kept (status, amounts, UTR, reversal), so the
 //   ledger, statements and reconciliation still add up;
 // - partner state kept for the transaction (encrypted bodies for a safe replay): deleted;
+// - batch rows with that reference that have run: their input dropped, their answer scrubbed alike;
 // - one ADMIN audit row saying who erased what, and how many rows.
 // A transaction still pending is refused: its stored request may yet be needed to learn its outcome.
 // Rows from before content commitments cannot lose content without breaking their hash: they are
@@ -69,6 +70,7 @@ export function eraseReference(db: Db, who: Who, actor: Actor): Promise<Erasure>
     const audit = await eraseAuditContent(trx, who, erasedAt);
     for (const t of txns) await transactions.replaceResult(trx, t.id, scrub(JSON.parse(t.result), at));
     const events = await scrubCopies(trx, who, txns.map((t) => t.id), at);
+    await scrubBatchRows(trx, who, at);
     const result: Erasure = {
       reference_id: who.referenceId,
       erased_at: at,
@@ -127,4 +129,28 @@ async function scrubCopies(trx: Trx, who: Who, ids: string[], at: string): Promi
   // Keyed `<purpose>:<txn id>` by each connector.
   await trx.deleteFrom('partner_sessions').where(sql<string>`split_part(key, ':', 2)`, 'in', ids).execute();
   return events.length;
+}
+
+/**
+ * A batch row with this reference (src/batches/) keeps its input to run it and its answer for the
+ * results file: once it has run, the input goes and the answer is scrubbed like the transaction's.
+ */
+async function scrubBatchRows(trx: Trx, who: Who, at: string): Promise<void> {
+  const rows = await trx
+    .selectFrom('batch_items as i')
+    .innerJoin('batches as b', 'b.id', 'i.batch_id')
+    .select(['i.batch_id', 'i.row_no', 'i.result'])
+    .where('b.account_id', '=', who.accountId)
+    .where('b.environment', '=', who.environment)
+    .where('i.reference_id', '=', who.referenceId)
+    .where('i.status', 'not in', ['queued', 'running'])
+    .execute();
+  for (const r of rows) {
+    await trx
+      .updateTable('batch_items')
+      .set({ input: null, result: r.result ? JSON.stringify(scrub(r.result, at)) : null })
+      .where('batch_id', '=', r.batch_id)
+      .where('row_no', '=', r.row_no)
+      .execute();
+  }
 }

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { newSecret } from './signing.js';
 
-export const EVENT_TYPES = ['transaction.success', 'transaction.failed', 'transaction.reversed', 'consent.withdrawn', 'consent.expired'] as const;
+export const EVENT_TYPES = ['transaction.success', 'transaction.failed', 'transaction.reversed', 'consent.withdrawn', 'consent.expired', 'batch.completed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 type Scope = { accountId: string; environment: Environment };

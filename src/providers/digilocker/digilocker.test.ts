@@ -20,9 +20,12 @@ import { verifyEaadhaar, parseAnchors } from './xml-verify.js';
 const NAME = 'dl';
 const CLIENT_APP = 'https://client.example/kyc/done';
 
-/** A pass-through proxy that keeps the last eAadhaar body and token answer, and counts what went by. */
+/**
+ * A pass-through proxy that keeps the eAadhaar bodies by the access token that fetched them (a request
+ * an earlier test timed out may still be answered late), and the token answers.
+ */
 async function recordingProxy(target: string) {
-  const seen = { eaadhaar: [] as Buffer[], tokens: [] as string[] };
+  const seen = { eaadhaar: new Map<string, Buffer>(), tokens: [] as string[] };
   const server: Server = createServer((req, res) => void forward(req, res).catch(() => res.destroy()));
   const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -31,7 +34,7 @@ async function recordingProxy(target: string) {
     delete headers.host;
     const up = await request(`${target}${req.url}`, { method: req.method as 'GET', headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
     const body = Buffer.from(await up.body.arrayBuffer());
-    if (req.url?.includes('/xml/eaadhaar')) seen.eaadhaar.push(body);
+    if (req.url?.includes('/xml/eaadhaar') && up.statusCode === 200) seen.eaadhaar.set(String(req.headers.authorization).replace(/^Bearer /, ''), body);
     if (req.url?.endsWith('/oauth2/1/token') && up.statusCode === 200) seen.tokens.push((JSON.parse(body.toString()) as { access_token: string }).access_token);
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !['transfer-encoding', 'connection', 'content-length'].includes(k)) out[k] = v;
@@ -200,7 +203,7 @@ describe('digilocker connector', () => {
 
     const doc = await connector.document!(txnId);
     assert.equal(doc?.contentType, 'application/xml; charset=utf-8');
-    assert.ok(Buffer.from(doc!.body, 'utf8').equals(proxy.seen.eaadhaar.at(-1)!), 'Xml_Url serves the bytes exactly as signed');
+    assert.ok(Buffer.from(doc!.body, 'utf8').equals(proxy.seen.eaadhaar.get(token)!), 'Xml_Url serves the bytes exactly as signed');
     assert.equal(await connector.document!(txn()), null);
     const stored = await t.store.db.selectFrom('partner_sessions').select('value').where('key', '=', `xml:${txnId}`).executeTakeFirstOrThrow();
     assert.ok(!stored.value.includes('Ananya') && !stored.value.includes('Certificate'), 'the XML is stored encrypted');
@@ -328,7 +331,7 @@ describe('digilocker connector', () => {
   it('verifyEaadhaar on edited copies of a genuine document', async () => {
     const init = await authorized();
     assert.equal((await download(init.clientId)).status, 'success');
-    const xml = proxy.seen.eaadhaar.at(-1)!;
+    const xml = proxy.seen.eaadhaar.get(proxy.seen.tokens.at(-1)!)!;
     const anchors = parseAnchors(dl.anchorsPem);
     assert.equal(verifyEaadhaar(xml, undefined, { clientSecret: dl.clientSecret, anchors }).ok, true);
     const other = parseAnchors(dl.untrustedAnchorPem);

@@ -1,0 +1,164 @@
+// Owns running one leased batch: its rows a chunk at a time, in row order, each row exactly as the
+// operation's own call runs (operations/route.ts prepareCall: admit, idempotency key, resolve; then the
+// environment's runner, the same group commit, its own reference_id, key and audit row); the chunk's
+// results saved in one statement; rows still pending followed until their transactions are final; then
+// the batch ended with its `batch.completed` event (store.ts).
+//
+// Exactly once: a row is marked running before it runs, and a row found running (a process died, or
+// lost its lease) runs again through its idempotency key, which answers what already ran and never sends
+// it twice (a live row's recovery point is bound to its key). A key still held by a live call in flight
+// (409) leaves the row running, to be tried again after the lease.
+//
+// Fairness: rows take tokens from the account's batch bucket (access/rate-limit.ts BatchPacer), never
+// the keys' own; at most `rowsInFlight` rows of a batch are in the group commit's queue at once, so an
+// interactive call waits behind at most one chunk.
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuditRow } from '../audit/chain.js';
+import { redact } from '../audit/redact.js';
+import type { DataClass } from '../audit/retention.js';
+import type { BatchPacer } from '../access/rate-limit.js';
+import { ApiError } from '../errors.js';
+import { errorEnvelope } from '../http/envelope.js';
+import { newId } from '../ids.js';
+import type { OperationDef } from '../operations/operation.js';
+import { operationBySlug } from '../operations/registry.js';
+import { prepareCall, type OperationRoutes } from '../operations/route.js';
+import type { Answer, CallAudit, Input } from '../operations/runner.js';
+import type { BatchRow, BatchStore, RowResult, WorkItem } from './store.js';
+
+type Batch = NonNullable<BatchRow>;
+
+export interface EngineDeps {
+  store: BatchStore;
+  /** The operations' runners, handed in (so this room depends on operations, never the reverse). */
+  routes: OperationRoutes;
+  /** Writes the audit row of a row answered without one in its record (a replay, an error). */
+  audit: { write(row: AuditRow): Promise<unknown> };
+  pacer: BatchPacer;
+  rowsInFlight: number;
+  leaseS: number;
+  /** How long to wait before looking again at rows still pending. */
+  recheckS: number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * A batch row's audit value: the row an HTTP call of the operation would have, on the batch's path,
+ * with the submitting key and address, the row's validated input and its answer.
+ */
+export class RowAudit implements CallAudit {
+  recorded = false;
+  private started = Date.now();
+
+  constructor(
+    private batch: Batch,
+    private def: OperationDef,
+    private requestId: string,
+    private input: Input,
+  ) {}
+
+  row(status: number, payload: unknown): AuditRow {
+    const body = typeof payload === 'string' ? (JSON.parse(payload) as Record<string, unknown>) : null;
+    return {
+      request_id: this.requestId,
+      created_at: new Date(),
+      account_id: this.batch.account_id,
+      key_id: this.batch.key_id,
+      environment: this.batch.environment,
+      client_ip: this.batch.client_ip,
+      method: 'POST',
+      path: `/api/v1/batches/${this.batch.id}`,
+      operation: this.def.slug,
+      http_status: status,
+      ok: body?.ok === true,
+      statuscode: typeof body?.statuscode === 'string' ? body.statuscode : null,
+      reference_id: this.input.reference_id,
+      latency_ms: Date.now() - this.started,
+      request_body: JSON.stringify(redact(this.input)),
+      response_body: JSON.stringify(redact(body)),
+      data_class: this.def.dataClass as DataClass,
+    };
+  }
+}
+
+type RowRun = { kind: 'done'; result: RowResult } | { kind: 'retry' };
+
+/** A row's answer as its item keeps it: the operation's result data (or the error's), and its status. */
+function resultOf(row: number, status: number, body: string): RowResult {
+  const env = JSON.parse(body) as { data: Record<string, unknown> };
+  const s = env.data.status;
+  const ok = status === 200 && (s === 'success' || s === 'pending' || s === 'failed');
+  return { row, status: ok ? (s as RowResult['status']) : 'failed', http_status: status, result: env.data };
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Lets waiting timers and sockets run: a chunk is a long chain of promises (and on the embedded store
+ * every query runs on this thread), which would otherwise hold back the process's interactive calls.
+ */
+export const yieldToOthers = () => new Promise((r) => setImmediate(r));
+
+export class BatchEngine {
+  constructor(private deps: EngineDeps) {}
+
+  /**
+   * Runs a batch this worker holds until it ends, is cancelled, loses its lease or must wait (pending
+   * rows, a key in flight, `stopping`).
+   */
+  async run(id: string, owner: string, stopping: () => boolean): Promise<void> {
+    const { store, leaseS } = this.deps;
+    const batch = await store.row(id);
+    // A cancelled batch only finishes the rows a worker had started (there are no queued ones left).
+    if (!batch || (batch.status !== 'running' && batch.status !== 'cancelled')) return;
+    const def = operationBySlug.get(batch.operation)!;
+    for (;;) {
+      await yieldToOthers();
+      if (stopping()) return store.letGo(id, owner, 0);
+      if (!(await store.renew(id, owner, leaseS))) return;
+      // on_error=stop: one row at a time, so that no row after a failure has started.
+      const items = await store.take(id, batch.on_error === 'stop' ? 1 : this.deps.rowsInFlight);
+      if (items.length === 0) break;
+      await this.pace(batch, items.length);
+      const runs = await Promise.all(items.map((item) => this.runRow(batch, def, item)));
+      const done = runs.flatMap((r) => (r.kind === 'done' ? [r.result] : []));
+      await store.save(batch, done);
+      if (done.length < runs.length) return store.letGo(id, owner, leaseS); // a key in flight: later
+      const failed = done.find((r) => r.status === 'failed');
+      if (batch.on_error === 'stop' && failed) await store.stop(batch, `on_error=stop: row ${failed.row} failed; the rows after it were not run`);
+    }
+    if ((await store.refreshPending(batch)) > 0) return store.letGo(id, owner, this.deps.recheckS);
+    if (batch.status === 'running') await store.end(id, false);
+    else await store.letGo(id, owner, 0);
+  }
+
+  /** Waits for the account's batch bucket to allow `rows` more. */
+  private async pace(batch: Batch, rows: number): Promise<void> {
+    for (let wait = await this.deps.pacer.take(batch.account_id, batch.environment, rows); wait > 0; wait = await this.deps.pacer.take(batch.account_id, batch.environment, rows)) {
+      await delay(Math.min(wait, 1000));
+    }
+  }
+
+  /** One row as the operation's own call: its answer, or `retry` when it cannot be known yet. */
+  private async runRow(batch: Batch, def: OperationDef, item: WorkItem): Promise<RowRun> {
+    const requestId = newId('req', 20);
+    const input = item.input as Input;
+    const audit = new RowAudit(batch, def, requestId, structuredClone(input));
+    let answer: Answer;
+    try {
+      const { runner, call } = await prepareCall(def, this.deps.routes, { accountId: batch.account_id, environment: batch.environment, requestId }, input, audit);
+      if (item.reserved_paise > 0) {
+        call.reserve = { paise: item.reserved_paise, take: (trx) => this.deps.store.takeReserve(trx, batch.id, item.row, item.reserved_paise) };
+      }
+      answer = await runner.run(call);
+    } catch (err) {
+      if (!(err instanceof ApiError)) {
+        this.deps.log.error({ err, batch: batch.id, row: item.row }, 'batch row failed unexpectedly; it runs again later');
+        return { kind: 'retry' };
+      }
+      if (err.code === 'idempotency_in_flight') return { kind: 'retry' };
+      answer = { status: err.http, body: JSON.stringify(errorEnvelope(err, requestId)), replayed: false };
+    }
+    if (!audit.recorded) await this.deps.audit.write(audit.row(answer.status, answer.body));
+    return { kind: 'done', result: resultOf(item.row, answer.status, answer.body) };
+  }
+}

@@ -1,0 +1,355 @@
+// Owns the batches' rows in the store (migration 0020): a batch and its items, created in one
+// transaction (with a live batch's reserve taken from the wallet, 402 when it is short), the worker's
+// lease, items taken and saved a chunk at a time, reserves given back, cancellation, completion with its
+// `batch.completed` event, and the reads (the batch with its counts, items and results in row order).
+// Lock order, as everywhere (docs/RELIABILITY.md): the batch's item rows, then wallets, then the outbox.
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/client.js';
+import type { BatchItemStatus, BatchStatus, DB, Environment } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { takeFromBalance } from '../ledger/ledger.js';
+import { paiseToInr } from '../money.js';
+import { enqueueEvents } from '../webhooks/store.js';
+
+type Trx = Transaction<DB>;
+
+export interface NewBatch {
+  id: string;
+  accountId: string;
+  environment: Environment;
+  keyId: string;
+  clientIp: string | null;
+  operation: string;
+  clientBatchId: string | null;
+  onError: 'continue' | 'stop';
+}
+
+/** One row as submitted: valid (with its normalised input and reserve) or invalid (with its errors). */
+export interface NewItem {
+  row: number;
+  referenceId: string | null;
+  input: Record<string, unknown>;
+  reservedPaise: number;
+  errors?: Array<{ field: string; message: string }>;
+}
+
+export interface Counts {
+  total: number;
+  invalid: number;
+  pending: number;
+  success: number;
+  failed: number;
+  cancelled: number;
+}
+
+/** A batch as GET /api/v1/batches/{id} shows it (and `batch.completed` carries). */
+export interface BatchView {
+  id: string;
+  operation: string;
+  environment: Environment;
+  status: BatchStatus;
+  client_batch_id: string | null;
+  on_error: 'continue' | 'stop';
+  message: string | null;
+  counts: Counts;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface ItemView {
+  row: number;
+  reference_id: string | null;
+  status: BatchItemStatus;
+  http_status: number | null;
+  result: Record<string, unknown> | null;
+}
+
+/** A row a worker runs. */
+export interface WorkItem {
+  row: number;
+  input: Record<string, unknown>;
+  reserved_paise: number;
+}
+
+/** What a row's run came to, saved a chunk at a time. */
+export interface RowResult {
+  row: number;
+  status: 'pending' | 'success' | 'failed';
+  http_status: number;
+  result: Record<string, unknown>;
+}
+
+export type BatchRow = Awaited<ReturnType<BatchStore['row']>>;
+
+const INSERT_CHUNK = 1000;
+const FINAL: BatchStatus[] = ['completed', 'cancelled', 'failed'];
+
+export class BatchStore {
+  constructor(private db: Db) {}
+
+  /**
+   * The batch and all its items in one transaction: nothing is half-created. A live batch's reserve
+   * (the sum of its rows') leaves the wallet's balance first, or the whole batch is refused with 402.
+   */
+  async create(b: NewBatch, items: NewItem[]): Promise<void> {
+    const reserve = items.reduce((s, i) => s + i.reservedPaise, 0);
+    await this.db.transaction().execute(async (trx) => {
+      const rows = items.filter((i) => !i.errors).length;
+      if (reserve > 0) {
+        await takeFromBalance(
+          trx,
+          b.accountId,
+          reserve,
+          (available) =>
+            `Insufficient wallet balance for this batch: its ${rows} rows need ₹${paiseToInr(reserve).toFixed(2)} (amounts less commission, plus fees); ₹${paiseToInr(available).toFixed(2)} available. Nothing was created`,
+        );
+      }
+      await trx
+        .insertInto('batches')
+        .values({
+          id: b.id,
+          account_id: b.accountId,
+          environment: b.environment,
+          key_id: b.keyId,
+          client_ip: b.clientIp,
+          operation: b.operation,
+          client_batch_id: b.clientBatchId,
+          on_error: b.onError,
+          status: 'running',
+          total: items.length,
+        })
+        .execute();
+      for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+        const chunk = items.slice(i, i + INSERT_CHUNK).map((it) => ({
+          batch_id: b.id,
+          row_no: it.row,
+          reference_id: it.referenceId,
+          input: JSON.stringify(it.input),
+          status: (it.errors ? 'invalid' : 'queued') as BatchItemStatus,
+          http_status: it.errors ? 422 : null,
+          result: it.errors ? JSON.stringify({ errors: it.errors }) : null,
+          reserved_paise: it.reservedPaise,
+        }));
+        await trx.insertInto('batch_items').values(chunk).execute();
+      }
+    });
+  }
+
+  row(id: string) {
+    return this.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The caller's batch: another account's, or the other environment's, is not found. */
+  async owned(accountId: string, environment: Environment, id: string): Promise<NonNullable<BatchRow>> {
+    const b = await this.row(id);
+    if (!b || b.account_id !== accountId || b.environment !== environment) throw new ApiError('not_found', `No batch ${id}`);
+    return b;
+  }
+
+  byClientId(accountId: string, environment: Environment, clientBatchId: string) {
+    return this.db
+      .selectFrom('batches')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('environment', '=', environment)
+      .where('client_batch_id', '=', clientBatchId)
+      .executeTakeFirst();
+  }
+
+  async counts(db: Db | Trx, id: string): Promise<Counts> {
+    const rows = await db.selectFrom('batch_items').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('batch_id', '=', id).groupBy('status').execute();
+    const c: Counts = { total: 0, invalid: 0, pending: 0, success: 0, failed: 0, cancelled: 0 };
+    for (const r of rows) {
+      const n = Number(r.n);
+      c.total += n;
+      if (r.status === 'queued' || r.status === 'running' || r.status === 'pending') c.pending += n;
+      else c[r.status] += n;
+    }
+    return c;
+  }
+
+  async view(id: string, db: Db | Trx = this.db): Promise<BatchView> {
+    const b = (await db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst())!;
+    return {
+      id: b.id,
+      operation: b.operation,
+      environment: b.environment,
+      status: b.status,
+      client_batch_id: b.client_batch_id,
+      on_error: b.on_error,
+      message: b.message,
+      counts: await this.counts(db, id),
+      created_at: b.created_at.toISOString(),
+      completed_at: b.completed_at?.toISOString() ?? null,
+    };
+  }
+
+  /** Items in row order after `afterRow`, optionally of one status. */
+  async items(id: string, opts: { status?: BatchItemStatus; afterRow: number; limit: number }): Promise<ItemView[]> {
+    let q = this.db
+      .selectFrom('batch_items')
+      .select(['row_no as row', 'reference_id', 'status', 'http_status', 'result'])
+      .where('batch_id', '=', id)
+      .where('row_no', '>', opts.afterRow);
+    if (opts.status) q = q.where('status', '=', opts.status);
+    return q.orderBy('row_no').limit(opts.limit).execute();
+  }
+
+  /**
+   * Leases up to `limit` batches that are due: running ones, and cancelled ones with rows a worker had
+   * started (they finish, never start again) or rows still pending (followed to their final state), (FOR UPDATE SKIP LOCKED, db/lease.ts's pattern)
+   * for `seconds`, naming this worker as the holder.
+   */
+  async lease(owner: string, seconds: number, limit: number): Promise<string[]> {
+    const rows = await sql<{ id: string }>`
+      UPDATE batches SET lease_until = now() + make_interval(secs => ${seconds}), lease_owner = ${owner}
+      WHERE id IN (
+        SELECT id FROM batches WHERE lease_until <= now() AND (status = 'running' OR (status = 'cancelled' AND EXISTS (
+          SELECT 1 FROM batch_items i WHERE i.batch_id = batches.id AND i.status IN ('running', 'pending'))))
+        ORDER BY lease_until LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING id`.execute(this.db);
+    return rows.rows.map((r) => r.id);
+  }
+
+  /** Extends this worker's lease; false when it lost it or the batch ended otherwise than by a cancel. */
+  async renew(id: string, owner: string, seconds: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('batches')
+      .set({ lease_until: sql`now() + make_interval(secs => ${seconds})` })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('status', 'in', ['running', 'cancelled'])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Lets another tick (of any process) take the batch again after `seconds`. */
+  async letGo(id: string, owner: string, seconds: number): Promise<void> {
+    await this.db
+      .updateTable('batches')
+      .set({ lease_until: sql`now() + make_interval(secs => ${seconds})`, lease_owner: null })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /**
+   * The next rows to run, in row order: first those a worker took and may not have finished (they run
+   * again, and their idempotency keys answer what already ran), then queued ones, marked running.
+   */
+  async take(id: string, limit: number): Promise<WorkItem[]> {
+    const columns = ['row_no as row', 'input', 'reserved_paise'] as const;
+    const started = await this.db.selectFrom('batch_items').select(columns).where('batch_id', '=', id).where('status', '=', 'running').orderBy('row_no').limit(limit).execute();
+    if (started.length > 0) return started.map((r) => ({ ...r, input: r.input ?? {} }));
+    const taken = await sql<WorkItem>`
+      UPDATE batch_items SET status = 'running'
+      WHERE batch_id = ${id} AND row_no IN (
+        SELECT row_no FROM batch_items WHERE batch_id = ${id} AND status = 'queued' ORDER BY row_no LIMIT ${limit})
+      AND status = 'queued'
+      RETURNING row_no AS row, input, reserved_paise`.execute(this.db);
+    return taken.rows.sort((a, b) => a.row - b.row);
+  }
+
+  /** Saves a chunk's results in one statement, and gives back what rows that ended without a hold still reserve. */
+  async save(b: { id: string; account_id: string }, results: RowResult[]): Promise<void> {
+    if (results.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      await sql`
+        UPDATE batch_items i SET status = v.status, http_status = v.http_status, result = v.result
+        FROM jsonb_to_recordset(${JSON.stringify(results)}::jsonb) AS v(row integer, status text, http_status integer, result jsonb)
+        WHERE i.batch_id = ${b.id} AND i.row_no = v.row`.execute(trx);
+      await this.giveBack(trx, b, sql`row_no IN (${sql.join(results.map((r) => r.row))})`);
+    });
+  }
+
+  /**
+   * Returns to the wallet what the batch's rows matching `which` still reserve (rows that ended, or will
+   * never run, without a hold of their own): one UPDATE of the items, then one of the wallet.
+   */
+  private async giveBack(trx: Trx, b: { id: string; account_id: string }, which: ReturnType<typeof sql>): Promise<void> {
+    await sql`
+      WITH r AS (
+        UPDATE batch_items SET reserved_paise = 0
+        WHERE batch_id = ${b.id} AND reserved_paise > 0 AND ${which}
+        RETURNING reserved_paise)
+      UPDATE wallets SET balance_paise = balance_paise + (SELECT SUM(reserved_paise) FROM r), updated_at = now()
+      WHERE account_id = ${b.account_id} AND EXISTS (SELECT 1 FROM r)`.execute(trx);
+  }
+
+  /**
+   * A row's reserve taken over by its own hold, in the transaction that records the hold: exactly
+   * once, since the row's idempotency key is claimed in that same transaction.
+   */
+  async takeReserve(trx: Trx, id: string, row: number, paise: number): Promise<void> {
+    const r = await trx.updateTable('batch_items').set({ reserved_paise: 0 }).where('batch_id', '=', id).where('row_no', '=', row).where('reserved_paise', '=', paise).executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) throw new Error(`batch ${id} row ${row}: its reserve of ${paise} paise is no longer there`);
+  }
+
+  /** Rows not started are not run: they become cancelled and their reserves go back. Answers how many. */
+  async skipQueued(trx: Trx, b: { id: string; account_id: string }): Promise<number> {
+    const r = await trx.updateTable('batch_items').set({ status: 'cancelled' }).where('batch_id', '=', b.id).where('status', '=', 'queued').executeTakeFirst();
+    await this.giveBack(trx, b, sql`status IN ('cancelled', 'invalid')`);
+    return Number(r.numUpdatedRows);
+  }
+
+  /** Rows whose operation was pending take their transaction's final state. Answers how many are still pending. */
+  async refreshPending(b: { id: string; account_id: string; environment: Environment }): Promise<number> {
+    await sql`
+      UPDATE batch_items i SET status = t.status, result = t.result
+      FROM (
+        SELECT DISTINCT ON (p.row_no) p.row_no, tx.status, tx.result
+        FROM batch_items p
+        JOIN transactions tx ON tx.account_id = ${b.account_id} AND tx.environment = ${b.environment} AND tx.reference_id = p.reference_id
+        WHERE p.batch_id = ${b.id} AND p.status = 'pending'
+        ORDER BY p.row_no, tx.created_at DESC, tx.id DESC) t
+      WHERE i.batch_id = ${b.id} AND i.row_no = t.row_no AND t.status <> 'pending'`.execute(this.db);
+    const left = await this.db.selectFrom('batch_items').select((eb) => eb.fn.countAll<number>().as('n')).where('batch_id', '=', b.id).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    return Number(left.n);
+  }
+
+  /** Whether any row of the batch is still to run (queued or taken). */
+  async unfinished(id: string): Promise<boolean> {
+    const r = await this.db.selectFrom('batch_items').select('row_no').where('batch_id', '=', id).where('status', 'in', ['queued', 'running']).limit(1).executeTakeFirst();
+    return r !== undefined;
+  }
+
+  /** on_error=stop after a failed row: the rows not started are not run, and the batch will end failed, saying why. */
+  async stop(b: { id: string; account_id: string }, message: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('batches').set({ message }).where('id', '=', b.id).execute();
+      await this.skipQueued(trx, b);
+    });
+  }
+
+  /**
+   * Ends a batch once: `cancelled` (the client asked), or once every row is final `completed` (`failed`
+   * when on_error=stop stopped it); what its rows still reserve back to the wallet; its `batch.completed`
+   * event; all in one transaction. False when it had already ended (another process, a cancel).
+   */
+  async end(id: string, cancel: boolean): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const b = await trx
+        .updateTable('batches')
+        .set({
+          status: cancel ? 'cancelled' : sql<BatchStatus>`CASE WHEN message IS NULL THEN 'completed' ELSE 'failed' END`,
+          message: cancel ? 'Cancelled: rows not yet started were not run' : sql<string | null>`message`,
+          completed_at: new Date(),
+          lease_owner: null,
+        })
+        .where('id', '=', id)
+        .where('status', 'in', ['running', 'validating'])
+        .returning(['id', 'account_id', 'environment'])
+        .executeTakeFirst();
+      if (!b) return false;
+      await this.skipQueued(trx, b);
+      const view = await this.view(id, trx);
+      await enqueueEvents(trx, [{ scope: { accountId: b.account_id, environment: b.environment }, type: 'batch.completed', txnId: id, data: { ...view } }]);
+      return true;
+    });
+  }
+
+  /** Whether a batch has ended. */
+  static isFinal(status: BatchStatus): boolean {
+    return FINAL.includes(status);
+  }
+}
