@@ -206,7 +206,8 @@ describe('erasure and retention by data class', () => {
   before(async () => {
     receiver = createServer((_req, res) => res.end('ok')).listen(0, '127.0.0.1');
     await new Promise((r) => receiver.once('listening', r));
-    t = await startApp({ SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_SANDBOX_PENDING_MS: '200' });
+    // A pending lasts long enough to be refused before it ends, on a busy machine too.
+    t = await startApp({ SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_SANDBOX_PENDING_MS: '3000' });
     const port = (receiver.address() as { port: number }).port;
     assert.equal((await t.call('POST', '/api/v1/webhook-endpoints', { body: { url: `http://127.0.0.1:${port}/hooks` } })).status, 200);
   });
@@ -224,7 +225,7 @@ describe('erasure and retention by data class', () => {
     const early = await t.call('POST', '/api/v1/erasures', { body: { reference_id: reference } });
     assert.equal(early.status, 422);
     assert.equal(early.body.data.errors[0].field, 'reference_id');
-    await eventually(async () => (await t.call('GET', `/api/v1/transactions/${reference}`)).body.data.status !== 'pending');
+    await eventually(async () => (await t.call('GET', `/api/v1/transactions/${reference}`)).body.data.status !== 'pending', 20_000);
     await t.call('POST', PATHS.signature, { body: { ...VALID.signature(), reference_id: reference, name: MARKER } });
     await eventually(async () => (await t.store.db.selectFrom('webhook_events').select('id').executeTakeFirst()) !== undefined);
     await t.services.audit.flush();

@@ -42,7 +42,9 @@ const refusedFor = (r: { status: number; body: { data: { errors?: Array<{ field:
 describe('consent records (sandbox)', () => {
   let t: TestApp;
   before(async () => {
-    t = await startPartnerApp({}); // live calls allowed too: allow-listed, approved, topped up
+    // Live calls allowed too: allow-listed, approved, topped up. A sandbox pending lasts long enough to
+    // be still pending at the next call, on a busy machine too.
+    t = await startPartnerApp({ SANGAM_SANDBOX_PENDING_MS: '3000' });
   });
   after(async () => t.close());
 
@@ -188,7 +190,7 @@ describe('consent records (sandbox)', () => {
       await worker.tick(later());
       const row = await t.store.db.selectFrom('consents').select('effected_at').where('id', '=', c.id).executeTakeFirstOrThrow();
       return row.effected_at !== null;
-    });
+    }, 20_000);
     await worker.tick(later());
     const lookup = await t.call('GET', `/api/v1/transactions/${referenceId}`);
     assert.ok(lookup.body.data.erased_at, lookup.text);
