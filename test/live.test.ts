@@ -10,7 +10,7 @@ import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';
-import { startLive, type LiveApp } from './live-harness.js';
+import { startLive, startSim, type LiveApp, type Sim } from './live-harness.js';
 
 // The ifsc package's own validate (no I/O: its network helpers are never called).
 const { validate: validateIfsc } = createRequire(import.meta.url)('ifsc') as { validate(code: string): boolean };
@@ -20,12 +20,20 @@ const settled = (t: LiveApp, ref: string) =>
   eventually(async () => {
     const r = await tx(t, ref);
     return r.body.data.status !== 'pending' && r;
-  });
+  }, 20_000);
 
 describe('live money path', () => {
   let t: LiveApp;
-  before(async () => (t = await startLive()));
-  after(() => t.close());
+  let sim: Sim;
+  before(async () => {
+    // A pending lasts long enough for the wallet to be read while it holds, on a busy machine too.
+    sim = await startSim({ pendingMs: 3000 });
+    t = await startLive({}, 10_000, sim);
+  });
+  after(async () => {
+    await t.close();
+    await sim.stop();
+  });
   afterEach(() => t.assertLedger());
 
   const live = (path: string, body: unknown, extra: { headers?: Record<string, string> } = {}) => t.call('POST', path, { key: t.liveKey, body, ...extra });
