@@ -10,8 +10,8 @@
 // (409) leaves the row running, to be tried again after the lease.
 //
 // Fairness: rows take tokens from the account's batch bucket (access/rate-limit.ts BatchPacer), never
-// the keys' own; at most `rowsInFlight` rows of a batch are in the group commit's queue at once, so an
-// interactive call waits behind at most one chunk.
+// the keys' own; at most `rowsInFlight` rows of a batch are in the group commit's queue at once (two
+// half-chunks), so an interactive call waits behind at most that many.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditRow } from '../audit/chain.js';
 import { redact } from '../audit/redact.js';
@@ -82,6 +82,8 @@ export class RowAudit implements CallAudit {
 }
 
 type RowRun = { kind: 'done'; result: RowResult } | { kind: 'retry' };
+/** Rows started together, and their runs. */
+type Chunk = { rows: number[]; runs: Promise<RowRun[]> };
 
 /** A row's answer as its item keeps it: the operation's result data (or the error's), and its status. */
 function resultOf(row: number, status: number, body: string): RowResult {
@@ -103,7 +105,9 @@ export class BatchEngine {
 
   /**
    * Runs a batch this worker holds until it ends, is cancelled, loses its lease or must wait (pending
-   * rows, a key in flight, `stopping`).
+   * rows, a key in flight, `stopping`). Rows go in half-chunks, two in flight: the next half starts as
+   * soon as the older one is answered, so the group commit's queue holds up to `rowsInFlight` rows and
+   * never drains between chunks. on_error=stop: one row at a time, so that no row after a failure has started.
    */
   async run(id: string, owner: string, stopping: () => boolean): Promise<void> {
     const { store, leaseS } = this.deps;
@@ -111,24 +115,47 @@ export class BatchEngine {
     // A cancelled batch only finishes the rows a worker had started (there are no queued ones left).
     if (!batch || (batch.status !== 'running' && batch.status !== 'cancelled')) return;
     const def = operationBySlug.get(batch.operation)!;
+    const stopOnError = batch.on_error === 'stop';
+    const size = stopOnError ? 1 : Math.max(1, Math.ceil(this.deps.rowsInFlight / 2));
+    const chunks: Chunk[] = [];
+    let more = true;
     for (;;) {
       await yieldToOthers();
-      if (stopping()) return store.letGo(id, owner, 0);
-      if (!(await store.renew(id, owner, leaseS))) return;
-      // on_error=stop: one row at a time, so that no row after a failure has started.
-      const items = await store.take(id, batch.on_error === 'stop' ? 1 : this.deps.rowsInFlight);
-      if (items.length === 0) break;
-      await this.pace(batch, items.length);
-      const runs = await Promise.all(items.map((item) => this.runRow(batch, def, item)));
-      const done = runs.flatMap((r) => (r.kind === 'done' ? [r.result] : []));
-      await store.save(batch, done);
-      if (done.length < runs.length) return store.letGo(id, owner, leaseS); // a key in flight: later
-      const failed = done.find((r) => r.status === 'failed');
-      if (batch.on_error === 'stop' && failed) await store.stop(batch, `on_error=stop: row ${failed.row} failed; the rows after it were not run`);
+      if (stopping()) return this.settle(batch, chunks).then(() => store.letGo(id, owner, 0));
+      if (!(await store.renew(id, owner, leaseS))) return this.settle(batch, chunks); // cancelled, or taken over
+      while (more && chunks.length < (stopOnError ? 1 : 2)) {
+        const items = await store.take(id, size, chunks.flatMap((c) => c.rows));
+        more = items.length > 0;
+        if (!more) break;
+        await this.pace(batch, items.length);
+        chunks.push({ rows: items.map((i) => i.row), runs: Promise.all(items.map((item) => this.runRow(batch, def, item))) });
+      }
+      const chunk = chunks.shift();
+      if (!chunk) break;
+      const done = await this.saveChunk(batch, chunk);
+      if (!done.complete) return this.settle(batch, chunks).then(() => store.letGo(id, owner, leaseS)); // a key in flight: later
+      const failed = done.results.find((r) => r.status === 'failed');
+      if (stopOnError && failed) await store.stop(batch, `on_error=stop: row ${failed.row} failed; the rows after it were not run`);
     }
     if ((await store.refreshPending(batch)) > 0) return store.letGo(id, owner, this.deps.recheckS);
     if (batch.status === 'running') await store.end(id, false);
     else await store.letGo(id, owner, 0);
+  }
+
+  /** Waits for a chunk's rows and saves the answers it has (a row without one runs again later). */
+  private async saveChunk(batch: Batch, chunk: Chunk): Promise<{ results: RowResult[]; complete: boolean }> {
+    const runs = await chunk.runs;
+    const results = runs.flatMap((r) => (r.kind === 'done' ? [r.result] : []));
+    await this.deps.store.save(batch, results);
+    return { results, complete: results.length === runs.length };
+  }
+
+  /**
+   * Lets the chunks still in flight finish and saves their answers before the worker lets go: after a
+   * cancel too, or a lost lease (an answer is the row's outcome, which its key would answer again anyway).
+   */
+  private async settle(batch: Batch, chunks: Chunk[]): Promise<void> {
+    for (const c of chunks.splice(0)) await this.saveChunk(batch, c);
   }
 
   /** Waits for the account's batch bucket to allow `rows` more. */

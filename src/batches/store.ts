@@ -236,10 +236,13 @@ export class BatchStore {
   /**
    * The next rows to run, in row order: first those a worker took and may not have finished (they run
    * again, and their idempotency keys answer what already ran), then queued ones, marked running.
+   * `running`: the rows this worker has in flight itself, which are not taken again.
    */
-  async take(id: string, limit: number): Promise<WorkItem[]> {
+  async take(id: string, limit: number, running: number[] = []): Promise<WorkItem[]> {
     const columns = ['row_no as row', 'input', 'reserved_paise'] as const;
-    const started = await this.db.selectFrom('batch_items').select(columns).where('batch_id', '=', id).where('status', '=', 'running').orderBy('row_no').limit(limit).execute();
+    let unfinished = this.db.selectFrom('batch_items').select(columns).where('batch_id', '=', id).where('status', '=', 'running');
+    if (running.length > 0) unfinished = unfinished.where('row_no', 'not in', running);
+    const started = await unfinished.orderBy('row_no').limit(limit).execute();
     if (started.length > 0) return started.map((r) => ({ ...r, input: r.input ?? {} }));
     const taken = await sql<WorkItem>`
       UPDATE batch_items SET status = 'running'
