@@ -322,13 +322,14 @@ describe('UPI failover: a crash mid-call never moves the payment to the other pa
         // (or does not) send can be told apart from reconciliation.
         await start({ SANGAM_RECONCILE_POLL_MS: '2000' });
 
-        // The client retries with the same key until answered: the transaction as it stands, nothing sent.
-        await eventually(async () => {
+        // The client retries with the same key until answered: the transaction as it stands (pending, or
+        // already settled if the reconciler looked first on a slow machine), nothing sent.
+        const retried = await eventually(async () => {
           const r = await api('POST', PATHS.upi, body);
           if (r.status !== 200) return void (await r.body?.cancel());
-          const j = (await r.json()) as { data: { status: string } };
-          return j.data.status === 'pending';
-        }, 10_000, 100);
+          return (await r.json()) as { data: { status: string } };
+        }, 30_000, 100);
+        assert.ok(['pending', 'success'].includes(retried.data.status), JSON.stringify(retried));
         // The payment's transaction id, as the first partner was given it (the one new id there).
         const fresh = [...(await txnIdsAt(first))].filter((id) => !knownBefore.has(id));
         assert.equal(fresh.length, 1);
