@@ -7,12 +7,13 @@ import { ApiError } from '../../errors.js';
 import { okEnvelope } from '../../http/envelope.js';
 import { Envelope, Nullable, responses } from '../../http/responses.js';
 import { deliveries, EVENT_TYPES, replay } from '../store.js';
+import { TEST_EVENT } from '../endpoints.js';
 import { DateTime, ENDPOINT_ERRORS, IdParams, scope, TAGS } from './schemas.js';
 
 const Delivery = Type.Object({
   id: Type.Integer(),
   event_id: Type.String(),
-  type: Type.String({ enum: [...EVENT_TYPES] }),
+  type: Type.String({ enum: [...EVENT_TYPES, TEST_EVENT], description: `${TEST_EVENT}: a test event sent from the console` }),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Integer(),
   next_attempt_at: Nullable(DateTime),

@@ -1,5 +1,6 @@
-// Logs: search the audit trail (reference, operation, outcome, time, free text), open one entry to see
-// its redacted request and response, export what the filters match.
+// Logs: search the audit trail (reference, operation, environment, outcome, time, free text), open one
+// entry to see its redacted request and response, export what the filters match. A row's path keeps its
+// reference as the Reference column shows it (the server masks both alike).
 import { useState } from 'react';
 import { api, qs, when } from '../api';
 import { Empty, Failure } from '../ui';
@@ -57,6 +58,14 @@ export function Logs() {
           <input name="operation" placeholder="upi-payment-status" />
         </label>
         <label>
+          Environment
+          <select name="environment" defaultValue="">
+            <option value="">both</option>
+            <option value="sandbox">sandbox</option>
+            <option value="live">live</option>
+          </select>
+        </label>
+        <label>
           Outcome
           <select name="ok" defaultValue="">
             <option value="">any</option>
@@ -95,6 +104,7 @@ export function Logs() {
             <thead>
               <tr>
                 <th>Time</th>
+                <th>Environment</th>
                 <th>Operation</th>
                 <th>Reference</th>
                 <th>Status</th>
@@ -110,6 +120,7 @@ export function Logs() {
                       {when(i.created_at)}
                     </button>
                   </td>
+                  <td>{i.environment ?? '—'}</td>
                   <td>{i.operation ?? `${i.method} ${i.path}`}</td>
                   <td>{i.reference_id ?? '—'}</td>
                   <td>{i.http_status}</td>
