@@ -83,7 +83,7 @@ describe('console pages (issue #27)', () => {
   it('webhook input errors are 422s naming the field', async () => {
     const cases: Array<[string, string, unknown, string]> = [
       ['POST', '/console/api/webhooks', { environment: 'sandbox', url: 'ftp://x' }, 'url'],
-      ['POST', '/console/api/webhooks', { environment: 'sandbox', url: 'http://127.0.0.1/x', event_types: ['nope'] }, 'event_types/0'],
+      ['POST', '/console/api/webhooks', { environment: 'sandbox', url: 'http://127.0.0.1/x', event_types: ['nope'] }, 'event_types'],
       ['POST', '/console/api/webhooks', { environment: 'prod', url: 'http://127.0.0.1/x' }, 'environment'],
       ['POST', '/console/api/webhooks/we_1/rotate', { environment: 'sandbox' }, 'id'],
       ['POST', `/console/api/webhooks/we_${'a'.repeat(20)}/rotate`, { environment: 'sandbox', overlap_seconds: -1 }, 'overlap_seconds'],
@@ -91,7 +91,7 @@ describe('console pages (issue #27)', () => {
     for (const [method, url, body, field] of cases) {
       const r = await as(dev, method, url, body);
       assert.equal(r.status, 422, `${url} ${JSON.stringify(body)}: ${r.text}`);
-      assert.ok(fields(r)?.some((f) => f === field || f.startsWith(field)), `${field} in ${r.text}`);
+      assert.deepEqual(fields(r), [field], r.text);
     }
   });
 
