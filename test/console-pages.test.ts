@@ -17,12 +17,14 @@ describe('console pages (issue #27)', () => {
   let t: TestApp;
   let dev: Session;
   let ops: Session;
-  const got: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+  let arrived: (d: { headers: http.IncomingHttpHeaders; body: string }) => void = () => {};
   const rx = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => (got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }), res.end('ok')));
+    req.on('end', () => (res.end('ok'), arrived({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })));
   });
+  /** Long enough for a loaded machine; each wait ends on its event well before. */
+  const PATIENCE_MS = 60_000;
   let rxUrl = '';
 
   const login = async (email: string, password: string): Promise<Session> => {
@@ -55,9 +57,11 @@ describe('console pages (issue #27)', () => {
     assert.equal(created.status, 200, created.text);
     const { id, secret } = created.body.data as { id: string; secret: string };
     assert.match(secret, /^whsec_/);
+    const arrival = new Promise<{ headers: http.IncomingHttpHeaders; body: string }>((r) => (arrived = r));
     const test = await as(dev, 'POST', `/console/api/webhooks/${id}/test`, { environment: 'sandbox' });
     assert.equal(test.status, 200, test.text);
-    const delivered = await eventually(async () => got.find((g) => g.headers['webhook-id'] === test.body.data.event_id));
+    const delivered = await arrival;
+    assert.equal(delivered.headers['webhook-id'], test.body.data.event_id);
     const payload = new Webhook(secret).verify(delivered.body, delivered.headers as Record<string, string>) as { type: string; data: { endpoint_id: string } };
     assert.equal(payload.type, 'webhook.test');
     assert.equal(payload.data.endpoint_id, id);
@@ -65,7 +69,7 @@ describe('console pages (issue #27)', () => {
       const items = (await as(dev, 'GET', '/console/api/webhooks?environment=sandbox')).body.data.items as Array<{ id: string; deliveries: { last_day: { delivered: number }; last: { status: string } } }>;
       const e = items.find((i) => i.id === id);
       return e?.deliveries.last?.status === 'delivered' && e;
-    });
+    }, PATIENCE_MS);
     assert.equal(listed.deliveries.last_day.delivered, 1);
     // The API lists the same delivery, its type declared in the contract.
     const api = await t.call('GET', `/api/v1/webhook-endpoints/${id}/deliveries`);
@@ -114,7 +118,7 @@ describe('console pages (issue #27)', () => {
     const rows = await eventually(async () => {
       const r = (await as(dev, 'GET', `/console/api/logs?environment=sandbox&reference_id=${body.reference_id}`)).body.data.items as Array<{ path: string; environment: string }>;
       return r.length === 2 && r;
-    });
+    }, PATIENCE_MS);
     assert.ok(rows.every((r) => r.environment === 'sandbox'));
     assert.ok(rows.some((r) => r.path === `/api/v1/transactions/${body.reference_id}`), JSON.stringify(rows.map((r) => r.path)));
     assert.equal((await as(dev, 'GET', `/console/api/logs?environment=live&reference_id=${body.reference_id}`)).body.data.items.length, 0);
