@@ -16,7 +16,7 @@ export interface EndpointDeps {
 }
 
 const CreateBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of your receiver (http allowed in sandbox)', errorMessage: 'url must be an http(s) URL of at most 2048 characters' }),
+  url: Type.String({ format: 'uri', minLength: 1, maxLength: 2048, description: 'https URL of your receiver (http allowed in sandbox)', errorMessage: 'url must be an http(s) URL of at most 2048 characters' }),
   event_types: Type.Optional(
     Type.Array(Type.String({ enum: [...EVENT_TYPES] }), {
       minItems: 1,
