@@ -4,7 +4,7 @@
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { openStore } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createAccount } from '../src/accounts/store.js';
@@ -26,6 +26,15 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** Signs in through the console's form and waits for the first page (Overview). */
+export async function signIn(page: Page, base: string, user: { email: string; password: string }): Promise<void> {
+  await page.goto(`${base}/console`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
 }
 
 export interface ConsoleServer {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, launchBrowser, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
+import { ARTIFACTS, launchBrowser, signIn, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
 
 describe('console pages in a browser (issue #27)', { skip: skipWithoutChromium }, () => {
   let server: ConsoleServer;
@@ -33,18 +33,15 @@ describe('console pages in a browser (issue #27)', { skip: skipWithoutChromium }
   };
 
   before(async () => {
-    server = await startConsoleServer({ email: 'ops@acme.test', password: 'correct horse battery', admin: true }, { SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_POLL_MS: '50' });
+    const user = { email: 'ops@acme.test', password: 'correct horse battery', admin: true };
+    server = await startConsoleServer(user, { SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_POLL_MS: '50' });
     base = server.base;
     await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
     browser = await launchBrowser();
     const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
-    await page.goto(`${base}/console`);
-    await page.getByLabel('Email').fill('ops@acme.test');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page, base, user);
   });
   after(async () => {
     await browser?.close();

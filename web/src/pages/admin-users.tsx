@@ -1,6 +1,6 @@
 // Admin · Users: every console user with their admin flag and account; create one (audited).
 import { api, when } from '../api';
-import { Empty, Failure, useData } from '../ui';
+import { Empty, Failure, Table, useData } from '../ui';
 
 interface User {
   id: string;
@@ -60,28 +60,16 @@ export function AdminUsers() {
       <Failure error={users.error} />
       {users.data && users.data.items.length === 0 && <Empty>No console users.</Empty>}
       {users.data && users.data.items.length > 0 && (
-        <div className="table-wrap">
-          <table aria-label="Console users">
-            <thead>
-              <tr>
-                <th>Email</th>
-                <th>Admin</th>
-                <th>Account</th>
-                <th>Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.items.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.email}</td>
-                  <td>{u.is_admin ? 'admin' : '—'}</td>
-                  <td>{u.account_id ? `${u.account_name} (${u.account_id})` : '—'}</td>
-                  <td>{when(u.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label="Console users" columns={['Email', 'Admin', 'Account', 'Created']}>
+          {users.data.items.map((u) => (
+            <tr key={u.id}>
+              <td>{u.email}</td>
+              <td>{u.is_admin ? 'admin' : '—'}</td>
+              <td>{u.account_id ? `${u.account_name} (${u.account_id})` : '—'}</td>
+              <td>{when(u.created_at)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </>
   );

@@ -1,7 +1,7 @@
 // Admin: accounts (create, top up, live approvals per operation), console users, pricing and rate
 // limits, one tab each (#admin/<tab>). Manual review lives in Needs attention.
 import { api, inr } from '../api';
-import { Empty, Failure, useData } from '../ui';
+import { AccountName, Empty, Failure, useData } from '../ui';
 import { AdminUsers } from './admin-users';
 import { AdminLimits, AdminPricing } from './admin-pricing';
 
@@ -82,9 +82,7 @@ function Accounts() {
               {accounts.data.items.map((a) => (
                 <tr key={a.id}>
                   <td>
-                    {a.name}
-                    <br />
-                    <code>{a.id}</code>
+                    <AccountName account={a} />
                   </td>
                   <td className="num">
                     {inr(a.balance)}

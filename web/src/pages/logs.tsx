@@ -3,7 +3,7 @@
 // reference as the Reference column shows it (the server masks both alike).
 import { useState } from 'react';
 import { api, qs, when } from '../api';
-import { Empty, Failure } from '../ui';
+import { Empty, Failure, Select } from '../ui';
 
 interface Item {
   request_id: string;
@@ -57,22 +57,8 @@ export function Logs() {
           Operation
           <input name="operation" placeholder="upi-payment-status" />
         </label>
-        <label>
-          Environment
-          <select name="environment" defaultValue="">
-            <option value="">both</option>
-            <option value="sandbox">sandbox</option>
-            <option value="live">live</option>
-          </select>
-        </label>
-        <label>
-          Outcome
-          <select name="ok" defaultValue="">
-            <option value="">any</option>
-            <option value="true">ok</option>
-            <option value="false">failed</option>
-          </select>
-        </label>
+        <Select label="Environment" name="environment" options={[['', 'both'], ['sandbox', 'sandbox'], ['live', 'live']]} />
+        <Select label="Outcome" name="ok" options={[['', 'any'], ['true', 'ok'], ['false', 'failed']]} />
         <label>
           From
           <input name="from" type="datetime-local" />

@@ -2,7 +2,7 @@
 // transaction (reference_id and txn_id). Filter by reference and dates; download what the filter keeps.
 import { useState } from 'react';
 import { api, inr, qs, when } from '../api';
-import { Empty, Failure, useData } from '../ui';
+import { Empty, Failure, Table, useData } from '../ui';
 
 interface Entry {
   id: number;
@@ -62,34 +62,19 @@ export function Wallet() {
       <Failure error={error} />
       {data && data.items.length === 0 && <Empty>No wallet movements match. Sandbox calls never touch the wallet.</Empty>}
       {data && data.items.length > 0 && (
-        <div className="table-wrap">
-          <table aria-label="Statement">
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>Kind</th>
-                <th>Reference</th>
-                <th>Transaction</th>
-                <th>Why</th>
-                <th className="num">Amount</th>
-                <th className="num">Total after</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((e) => (
-                <tr key={e.id}>
-                  <td>{when(e.created_at)}</td>
-                  <td>{e.kind}</td>
-                  <td>{e.reference_id ?? '—'}</td>
-                  <td>{e.txn_id ? <code>{e.txn_id}</code> : '—'}</td>
-                  <td>{e.reason}</td>
-                  <td className="num">{inr(e.amount)}</td>
-                  <td className="num">{inr(e.balance_after)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label="Statement" columns={['Time', 'Kind', 'Reference', 'Transaction', 'Why', '#Amount', '#Total after']}>
+          {data.items.map((e) => (
+            <tr key={e.id}>
+              <td>{when(e.created_at)}</td>
+              <td>{e.kind}</td>
+              <td>{e.reference_id ?? '—'}</td>
+              <td>{e.txn_id ? <code>{e.txn_id}</code> : '—'}</td>
+              <td>{e.reason}</td>
+              <td className="num">{inr(e.amount)}</td>
+              <td className="num">{inr(e.balance_after)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );

@@ -2,7 +2,7 @@
 // rotate its secret, send it a test event, delete it; its deliveries with every attempt, and replay.
 import { useState } from 'react';
 import { api, qs, when } from '../api';
-import { Empty, EnvSwitch, Failure, useData } from '../ui';
+import { Empty, EnvSwitch, Failure, Table, useData } from '../ui';
 
 interface Endpoint {
   id: string;
@@ -63,44 +63,29 @@ const status = (e: Endpoint) => {
 function Deliveries({ items, onReplay }: { items: Delivery[]; onReplay: (eventId: string) => void }) {
   if (items.length === 0) return <Empty>No deliveries yet.</Empty>;
   return (
-    <div className="table-wrap">
-      <table aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th>Event</th>
-            <th>Type</th>
-            <th>Status</th>
-            <th>Attempts</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((d) => (
-            <tr key={d.id}>
-              <td>
-                <code>{d.event_id}</code>
-                <br />
-                {when(d.created_at)}
-              </td>
-              <td>{d.type}</td>
-              <td>{d.status}</td>
-              <td>
-                {d.attempts_log.map((a, i) => (
-                  <div key={i}>
-                    {when(a.attempted_at)}: {a.http_status ?? a.error} ({a.latency_ms.toFixed(0)} ms)
-                  </div>
-                ))}
-              </td>
-              <td>
-                <button onClick={() => onReplay(d.event_id)}>Replay</button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table label="Deliveries" columns={['Event', 'Type', 'Status', 'Attempts', '']}>
+      {items.map((d) => (
+        <tr key={d.id}>
+          <td>
+            <code>{d.event_id}</code>
+            <br />
+            {when(d.created_at)}
+          </td>
+          <td>{d.type}</td>
+          <td>{d.status}</td>
+          <td>
+            {d.attempts_log.map((a, i) => (
+              <div key={i}>
+                {when(a.attempted_at)}: {a.http_status ?? a.error} ({a.latency_ms.toFixed(0)} ms)
+              </div>
+            ))}
+          </td>
+          <td>
+            <button onClick={() => onReplay(d.event_id)}>Replay</button>
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
@@ -138,42 +123,28 @@ export function Webhooks() {
       <button onClick={() => (reload(), log.reload())}>Refresh</button>
       {data && data.items.length === 0 && <Empty>No {env} webhook endpoints.</Empty>}
       {data && data.items.length > 0 && (
-        <div className="table-wrap">
-          <table aria-label="Webhook endpoints">
-            <thead>
-              <tr>
-                <th>Endpoint</th>
-                <th>Events</th>
-                <th>Delivery status</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <button className="link" onClick={() => setOpen(open === e.id ? null : e.id)} aria-expanded={open === e.id}>
-                      {e.url}
-                    </button>{' '}
-                    {e.disabled_at ? <span className="badge bad">disabled: {e.disabled_reason}</span> : <span className="badge">active</span>}
-                  </td>
-                  <td>{e.event_types?.join(', ') ?? 'all'}</td>
-                  <td data-testid="delivery-status">{status(e)}</td>
-                  <td className="actions">
-                    <button onClick={() => act(() => post(`/webhooks/${e.id}/test`))}>Send test event</button>
-                    <button onClick={() => rotate(e.id)}>Rotate secret</button>
-                    <button onClick={() => act(() => post(`/webhooks/${e.id}/replay`))}>Replay failed</button>
-                    <button className="danger" onClick={() => remove(e)}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label="Webhook endpoints" columns={['Endpoint', 'Events', 'Delivery status', '']}>
+          {data.items.map((e) => (
+            <tr key={e.id}>
+              <td>
+                <button className="link" onClick={() => setOpen(open === e.id ? null : e.id)} aria-expanded={open === e.id}>
+                  {e.url}
+                </button>{' '}
+                {e.disabled_at ? <span className="badge bad">disabled: {e.disabled_reason}</span> : <span className="badge">active</span>}
+              </td>
+              <td>{e.event_types?.join(', ') ?? 'all'}</td>
+              <td data-testid="delivery-status">{status(e)}</td>
+              <td className="actions">
+                <button onClick={() => act(() => post(`/webhooks/${e.id}/test`))}>Send test event</button>
+                <button onClick={() => rotate(e.id)}>Rotate secret</button>
+                <button onClick={() => act(() => post(`/webhooks/${e.id}/replay`))}>Replay failed</button>
+                <button className="danger" onClick={() => remove(e)}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       {open && log.data && <Deliveries items={log.data.items} onReplay={(eventId) => act(() => post(`/webhooks/${open}/replay`, { event_id: eventId }))} />}
     </section>
