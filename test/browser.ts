@@ -4,7 +4,7 @@
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { openStore } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createAccount } from '../src/accounts/store.js';
@@ -28,6 +28,15 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Signs in through the console's form and waits for the first page (Overview). */
+export async function signIn(page: Page, base: string, user: { email: string; password: string }): Promise<void> {
+  await page.goto(`${base}/console`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+}
+
 export interface ConsoleServer {
   /** Where it listens: `http://127.0.0.1:<port>`. */
   base: string;
@@ -37,9 +46,9 @@ export interface ConsoleServer {
 /**
  * The real server in a process of its own on a fresh store, with one account ("Acme Pay") and one
  * console user of it (`admin` or not), ready when /health answers (30 s at most: migrations on a loaded
- * machine are slow).
+ * machine are slow). `env`: settings of the server's own (SANGAM_WEBHOOK_ALLOW_PRIVATE for a local receiver).
  */
-export async function startConsoleServer(user: { email: string; password: string; admin: boolean }): Promise<ConsoleServer> {
+export async function startConsoleServer(user: { email: string; password: string; admin: boolean }, env: Record<string, string> = {}): Promise<ConsoleServer> {
   const loc = await freshStoreLocation();
   const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
   await migrate(store.db);
@@ -49,7 +58,7 @@ export async function startConsoleServer(user: { email: string; password: string
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = fork(SERVER, [], {
-    env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: 'ignore',
   });
   for (let i = 0; i < 1200 && !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); i++) await sleep(25);

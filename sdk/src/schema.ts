@@ -10228,7 +10228,10 @@ export interface operations {
                 "application/json": {
                     /** @description Only these events (default: all) */
                     event_types?: ("transaction.success" | "transaction.failed" | "transaction.reversed" | "consent.withdrawn" | "consent.expired" | "batch.completed")[];
-                    /** @description https URL of your receiver (http allowed in sandbox) */
+                    /**
+                     * Format: uri
+                     * @description https URL of your receiver (http allowed in sandbox)
+                     */
                     url: string;
                 };
             };
@@ -10706,8 +10709,11 @@ export interface operations {
                                 /** Format: date-time */
                                 next_attempt_at: string | null;
                                 status: "pending" | "delivered" | "failed";
-                                /** @enum {string} */
-                                type: "transaction.success" | "transaction.failed" | "transaction.reversed" | "consent.withdrawn" | "consent.expired" | "batch.completed";
+                                /**
+                                 * @description webhook.test: a test event sent from the console
+                                 * @enum {string}
+                                 */
+                                type: "transaction.success" | "transaction.failed" | "transaction.reversed" | "consent.withdrawn" | "consent.expired" | "batch.completed" | "webhook.test";
                             }[];
                         };
                         message: string;
@@ -10879,7 +10885,16 @@ export interface operations {
                      * @description Replay every failed delivery since this time
                      */
                     since?: string;
-                };
+                } & ({
+                    /** @description Send this event again: msg_ and 24 letters or digits (the webhook-id header of its deliveries) */
+                    event_id: string;
+                } | {
+                    /**
+                     * Format: date-time
+                     * @description Replay every failed delivery since this time
+                     */
+                    since: string;
+                });
             };
         };
         responses: {

@@ -28,15 +28,16 @@ export async function requireAccount(db: Db, accountId: string): Promise<void> {
   if (!row) throw new ApiError('not_found', `account ${accountId} does not exist`);
 }
 
-export async function createKey(db: Db, accountId: string, environment: Environment): Promise<{ id: string; key: string }> {
+/** A new key, shown once; `name` is the client's label for it (a rolled key keeps its predecessor's). */
+export async function createKey(db: Db, accountId: string, environment: Environment, name: string | null = null): Promise<{ id: string; key: string; name: string | null }> {
   await requireAccount(db, accountId);
   const key = KEY_PREFIX[environment] + randomBase62(KEY_RANDOM_LENGTH);
   const id = newId('key', 16);
   await db
     .insertInto('api_keys')
-    .values({ id, account_id: accountId, environment, key_hash: hashKey(key), prefix: KEY_PREFIX[environment], last4: key.slice(-4) })
+    .values({ id, account_id: accountId, environment, key_hash: hashKey(key), prefix: KEY_PREFIX[environment], last4: key.slice(-4), name })
     .execute();
-  return { id, key };
+  return { id, key, name };
 }
 
 export interface KeyRecord {
@@ -62,6 +63,7 @@ export async function getWallet(db: Db, accountId: string) {
 
 export interface KeyView {
   id: string;
+  name: string | null;
   environment: Environment;
   /** e.g. "sk_test_…Ab3d": the prefix and the last 4 characters, never the secret. */
   display: string;
@@ -78,12 +80,13 @@ export async function listKeys(db: Db, accountId: string): Promise<KeyView[]> {
   await requireAccount(db, accountId);
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'environment', 'prefix', 'last4', 'created_at', 'expires_at', 'revoked_at', 'last_used_at', 'rolled_to'])
+    .select(['id', 'name', 'environment', 'prefix', 'last4', 'created_at', 'expires_at', 'revoked_at', 'last_used_at', 'rolled_to'])
     .where('account_id', '=', accountId)
     .orderBy('created_at')
     .execute();
   return rows.map((r) => ({
     id: r.id,
+    name: r.name,
     environment: r.environment,
     display: `${r.prefix}…${r.last4}`,
     created_at: r.created_at.toISOString(),
@@ -95,7 +98,7 @@ export async function listKeys(db: Db, accountId: string): Promise<KeyView[]> {
 }
 
 async function activeKey(db: Db, keyId: string) {
-  const row = await db.selectFrom('api_keys').select(['id', 'account_id', 'environment', 'expires_at', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+  const row = await db.selectFrom('api_keys').select(['id', 'account_id', 'environment', 'name', 'expires_at', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
   const now = Date.now();
   if (!row || (row.revoked_at && row.revoked_at.getTime() <= now) || (row.expires_at && row.expires_at.getTime() <= now)) {
     throw new ApiError('not_found', `no active key ${keyId}`);
@@ -107,9 +110,9 @@ async function activeKey(db: Db, keyId: string) {
  * Issues a new key for the same account and environment; the old one keeps working for `graceS`
  * seconds (0 = stops now). Returns the new key, shown once.
  */
-export async function rollKey(db: Db, keyId: string, graceS: number): Promise<{ id: string; key: string; old_key_expires_at: string }> {
+export async function rollKey(db: Db, keyId: string, graceS: number): Promise<{ id: string; key: string; name: string | null; old_key_expires_at: string }> {
   const old = await activeKey(db, keyId);
-  const fresh = await createKey(db, old.account_id, old.environment);
+  const fresh = await createKey(db, old.account_id, old.environment, old.name);
   const until = new Date(Date.now() + graceS * 1000);
   const expires = old.expires_at && old.expires_at < until ? old.expires_at : until;
   await db.updateTable('api_keys').set({ expires_at: expires, rolled_to: fresh.id }).where('id', '=', keyId).execute();

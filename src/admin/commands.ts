@@ -6,24 +6,19 @@ import type { Db } from '../db/client.js';
 import type { Environment } from '../db/schema.js';
 import { listKeys } from '../accounts/store.js';
 import { checkLedger } from '../ledger/check.js';
-import { OPERATIONS, OPERATION_SLUGS } from '../operations/registry.js';
-import { listFees, setFee } from '../ledger/pricing.js';
+import { OPERATION_SLUGS } from '../operations/registry.js';
 import { eraseReference } from '../transactions/erasure.js';
 import { defaultPublicKey, loadSigningKey, publicKeyFrom, purgeAudit, verifyAudit, writeCheckpoint } from '../audit/checkpoints.js';
 import { loadConfig } from '../config.js';
-import { createUser } from '../console/users.js';
 import { inrToPaise, paiseToInr } from '../money.js';
 import { migrate } from '../db/migrate.js';
-import { accounts, allowlist, keys, wallet } from './actions/index.js';
+import { accounts, allowlist, keys, pricing, users, wallet } from './actions/index.js';
 import { submitFile } from './actions/batches.js';
 import { opts, required, UsageError } from './args.js';
 import { attentionCommands, type CommandContext } from './attention-commands.js';
 import { loadReceiptKey, publicKeyFrom as receiptPublicKey, receiptHash, verifyReceipt } from '../consents/receipt.js';
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
-
-/** Each operation's declared fee: what `pricing list` shows where the table has no row. */
-const DECLARED_FEES = new Map(OPERATIONS.map((o) => [o.slug, o.feePaise]));
 
 export { UsageError, type CommandContext };
 
@@ -57,9 +52,9 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   async 'keys create'(db, args) {
-    const { values } = opts(args, { account: { type: 'string' }, env: { type: 'string' } });
+    const { values } = opts(args, { account: { type: 'string' }, env: { type: 'string' }, name: { type: 'string' } });
     required(values, 'account', 'env');
-    return keys.create(db, 'cli', { accountId: values.account!, environment: environment(values.env) });
+    return keys.create(db, 'cli', { accountId: values.account!, environment: environment(values.env), name: values.name });
   },
 
   async 'keys list'(db, args) {
@@ -169,12 +164,7 @@ export const COMMANDS: Record<string, Command> = {
     required(values, 'email', 'password');
     if (!/^[^@\s]+@[^@\s]+$/.test(values.email!)) throw new UsageError('--email must be an email address');
     if (!values.password) throw new UsageError('--password must not be empty');
-    try {
-      return await createUser(db, values.email!, values.password!, values.admin === true, values.account ?? null);
-    } catch (err) {
-      if (/unique|duplicate/i.test((err as Error).message)) throw new UsageError(`a console user with email ${values.email} already exists`);
-      throw err;
-    }
+    return users.create(db, 'cli', { email: values.email!, password: values.password!, isAdmin: values.admin === true, accountId: values.account ?? null });
   },
 
   async 'ledger check'(db, args) {
@@ -243,7 +233,7 @@ export const COMMANDS: Record<string, Command> = {
 
   async 'pricing list'(db, args) {
     opts(args, {});
-    return { fees: (await listFees(db, DECLARED_FEES)).map((f) => ({ operation: f.operation, fee: paiseToInr(f.fee_paise) })) };
+    return { fees: (await pricing.list(db)).map((f) => ({ operation: f.operation, fee: paiseToInr(f.fee_paise) })) };
   },
 
   async 'pricing set'(db, args) {
@@ -257,7 +247,7 @@ export const COMMANDS: Record<string, Command> = {
       throw new UsageError('--fee must be an INR amount with at most 2 decimals');
     }
     if (paise < 0) throw new UsageError('--fee must not be negative');
-    await setFee(db, values.operation!, paise);
+    await pricing.setFee(db, 'cli', { operation: values.operation!, feePaise: paise });
     return { operation: values.operation!, fee: paiseToInr(paise) };
   },
 

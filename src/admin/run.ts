@@ -9,7 +9,7 @@ import { COMMANDS, LedgerBreach, resolveCommand, UsageError, type CommandContext
 export const USAGE = `usage: sangam <command>
   migrate
   accounts create --name NAME
-  keys create --account ID --env sandbox|live
+  keys create --account ID --env sandbox|live [--name NAME]
   keys list --account ID
   keys roll KEY_ID --grace SECONDS          (default 86400; 0 = the old key stops now)
   keys revoke KEY_ID

@@ -18,7 +18,8 @@ import type { DataClass } from './retention.js';
 export type Actor = 'cli' | `cli:${string}` | `console:${string}` | `key:${string}` | `system:${string}`;
 
 export interface AdminEvent {
-  accountId: string;
+  /** The account changed; null for a change of the deployment's own (a price, an operator's user). */
+  accountId: string | null;
   environment?: Environment | null;
   action: string;
   detail: Record<string, unknown>;

@@ -63,6 +63,7 @@ function parsePayload(payload: unknown): Record<string, unknown> | null {
 /** The audit row of a request answered with `status` and the JSON text `payload`. */
 export function auditRowOf(req: FastifyRequest, status: number, latencyMs: number, payload: unknown, input?: Record<string, unknown>): AuditRow {
   const body = parsePayload(payload);
+  const reference = referenceOf(req, input);
   return {
     request_id: req.id,
     created_at: new Date(),
@@ -71,13 +72,13 @@ export function auditRowOf(req: FastifyRequest, status: number, latencyMs: numbe
     environment: req.auth?.environment ?? null,
     client_ip: req.ip,
     method: req.method,
-    path: redactUrl(req.url.split('?')[0]!),
+    path: redactUrl(req.url.split('?')[0]!, reference),
     operation: req.routeOptions.config.operation ?? null,
     http_status: status,
     // A streamed answer (an export) has no envelope: its status says how it went.
     ok: body ? body.ok === true : status < 400,
     statuscode: typeof body?.statuscode === 'string' ? body.statuscode : null,
-    reference_id: referenceOf(req, input),
+    reference_id: reference,
     latency_ms: latencyMs,
     // A router error's request (error-handler.ts) has no parsed query: null, not {}.
     request_body: JSON.stringify(redact(input ?? req.body ?? (Object.keys(req.query ?? {}).length ? req.query : null))),

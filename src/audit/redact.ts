@@ -123,8 +123,12 @@ export function redact(value: unknown, depth = 0, identity = false): unknown {
   return out;
 }
 
-/** A request URL as it may be logged: every path segment and query value redacted like a body field. */
-export function redactUrl(url: string): string {
+/**
+ * A request URL as it may be logged: every path segment and query value redacted like a body field,
+ * except the segment that is the request's `reference` (GET /transactions/{reference_id}): it is kept
+ * as the row's reference_id column keeps it, so the path never masks what that column shows.
+ */
+export function redactUrl(url: string, reference?: string | null): string {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const decode = (s: string) => {
@@ -134,7 +138,8 @@ export function redactUrl(url: string): string {
       return s;
     }
   };
-  const segments = path.split('/').map((seg) => encodeURIComponent(redactString(decode(seg), false)).replace(/%2C/g, ','));
+  const segment = (seg: string) => (reference && seg === reference ? referenceText('reference_id', seg) : redactString(seg, false));
+  const segments = path.split('/').map((seg) => encodeURIComponent(segment(decode(seg))).replace(/%2C/g, ','));
   // A partner whose webhooks are unsigned (Setu) is given a URL with a secret segment after /webhooks/.
   if (segments[1] === 'partners' && segments[3] === 'webhooks' && segments.length > 4) segments[4] = '[secret]';
   if (q < 0) return segments.join('/');

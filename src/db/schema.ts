@@ -46,6 +46,7 @@ export interface ApiKeysTable {
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
   rolled_to: string | null;
+  name: string | null;
 }
 
 export interface WalletsTable {

@@ -98,6 +98,8 @@ function fieldOf(e: ErrorObject, prefix: string): string {
   if (e.keyword === 'required') path.push(String((e.params as { missingProperty: string }).missingProperty));
   if (e.keyword === 'errorMessage') {
     const inner = (e.params as { errors?: ErrorObject[] }).errors?.[0];
+    // A message on the whole body (one of two fields is required) names the field its first error names.
+    if (inner && path.length === 0) return fieldOf(inner, prefix);
     if (inner?.keyword === 'required') path.push(String((inner.params as { missingProperty: string }).missingProperty));
   }
   return path.length ? path.join('.') : prefix;
@@ -130,8 +132,13 @@ function messageOf(e: ErrorObject, field: string): string {
 /** One entry per bad field, the first problem found for it; `prefix` names the root ("body", "query"). */
 export function toFieldErrors(errors: ErrorObject[] | null | undefined, prefix = 'body'): FieldError[] {
   const out = new Map<string, string>();
-  for (const e of errors ?? []) {
+  // A message on the whole body (give one of two fields) is reported only when no field is wrong itself:
+  // a body whose event_id is malformed needs that fixed, not a reminder that since would also do.
+  const whole = (e: ErrorObject) => e.keyword === 'errorMessage' && e.instancePath === '';
+  const ordered = [...(errors ?? []).filter((e) => !whole(e)), ...(errors ?? []).filter(whole)];
+  for (const e of ordered) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    if (whole(e) && out.size > 0) break;
     const field = fieldOf(e, prefix);
     if (!out.has(field)) out.set(field, messageOf(e, field));
   }

@@ -247,8 +247,26 @@ function reasonOf(r: StatementRow): string {
   return `${r.operation ?? r.kind}${r.status ? ` ${r.status}` : ''}`;
 }
 
-/** The wallet's entries, newest first, with their transactions; balance_after is the wallet's total (available + held) after each. */
-export async function statement(db: Db, accountId: string, limit: number, before?: number): Promise<StatementEntry[]> {
+/** Narrows a statement: entries of one transaction (its reference_id or txn_id), and a time window. */
+export interface StatementFilter {
+  reference?: string;
+  /** Inclusive. */
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+}
+
+/**
+ * The wallet's entries, newest first, with their transactions; balance_after is the wallet's total
+ * (available + held) after each, whatever the filter leaves out.
+ */
+export async function statement(db: Db, accountId: string, limit: number, before?: number, filter: StatementFilter = {}): Promise<StatementEntry[]> {
+  const where = [
+    before === undefined ? sql`TRUE` : sql`s.id < ${before}`,
+    filter.reference === undefined ? sql`TRUE` : sql`(t.reference_id = ${filter.reference} OR t.id = ${filter.reference})`,
+    filter.from === undefined ? sql`TRUE` : sql`s.created_at >= ${filter.from}`,
+    filter.to === undefined ? sql`TRUE` : sql`s.created_at < ${filter.to}`,
+  ];
   const rows = await sql<StatementRow>`
     SELECT s.*, t.reference_id, t.operation, t.status, t.result->>'message' AS message FROM (
       SELECT id, created_at, kind, posting_id, amount_paise, memo,
@@ -256,7 +274,7 @@ export async function statement(db: Db, accountId: string, limit: number, before
       FROM ledger_entries WHERE ledger_account = ${WALLET(accountId)}
     ) s
     LEFT JOIN transactions t ON s.kind <> 'topup' AND t.id = (CASE WHEN s.kind = 'reversal' THEN substr(s.posting_id, 5) ELSE s.posting_id END)
-    WHERE ${before === undefined ? sql`TRUE` : sql`s.id < ${before}`}
+    WHERE ${sql.join(where, sql` AND `)}
     ORDER BY s.id DESC LIMIT ${limit}`.execute(db);
   return rows.rows.map((r) => ({
     id: r.id,

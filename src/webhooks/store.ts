@@ -11,7 +11,7 @@ import { newSecret } from './signing.js';
 export const EVENT_TYPES = ['transaction.success', 'transaction.failed', 'transaction.reversed', 'consent.withdrawn', 'consent.expired', 'batch.completed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-type Scope = { accountId: string; environment: Environment };
+export type Scope = { accountId: string; environment: Environment };
 
 export type EndpointView = {
   id: string;
@@ -67,7 +67,7 @@ export async function listEndpoints(db: Db, s: Scope): Promise<EndpointView[]> {
 }
 
 /** The caller's live endpoint row, or 404 (never 403) for anything else. */
-async function owned(db: Db | Transaction<DB>, s: Scope, id: string) {
+export async function owned(db: Db | Transaction<DB>, s: Scope, id: string) {
   const row = await db
     .selectFrom('webhook_endpoints')
     .selectAll()

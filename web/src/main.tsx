@@ -160,7 +160,7 @@ function App() {
         {current?.id === 'name-match' && <NameMatch />}
         {current?.id === 'attention' && !param && <AttentionQueue />}
         {current?.id === 'attention' && param && <AttentionTransaction txnId={param} me={session.user.email} onChanged={attention.refresh} />}
-        {current?.id === 'admin' && <Admin />}
+        {current?.id === 'admin' && <Admin tab={param} />}
         {!current && <p className="empty">This console user has no account and is not an admin.</p>}
       </main>
     </div>

@@ -11,16 +11,25 @@ import { adminAction, type Actor } from './run.js';
 /**
  * Issues a key, shown once. With `requireApproval`, a live key needs the account approved for at
  * least one operation (self-service in the console; an operator may issue one before approval).
- * Errors: not_found (account), forbidden (live key before approval).
+ * Errors: not_found (account), forbidden (live key before approval), validation (name).
  */
-export function create(db: Db, actor: Actor, input: { accountId: string; environment: Environment; requireApproval?: boolean }) {
+export function create(db: Db, actor: Actor, input: { accountId: string; environment: Environment; name?: string | null; requireApproval?: boolean }) {
+  const name = keyName(input.name);
   return adminAction(db, actor, async (trx) => {
     if (input.requireApproval && input.environment === 'live' && (await listApprovals(trx, input.accountId)).length === 0) {
       throw new ApiError('forbidden', 'Live keys are issued once the account is approved for at least one operation');
     }
-    const key = await createKey(trx, input.accountId, input.environment);
-    return { result: key, event: { accountId: input.accountId, environment: input.environment, action: 'keys create', detail: { key_id: key.id } } };
+    const key = await createKey(trx, input.accountId, input.environment, name);
+    return { result: key, event: { accountId: input.accountId, environment: input.environment, action: 'keys create', detail: { key_id: key.id, name } } };
   });
+}
+
+/** A key's name, trimmed; absent or blank is none. Errors: validation (field `name`, over 100 characters). */
+function keyName(name: string | null | undefined): string | null {
+  const trimmed = name?.trim();
+  if (!trimmed) return null;
+  if (trimmed.length > 100) throw ApiError.validation([{ field: 'name', message: 'name must be at most 100 characters' }]);
+  return trimmed;
 }
 
 async function owner(trx: Trx, keyId: string, accountId: string | undefined) {

@@ -1,5 +1,6 @@
-// Owns the operators' pages (admins only): accounts with their wallets and approvals, creating an
-// account, top-ups and approvals through the shared admin actions (audited as console:<email>). The
+// Owns the operators' pages (admins only, for every route registered here): accounts with their wallets
+// and approvals, creating an account, top-ups and approvals through the shared admin actions (audited as
+// console:<email>); console users (admin-users.ts), pricing and rate limits (admin-pricing.ts). The
 // manual-review queue is part of "Needs attention" (attention.ts).
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
@@ -9,15 +10,21 @@ import { OPERATION_SLUGS as SLUGS } from '../../operations/registry.js';
 import { inrToPaise, paiseToInr } from '../../money.js';
 import { accounts, wallet } from '../../admin/actions/index.js';
 import { Amount } from '../../contract/fields.js';
+import type { Services } from '../../services.js';
 import { actorOf, requireAdmin } from './context.js';
+import { registerAdminUsers } from './admin-users.js';
+import { registerAdminPricing } from './admin-pricing.js';
 
 const NewAccount = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
 const TopUp = Type.Object({ amount: Amount(10_000_000) });
 const Approval = Type.Object({ operation: Type.String({ enum: ['all', ...SLUGS] }), approved: Type.Boolean() });
 type Id = { Params: { id: string } };
 
-export function registerAdmin(api: FastifyInstance, db: Db): void {
+export function registerAdmin(api: FastifyInstance, services: Services): void {
+  const { db } = services;
   api.addHook('onRequest', async (req) => requireAdmin(req));
+  registerAdminUsers(api, db);
+  registerAdminPricing(api, services);
 
   api.get('/console/api/admin/accounts', { schema: { hide: true } }, async () => okEnvelope('Accounts', { operations: SLUGS, items: await accountList(db) }));
 

@@ -26,10 +26,10 @@ export function registerConsoleApi(app: FastifyInstance, services: Services): vo
     registerAllowlist(api, db);
     registerNameMatch(api, db);
     registerLogs(api, db);
-    registerWebhooks(api, db);
+    registerWebhooks(api, services);
     registerWallet(api, db);
     // Its own scope, so its admin check runs on its routes only (after the session check above).
-    await api.register(async (adminApi) => registerAdmin(adminApi, db));
+    await api.register(async (adminApi) => registerAdmin(adminApi, services));
     await api.register(async (adminApi) => registerAttention(adminApi, services));
   });
 }

@@ -1,4 +1,4 @@
-// Owns the client's key pages: list, create, roll, revoke — on the signed-in user's account only,
+// Owns the client's key pages: list, create (with a name), roll, revoke — on the signed-in user's account only,
 // through the shared admin actions (audited as console:<email>).
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
@@ -8,14 +8,14 @@ import { listKeys } from '../../accounts/store.js';
 import { keys } from '../../admin/actions/index.js';
 import { accountOf, actorOf, Env } from './context.js';
 
-const Create = Type.Object({ environment: Env });
+const Create = Type.Object({ environment: Env, name: Type.Optional(Type.String({ maxLength: 100, errorMessage: 'name must be at most 100 characters' })) });
 const Grace = Type.Object({ grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 30 * 86_400 })) });
 
 export function registerKeys(api: FastifyInstance, db: Db): void {
   api.get('/console/api/keys', { schema: { hide: true } }, async (req) => okEnvelope('Keys', { items: await listKeys(db, accountOf(req)) }));
 
   api.post<{ Body: Static<typeof Create> }>('/console/api/keys', { schema: { hide: true, body: Create } }, async (req) => {
-    const k = await keys.create(db, actorOf(req), { accountId: accountOf(req), environment: req.body.environment, requireApproval: true });
+    const k = await keys.create(db, actorOf(req), { accountId: accountOf(req), environment: req.body.environment, name: req.body.name, requireApproval: true });
     return okEnvelope('Key created: copy it now, it is not shown again', k);
   });
 

@@ -3,16 +3,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
-import { ApiError } from '../../errors.js';
 import { okEnvelope } from '../../http/envelope.js';
 import { Envelope, Nullable, responses } from '../../http/responses.js';
 import { deliveries, EVENT_TYPES, replay } from '../store.js';
+import { TEST_EVENT } from '../endpoints.js';
 import { DateTime, ENDPOINT_ERRORS, IdParams, scope, TAGS } from './schemas.js';
 
 const Delivery = Type.Object({
   id: Type.Integer(),
   event_id: Type.String(),
-  type: Type.String({ enum: [...EVENT_TYPES] }),
+  type: Type.String({ enum: [...EVENT_TYPES, TEST_EVENT], description: `${TEST_EVENT}: a test event sent from the console` }),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Integer(),
   next_attempt_at: Nullable(DateTime),
@@ -30,11 +30,29 @@ const Delivery = Type.Object({
   ),
 });
 
-const ReplayBody = Type.Object({
-  event_id: Type.Optional(Type.String({ pattern: '^msg_[0-9A-Za-z]{24}$', description: 'Send this event again: msg_ and 24 letters or digits (the webhook-id header of its deliveries)', errorMessage: 'event_id must be an event id (msg_…)' })),
-  since: Type.Optional(Type.String({ format: 'date-time', description: 'Replay every failed delivery since this time', errorMessage: 'since must be an ISO 8601 date-time' })),
-  // Either is required, but the body may be empty (bodyOptional): the handler refuses neither, naming event_id.
-}, { description: 'Give event_id, or since (one of them is required; event_id wins when both are given)' });
+const EventId = Type.String({ pattern: '^msg_[0-9A-Za-z]{24}$', description: 'Send this event again: msg_ and 24 letters or digits (the webhook-id header of its deliveries)', errorMessage: 'event_id must be an event id (msg_…)' });
+const Since = Type.String({ format: 'date-time', description: 'Replay every failed delivery since this time', errorMessage: 'since must be an ISO 8601 date-time' });
+/**
+ * One of event_id and since is required: an anyOf of the two required sets (in an allOf, as operations
+ * declare a field or its alias), which the document publishes and the server's validation enforces: a
+ * body with neither, or none, is a 422 naming event_id. Each branch names its property, so generated
+ * clients type the body as (event_id | since).
+ */
+const ReplayBody = Type.Object(
+  { event_id: Type.Optional(EventId), since: Type.Optional(Since) },
+  {
+    description: 'Give event_id, or since (one of them is required; event_id wins when both are given)',
+    allOf: [
+      {
+        anyOf: [
+          { type: 'object', required: ['event_id'], properties: { event_id: EventId } },
+          { type: 'object', required: ['since'], properties: { since: Since } },
+        ],
+        errorMessage: 'give event_id, or since',
+      },
+    ],
+  },
+);
 
 const listSchema = {
   operationId: 'listWebhookDeliveries',
@@ -63,8 +81,7 @@ export function registerDeliveries(app: FastifyInstance, deps: { db: Db }): void
     '/api/v1/webhook-endpoints/:id/replay',
     { config: { bodyOptional: true }, schema: replaySchema },
     async (req) => {
-      const b = req.body ?? {};
-      if (!b.event_id && !b.since) throw ApiError.validation([{ field: 'event_id', message: 'give event_id, or since' }]);
+      const b = req.body;
       const n = await replay(deps.db, scope(req), req.params.id, { eventId: b.event_id, since: b.since ? new Date(b.since) : undefined });
       return okEnvelope('Replay scheduled', { replayed: n });
     },

@@ -3,11 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
-import { ApiError } from '../../errors.js';
 import { okEnvelope } from '../../http/envelope.js';
 import { Envelope, responses } from '../../http/responses.js';
-import { refuseUrl } from '../ssrf.js';
-import { createEndpoint, deleteEndpoint, EVENT_TYPES, listEndpoints } from '../store.js';
+import { deleteEndpoint, EVENT_TYPES, listEndpoints } from '../store.js';
+import { registerEndpoint } from '../endpoints.js';
 import { Endpoint, ENDPOINT_ERRORS, IdParams, scope, Secret, TAGS } from './schemas.js';
 
 export interface EndpointDeps {
@@ -17,7 +16,7 @@ export interface EndpointDeps {
 }
 
 const CreateBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of your receiver (http allowed in sandbox)', errorMessage: 'url must be an http(s) URL of at most 2048 characters' }),
+  url: Type.String({ format: 'uri', minLength: 1, maxLength: 2048, description: 'https URL of your receiver (http allowed in sandbox)', errorMessage: 'url must be an http(s) URL of at most 2048 characters' }),
   event_types: Type.Optional(
     Type.Array(Type.String({ enum: [...EVENT_TYPES] }), {
       minItems: 1,
@@ -46,10 +45,8 @@ const deleteSchema = {
 
 export function registerEndpoints(app: FastifyInstance, deps: EndpointDeps): void {
   app.post<{ Body: Static<typeof CreateBody> }>('/api/v1/webhook-endpoints', { schema: createSchema }, async (req) => {
-    const s = scope(req);
-    const why = await refuseUrl(req.body.url, { live: s.environment === 'live', allowPrivate: deps.allowPrivate });
-    if (why) throw ApiError.validation([{ field: 'url', message: why }]);
-    return okEnvelope('Webhook endpoint created', await createEndpoint(deps.db, s, req.body.url, req.body.event_types ?? null));
+    const created = await registerEndpoint(deps.db, scope(req), { url: req.body.url, eventTypes: req.body.event_types ?? null }, deps.allowPrivate);
+    return okEnvelope('Webhook endpoint created', created);
   });
 
   app.get('/api/v1/webhook-endpoints', { schema: listSchema }, async (req) => okEnvelope('Webhook endpoints', { items: await listEndpoints(deps.db, scope(req)) }));

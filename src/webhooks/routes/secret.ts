@@ -8,7 +8,7 @@ import { Envelope, responses } from '../../http/responses.js';
 import { rotateSecret } from '../store.js';
 import { ENDPOINT_ERRORS, IdParams, scope, Secret, TAGS } from './schemas.js';
 
-const DEFAULT_OVERLAP_S = 86_400;
+export const DEFAULT_OVERLAP_S = 86_400;
 
 const RotateBody = Type.Object({
   overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 7 * 86_400, default: DEFAULT_OVERLAP_S, description: 'How long the old secret also signs', errorMessage: 'overlap_seconds must be 0 to 604800' })),

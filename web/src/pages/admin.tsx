@@ -1,6 +1,35 @@
-// Admin: accounts (create, top up, live approvals per operation). Manual review lives in Needs attention.
+// Admin: accounts (create, top up, live approvals per operation), console users, pricing and rate
+// limits, one tab each (#admin/<tab>). Manual review lives in Needs attention.
 import { api, inr } from '../api';
-import { Empty, Failure, useData } from '../ui';
+import { AccountName, Empty, Failure, useData } from '../ui';
+import { AdminUsers } from './admin-users';
+import { AdminLimits, AdminPricing } from './admin-pricing';
+
+const TABS = [
+  { id: 'accounts', label: 'Accounts' },
+  { id: 'users', label: 'Users' },
+  { id: 'pricing', label: 'Pricing' },
+  { id: 'limits', label: 'Rate limits' },
+] as const;
+
+export function Admin({ tab }: { tab?: string }) {
+  const current = TABS.find((t) => t.id === tab) ?? TABS[0];
+  return (
+    <section>
+      <nav className="tabs" aria-label="Admin">
+        {TABS.map((t) => (
+          <a key={t.id} href={`#admin/${t.id}`} aria-current={t.id === current.id ? 'page' : undefined}>
+            {t.label}
+          </a>
+        ))}
+      </nav>
+      {current.id === 'accounts' && <Accounts />}
+      {current.id === 'users' && <AdminUsers />}
+      {current.id === 'pricing' && <AdminPricing />}
+      {current.id === 'limits' && <AdminLimits />}
+    </section>
+  );
+}
 
 interface Account {
   id: string;
@@ -9,7 +38,7 @@ interface Account {
   held: number;
   approvals: string[];
 }
-export function Admin() {
+function Accounts() {
   const accounts = useData(() => api<{ items: Account[]; operations: string[] }>('/admin/accounts'), []);
   const run = async (fn: () => Promise<unknown>) => {
     try {
@@ -20,7 +49,7 @@ export function Admin() {
     }
   };
   return (
-    <section>
+    <>
       <h1>Accounts</h1>
       <form
         className="toolbar"
@@ -53,9 +82,7 @@ export function Admin() {
               {accounts.data.items.map((a) => (
                 <tr key={a.id}>
                   <td>
-                    {a.name}
-                    <br />
-                    <code>{a.id}</code>
+                    <AccountName account={a} />
                   </td>
                   <td className="num">
                     {inr(a.balance)}
@@ -94,6 +121,6 @@ export function Admin() {
       <p className="hint">
         Pendings past their partner's expectation, in manual review or flagged by a partner: <a href="#attention">Needs attention</a>.
       </p>
-    </section>
+    </>
   );
 }

@@ -1,5 +1,5 @@
-// API keys: create sandbox keys (live ones once the account is approved), roll with a grace period,
-// revoke. A new secret is shown once.
+// API keys: create named sandbox keys (live ones once the account is approved), roll with a grace
+// period (the successor keeps the name), revoke. A new secret is shown once.
 import { useState } from 'react';
 import { api, when } from '../api';
 import type { Session } from '../main';
@@ -7,6 +7,7 @@ import { Empty, Failure, useData } from '../ui';
 
 interface Key {
   id: string;
+  name: string | null;
   environment: string;
   display: string;
   created_at: string;
@@ -21,6 +22,7 @@ export function Keys({ session }: { session: Session }) {
   const { data, error, reload, setError } = useData(() => api<{ items: Key[] }>('/keys'), []);
   const [fresh, setFresh] = useState<{ key: string; note: string } | null>(null);
   const [grace, setGrace] = useState('86400');
+  const [name, setName] = useState('');
   const act = async (fn: () => Promise<{ key?: string }>, note: string) => {
     try {
       const r = await fn();
@@ -30,11 +32,16 @@ export function Keys({ session }: { session: Session }) {
       setError((e as Error).message);
     }
   };
-  const create = (environment: 'sandbox' | 'live') => act(() => api('/keys', { method: 'POST', body: { environment } }), `New ${environment} key`);
+  const create = (environment: 'sandbox' | 'live') =>
+    act(() => api('/keys', { method: 'POST', body: { environment, ...(name.trim() && { name: name.trim() }) } }), `New ${environment} key${name.trim() ? ` "${name.trim()}"` : ''}`);
   return (
     <section>
       <h1>API keys</h1>
       <div className="toolbar">
+        <label>
+          Key name
+          <input value={name} maxLength={100} placeholder="checkout server" onChange={(e) => setName(e.target.value)} />
+        </label>
         <button onClick={() => create('sandbox')}>Create sandbox key</button>
         <button onClick={() => create('live')} disabled={session.approvals.length === 0} title={session.approvals.length ? '' : 'Live keys come with compliance approval'}>
           Create live key
@@ -58,6 +65,7 @@ export function Keys({ session }: { session: Session }) {
           <table>
             <thead>
               <tr>
+                <th>Name</th>
                 <th>Key</th>
                 <th>Environment</th>
                 <th>Created</th>
@@ -71,6 +79,7 @@ export function Keys({ session }: { session: Session }) {
             <tbody>
               {data.items.map((k) => (
                 <tr key={k.id}>
+                  <td>{k.name ?? '—'}</td>
                   <td>
                     <code>{k.display}</code>
                   </td>

@@ -1,8 +1,9 @@
-// Logs: search the audit trail (reference, operation, outcome, time, free text), open one entry to see
-// its redacted request and response, export what the filters match.
+// Logs: search the audit trail (reference, operation, environment, outcome, time, free text), open one
+// entry to see its redacted request and response, export what the filters match. A row's path keeps its
+// reference as the Reference column shows it (the server masks both alike).
 import { useState } from 'react';
 import { api, qs, when } from '../api';
-import { Empty, Failure } from '../ui';
+import { Empty, Failure, Select } from '../ui';
 
 interface Item {
   request_id: string;
@@ -56,14 +57,8 @@ export function Logs() {
           Operation
           <input name="operation" placeholder="upi-payment-status" />
         </label>
-        <label>
-          Outcome
-          <select name="ok" defaultValue="">
-            <option value="">any</option>
-            <option value="true">ok</option>
-            <option value="false">failed</option>
-          </select>
-        </label>
+        <Select label="Environment" name="environment" options={[['', 'both'], ['sandbox', 'sandbox'], ['live', 'live']]} />
+        <Select label="Outcome" name="ok" options={[['', 'any'], ['true', 'ok'], ['false', 'failed']]} />
         <label>
           From
           <input name="from" type="datetime-local" />
@@ -95,6 +90,7 @@ export function Logs() {
             <thead>
               <tr>
                 <th>Time</th>
+                <th>Environment</th>
                 <th>Operation</th>
                 <th>Reference</th>
                 <th>Status</th>
@@ -110,6 +106,7 @@ export function Logs() {
                       {when(i.created_at)}
                     </button>
                   </td>
+                  <td>{i.environment ?? '—'}</td>
                   <td>{i.operation ?? `${i.method} ${i.path}`}</td>
                   <td>{i.reference_id ?? '—'}</td>
                   <td>{i.http_status}</td>

@@ -1,26 +1,56 @@
-// Overview: the wallet, and request volume, success rate and median latency over the last 24 hours.
-import { useEffect, useRef } from 'react';
+// Overview: the wallet, and request volume, success rate and median latency over a chosen range (24
+// hours, 7 or 30 days), sandbox and live drawn apart in strong, distinct colours with readable axes.
+import { useEffect, useRef, useState } from 'react';
 import { Chart, BarController, BarElement, CategoryScale, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import { api, inr } from '../api';
 import { Empty, Failure, useData } from '../ui';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend);
+Chart.defaults.color = '#24292f';
+Chart.defaults.font.size = 13;
+Chart.defaults.borderColor = '#d0d7de';
+
+const ENVS = ['sandbox', 'live'] as const;
+const COLOUR = { sandbox: '#0969da', live: '#c4432b' } as const;
+const RANGES = [
+  { id: '24h', label: 'Last 24 hours' },
+  { id: '7d', label: 'Last 7 days' },
+  { id: '30d', label: 'Last 30 days' },
+] as const;
+type Range = (typeof RANGES)[number]['id'];
+type Point = { at: string; environment: string; requests: number; success_rate: number; p50_ms: number };
 
 interface Overview {
   wallet: { balance: number; held: number };
-  series: Array<{ hour: string; requests: number; success_rate: number; p50_ms: number }>;
+  bucket: 'hour' | 'day';
+  series: Point[];
 }
 
-function LineChart({ labels, sets, title }: { labels: string[]; sets: Array<{ label: string; data: number[]; type?: 'bar' | 'line' }>; title: string }) {
+function EnvChart({ labels, sets, title, kind, stacked }: { labels: string[]; sets: Record<string, Array<number | null>>; title: string; kind: 'bar' | 'line'; stacked?: boolean }) {
   const ref = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
+    const datasets = ENVS.map((env) => ({
+      label: env,
+      data: sets[env] ?? [],
+      backgroundColor: COLOUR[env],
+      borderColor: COLOUR[env],
+      borderWidth: kind === 'line' ? 3 : 0,
+      pointRadius: 3,
+      spanGaps: true,
+    }));
     const chart = new Chart(ref.current!, {
-      type: 'bar',
-      data: { labels, datasets: sets.map((s) => ({ ...s, type: s.type ?? 'bar' })) },
-      options: { responsive: true, maintainAspectRatio: false, animation: false, plugins: { legend: { display: sets.length > 1 } } },
+      type: kind,
+      data: { labels, datasets },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        plugins: { legend: { display: true, position: 'bottom' } },
+        scales: { x: { stacked: !!stacked, grid: { display: false } }, y: { stacked: !!stacked, beginAtZero: true } },
+      },
     });
     return () => chart.destroy();
-  }, [labels, sets]);
+  }, [labels, sets, kind, stacked]);
   return (
     <figure className="chart">
       <figcaption>{title}</figcaption>
@@ -31,11 +61,26 @@ function LineChart({ labels, sets, title }: { labels: string[]; sets: Array<{ la
   );
 }
 
+/** The buckets in order, and each environment's value per bucket (null where it had no request). */
+function pivot(series: Point[], pick: (p: Point) => number) {
+  const buckets = [...new Set(series.map((p) => p.at))].sort();
+  const sets = Object.fromEntries(ENVS.map((env) => [env, buckets.map((b) => {
+    const p = series.find((s) => s.at === b && s.environment === env);
+    return p ? pick(p) : null;
+  })]));
+  return { buckets, sets };
+}
+
 export function Overview() {
-  const { data, error } = useData(() => api<Overview>('/overview'), []);
+  const [range, setRange] = useState<Range>('24h');
+  const { data, error } = useData(() => api<Overview>(`/overview?range=${range}`), [range]);
   if (error) return <Failure error={error} />;
   if (!data) return <p className="loading">Loading…</p>;
-  const labels = data.series.map((s) => new Date(s.hour).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
+  const fmt = (iso: string) => (data.bucket === 'hour' ? new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : new Date(iso).toLocaleDateString([], { day: 'numeric', month: 'short' }));
+  const requests = pivot(data.series, (p) => p.requests);
+  const labels = requests.buckets.map(fmt);
+  const total = (env: string) => data.series.filter((p) => p.environment === env).reduce((n, p) => n + p.requests, 0);
+  const per = data.bucket === 'hour' ? 'hour' : 'day';
   return (
     <section>
       <h1>Overview</h1>
@@ -48,14 +93,30 @@ export function Overview() {
           <span>Held by pending operations</span>
           <strong>{inr(data.wallet.held)}</strong>
         </div>
+        {ENVS.map((env) => (
+          <div className="card" key={env}>
+            <span>{env} requests</span>
+            <strong data-testid={`total-${env}`}>{total(env)}</strong>
+          </div>
+        ))}
       </div>
+      <label className="inline">
+        Range
+        <select value={range} onChange={(e) => setRange(e.target.value as Range)}>
+          {RANGES.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </label>
       {data.series.length === 0 ? (
-        <Empty>No API requests in the last 24 hours yet. Create a sandbox key and make a call.</Empty>
+        <Empty>No API requests in this range yet. Create a sandbox key and make a call.</Empty>
       ) : (
         <div className="charts">
-          <LineChart title="Requests per hour" labels={labels} sets={[{ label: 'Requests', data: data.series.map((s) => s.requests) }]} />
-          <LineChart title="Success rate (%)" labels={labels} sets={[{ label: 'Success %', data: data.series.map((s) => Math.round(s.success_rate * 100)), type: 'line' }]} />
-          <LineChart title="Median latency (ms)" labels={labels} sets={[{ label: 'p50 ms', data: data.series.map((s) => Math.round(s.p50_ms)), type: 'line' }]} />
+          <EnvChart title={`Requests per ${per}`} kind="bar" stacked labels={labels} sets={requests.sets} />
+          <EnvChart title="Success rate (%)" kind="line" labels={labels} sets={pivot(data.series, (p) => Math.round(p.success_rate * 100)).sets} />
+          <EnvChart title="Median latency (ms)" kind="line" labels={labels} sets={pivot(data.series, (p) => Math.round(p.p50_ms)).sets} />
         </div>
       )}
     </section>
