@@ -35,6 +35,7 @@ import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
 import { registerConsentRoutes } from './consents/routes.js';
+import { registerGoLiveRoutes } from './golive/routes.js';
 import { ConsentExpiry } from './consents/expiry.js';
 
 declare module 'fastify' {
@@ -141,6 +142,7 @@ async function registerRoutes(app: FastifyInstance, services: Services): Promise
     registerWebhookRoutes(api, services);
     registerAuditRoutes(api, services);
     registerConsentRoutes(api, services);
+    registerGoLiveRoutes(api, services);
   });
 
   // An operation's side routes (a consent page, a signed document), each in its own plugin scope.

@@ -353,6 +353,36 @@ export interface ResolutionsTable {
   decision_reason: string | null;
 }
 
+export interface GoLiveProfilesTable {
+  account_id: string;
+  legal_name: ColumnType<string, string | undefined, string>;
+  address: ColumnType<string, string | undefined, string>;
+  website: ColumnType<string, string | undefined, string>;
+  contact_name: ColumnType<string, string | undefined, string>;
+  contact_email: ColumnType<string, string | undefined, string>;
+  contact_phone: ColumnType<string, string | undefined, string>;
+  use_case: ColumnType<string, string | undefined, string>;
+  notice_version: ColumnType<string, string | undefined, string>;
+  notice_text: ColumnType<string, string | undefined, string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_by: string;
+}
+
+export type GoLiveState = 'submitted' | 'approved' | 'rejected';
+
+export interface GoLiveSubmissionsTable {
+  id: string;
+  account_id: string;
+  operation: string;
+  state: GoLiveState;
+  submitted_by: string;
+  submitted_at: CreatedAt;
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+  reason: string | null;
+  checklist: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -383,4 +413,6 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   partner_events: PartnerEventsTable;
   resolutions: ResolutionsTable;
+  go_live_profiles: GoLiveProfilesTable;
+  go_live_submissions: GoLiveSubmissionsTable;
 }

@@ -192,6 +192,22 @@ export async function writeEvents(trx: Transaction<DB>, events: NewEvent[], endp
   return rows.map((r) => r.id);
 }
 
+/**
+ * A `webhook.ping` event to one endpoint only, delivered and signed like any other: an endpoint that
+ * answers it with a 2xx is verified (the go-live checklist). No subscription filter applies: the
+ * account asked for it. Errors: not_found (not the caller's endpoint).
+ */
+export async function pingEndpoint(db: Db, s: Scope, endpointId: string): Promise<{ event_id: string }> {
+  await owned(db, s, endpointId);
+  const id = newId('msg', 24);
+  const payload = JSON.stringify({ type: 'webhook.ping', timestamp: new Date().toISOString(), data: { endpoint_id: endpointId, environment: s.environment } });
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('webhook_events').values({ id, account_id: s.accountId, environment: s.environment, type: 'webhook.ping', txn_id: null, payload }).execute();
+    await trx.insertInto('webhook_deliveries').values({ event_id: id, endpoint_id: endpointId, status: 'pending', next_attempt_at: sql<Date>`now()` }).execute();
+  });
+  return { event_id: id };
+}
+
 /** Sends an event again (a new delivery), or every event that failed to reach the endpoint since a time. */
 export async function replay(db: Db, s: Scope, endpointId: string, what: { eventId?: string; since?: Date }): Promise<number> {
   const endpoint = await owned(db, s, endpointId);

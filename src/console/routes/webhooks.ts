@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
 import { okEnvelope } from '../../http/envelope.js';
-import { deliveries, listEndpoints, replay } from '../../webhooks/store.js';
+import { deliveries, listEndpoints, pingEndpoint, replay } from '../../webhooks/store.js';
 import { accountOf, Env } from './context.js';
 
 const Query = Type.Object({ environment: Env });
@@ -25,4 +25,9 @@ export function registerWebhooks(api: FastifyInstance, db: Db): void {
     });
     return okEnvelope('Replay scheduled', { replayed: n });
   });
+
+  // A test event to one endpoint; a 2xx answer to it verifies the endpoint for the go-live checklist.
+  api.post<{ Params: { id: string }; Body: Static<typeof Query> }>('/console/api/webhooks/:id/ping', { schema: { hide: true, body: Query } }, async (req) =>
+    okEnvelope('Test ping queued', await pingEndpoint(db, { accountId: accountOf(req), environment: req.body.environment }, req.params.id)),
+  );
 }
