@@ -1,4 +1,5 @@
-// Webhooks: endpoints per environment, their deliveries with every attempt, and replay.
+// Webhooks: endpoints per environment, their deliveries with every attempt, replay, and a test ping
+// (a live endpoint that answers one with a 2xx is verified for the go-live checklist).
 import { useState } from 'react';
 import { api, when } from '../api';
 import { Empty, EnvSwitch, Failure, useData } from '../ui';
@@ -33,6 +34,15 @@ export function Webhooks() {
       setError((e as Error).message);
     }
   };
+  const ping = async (id: string) => {
+    try {
+      await api(`/webhooks/${id}/ping`, { method: 'POST', body: { environment: env } });
+      setOpen(id);
+      log.reload();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
   return (
     <section>
       <h1>Webhooks</h1>
@@ -47,7 +57,7 @@ export function Webhooks() {
               {e.url}
             </button>{' '}
             {e.disabled_at ? <span className="badge bad">disabled: {e.disabled_reason}</span> : <span className="badge">active</span>}{' '}
-            <button onClick={() => doReplay(e.id, {})}>Replay failed</button>
+            <button onClick={() => doReplay(e.id, {})}>Replay failed</button> <button onClick={() => ping(e.id)}>Send test ping</button>
           </li>
         ))}
       </ul>
