@@ -98,7 +98,7 @@ async function sandboxSuccesses(db: Db, accountId: string): Promise<Map<string, 
 async function recordedNotices(db: Db, accountId: string) {
   const rows = await db
     .selectFrom('consents')
-    .select(['id', 'operations', 'notice_version', 'notice_language', 'notice_sha256'])
+    .select(['id', 'operations', 'notice_version', 'notice_language', 'notice_sha256', 'notice_text'])
     .where('account_id', '=', accountId)
     .orderBy('created_at', 'desc')
     .limit(200)
@@ -109,7 +109,7 @@ async function recordedNotices(db: Db, accountId: string) {
 function noticeItem(p: Profile, recorded: Awaited<ReturnType<typeof recordedNotices>>, op: string): Item {
   if (filled(p.notice_version) && filled(p.notice_text)) return item('consent_notice', true, `version ${p.notice_version} (go-live profile): ${p.notice_text}`);
   const c = recorded(op);
-  if (c) return item('consent_notice', true, `version ${c.notice_version} (${c.notice_language}), sha256 ${c.notice_sha256}, as recorded with consent ${c.id}`);
+  if (c) return item('consent_notice', true, `version ${c.notice_version} (${c.notice_language}) as recorded with consent ${c.id}, sha256 ${c.notice_sha256}: ${c.notice_text}`);
   return item('consent_notice', false, 'give the consent notice text and version, or record a consent covering this operation');
 }
 

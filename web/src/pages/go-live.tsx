@@ -84,7 +84,7 @@ function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: () => vo
     setError('');
     setSaved('');
     try {
-      await api('/go-live/profile', { method: 'PUT', body: form });
+      await api('/go-live/profile', { method: 'PUT', body: Object.fromEntries(FIELDS.map(([name]) => [name, form[name] ?? ''])) });
       setSaved('Saved.');
       onSaved();
     } catch (err) {
@@ -191,7 +191,7 @@ function ReviewCard({ r, onDone }: { r: Review; onDone: (error: string) => void 
         {r.account_name} · {r.operation} <span className="badge">{r.state}</span>
       </h2>
       <p>
-        {r.profile.legal_name} · {r.profile.address} · {r.profile.website} · {r.profile.contact_name} {r.profile.contact_email} {r.profile.contact_phone}
+        {[r.profile.legal_name, r.profile.address, r.profile.website, r.profile.contact_name, r.profile.contact_email, r.profile.contact_phone].filter(Boolean).join(' · ')}
       </p>
       <p>
         <strong>Use case:</strong> {r.profile.use_case}
@@ -216,7 +216,7 @@ export function GoLiveReview() {
     <section>
       <h1>Go-live reviews</h1>
       <p className="hint">Approve or reject what accounts submitted. Whoever submitted a request cannot approve it.</p>
-      <label>
+      <label className="check">
         <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Show decided ones too
       </label>
       <Failure error={error} />
