@@ -36,6 +36,7 @@ import { OverdueWatch } from './attention/overdue.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
 import { registerConsentRoutes } from './consents/routes.js';
 import { registerGoLiveRoutes } from './golive/routes.js';
+import { ConsentLinks, registerConsentPage } from './consents/page.js';
 import { ConsentExpiry } from './consents/expiry.js';
 
 declare module 'fastify' {
@@ -148,6 +149,7 @@ async function registerRoutes(app: FastifyInstance, services: Services): Promise
   // An operation's side routes (a consent page, a signed document), each in its own plugin scope.
   for (const def of OPERATIONS) if (def.routes) await app.register(async (scope) => def.routes!(scope, services.operations.deps));
   registerPartnerRoutes(app, services);
+  await app.register(async (scope) => registerConsentPage(scope, { links: new ConsentLinks(services.db, services.config.publicUrl), end: services.consents.end }));
   registerConsoleApi(app, services);
   await registerConsolePages(app);
 }

@@ -3608,6 +3608,8 @@ export interface operations {
                                     mobile?: string;
                                     reference?: string;
                                 };
+                                /** @description A signed link to hand the person: a page showing this consent, with a button that withdraws it (no key needed; docs/CONSENT.md, "The hosted page") */
+                                withdraw_url: string;
                             }[];
                         };
                         message: string;
@@ -3853,6 +3855,8 @@ export interface operations {
                                 /** @description The request ids of the calls (the latest 100) */
                                 request_ids: string[];
                             };
+                            /** @description A signed link to hand the person: a page showing this consent, with a button that withdraws it (no key needed; docs/CONSENT.md, "The hosted page") */
+                            withdraw_url: string;
                         };
                         message: string;
                         /** @enum {boolean} */
@@ -4093,6 +4097,8 @@ export interface operations {
                                 /** @description The request ids of the calls (the latest 100) */
                                 request_ids: string[];
                             };
+                            /** @description A signed link to hand the person: a page showing this consent, with a button that withdraws it (no key needed; docs/CONSENT.md, "The hosted page") */
+                            withdraw_url: string;
                         };
                         message: string;
                         /** @enum {boolean} */
@@ -4324,6 +4330,8 @@ export interface operations {
                                 /** @description The request ids of the calls (the latest 100) */
                                 request_ids: string[];
                             };
+                            /** @description A signed link to hand the person: a page showing this consent, with a button that withdraws it (no key needed; docs/CONSENT.md, "The hosted page") */
+                            withdraw_url: string;
                         };
                         message: string;
                         /** @enum {boolean} */
