@@ -11,7 +11,7 @@ import { ARTIFACTS, launchBrowser, skipWithoutChromium } from './browser.js';
 import { runCommand } from '../src/admin/run.js';
 import { PATHS, startApp, VALID, type TestApp } from './harness.js';
 import { freePort } from './live-harness.js';
-import { tlsReceiver, type TlsReceiver } from './go-live-tls.js';
+import { tlsReceiver, type TlsReceiver } from './tls-receiver.js';
 
 const PASSWORD = 'correct horse battery';
 

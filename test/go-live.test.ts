@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCommand } from '../src/admin/run.js';
 import { eventually, PATHS, startApp, VALID, type TestApp } from './harness.js';
-import { tlsReceiver, type TlsReceiver } from './go-live-tls.js';
+import { tlsReceiver, type TlsReceiver } from './tls-receiver.js';
 
 type Session = { cookie: string; csrf: string };
 type Item = { id: string; done: boolean; detail: string };

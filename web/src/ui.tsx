@@ -34,3 +34,11 @@ export const Failure = ({ error }: { error: string }) =>
   ) : null;
 
 export const Empty = ({ children }: { children: React.ReactNode }) => <p className="empty">{children}</p>;
+
+/** A short confirmation beside a form's buttons ("Saved."), announced to screen readers. */
+export const Status = ({ text }: { text: string }) =>
+  text ? (
+    <span role="status" className="hint">
+      {text}
+    </span>
+  ) : null;

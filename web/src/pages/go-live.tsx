@@ -4,7 +4,7 @@
 // than the submitter: maker-checker) or rejected with a reason. Approval grants live use at once.
 import { useEffect, useState } from 'react';
 import { api, when } from '../api';
-import { Empty, Failure, useData } from '../ui';
+import { Empty, Failure, Status, useData } from '../ui';
 
 interface Item {
   id: string;
@@ -106,11 +106,7 @@ function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: () => vo
       <Failure error={error} />
       <div className="toolbar">
         <button type="submit">Save profile</button>
-        {saved && (
-          <span role="status" className="hint">
-            {saved}
-          </span>
-        )}
+        <Status text={saved} />
       </div>
     </form>
   );
