@@ -7,6 +7,7 @@ import type { Db } from '../db/client.js';
 import type { DB, GoLiveState } from '../db/schema.js';
 import type { Trx } from '../db/transaction.js';
 import { newId } from '../ids.js';
+import { ApiError } from '../errors.js';
 
 export const PROFILE_FIELDS = ['legal_name', 'address', 'website', 'contact_name', 'contact_email', 'contact_phone', 'use_case', 'notice_version', 'notice_text'] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
@@ -38,12 +39,19 @@ export async function latestSubmissions(db: Db | Trx, accountId: string): Promis
   return new Map(rows.map((r) => [r.operation, r]));
 }
 
+/** Errors: validation (`operations`: a submission of it already waits — two submits raced past the check). */
 export async function insertSubmission(trx: Trx, s: { accountId: string; operation: string; by: string; checklist: unknown }): Promise<Submission> {
-  return trx
-    .insertInto('go_live_submissions')
-    .values({ id: newId('glv', 20), account_id: s.accountId, operation: s.operation, state: 'submitted', submitted_by: s.by, checklist: JSON.stringify(s.checklist) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  try {
+    return await trx
+      .insertInto('go_live_submissions')
+      .values({ id: newId('glv', 20), account_id: s.accountId, operation: s.operation, state: 'submitted', submitted_by: s.by, checklist: JSON.stringify(s.checklist) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (err) {
+    // 23505: the partial unique index go_live_submissions_open.
+    if ((err as { code?: string }).code === '23505') throw ApiError.validation([{ field: 'operations', message: `${s.operation} is already submitted` }]);
+    throw err;
+  }
 }
 
 export const lockSubmission = (trx: Trx, id: string) => trx.selectFrom('go_live_submissions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
