@@ -35,6 +35,8 @@ import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
 import { registerConsentRoutes } from './consents/routes.js';
+import { registerGoLiveRoutes } from './golive/routes.js';
+import { ConsentLinks, registerConsentPage } from './consents/page.js';
 import { ConsentExpiry } from './consents/expiry.js';
 import { Batches } from './batches/index.js';
 import { registerBatchRoutes } from './batches/routes.js';
@@ -144,11 +146,13 @@ async function registerRoutes(app: FastifyInstance, services: Services, batches:
     registerAuditRoutes(api, services);
     registerConsentRoutes(api, services);
     await api.register(async (scope) => registerBatchRoutes(scope, batches)); // its own scope: it reads CSV and NDJSON
+    registerGoLiveRoutes(api, services);
   });
 
   // An operation's side routes (a consent page, a signed document), each in its own plugin scope.
   for (const def of OPERATIONS) if (def.routes) await app.register(async (scope) => def.routes!(scope, services.operations.deps));
   registerPartnerRoutes(app, services);
+  await app.register(async (scope) => registerConsentPage(scope, { links: new ConsentLinks(services.db, services.config.publicUrl), end: services.consents.end }));
   registerConsoleApi(app, services);
   await registerConsolePages(app);
 }

@@ -79,6 +79,7 @@ export const EnvSchema = Type.Object({
     description: 'Seconds before each delivery attempt (the first counts from the event)',
   }),
   SANGAM_WEBHOOK_ALLOW_PRIVATE: Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '0', description: '1 = webhooks may go to loopback and private addresses' }),
+  SANGAM_WEBHOOK_CA_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of extra CA certificates trusted for https webhook receivers (an internal CA), beside the public roots' })),
   SANGAM_WEBHOOK_TIMEOUT_MS: Int(15_000, 100, 120_000, 'Timeout of one delivery attempt'),
   SANGAM_WEBHOOK_DISABLE_AFTER_DAYS: Int(5, 1, 90, 'An endpoint failing this long is disabled'),
   SANGAM_WEBHOOK_POLL_MS: Int(500, 10, 60_000, 'How often the delivery worker looks for due attempts'),
@@ -139,7 +140,7 @@ export interface Config {
   reversalWatchS: number[] | null;
   /** Overdue pendings (src/attention/): expectation overrides by partner name (`*`: any), and the watch's cadence. */
   attention: { expectedFinalS: Record<string, number>; pollMs: number };
-  webhooks: { retryScheduleS: number[]; allowPrivate: boolean; timeoutMs: number; disableAfterDays: number; pollMs: number };
+  webhooks: { retryScheduleS: number[]; allowPrivate: boolean; caFile: string | null; timeoutMs: number; disableAfterDays: number; pollMs: number };
   /** The batch worker (src/batches/). */
   batches: { pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number };
   lastUsedFlushMs: number;
@@ -253,6 +254,7 @@ function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Con
     webhooks: {
       retryScheduleS: e.SANGAM_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
       allowPrivate: e.SANGAM_WEBHOOK_ALLOW_PRIVATE === '1',
+      caFile: e.SANGAM_WEBHOOK_CA_FILE ?? null,
       timeoutMs: e.SANGAM_WEBHOOK_TIMEOUT_MS,
       disableAfterDays: e.SANGAM_WEBHOOK_DISABLE_AFTER_DAYS,
       pollMs: e.SANGAM_WEBHOOK_POLL_MS,

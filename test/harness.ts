@@ -259,6 +259,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/api/v1/transactions/{reference_id}', money: true },
   { method: 'GET', path: '/api/v1/account/wallet', money: true },
   { method: 'GET', path: '/api/v1/account/statement', money: true },
+  { method: 'GET', path: '/api/v1/account/go-live' },
   { method: 'GET', path: '/api/v1/mobile-recharge/operators' },
   { method: 'GET', path: '/api/v1/dth/operators' },
   { method: 'GET', path: '/api/v1/mobile-recharge/operator-lookup' },

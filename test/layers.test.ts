@@ -16,7 +16,7 @@ export const LAYERS: string[][] = [
   ['metrics', 'catalog', 'contract', 'namematch', 'access', 'idempotency'],
   ['audit', 'ledger', 'accounts', 'webhooks'],
   ['http', 'providers'],
-  ['transactions', 'catalog/preflight', 'consents'],
+  ['transactions', 'catalog/preflight', 'consents', 'golive'],
   ['settlement'],
   ['attention'],
   ['operations'],

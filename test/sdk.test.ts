@@ -11,6 +11,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createAccount, createKey, setLimits } from '../src/accounts/store.js';
 import { eventually, ref, startApp, type TestApp } from './harness.js';
+import { recorder, type Received } from './tls-receiver.js';
 
 type SDK = typeof import('../sdk/dist/index.js');
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,15 +55,8 @@ function recordingFetch() {
 const errorBody = (status: number, code: number, message: string) => ({ statuscode: 'ERR', ok: false, message, data: { Errorcode: code, Status: 'Failed', Message: message, request_id: 'req_standin' } });
 
 async function receiver() {
-  const got: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200).end('ok');
-    });
-  });
+  const got: Received = [];
+  const server = http.createServer(recorder(got));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`, got, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

@@ -41,6 +41,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/go-live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's go-live checklist per operation: what a reviewer needs before approving live use, and the submission's status */
+        get: operations["getGoLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/statement": {
         parameters: {
             query?: never;
@@ -1881,6 +1898,213 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    getGoLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            operations: {
+                                items: {
+                                    /** @description What was found, or what is missing */
+                                    detail: string;
+                                    done: boolean;
+                                    /** @description What is checked: docs/CONSENT.md, "Go-live checklist" */
+                                    id: "business_details" | "use_case" | "consent_notice" | "allowlist" | "webhook" | "sandbox_calls";
+                                }[];
+                                /** @enum {string} */
+                                operation: "signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match";
+                                /** @description Every item is done: the operation can be submitted */
+                                ready: boolean;
+                                /** @description approved: live use is granted (by a reviewer, or an operator's `sangam approve`) */
+                                status: "not_submitted" | "submitted" | "approved" | "rejected";
+                                /** @description The latest submission, with its decision */
+                                submission: {
+                                    /**
+                                     * Format: date-time
+                                     * @description When it was decided
+                                     */
+                                    decided_at: string | null;
+                                    /** @description The admin who approved or rejected it */
+                                    decided_by: string | null;
+                                    id: string;
+                                    /** @description Why it was rejected */
+                                    reason: string | null;
+                                    state: "submitted" | "approved" | "rejected";
+                                    /** Format: date-time */
+                                    submitted_at: string;
+                                    /** @description The console user who submitted it */
+                                    submitted_by: string;
+                                } | null;
+                            }[];
+                            profile: {
+                                address: string;
+                                contact_email: string;
+                                contact_name: string;
+                                contact_phone: string;
+                                legal_name: string;
+                                notice_text: string;
+                                notice_version: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the profile last changed
+                                 */
+                                updated_at: string | null;
+                                updated_by: string | null;
+                                use_case: string;
+                                website: string;
+                            };
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
         };
@@ -4597,6 +4821,8 @@ export interface operations {
                                     mobile?: string;
                                     reference?: string;
                                 };
+                                /** @description A signed link to hand the person: a page showing this consent, with a button that withdraws it (no key needed; docs/CONSENT.md, "The hosted page") */
+                                withdraw_url: string;
                             }[];
                         };
                         message: string;
@@ -4842,6 +5068,8 @@ export interface operations {
                                 /** @description The request ids of the calls (the latest 100) */
                                 request_ids: string[];
                             };
+                            /** @description A signed link to hand the person: a page showing this consent, with a button that withdraws it (no key needed; docs/CONSENT.md, "The hosted page") */
+                            withdraw_url: string;
                         };
                         message: string;
                         /** @enum {boolean} */
@@ -5082,6 +5310,8 @@ export interface operations {
                                 /** @description The request ids of the calls (the latest 100) */
                                 request_ids: string[];
                             };
+                            /** @description A signed link to hand the person: a page showing this consent, with a button that withdraws it (no key needed; docs/CONSENT.md, "The hosted page") */
+                            withdraw_url: string;
                         };
                         message: string;
                         /** @enum {boolean} */
@@ -5313,6 +5543,8 @@ export interface operations {
                                 /** @description The request ids of the calls (the latest 100) */
                                 request_ids: string[];
                             };
+                            /** @description A signed link to hand the person: a page showing this consent, with a button that withdraws it (no key needed; docs/CONSENT.md, "The hosted page") */
+                            withdraw_url: string;
                         };
                         message: string;
                         /** @enum {boolean} */

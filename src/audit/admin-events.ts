@@ -12,10 +12,10 @@ import type { DataClass } from './retention.js';
 /**
  * Who made an admin change: the operator's command line (or admin socket), the command line acting as
  * a named console admin (`cli:<email>`, where a change needs a person: maker-checker), a console user,
- * an API key (an erasure request, a consent withdrawn), or Sangam itself (`system:<worker>`: a consent
- * that expired).
+ * an API key (an erasure request, a consent withdrawn), Sangam itself (`system:<worker>`: a consent
+ * that expired), or the person a consent is about (`subject:consent-page`: withdrawn on the hosted page).
  */
-export type Actor = 'cli' | `cli:${string}` | `console:${string}` | `key:${string}` | `system:${string}`;
+export type Actor = 'cli' | `cli:${string}` | `console:${string}` | `key:${string}` | `system:${string}` | `subject:${string}`;
 
 export interface AdminEvent {
   /** The account changed; null for a change of the deployment's own (a price, an operator's user). */

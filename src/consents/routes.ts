@@ -12,6 +12,7 @@ import { CONSENT_ID_PATTERN } from './gate.js';
 import { jwks } from './receipt.js';
 import { createConsent, getConsent, listBySubjectMobile } from './store.js';
 import { withdraw } from './withdrawal.js';
+import { ConsentLinks } from './page.js';
 
 const TAGS = ['Consents'];
 const text = (name: string, max: number, description: string) =>
@@ -60,6 +61,7 @@ const ConsentFields = {
   created_at: Type.String({ format: 'date-time' }),
   ended_at: Nullable(Type.String({ format: 'date-time', description: 'When it was withdrawn or expired' })),
   receipt: Type.String({ description: 'Compact JWS (EdDSA) signed by Sangam over the record: docs/CONSENT.md' }),
+  withdraw_url: Type.String({ description: 'A signed link to hand the person: a page showing this consent, with a button that withdraws it (no key needed; docs/CONSENT.md, "The hosted page")' }),
 };
 const Uses = Type.Object({
   count: Type.Integer({ description: 'Calls made under it' }),
@@ -78,6 +80,7 @@ const NOT_FOUND = { errors: [404] };
 export function registerConsentRoutes(app: FastifyInstance, services: Services): void {
   const scope = (req: { auth?: { accountId: string; environment: 'sandbox' | 'live' } }) => ({ accountId: req.auth!.accountId, environment: req.auth!.environment });
   const deps = services.consents;
+  const links = new ConsentLinks(services.db, services.config.publicUrl);
 
   app.post<{ Body: Static<typeof CreateBody> }>(
     '/api/v1/consents',
@@ -90,7 +93,7 @@ export function registerConsentRoutes(app: FastifyInstance, services: Services):
         response: responses(Envelope(Type.Object({ ...ConsentFields, uses: Uses })), { errors: [413, 415] }),
       },
     },
-    async (req) => okEnvelope('Consent recorded', await createConsent(deps.records, scope(req), req.auth!.keyId, req.body)),
+    async (req) => okEnvelope('Consent recorded', await links.linked(await createConsent(deps.records, scope(req), req.auth!.keyId, req.body))),
   );
 
   app.get<{ Querystring: { subject_mobile: string } }>(
@@ -104,7 +107,7 @@ export function registerConsentRoutes(app: FastifyInstance, services: Services):
         response: responses(Envelope(Type.Object({ items: Type.Array(Type.Object(ConsentFields)) }))),
       },
     },
-    async (req) => okEnvelope('Consents', { items: await listBySubjectMobile(deps.records, scope(req), req.query.subject_mobile) }),
+    async (req) => okEnvelope('Consents', { items: await Promise.all((await listBySubjectMobile(deps.records, scope(req), req.query.subject_mobile)).map((c) => links.linked(c))) }),
   );
 
   app.get(
@@ -125,7 +128,7 @@ export function registerConsentRoutes(app: FastifyInstance, services: Services):
     {
       schema: { operationId: 'getConsent', summary: 'A consent with its uses', tags: TAGS, params: IdParams, response: responses(Envelope(Type.Object({ ...ConsentFields, uses: Uses })), NOT_FOUND) },
     },
-    async (req) => okEnvelope('Consent', await getConsent(services.db, scope(req), req.params.id)),
+    async (req) => okEnvelope('Consent', await links.linked(await getConsent(services.db, scope(req), req.params.id))),
   );
 
   app.post<{ Params: Static<typeof IdParams> }>(
@@ -140,6 +143,6 @@ export function registerConsentRoutes(app: FastifyInstance, services: Services):
         response: responses(Envelope(Type.Object({ ...ConsentFields, uses: Uses, effect: Nullable(Effect) })), { errors: [404, 413, 415] }),
       },
     },
-    async (req) => okEnvelope('Consent withdrawn', await withdraw(deps.end, scope(req), req.params.id, `key:${req.auth!.keyId}`)),
+    async (req) => okEnvelope('Consent withdrawn', await links.linked(await withdraw(deps.end, scope(req), req.params.id, `key:${req.auth!.keyId}`))),
   );
 }

@@ -354,7 +354,7 @@ export interface ResolutionsTable {
   decision_reason: string | null;
 }
 
-/** A batch of one operation's rows (migration 0018, src/batches/). */
+/** A batch of one operation's rows (migration 0020, src/batches/). */
 export type BatchStatus = 'validating' | 'running' | 'completed' | 'cancelled' | 'failed';
 export interface BatchesTable {
   id: string;
@@ -384,6 +384,36 @@ export interface BatchItemsTable {
   http_status: number | null;
   result: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   reserved_paise: ColumnType<number, number | undefined, number>;
+}
+
+export interface GoLiveProfilesTable {
+  account_id: string;
+  legal_name: ColumnType<string, string | undefined, string>;
+  address: ColumnType<string, string | undefined, string>;
+  website: ColumnType<string, string | undefined, string>;
+  contact_name: ColumnType<string, string | undefined, string>;
+  contact_email: ColumnType<string, string | undefined, string>;
+  contact_phone: ColumnType<string, string | undefined, string>;
+  use_case: ColumnType<string, string | undefined, string>;
+  notice_version: ColumnType<string, string | undefined, string>;
+  notice_text: ColumnType<string, string | undefined, string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_by: string;
+}
+
+export type GoLiveState = 'submitted' | 'approved' | 'rejected';
+
+export interface GoLiveSubmissionsTable {
+  id: string;
+  account_id: string;
+  operation: string;
+  state: GoLiveState;
+  submitted_by: string;
+  submitted_at: CreatedAt;
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+  reason: string | null;
+  checklist: string;
 }
 
 export interface DB {
@@ -418,4 +448,6 @@ export interface DB {
   resolutions: ResolutionsTable;
   batches: BatchesTable;
   batch_items: BatchItemsTable;
+  go_live_profiles: GoLiveProfilesTable;
+  go_live_submissions: GoLiveSubmissionsTable;
 }

@@ -5,6 +5,8 @@
 // with ±10 % jitter, never sooner than the receiver's Retry-After; after the last step the delivery
 // fails (replayable by hand). An endpoint failing for SANGAM_WEBHOOK_DISABLE_AFTER_DAYS is disabled.
 // Every attempt is logged with its status, latency and a response excerpt.
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { Agent, request } from 'undici';
@@ -67,7 +69,9 @@ export class WebhookWorker extends PollingWorker {
     private log: FastifyBaseLogger,
   ) {
     super(config.pollMs, log);
-    this.agent = new Agent({ connect: { lookup: guardedLookup(config.allowPrivate), timeout: config.timeoutMs }, keepAliveTimeout: 10_000 });
+    // An operator's internal CA is trusted in addition to the public roots, never instead of them.
+    const ca = config.caFile ? [...rootCertificates, readFileSync(config.caFile, 'utf8')] : undefined;
+    this.agent = new Agent({ connect: { lookup: guardedLookup(config.allowPrivate), timeout: config.timeoutMs, ...(ca && { ca }) }, keepAliveTimeout: 10_000 });
   }
 
   /** The first look is at once: deliveries may have fallen due while no process ran. */

@@ -1,5 +1,5 @@
 // The Sangam console: sign-in, then the client pages (overview, keys, allow-list, logs, webhooks,
-// wallet, name match) and, for admins, accounts and "Needs attention" (its count in the navigation). Routing is by
+// wallet, name match, go live) and, for admins, accounts, go-live reviews and "Needs attention" (its count in the navigation). Routing is by
 // URL hash: #page, or #attention/<txn_id> for one transaction.
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -13,6 +13,7 @@ import { Wallet } from './pages/wallet';
 import { NameMatch } from './pages/name-match';
 import { Admin } from './pages/admin';
 import { AttentionQueue, AttentionTransaction } from './pages/attention';
+import { GoLive, GoLiveReview } from './pages/go-live';
 import './styles.css';
 
 export interface Session {
@@ -30,7 +31,9 @@ const PAGES = [
   { id: 'webhooks', label: 'Webhooks', client: true },
   { id: 'wallet', label: 'Wallet', client: true },
   { id: 'name-match', label: 'Name match', client: true },
+  { id: 'go-live', label: 'Go live', client: true },
   { id: 'attention', label: 'Needs attention', client: false },
+  { id: 'go-live-reviews', label: 'Go-live reviews', client: false },
   { id: 'admin', label: 'Admin', client: false },
 ] as const;
 type PageId = (typeof PAGES)[number]['id'];
@@ -160,6 +163,8 @@ function App() {
         {current?.id === 'name-match' && <NameMatch />}
         {current?.id === 'attention' && !param && <AttentionQueue />}
         {current?.id === 'attention' && param && <AttentionTransaction txnId={param} me={session.user.email} onChanged={attention.refresh} />}
+        {current?.id === 'go-live' && <GoLive />}
+        {current?.id === 'go-live-reviews' && <GoLiveReview />}
         {current?.id === 'admin' && <Admin tab={param} />}
         {!current && <p className="empty">This console user has no account and is not an admin.</p>}
       </main>

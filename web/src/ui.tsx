@@ -86,3 +86,11 @@ export const AccountName = ({ account }: { account: { id: string; name: string }
     <code>{account.id}</code>
   </>
 );
+
+/** A short confirmation beside a form's buttons ("Saved."), announced to screen readers. */
+export const Status = ({ text }: { text: string }) =>
+  text ? (
+    <span role="status" className="hint">
+      {text}
+    </span>
+  ) : null;

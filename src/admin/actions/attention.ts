@@ -29,6 +29,7 @@ import {
 } from '../../attention/resolutions.js';
 import type { TransactionStore, TxFacts } from '../../transactions/store.js';
 import { adminAction, type Actor } from './run.js';
+import { boundedText, requireAdminPerson } from './people.js';
 
 export interface AttentionDeps {
   db: Db;
@@ -39,25 +40,8 @@ export interface AttentionDeps {
 const REASON_MAX = 1000;
 const EVIDENCE_MAX = 2000;
 
-/** The person behind an actor, for maker-checker; null for the anonymous CLI and API keys. */
-const personOf = (actor: Actor): string | null => (actor.startsWith('console:') || actor.startsWith('cli:') ? actor.slice(actor.indexOf(':') + 1).toLowerCase() : null);
-
-/** Errors: forbidden (no person named, or not an admin console user). */
-async function admin(trx: Trx, actor: Actor): Promise<string> {
-  const person = personOf(actor);
-  if (!person) throw new ApiError('forbidden', 'A resolution needs a named admin (the console, or the CLI with --as EMAIL)');
-  const user = await trx.selectFrom('console_users').select('is_admin').where('email', '=', person).executeTakeFirst();
-  if (!user?.is_admin) throw new ApiError('forbidden', `${person} is not an admin console user`);
-  return person;
-}
-
-/** Errors: validation (the field, with what is wrong). */
-function text(field: string, value: string | undefined, max: number, required: boolean): string {
-  const v = (value ?? '').trim();
-  if (required && !v) throw ApiError.validation([{ field, message: `${field} must not be empty` }]);
-  if (v.length > max) throw ApiError.validation([{ field, message: `${field} must be at most ${max} characters` }]);
-  return v;
-}
+const admin = (trx: Trx, actor: Actor) => requireAdminPerson(trx, actor, 'A resolution');
+const text = boundedText;
 
 /** Errors: not_found (no such transaction), validation (`txn_id`: not live). */
 async function lockLive(deps: AttentionDeps, trx: Trx, txnId: string): Promise<TxFacts> {

@@ -15,6 +15,7 @@ import { registerWebhooks } from './webhooks.js';
 import { registerWallet } from './wallet.js';
 import { registerAdmin } from './admin.js';
 import { registerAttention } from './attention.js';
+import { registerGoLive, registerGoLiveReview } from './go-live.js';
 
 export function registerConsoleApi(app: FastifyInstance, services: Services): void {
   const { db } = services;
@@ -28,8 +29,10 @@ export function registerConsoleApi(app: FastifyInstance, services: Services): vo
     registerLogs(api, db);
     registerWebhooks(api, services);
     registerWallet(api, db);
+    registerGoLive(api, db);
     // Its own scope, so its admin check runs on its routes only (after the session check above).
     await api.register(async (adminApi) => registerAdmin(adminApi, services));
     await api.register(async (adminApi) => registerAttention(adminApi, services));
+    await api.register(async (adminApi) => registerGoLiveReview(adminApi, db));
   });
 }

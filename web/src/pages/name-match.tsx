@@ -4,7 +4,7 @@
 // admin action); "Back to the defaults" sends nulls.
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import { Failure, useData } from '../ui';
+import { Failure, Status, useData } from '../ui';
 
 interface Settings {
   thresholds: { approve_at: number; review_at: number };
@@ -79,11 +79,7 @@ export function NameMatch() {
             <button type="button" onClick={() => void save({ approve_at: null, review_at: null, on_review: null })}>
               Back to the defaults
             </button>
-            {saved && (
-              <span role="status" className="hint">
-                {saved}
-              </span>
-            )}
+            <Status text={saved} />
           </div>
         </form>
       )}
