@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, launchBrowser, skipWithoutChromium } from './browser.js';
 import { runCommand } from '../src/admin/run.js';
-import { PATHS, startApp, VALID, type TestApp } from './harness.js';
+import { eventually, PATHS, startApp, VALID, type TestApp } from './harness.js';
 import { freePort } from './live-harness.js';
 import { tlsReceiver, type TlsReceiver } from './tls-receiver.js';
 
@@ -65,10 +65,15 @@ describe('go live in a browser', { skip: skipWithoutChromium }, () => {
     await nav().getByRole('link', { name: 'Webhooks' }).click();
     await page.getByLabel('live').check();
     await page.getByText(rx.url).waitFor();
-    await page.getByRole('button', { name: 'Send test event' }).click();
-    await page.getByRole('cell', { name: 'webhook.test' }).waitFor();
-    for (let i = 0; i < 200 && rx.got.length === 0; i++) await page.waitForTimeout(25);
+    const row = page.getByRole('row').filter({ hasText: rx.url });
+    await row.getByRole('button', { name: 'Send test event' }).click();
+    await eventually(async () => rx.got.length > 0, 20_000);
     assert.equal(JSON.parse(rx.got[0]!.body).type, 'webhook.test');
+    // Acknowledged: the endpoint's delivery status says so once the attempt is recorded and the page reads it again.
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return /last delivered/.test(await row.getByTestId('delivery-status').innerText());
+    }, 20_000, 200);
   });
 
   it('fills in the profile, sees the checklist done and submits name-match', async () => {
