@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { after, afterEach, before } from 'node:test';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
@@ -14,6 +15,7 @@ import { checkLedger } from '../src/ledger/check.js';
 import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import type { RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import type { PartnerContext } from '../src/providers/connector.js';
+import { partnerEnv } from '../src/partner-sim/kind.js';
 import { eventually, startApp, type TestApp } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -112,6 +114,37 @@ export function factoryContext(name: string, vars: Record<string, string>, url =
 
 /** The knobs every partner suite sets: enquiries polled quickly, no circuit breaker in the way, outbound webhooks allowed to loopback. */
 export const PARTNER_SUITE_ENV = { SANGAM_RECONCILE_POLL_MS: '100', SANGAM_BREAKER_MIN_CALLS: '10000', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1' };
+
+/**
+ * Sangam's variables for one partner suite: the partner `name` of `kind` at `url` with its own `vars`
+ * (the variables `sangam partner-sim` prints), `operation` routed to it, and the suite knobs.
+ */
+export function partnerSuiteEnv(name: string, kind: string, url: string, vars: Record<string, string>, operation: string): Record<string, string> {
+  return { ...partnerEnv(name, kind, url, vars), SANGAM_PARTNER_ROUTES: `${operation}=${name}`, ...PARTNER_SUITE_ENV };
+}
+
+interface SuiteParts {
+  emu: { setFaults(f: object): void; close(): Promise<void> };
+  t: TestApp;
+}
+
+/**
+ * The life of a partner suite, registered on the enclosing describe: before it, `start` gets a free
+ * port for the app (the emulator is told its webhook URL before the app exists) and starts both; after
+ * each test the emulator behaves again and the ledger is checked; after it, the app then the emulator
+ * close.
+ */
+export function partnerSuiteLife(start: (port: number) => Promise<SuiteParts>): void {
+  let parts: SuiteParts | undefined;
+  before(async () => {
+    parts = await start(await freePort());
+  });
+  after(async () => {
+    await parts?.t.close();
+    await parts?.emu.close();
+  });
+  afterEach(() => behaveAndCheckLedger(parts!.emu, parts!.t));
+}
 
 /** After each partner test: the emulator behaves again, and every ledger invariant still holds. */
 export async function behaveAndCheckLedger(emu: { setFaults(f: object): void }, app: TestApp): Promise<void> {
@@ -223,16 +256,9 @@ export class ServerProcess {
 
 /** Sangam's variables for the two UPI partners on their emulators: `rzp` (razorpayx) and `cashfree` (cashfree-payouts). */
 export function upiPartnerVars(rzp: RazorpayxEmulator, cf: CashfreePayoutsEmulator): Record<string, string> {
+  const r = rzp.settings;
   return {
-    SANGAM_PARTNER_RZP_KIND: 'razorpayx',
-    SANGAM_PARTNER_RZP_URL: rzp.url,
-    SANGAM_PARTNER_RZP_KEY_ID: rzp.settings.keyId,
-    SANGAM_PARTNER_RZP_KEY_SECRET: rzp.settings.keySecret,
-    SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: rzp.settings.accountNumber,
-    SANGAM_PARTNER_RZP_WEBHOOK_SECRET: rzp.settings.webhookSecret,
-    SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
-    SANGAM_PARTNER_CASHFREE_URL: cf.url,
-    SANGAM_PARTNER_CASHFREE_CLIENT_ID: cf.settings.clientId,
-    SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: cf.settings.clientSecret,
+    ...partnerEnv('rzp', 'razorpayx', rzp.url, { KEY_ID: r.keyId, KEY_SECRET: r.keySecret, ACCOUNT_NUMBER: r.accountNumber, WEBHOOK_SECRET: r.webhookSecret }),
+    ...partnerEnv('cashfree', 'cashfree-payouts', cf.url, { CLIENT_ID: cf.settings.clientId, CLIENT_SECRET: cf.settings.clientSecret }),
   };
 }
