@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { after, afterEach, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
@@ -16,7 +17,7 @@ import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payout
 import type { RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import type { PartnerContext } from '../src/providers/connector.js';
 import { partnerEnv } from '../src/partner-sim/kind.js';
-import { eventually, startApp, type TestApp } from './harness.js';
+import { eventually, startApp, type Response, type TestApp } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
@@ -172,6 +173,13 @@ export function liveReads(app: () => TestApp) {
         return r.body.data.status !== 'pending' && r;
       }, timeoutMs),
   };
+}
+
+/** A live call answered 200 TUP (the partner has not finished): its transaction id. */
+export function acceptedTxnId(r: Response): string {
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.statuscode, 'TUP');
+  return r.body.data.txn_id as string;
 }
 
 export interface LiveApp extends TestApp {
