@@ -32,27 +32,20 @@ interface Partner {
   behave(): void;
 }
 
-function rzpPartner(emu: RazorpayxEmulator): Partner {
+/** A UPI emulator as the name-check tests see it; `paidRefs` lists the transaction id of every payout it made. */
+function partnerOf(name: Partner['name'], emu: { validations(): unknown[]; setFaults(f: object): void }, paidRefs: () => Array<string | null>): Partner {
   return {
-    name: 'rzp',
-    paidUnder: (txnId) => emu.payouts().filter((p) => p.payout.reference_id === txnId).length,
-    paidInAll: () => emu.payouts().length,
+    name,
+    paidUnder: (txnId) => paidRefs().filter((ref) => ref === txnId).length,
+    paidInAll: () => paidRefs().length,
     validations: () => emu.validations().length,
     failValidations: (n) => emu.setFaults({ scope: 'validate', error_next: n, error_status: 502 }),
     behave: () => emu.setFaults({}),
   };
 }
 
-function cfPartner(emu: CashfreePayoutsEmulator): Partner {
-  return {
-    name: 'cashfree',
-    paidUnder: (txnId) => emu.transfers().filter((r) => r.transfer.transfer_id === txnId).length,
-    paidInAll: () => emu.transfers().length,
-    validations: () => emu.validations().length,
-    failValidations: (n) => emu.setFaults({ scope: 'validate', error_next: n, error_status: 502 }),
-    behave: () => emu.setFaults({}),
-  };
-}
+const rzpPartner = (emu: RazorpayxEmulator) => partnerOf('rzp', emu, () => emu.payouts().map((p) => p.payout.reference_id));
+const cfPartner = (emu: CashfreePayoutsEmulator) => partnerOf('cashfree', emu, () => emu.transfers().map((r) => r.transfer.transfer_id));
 
 function nameCheckSuite(order: readonly ['rzp' | 'cashfree', 'rzp' | 'cashfree']) {
   describe(`payout name check, live, ${order[0]} first then ${order[1]}`, () => {
