@@ -8,32 +8,18 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { createAccount, createKey } from '../src/accounts/store.js';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
-import { OPERATION_SLUGS } from '../src/operations/registry.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { freshStoreLocation, sleep } from './harness.js';
-import { freePort, startSim } from './live-harness.js';
+import { sleep } from './harness.js';
+import { freePort, liveStore, startSim } from './live-harness.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 const VPAS = ['success@sandbox', 'shop@okaxis', 'pending@sandbox', 'pendingfail@sandbox', 'failure@sandbox'];
 
 describe('crash in the middle of live traffic', () => {
   it('SIGKILL and restart: nothing lost, nothing doubled, the ledger balances', async (tc) => {
-    const loc = await freshStoreLocation();
-    const sim = await startSim({ latencyMs: 15, pendingMs: 300 });
-    const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-    await migrate(store.db);
-    const accountId = (await createAccount(store.db, 'Jepsen Bank')).id;
-    const { key } = await createKey(store.db, accountId, 'live');
-    await addEntry(store.db, accountId, 'live', '127.0.0.1');
-    await approve(store.db, accountId, OPERATION_SLUGS);
     const START = 50_000_00;
-    await topUp(store.db, accountId, START, null);
-    await store.close();
+    const { loc, key } = await liveStore('Jepsen Bank', START);
+    const sim = await startSim({ latencyMs: 15, pendingMs: 300 });
 
     const port = await freePort();
     let base = `http://127.0.0.1:${port}`;

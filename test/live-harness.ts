@@ -17,7 +17,10 @@ import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payout
 import type { RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import type { PartnerContext } from '../src/providers/connector.js';
 import { partnerEnv } from '../src/partner-sim/kind.js';
-import { eventually, startApp, type Response, type TestApp } from './harness.js';
+import { eventually, freshStoreLocation, startApp, type Response, type StoreLocation, type TestApp } from './harness.js';
+import { openStore, type Db } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { createAccount, createKey } from '../src/accounts/store.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
@@ -90,11 +93,33 @@ export async function startPartnerApp(
   const base = opts.port === undefined ? '' : `http://127.0.0.1:${opts.port ?? 1}`;
   const t = await startApp({ ...(base ? { SANGAM_PUBLIC_URL: base } : {}), ...env }, undefined, true, opts.logStream);
   if (typeof opts.port === 'number') await t.app.listen({ port: opts.port, host: '127.0.0.1' });
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, OPERATION_SLUGS);
-  const topUpInr = opts.topUpInr ?? 10_000;
-  if (topUpInr > 0) await topUp(t.store.db, t.accountId, topUpInr * 100, 'test funds');
+  await readyForLive(t.store.db, t.accountId, (opts.topUpInr ?? 10_000) * 100, 'test funds');
   return { ...t, base: base || t.config.publicUrl };
+}
+
+/** An account ready for live calls: 127.0.0.1 allow-listed, approved for every operation, `paise` topped up (none when 0). */
+async function readyForLive(db: Db, accountId: string, paise: number, note: string | null): Promise<void> {
+  await addEntry(db, accountId, 'live', '127.0.0.1');
+  await approve(db, accountId, OPERATION_SLUGS);
+  if (paise > 0) await topUp(db, accountId, paise, note);
+}
+
+/**
+ * A fresh store for a server process of its own (the crash tests), migrated and holding one account
+ * `name` ready for live calls with `paise`; its live key.
+ */
+export async function liveStore(name: string, paise: number): Promise<{ loc: StoreLocation; accountId: string; key: string }> {
+  const loc = await freshStoreLocation();
+  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
+  try {
+    await migrate(store.db);
+    const accountId = (await createAccount(store.db, name)).id;
+    const { key } = await createKey(store.db, accountId, 'live');
+    await readyForLive(store.db, accountId, paise, null);
+    return { loc, accountId, key };
+  } finally {
+    await store.close();
+  }
 }
 
 /**

@@ -11,18 +11,12 @@ import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
-import { OPERATION_SLUGS } from '../src/operations/registry.js';
-import { createAccount, createKey } from '../src/accounts/store.js';
 import { openStore } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
-import { eventually, freshStoreLocation, PATHS, sleep, VALID } from './harness.js';
-import { acceptedTxnId, freePort, liveReads, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
+import { eventually, PATHS, sleep, VALID } from './harness.js';
+import { acceptedTxnId, freePort, liveReads, liveStore, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_failover';
@@ -244,16 +238,8 @@ describe('UPI failover: a crash mid-call never moves the payment to the other pa
   for (const order of ORDERS) {
     const { first, second } = order;
     it(`route ${first}>${second}: SIGKILL while ${first} holds the request; after restart the retry sends nothing, reconciled at ${first}, nothing at ${second}`, async (tc) => {
-      const loc = await freshStoreLocation();
-      const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-      await migrate(store.db);
-      const accountId = (await createAccount(store.db, 'Crash Payer')).id;
-      const { key } = await createKey(store.db, accountId, 'live');
-      await addEntry(store.db, accountId, 'live', '127.0.0.1');
-      await approve(store.db, accountId, OPERATION_SLUGS);
       const START = 5_000_00;
-      await topUp(store.db, accountId, START, null);
-      await store.close();
+      const { loc, key } = await liveStore('Crash Payer', START);
 
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
