@@ -6,14 +6,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { checkLedger } from '../src/ledger/check.js';
 import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../src/partner-sim/cashfree-verification/index.js';
 import { linkedAccount } from '../src/partner-sim/cashfree-verification/directory.js';
 import { createCashfreeVerification } from '../src/providers/cashfree-verification/index.js';
 import { maskAccount, outcomeOf, statusOf } from '../src/providers/cashfree-verification/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';
 import { PATHS, sleep, VALID, type TestApp } from './harness.js';
-import { liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp } from './live-harness.js';
+import { assertLedgerHolds, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const FEE_PAISE = 200; // the default price of mobile-to-bank-account
@@ -259,8 +258,7 @@ describe('cashfree-verification connector, end to end', () => {
       const r = await down.call('POST', PATHS.bank, { key: down.liveKey, body: VALID.bank() });
       assert.equal(r.status, 502, r.text);
       assert.match(r.body.data.Message, /Cashfree is unreachable; nothing was executed or debited/);
-      const l = await checkLedger(down.store.db);
-      assert.ok(l.ok, l.breaches.join('\n'));
+      await assertLedgerHolds(down.store.db);
     } finally {
       await down.close();
     }

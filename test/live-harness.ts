@@ -172,11 +172,16 @@ export function partnerSuiteLife(start: (port: number) => Promise<SuiteParts>): 
   afterEach(() => behaveAndCheckLedger(parts!.emu, parts!.t));
 }
 
+/** Every ledger invariant holds in `db`; otherwise fails naming the breaches. */
+export async function assertLedgerHolds(db: Db): Promise<void> {
+  const r = await checkLedger(db);
+  assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+}
+
 /** After each partner test: the emulator behaves again, and every ledger invariant still holds. */
 export async function behaveAndCheckLedger(emu: { setFaults(f: object): void }, app: TestApp): Promise<void> {
   emu.setFaults({});
-  const r = await checkLedger(app.store.db);
-  if (!r.ok) throw new Error(`ledger check failed:\n${r.breaches.join('\n')}`);
+  await assertLedgerHolds(app.store.db);
 }
 
 /**
@@ -222,10 +227,7 @@ export async function startLive(env: Record<string, string> = {}, topUpInr = 10_
   return {
     ...t,
     sim: s,
-    async assertLedger() {
-      const r = await checkLedger(t.store.db);
-      if (!r.ok) throw new Error(`ledger check failed:\n${r.breaches.join('\n')}`);
-    },
+    assertLedger: () => assertLedgerHolds(t.store.db),
     async wallet(key) {
       const r = await t.call('GET', '/api/v1/account/wallet', { key: key ?? t.liveKey });
       return { balance: r.body.data.balance, held: r.body.data.held };

@@ -10,13 +10,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { checkLedger } from '../src/ledger/check.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import type { Outcome, PartnerReport } from '../src/providers/connector.js';
 import { operationBySlug } from '../src/operations/registry.js';
 import { eventually, PATHS, startApp, VALID, type TestApp } from './harness.js';
-import { freePort, partnerSuiteEnv, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { assertLedgerHolds, freePort, partnerSuiteEnv, startPartnerApp, type PartnerApp } from './live-harness.js';
 
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_watch';
 const FEE_PAISE = 100;
@@ -127,8 +126,7 @@ describe('reversal watch: a reversal made while Sangam is down is posted after t
         assert.deepEqual(await walletOf(t, liveKey), start, 'the debit and the fee came back, once');
         const revs = await t.store.db.selectFrom('ledger_entries').select('posting_id').where('posting_id', '=', `rev_${txnId}`).execute();
         assert.ok(revs.length > 0);
-        const l = await checkLedger(t.store.db);
-        assert.ok(l.ok, l.breaches.join('\n'));
+        await assertLedgerHolds(t.store.db);
       } finally {
         await t.close();
       }
@@ -211,8 +209,7 @@ describe('settlement decides on the locked row', () => {
     // The same reversal again (a redelivery under a new id, or an enquiry) returns nothing twice.
     assert.equal(await t.services.settlement.apply(report(txnId, payoutId, { reason: 'again', at: new Date() }), 'rzp', null), 'already_final');
     assert.deepEqual(await walletOf(t, t.liveKey), before);
-    const l = await checkLedger(t.store.db);
-    assert.ok(l.ok, l.breaches.join('\n'));
+    await assertLedgerHolds(t.store.db);
   });
 
   it('a callback repeating the final outcome while it is being settled is not a conflict', async () => {
@@ -265,7 +262,6 @@ describe('settlement decides on the locked row', () => {
     const failed = results.filter((r) => r.status === 'rejected');
     assert.deepEqual(failed.map((r) => String((r as PromiseRejectedResult).reason)), [], 'no deadlock, no error');
     assert.deepEqual(await walletOf(t, t.liveKey), before, 'every hold released exactly once');
-    const l = await checkLedger(t.store.db);
-    assert.ok(l.ok, l.breaches.join('\n'));
+    await assertLedgerHolds(t.store.db);
   });
 });

@@ -6,7 +6,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { redactUrl } from '../src/audit/redact.js';
-import { checkLedger } from '../src/ledger/check.js';
 import { listFees } from '../src/ledger/pricing.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
 import { PartnerError } from '../src/providers/connector.js';
@@ -14,7 +13,7 @@ import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
 import { paymentRefIdOf, txnIdOfPaymentRef } from '../src/providers/setu/transformers.js';
 import { lookupOf, plansOf, statusOf } from '../src/providers/setu-recharge/transformers.js';
 import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
-import { factoryContext, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { assertLedgerHolds, factoryContext, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const SECRET = 'setu_webhook_path_secret_for_tests_0001';
@@ -342,8 +341,7 @@ describe('setu-recharge connector, end to end', () => {
         assert.doesNotMatch(r.text, /wrong-secret|setu-recharge-emulator-secret/);
         assert.equal(emu.recharges().length, count);
         assert.deepEqual((await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data, before);
-        const l = await checkLedger(bad.store.db);
-        assert.ok(l.ok, l.breaches.join('\n'));
+        await assertLedgerHolds(bad.store.db);
       } finally {
         await bad.close();
       }

@@ -12,11 +12,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/db/client.js';
-import { checkLedger } from '../src/ledger/check.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { acceptedTxnId, freePort, liveReads, liveStore, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
+import { assertLedgerHolds, acceptedTxnId, freePort, liveReads, liveStore, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_failover';
@@ -128,8 +127,7 @@ for (const order of ORDERS) {
     after(() => t.close());
     afterEach(async () => {
       await resetEmulators();
-      const r = await checkLedger(t.store.db);
-      assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+      await assertLedgerHolds(t.store.db);
     });
 
     const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
@@ -188,8 +186,7 @@ for (const order of ORDERS) {
           await paidOnlyAt(second, txnId, (await atPartners(txnId))[first].requests);
           const w = (await other.call('GET', '/api/v1/account/wallet', { key: other.liveKey })).body.data;
           assert.deepEqual({ balance: Math.round(w.balance * 100), held: Math.round(w.held * 100) }, { balance: 10_000 * 100 - 3300 - FEE_PAISE, held: 0 });
-          const l = await checkLedger(other.store.db);
-          assert.ok(l.ok, l.breaches.join('\n'));
+          await assertLedgerHolds(other.store.db);
         } finally {
           webhooksTo(t.base);
           await other.close();
@@ -338,8 +335,7 @@ describe('UPI failover: a crash mid-call never moves the payment to the other pa
         const rows = await check.db.selectFrom('transactions').select(['id', 'partner', 'status']).where('reference_id', 'like', 'crash-%').execute();
         assert.equal(rows.length, 1, 'one transaction for the payment');
         assert.deepEqual({ partner: rows[0]!.partner, status: rows[0]!.status }, { partner: first, status: 'success' });
-        const ledger = await checkLedger(check.db);
-        assert.ok(ledger.ok, ledger.breaches.join('\n'));
+        await assertLedgerHolds(check.db);
       } finally {
         await check.close();
         await loc.drop();
