@@ -9,11 +9,10 @@ import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { runCommand } from '../src/admin/run.js';
-import { checkLedger } from '../src/ledger/check.js';
 import { loadConfig } from '../src/config.js';
 import { Expectations, UNROUTED_S } from '../src/attention/expectations.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';
-import { freePort, startPartnerApp, startSim, type PartnerApp, type Sim } from './live-harness.js';
+import { assertLedgerHolds, freePort, startPartnerApp, startSim, type PartnerApp, type Sim } from './live-harness.js';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const ADMINS = { maker: 'ops1@sangam.test', checker: 'ops2@sangam.test' };
@@ -62,8 +61,7 @@ describe('needs attention', () => {
     await b?.stop();
   });
   afterEach(async () => {
-    const r = await checkLedger(t.store.db);
-    assert.ok(r.ok, r.breaches.join('\n'));
+    await assertLedgerHolds(t.store.db);
   });
 
   async function login(email: string) {

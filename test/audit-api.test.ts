@@ -8,6 +8,7 @@ import { createAccount, createKey } from '../src/accounts/store.js';
 import { purgeBefore } from '../src/audit/chain.js';
 import { verifyAudit } from '../src/audit/checkpoints.js';
 import { PATHS, startApp, VALID, type TestApp } from './harness.js';
+import { auditRow } from './audit-fixtures.js';
 
 describe('audit log API', () => {
   let t: TestApp;
@@ -183,24 +184,7 @@ describe('audit hash chain', () => {
       const { AuditWriter } = await import('../src/audit/writer.js');
       // Each writer batches on its own connection, as separate server processes do on PostgreSQL.
       const writers = Array.from({ length: 4 }, () => new AuditWriter(t.store.db));
-      const row = (w: number, i: number) => ({
-        request_id: `req_w${w}_${i}_${process.pid}`,
-        created_at: new Date(),
-        account_id: t.accountId,
-        key_id: null,
-        environment: 'sandbox' as const,
-        client_ip: '127.0.0.1',
-        method: 'POST',
-        path: '/api/v1/test',
-        operation: null,
-        http_status: 200,
-        ok: true,
-        statuscode: 'TXN',
-        reference_id: null,
-        latency_ms: 1,
-        request_body: '{}',
-        response_body: '{}',
-      });
+      const row = (w: number, i: number) => auditRow({ request_id: `req_w${w}_${i}_${process.pid}`, account_id: t.accountId });
       await Promise.all(writers.map((w, n) => Promise.all(Array.from({ length: 60 }, (_, i) => w.write(row(n, i))))));
       const result = await verifyAudit(t.store.db);
       assert.equal(result.ok, true, JSON.stringify(result.first_broken));

@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { freshStoreLocation, startApp } from './harness.js';
+import { freshStoreLocation } from './harness.js';
+import { auditRow, onFreshApp } from './audit-fixtures.js';
 import { insertChained, type AuditRow } from '../src/audit/chain.js';
 import { legacyHash, linkHash, rowDigest } from '../src/audit/hashing.js';
 import { verifyAudit } from '../src/audit/checkpoints.js';
@@ -22,24 +23,7 @@ import { runCommand } from '../src/admin/run.js';
 
 const postgres = !!process.env.DATABASE_URL;
 let n = 0;
-const row = (tag: string): AuditRow => ({
-  request_id: `req_${tag}_${++n}_${process.pid}`,
-  created_at: new Date(),
-  account_id: null,
-  key_id: null,
-  environment: 'sandbox',
-  client_ip: '127.0.0.1',
-  method: 'POST',
-  path: '/api/v1/test',
-  operation: null,
-  http_status: 200,
-  ok: true,
-  statuscode: 'TXN',
-  reference_id: tag,
-  latency_ms: 1,
-  request_body: JSON.stringify({ n }),
-  response_body: '{}',
-});
+const row = (tag: string): AuditRow => auditRow({ request_id: `req_${tag}_${++n}_${process.pid}`, reference_id: tag, request_body: JSON.stringify({ n }) });
 
 /** Rejects when `p` takes longer than `ms`: the write waited on someone else's lock. */
 const within = <T>(p: Promise<T>, ms: number, what: string) =>
@@ -102,35 +86,30 @@ const stored = (db: Db, chain: number, seq: number) =>
 
 describe('audit chains without a global lock', () => {
   it('lets other connections and another process write while one writer holds an open batch transaction', { skip: !postgres && 'needs separate connections (PostgreSQL)' }, async () => {
-    const t = await startApp();
-    try {
-      const batch = await openBatch(t.store.db);
-      const writer = new AuditWriter(t.store.db);
+    await onFreshApp(async (db, writer, t) => {
+      const batch = await openBatch(db);
       // A group-committed API row and an admin change's row (inside its own transaction), both on other connections.
       await within(writer.write(row('api')), 2000, 'a group-committed audit row');
-      await within(t.store.db.transaction().execute((trx) => insertChained(trx, [row('admin')])), 2000, 'an admin audit row');
+      await within(db.transaction().execute((trx) => insertChained(trx, [row('admin')])), 2000, 'an admin audit row');
       // And another process's, as another server process writes: it must not wait either.
       await within(writerProcess(t.config.databaseUrl!, 'other-process', 20).done, 10_000, 'another process\'s audit rows');
-      const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.store.db);
+      const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
       assert.equal(waiting.rows[0]!.n, 0);
       batch.release();
       await batch.done;
-      const chains = await t.store.db.selectFrom('audit_logs').select('chain').where('reference_id', 'in', ['held', 'api', 'admin', 'other-process']).distinct().execute();
+      const chains = await db.selectFrom('audit_logs').select('chain').where('reference_id', 'in', ['held', 'api', 'admin', 'other-process']).distinct().execute();
       assert.ok(chains.length >= 2, 'the held batch and the others are on different chains');
-      const v = await verifyAudit(t.store.db);
+      const v = await verifyAudit(db);
       assert.equal(v.ok, true, JSON.stringify(v));
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('four concurrent writers in separate processes: verify passes, and catches a row edited, removed or reordered in any chain', async () => {
-    const t = await startApp();
-    try {
+    await onFreshApp(async (db, _writer, t) => {
       if (postgres) {
         // Four writer processes, as four server processes are, each holding an open batch at the same
         // moment (and one held here too): none may wait for another to get its chain head.
-        const batch = await openBatch(t.store.db);
+        const batch = await openBatch(db);
         const writers = [0, 1, 2, 3].map((i) => writerProcess(t.config.databaseUrl!, `w${i}`, 60, true));
         try {
           await within(Promise.all(writers.map((w) => w.holding)), 20_000, 'four processes holding open batches');
@@ -143,14 +122,14 @@ describe('audit chains without a global lock', () => {
         await batch.done;
       } else {
         // One embedded store has one owner: four writers in this process.
-        const writers = [0, 1, 2, 3].map(() => new AuditWriter(t.store.db));
+        const writers = [0, 1, 2, 3].map(() => new AuditWriter(db));
         await Promise.all(writers.map((w, i) => Promise.all(Array.from({ length: 60 }, () => w.write(row(`w${i}`))))));
       }
 
-      const ok = await verifyAudit(t.store.db);
+      const ok = await verifyAudit(db);
       assert.equal(ok.ok, true, JSON.stringify(ok));
       assert.ok(ok.checked >= 240, String(ok.checked));
-      const used = await t.store.db
+      const used = await db
         .selectFrom('audit_logs')
         .select(['chain', sql<number>`max(seq)::int`.as('top')])
         .where('seq', 'is not', null)
@@ -160,7 +139,6 @@ describe('audit chains without a global lock', () => {
         .execute();
       if (postgres) assert.ok(used.length >= 4, `the four held batches are on four chains: ${JSON.stringify(used)}`);
       const pick = (i: number) => used[i % used.length]!;
-      const db = t.store.db;
 
       // Edited, in one chain.
       const e = pick(0);
@@ -212,16 +190,11 @@ describe('audit chains without a global lock', () => {
 
       const clean = await runCommand(db, ['audit', 'verify']);
       assert.equal(clean.code, 0, JSON.stringify(clean.output));
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('signed checkpoints: a chain rewritten and re-hashed is caught, and so is a forged checkpoint; verify needs only the public key', async () => {
-    const t = await startApp();
-    try {
-      const db = t.store.db;
-      const writer = new AuditWriter(db);
+    await onFreshApp(async (db, writer) => {
       // One after another, each awaited (a writer used to leave the next item queued for ever).
       for (let i = 0; i < 6; i++) await within(writer.write(row('cp')), 5000, 'a sequential audit write');
       const cp = await runCommand(db, ['audit', 'checkpoint']);
@@ -271,16 +244,11 @@ describe('audit chains without a global lock', () => {
       assert.match(String((forged.output.first_bad_checkpoint as { reason: string }).reason), /Merkle root/);
       const bad = await runCommand(db, ['audit', 'verify', '--public-key', 'not a key']);
       assert.equal(bad.code, 2);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('a purge keeps every chain verifiable and leaves a signed checkpoint', async () => {
-    const t = await startApp();
-    try {
-      const db = t.store.db;
-      const writer = new AuditWriter(db);
+    await onFreshApp(async (db, writer) => {
       for (let i = 0; i < 4; i++) await writer.write(row('old'));
       await db.transaction().execute((trx) => insertChained(trx, [row('old')]));
       const cut = new Date(Date.now() + 1);
@@ -295,9 +263,7 @@ describe('audit chains without a global lock', () => {
       assert.equal(v.ok, true, JSON.stringify(v));
       assert.equal(v.checked, 5);
       assert.equal(v.checkpoints, 1);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { openStore } from '../src/db/client.js';
 import { checkLedger } from '../src/ledger/check.js';
 import { eventually, freshStoreLocation } from './harness.js';
-import { seedLiveAccount, ServerProcess, startLive, startSim } from './live-harness.js';
+import { liveStore, ServerProcess, startLive, startSim } from './live-harness.js';
 
 const FEE = 100; // upi-payment-status's default fee, in paise
 const payments = (n: number, vpa: (i: number) => string = (i) => (i % 7 === 3 ? 'failure@sandbox' : 'success@sandbox')) =>
@@ -55,10 +55,9 @@ describe('live batches', () => {
   });
 
   it('kill -9 in the middle of a batch: it resumes after restart, each row run exactly once', async (tc) => {
-    const loc = await freshStoreLocation();
-    const sim = await startSim({ latencyMs: 30, pendingMs: 300 });
     const START = 10_000_00;
-    const { key } = await seedLiveAccount(loc, 'Batch Bank', START);
+    const { loc, key } = await liveStore('Batch Bank', START);
+    const sim = await startSim({ latencyMs: 30, pendingMs: 300 });
     const server = new ServerProcess({
       DATABASE_URL: loc.databaseUrl ?? '',
       SANGAM_DATA_DIR: loc.dataDir,

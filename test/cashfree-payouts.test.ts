@@ -3,7 +3,7 @@
 // wallet and the ledger (the ledger check runs after every test). The shared connector conformance
 // scenarios run through its adapter (connector-conformance.ts); the tests beside them are Cashfree's
 // own. Plus unit-level checks of the transformers, the amount conversion and the webhook verifier.
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.js';
@@ -11,7 +11,7 @@ import { eventIdOf, eventsOf, outcomeOf, paiseOf, reportOf, rupeesOf, statusOf, 
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/cashfree-payouts/webhook.js';
 import { CallbackRefused } from '../src/providers/connector.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { acceptedTxnId, factoryContext, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const CLIENT_SECRET = 'cfsk_ma_test_secret_for_tests';
@@ -19,19 +19,9 @@ const FEE_PAISE = 100; // the default price of upi-payment-status
 
 /** A live app whose upi-payment-status goes to the partner `cashfree` (kind cashfree-payouts) at the emulator. */
 async function startCfApp(emu: CashfreePayoutsEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
+  const vars = { CLIENT_ID: emu.settings.clientId, CLIENT_SECRET: CLIENT_SECRET };
   return startPartnerApp(
-    {
-      SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
-      SANGAM_PARTNER_CASHFREE_URL: emu.url,
-      SANGAM_PARTNER_CASHFREE_CLIENT_ID: emu.settings.clientId,
-      SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: CLIENT_SECRET,
-      SANGAM_PARTNER_ROUTES: 'upi-payment-status=cashfree',
-      SANGAM_PARTNER_TIMEOUT_MS: '600',
-      SANGAM_RECONCILE_SCHEDULE: '3',
-      ...PARTNER_SUITE_ENV,
-      SANGAM_WEBHOOK_POLL_MS: '50',
-      ...env,
-    },
+    { ...partnerSuiteEnv('cashfree', 'cashfree-payouts', emu.url, vars, 'upi-payment-status'), SANGAM_PARTNER_TIMEOUT_MS: '600', SANGAM_RECONCILE_SCHEDULE: '3', SANGAM_WEBHOOK_POLL_MS: '50', ...env },
     { port },
   );
 }
@@ -40,8 +30,7 @@ describe('cashfree-payouts connector, end to end', () => {
   let emu: CashfreePayoutsEmulator;
   let t: PartnerApp;
 
-  before(async () => {
-    const port = await freePort();
+  partnerSuiteLife(async (port) => {
     emu = await startCashfreePayoutsEmulator({
       clientSecret: CLIENT_SECRET,
       webhookUrl: `http://127.0.0.1:${port}/partners/cashfree/webhooks`,
@@ -52,12 +41,8 @@ describe('cashfree-payouts connector, end to end', () => {
       webhookRetryBaseMs: 100,
     });
     t = await startCfApp(emu, port);
+    return { emu, t };
   });
-  after(async () => {
-    await t.close();
-    await emu.close();
-  });
-  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);
@@ -277,10 +262,7 @@ describe('cashfree-payouts connector, end to end', () => {
       emu.setFaults({ ...faults, drop_webhooks: true });
       const before = await wallet();
       const body = { ...VALID.upi(), vpa: 'crash.case@ybl', amount: 55 };
-      const r = await pay(body);
-      assert.equal(r.status, 200, r.text);
-      assert.equal(r.body.statuscode, 'TUP');
-      const txnId = r.body.data.txn_id as string;
+      const txnId = acceptedTxnId(await pay(body));
       const seenBefore = (await ledgerOf(txnId))[0]?.requests ?? 0;
       const again = await pay(body);
       assert.equal(again.headers['idempotent-replayed'], 'true');

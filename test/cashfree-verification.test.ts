@@ -3,33 +3,27 @@
 // answers (VALID, INVALID = no account linked, PENDING settled by status enquiry), the documented errors
 // (401, 400, 429, 5xx with and without a penny drop behind it, timeouts), that the full account number
 // never leaves the connector (answer, store, logs), and that a penny drop goes out once per transaction.
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { checkLedger } from '../src/ledger/check.js';
 import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../src/partner-sim/cashfree-verification/index.js';
 import { linkedAccount } from '../src/partner-sim/cashfree-verification/directory.js';
 import { createCashfreeVerification } from '../src/providers/cashfree-verification/index.js';
 import { maskAccount, outcomeOf, statusOf } from '../src/providers/cashfree-verification/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';
 import { PATHS, sleep, VALID, type TestApp } from './harness.js';
-import { PARTNER_SUITE_ENV, behaveAndCheckLedger, liveReads, startPartnerApp } from './live-harness.js';
+import { assertLedgerHolds, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const FEE_PAISE = 200; // the default price of mobile-to-bank-account
 
 function startCfApp(emu: CashfreeVerificationEmulator, env: Record<string, string> = {}, logs?: PassThrough): Promise<TestApp> {
+  const vars = { CLIENT_ID: emu.settings.clientId, CLIENT_SECRET: emu.settings.clientSecret, API_VERSION: '2024-12-01' };
   return startPartnerApp(
     {
-      SANGAM_PARTNER_CASHFREEVRS_KIND: 'cashfree-verification',
-      SANGAM_PARTNER_CASHFREEVRS_URL: emu.url,
-      SANGAM_PARTNER_CASHFREEVRS_CLIENT_ID: emu.settings.clientId,
-      SANGAM_PARTNER_CASHFREEVRS_CLIENT_SECRET: emu.settings.clientSecret,
-      SANGAM_PARTNER_CASHFREEVRS_API_VERSION: '2024-12-01',
-      SANGAM_PARTNER_ROUTES: 'mobile-to-bank-account=cashfreevrs',
+      ...partnerSuiteEnv('cashfreevrs', 'cashfree-verification', emu.url, vars, 'mobile-to-bank-account'),
       SANGAM_PARTNER_TIMEOUT_MS: '600',
       SANGAM_RECONCILE_SCHEDULE: '0.5',
-      ...PARTNER_SUITE_ENV,
       ...(logs ? { LOG_LEVEL: 'debug' } : {}),
       ...env,
     },
@@ -44,15 +38,11 @@ describe('cashfree-verification connector, end to end', () => {
   let logText = '';
   logs.on('data', (c: Buffer) => (logText += c.toString('utf8')));
 
-  before(async () => {
+  partnerSuiteLife(async () => {
     emu = await startCashfreeVerificationEmulator({ pendingMs: 300, latencyMs: 0 });
     t = await startCfApp(emu, {}, logs);
+    return { emu, t };
   });
-  after(async () => {
-    await t.close();
-    await emu.close();
-  });
-  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const lookup = (body: Record<string, unknown>) => t.call('POST', PATHS.bank, { key: t.liveKey, body });
   const reads = liveReads(() => t);
@@ -268,8 +258,7 @@ describe('cashfree-verification connector, end to end', () => {
       const r = await down.call('POST', PATHS.bank, { key: down.liveKey, body: VALID.bank() });
       assert.equal(r.status, 502, r.text);
       assert.match(r.body.data.Message, /Cashfree is unreachable; nothing was executed or debited/);
-      const l = await checkLedger(down.store.db);
-      assert.ok(l.ok, l.breaches.join('\n'));
+      await assertLedgerHolds(down.store.db);
     } finally {
       await down.close();
     }

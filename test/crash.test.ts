@@ -8,19 +8,17 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/db/client.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { freshStoreLocation, sleep } from './harness.js';
-import { freePort, seedLiveAccount, startSim } from './live-harness.js';
+import { sleep } from './harness.js';
+import { assertLedgerHolds, freePort, liveStore, startSim } from './live-harness.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 const VPAS = ['success@sandbox', 'shop@okaxis', 'pending@sandbox', 'pendingfail@sandbox', 'failure@sandbox'];
 
 describe('crash in the middle of live traffic', () => {
   it('SIGKILL and restart: nothing lost, nothing doubled, the ledger balances', async (tc) => {
-    const loc = await freshStoreLocation();
-    const sim = await startSim({ latencyMs: 15, pendingMs: 300 });
     const START = 50_000_00;
-    const { key } = await seedLiveAccount(loc, 'Jepsen Bank', START);
+    const { loc, key } = await liveStore('Jepsen Bank', START);
+    const sim = await startSim({ latencyMs: 15, pendingMs: 300 });
 
     const port = await freePort();
     let base = `http://127.0.0.1:${port}`;
@@ -136,8 +134,7 @@ describe('crash in the middle of live traffic', () => {
       assert.equal(wallet.held, 0);
       assert.ok(wallet.balance >= 0);
       assert.equal(START - Math.round(wallet.balance * 100), expected, 'the total is conserved');
-      const ledger = await checkLedger(check.db);
-      assert.ok(ledger.ok, ledger.breaches.join('\n'));
+      await assertLedgerHolds(check.db);
     } finally {
       await check.close();
       await loc.drop();

@@ -9,34 +9,22 @@ import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { startDigilockerEmulator } from '../src/partner-sim/digilocker/server.js';
-import { freePort } from './live-harness.js';
-import { PATHS, ref, startApp, type TestApp } from './harness.js';
+import { partnerEnv } from '../src/partner-sim/kind.js';
+import { freePort, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { PATHS, ref } from './harness.js';
 
 type Emulator = Awaited<ReturnType<typeof startDigilockerEmulator>>;
 
 describe('live DigiLocker through a digilocker partner', () => {
-  let t: TestApp;
+  let t: PartnerApp;
   let dl: Emulator;
   let base: string;
   before(async () => {
     dl = await startDigilockerEmulator({});
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startApp({
-      SANGAM_PUBLIC_URL: base,
-      SANGAM_PARTNER_DL_KIND: 'digilocker',
-      SANGAM_PARTNER_DL_URL: dl.url,
-      SANGAM_PARTNER_DL_CLIENT_ID: dl.clientId,
-      SANGAM_PARTNER_DL_CLIENT_SECRET: dl.clientSecret,
-      SANGAM_PARTNER_DL_TRUST_ANCHORS: dl.anchorsPath,
-      SANGAM_PARTNER_TIMEOUT_MS: '3000',
-    });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, OPERATION_SLUGS);
-    await topUp(t.store.db, t.accountId, 100_000, 'test funds');
+    const vars = { CLIENT_ID: dl.clientId, CLIENT_SECRET: dl.clientSecret, TRUST_ANCHORS: dl.anchorsPath };
+    t = await startPartnerApp({ ...partnerEnv('dl', 'digilocker', dl.url, vars), SANGAM_PARTNER_TIMEOUT_MS: '3000' }, { port: await freePort(), topUpInr: 1_000 });
+    base = t.base;
   });
   after(async () => {
     await t.close();

@@ -6,18 +6,21 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { after, afterEach, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
-import { openStore } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { createAccount, createKey } from '../src/accounts/store.js';
 import type { CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import type { RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import type { PartnerContext } from '../src/providers/connector.js';
-import { eventually, startApp, type TestApp } from './harness.js';
+import { partnerEnv } from '../src/partner-sim/kind.js';
+import { eventually, freshStoreLocation, startApp, type Response, type StoreLocation, type TestApp } from './harness.js';
+import { openStore, type Db } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { createAccount, createKey } from '../src/accounts/store.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
@@ -90,11 +93,33 @@ export async function startPartnerApp(
   const base = opts.port === undefined ? '' : `http://127.0.0.1:${opts.port ?? 1}`;
   const t = await startApp({ ...(base ? { SANGAM_PUBLIC_URL: base } : {}), ...env }, undefined, true, opts.logStream);
   if (typeof opts.port === 'number') await t.app.listen({ port: opts.port, host: '127.0.0.1' });
-  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-  await approve(t.store.db, t.accountId, OPERATION_SLUGS);
-  const topUpInr = opts.topUpInr ?? 10_000;
-  if (topUpInr > 0) await topUp(t.store.db, t.accountId, topUpInr * 100, 'test funds');
+  await readyForLive(t.store.db, t.accountId, (opts.topUpInr ?? 10_000) * 100, 'test funds');
   return { ...t, base: base || t.config.publicUrl };
+}
+
+/** An account ready for live calls: 127.0.0.1 allow-listed, approved for every operation, `paise` topped up (none when 0). */
+async function readyForLive(db: Db, accountId: string, paise: number, note: string | null): Promise<void> {
+  await addEntry(db, accountId, 'live', '127.0.0.1');
+  await approve(db, accountId, OPERATION_SLUGS);
+  if (paise > 0) await topUp(db, accountId, paise, note);
+}
+
+/**
+ * A fresh store for a server process of its own (the crash tests), migrated and holding one account
+ * `name` ready for live calls with `paise`; its live key.
+ */
+export async function liveStore(name: string, paise: number): Promise<{ loc: StoreLocation; accountId: string; key: string }> {
+  const loc = await freshStoreLocation();
+  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
+  try {
+    await migrate(store.db);
+    const accountId = (await createAccount(store.db, name)).id;
+    const { key } = await createKey(store.db, accountId, 'live');
+    await readyForLive(store.db, accountId, paise, null);
+    return { loc, accountId, key };
+  } finally {
+    await store.close();
+  }
 }
 
 /**
@@ -116,11 +141,47 @@ export function factoryContext(name: string, vars: Record<string, string>, url =
 /** The knobs every partner suite sets: enquiries polled quickly, no circuit breaker in the way, outbound webhooks allowed to loopback. */
 export const PARTNER_SUITE_ENV = { SANGAM_RECONCILE_POLL_MS: '100', SANGAM_BREAKER_MIN_CALLS: '10000', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1' };
 
+/**
+ * Sangam's variables for one partner suite: the partner `name` of `kind` at `url` with its own `vars`
+ * (the variables `sangam partner-sim` prints), `operation` routed to it, and the suite knobs.
+ */
+export function partnerSuiteEnv(name: string, kind: string, url: string, vars: Record<string, string>, operation: string): Record<string, string> {
+  return { ...partnerEnv(name, kind, url, vars), SANGAM_PARTNER_ROUTES: `${operation}=${name}`, ...PARTNER_SUITE_ENV };
+}
+
+interface SuiteParts {
+  emu: { setFaults(f: object): void; close(): Promise<void> };
+  t: TestApp;
+}
+
+/**
+ * The life of a partner suite, registered on the enclosing describe: before it, `start` gets a free
+ * port for the app (the emulator is told its webhook URL before the app exists) and starts both; after
+ * each test the emulator behaves again and the ledger is checked; after it, the app then the emulator
+ * close.
+ */
+export function partnerSuiteLife(start: (port: number) => Promise<SuiteParts>): void {
+  let parts: SuiteParts | undefined;
+  before(async () => {
+    parts = await start(await freePort());
+  });
+  after(async () => {
+    await parts?.t.close();
+    await parts?.emu.close();
+  });
+  afterEach(() => behaveAndCheckLedger(parts!.emu, parts!.t));
+}
+
+/** Every ledger invariant holds in `db`; otherwise fails naming the breaches. */
+export async function assertLedgerHolds(db: Db): Promise<void> {
+  const r = await checkLedger(db);
+  assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+}
+
 /** After each partner test: the emulator behaves again, and every ledger invariant still holds. */
 export async function behaveAndCheckLedger(emu: { setFaults(f: object): void }, app: TestApp): Promise<void> {
   emu.setFaults({});
-  const r = await checkLedger(app.store.db);
-  if (!r.ok) throw new Error(`ledger check failed:\n${r.breaches.join('\n')}`);
+  await assertLedgerHolds(app.store.db);
 }
 
 /**
@@ -144,23 +205,11 @@ export function liveReads(app: () => TestApp) {
   };
 }
 
-/**
- * Seeds a live account on a store a server process will open (for tests that kill it): migrated, a
- * live key, allow-listed for 127.0.0.1, approved for every operation, topped up with `paise`.
- */
-export async function seedLiveAccount(loc: { databaseUrl: string | undefined; dataDir: string }, name: string, paise: number): Promise<{ accountId: string; key: string }> {
-  const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-  try {
-    await migrate(store.db);
-    const accountId = (await createAccount(store.db, name)).id;
-    const { key } = await createKey(store.db, accountId, 'live');
-    await addEntry(store.db, accountId, 'live', '127.0.0.1');
-    await approve(store.db, accountId, OPERATION_SLUGS);
-    await topUp(store.db, accountId, paise, null);
-    return { accountId, key };
-  } finally {
-    await store.close();
-  }
+/** A live call answered 200 TUP (the partner has not finished): its transaction id. */
+export function acceptedTxnId(r: Response): string {
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.statuscode, 'TUP');
+  return r.body.data.txn_id as string;
 }
 
 export interface LiveApp extends TestApp {
@@ -178,10 +227,7 @@ export async function startLive(env: Record<string, string> = {}, topUpInr = 10_
   return {
     ...t,
     sim: s,
-    async assertLedger() {
-      const r = await checkLedger(t.store.db);
-      if (!r.ok) throw new Error(`ledger check failed:\n${r.breaches.join('\n')}`);
-    },
+    assertLedger: () => assertLedgerHolds(t.store.db),
     async wallet(key) {
       const r = await t.call('GET', '/api/v1/account/wallet', { key: key ?? t.liveKey });
       return { balance: r.body.data.balance, held: r.body.data.held };
@@ -245,16 +291,9 @@ export class ServerProcess {
 
 /** Sangam's variables for the two UPI partners on their emulators: `rzp` (razorpayx) and `cashfree` (cashfree-payouts). */
 export function upiPartnerVars(rzp: RazorpayxEmulator, cf: CashfreePayoutsEmulator): Record<string, string> {
+  const r = rzp.settings;
   return {
-    SANGAM_PARTNER_RZP_KIND: 'razorpayx',
-    SANGAM_PARTNER_RZP_URL: rzp.url,
-    SANGAM_PARTNER_RZP_KEY_ID: rzp.settings.keyId,
-    SANGAM_PARTNER_RZP_KEY_SECRET: rzp.settings.keySecret,
-    SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: rzp.settings.accountNumber,
-    SANGAM_PARTNER_RZP_WEBHOOK_SECRET: rzp.settings.webhookSecret,
-    SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
-    SANGAM_PARTNER_CASHFREE_URL: cf.url,
-    SANGAM_PARTNER_CASHFREE_CLIENT_ID: cf.settings.clientId,
-    SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: cf.settings.clientSecret,
+    ...partnerEnv('rzp', 'razorpayx', rzp.url, { KEY_ID: r.keyId, KEY_SECRET: r.keySecret, ACCOUNT_NUMBER: r.accountNumber, WEBHOOK_SECRET: r.webhookSecret }),
+    ...partnerEnv('cashfree', 'cashfree-payouts', cf.url, { CLIENT_ID: cf.settings.clientId, CLIENT_SECRET: cf.settings.clientSecret }),
   };
 }

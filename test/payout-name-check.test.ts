@@ -5,7 +5,6 @@
 // The wallet is read to the paisa and the ledger checked after every test.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkLedger } from '../src/ledger/check.js';
 import { accounts } from '../src/admin/actions/index.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
@@ -13,7 +12,7 @@ import { createRazorpayx } from '../src/providers/razorpayx/index.js';
 import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.js';
 import { PartnerError, type PartnerContext } from '../src/providers/connector.js';
 import { eventually, PATHS, VALID } from './harness.js';
-import { factoryContext, freePort, liveReads, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
+import { assertLedgerHolds, factoryContext, freePort, liveReads, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
 
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_name_checks';
 const CF_SECRET = 'cfsk_ma_test_secret_for_name_checks';
@@ -32,27 +31,20 @@ interface Partner {
   behave(): void;
 }
 
-function rzpPartner(emu: RazorpayxEmulator): Partner {
+/** A UPI emulator as the name-check tests see it; `paidRefs` lists the transaction id of every payout it made. */
+function partnerOf(name: Partner['name'], emu: { validations(): unknown[]; setFaults(f: object): void }, paidRefs: () => Array<string | null>): Partner {
   return {
-    name: 'rzp',
-    paidUnder: (txnId) => emu.payouts().filter((p) => p.payout.reference_id === txnId).length,
-    paidInAll: () => emu.payouts().length,
+    name,
+    paidUnder: (txnId) => paidRefs().filter((ref) => ref === txnId).length,
+    paidInAll: () => paidRefs().length,
     validations: () => emu.validations().length,
     failValidations: (n) => emu.setFaults({ scope: 'validate', error_next: n, error_status: 502 }),
     behave: () => emu.setFaults({}),
   };
 }
 
-function cfPartner(emu: CashfreePayoutsEmulator): Partner {
-  return {
-    name: 'cashfree',
-    paidUnder: (txnId) => emu.transfers().filter((r) => r.transfer.transfer_id === txnId).length,
-    paidInAll: () => emu.transfers().length,
-    validations: () => emu.validations().length,
-    failValidations: (n) => emu.setFaults({ scope: 'validate', error_next: n, error_status: 502 }),
-    behave: () => emu.setFaults({}),
-  };
-}
+const rzpPartner = (emu: RazorpayxEmulator) => partnerOf('rzp', emu, () => emu.payouts().map((p) => p.payout.reference_id));
+const cfPartner = (emu: CashfreePayoutsEmulator) => partnerOf('cashfree', emu, () => emu.transfers().map((r) => r.transfer.transfer_id));
 
 function nameCheckSuite(order: readonly ['rzp' | 'cashfree', 'rzp' | 'cashfree']) {
   describe(`payout name check, live, ${order[0]} first then ${order[1]}`, () => {
@@ -89,8 +81,7 @@ function nameCheckSuite(order: readonly ['rzp' | 'cashfree', 'rzp' | 'cashfree']
       first.behave();
       second.behave();
       await accounts.setNameMatch(t.store.db, 'cli', { accountId: t.accountId, approve_at: null, review_at: null, on_review: null });
-      const r = await checkLedger(t.store.db);
-      assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+      await assertLedgerHolds(t.store.db);
     });
 
     const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });

@@ -3,34 +3,17 @@
 // and past cutoffS the pending goes to manual review with its hold intact.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
-import { OPERATION_SLUGS } from '../src/operations/registry.js';
-import { topUp } from '../src/ledger/ledger.js';
-import { eventually, PATHS, startApp, VALID, type TestApp } from './harness.js';
-import { freePort, startSim, type Sim } from './live-harness.js';
+import { partnerEnv } from '../src/partner-sim/kind.js';
+import { eventually, PATHS, VALID } from './harness.js';
+import { freePort, startPartnerApp, startSim, type PartnerApp, type Sim } from './live-harness.js';
 
 describe('polling etiquette of a partner', () => {
-  let t: TestApp;
+  let t: PartnerApp;
   let sim: Sim;
   before(async () => {
     sim = await startSim({ pendingMs: 60_000 }); // the partner keeps it pending for the whole test
-    const port = await freePort();
-    t = await startApp({
-      SANGAM_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SANGAM_PARTNER_SIM_KIND: 'sangam',
-      SANGAM_PARTNER_SIM_URL: sim.url,
-      SANGAM_PARTNER_SIM_SECRET: sim.secret,
-      SANGAM_PARTNER_SIM_POLL_FIRST_S: '1',
-      SANGAM_PARTNER_SIM_POLL_GAP_S: '0.5',
-      SANGAM_PARTNER_SIM_POLL_CUTOFF_S: '6', // room for several enquiries on a busy machine
-      SANGAM_RECONCILE_POLL_MS: '50',
-      SANGAM_PARTNER_TIMEOUT_MS: '2000',
-    });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, OPERATION_SLUGS);
-    await topUp(t.store.db, t.accountId, 100_000, 'test funds');
+    const vars = { SECRET: sim.secret, POLL_FIRST_S: '1', POLL_GAP_S: '0.5', POLL_CUTOFF_S: '6' }; // a cut-off with room for several enquiries on a busy machine
+    t = await startPartnerApp({ ...partnerEnv('sim', 'sangam', sim.url, vars), SANGAM_RECONCILE_POLL_MS: '50', SANGAM_PARTNER_TIMEOUT_MS: '2000' }, { port: await freePort(), topUpInr: 1_000 });
   });
   after(async () => {
     await t.close();

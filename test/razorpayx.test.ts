@@ -3,7 +3,7 @@
 // ledger check runs after every test). The shared connector conformance scenarios run through its
 // adapter (connector-conformance.ts); the tests beside them are RazorpayX's own. Plus a few unit-level
 // checks of the transformers and verifier.
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { createRazorpayx } from '../src/providers/razorpayx/index.js';
@@ -11,7 +11,7 @@ import { createPayoutBody, eventsOf, outcomeOf, reportOf, statusOf, type RzpPayo
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/razorpayx/webhook.js';
 import { CallbackRefused } from '../src/providers/connector.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
-import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { acceptedTxnId, factoryContext, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const WEBHOOK_SECRET = 'rzp_webhook_secret_for_tests';
@@ -19,21 +19,10 @@ const FEE_PAISE = 100; // the default price of upi-payment-status
 
 /** A live app whose upi-payment-status goes to the partner `rzp` (kind razorpayx) at the emulator. */
 async function startRzpApp(emu: RazorpayxEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
+  const s = emu.settings;
+  const vars = { KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, WEBHOOK_SECRET: WEBHOOK_SECRET };
   return startPartnerApp(
-    {
-      SANGAM_PARTNER_RZP_KIND: 'razorpayx',
-      SANGAM_PARTNER_RZP_URL: emu.url,
-      SANGAM_PARTNER_RZP_KEY_ID: emu.settings.keyId,
-      SANGAM_PARTNER_RZP_KEY_SECRET: emu.settings.keySecret,
-      SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: emu.settings.accountNumber,
-      SANGAM_PARTNER_RZP_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      SANGAM_PARTNER_ROUTES: 'upi-payment-status=rzp',
-      SANGAM_PARTNER_TIMEOUT_MS: '600',
-      SANGAM_RECONCILE_SCHEDULE: '3',
-      ...PARTNER_SUITE_ENV,
-      SANGAM_WEBHOOK_POLL_MS: '50',
-      ...env,
-    },
+    { ...partnerSuiteEnv('rzp', 'razorpayx', emu.url, vars, 'upi-payment-status'), SANGAM_PARTNER_TIMEOUT_MS: '600', SANGAM_RECONCILE_SCHEDULE: '3', SANGAM_WEBHOOK_POLL_MS: '50', ...env },
     { port },
   );
 }
@@ -42,8 +31,7 @@ describe('razorpayx connector, end to end', () => {
   let emu: RazorpayxEmulator;
   let t: PartnerApp;
 
-  before(async () => {
-    const port = await freePort();
+  partnerSuiteLife(async (port) => {
     emu = await startRazorpayxEmulator({
       keySecret: 'rzp_key_secret_for_tests',
       webhookSecret: WEBHOOK_SECRET,
@@ -54,12 +42,8 @@ describe('razorpayx connector, end to end', () => {
       webhookRetryBaseMs: 100,
     });
     t = await startRzpApp(emu, port);
+    return { emu, t };
   });
-  after(async () => {
-    await t.close();
-    await emu.close();
-  });
-  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);
@@ -253,10 +237,7 @@ describe('razorpayx connector, end to end', () => {
       emu.setFaults({ ...faults, drop_webhooks: true });
       const before = await wallet();
       const body = { ...VALID.upi(), vpa: 'crash.case@ybl', amount: 55 };
-      const r = await pay(body);
-      assert.equal(r.status, 200, r.text);
-      assert.equal(r.body.statuscode, 'TUP');
-      const txnId = r.body.data.txn_id as string;
+      const txnId = acceptedTxnId(await pay(body));
       const again = await pay(body);
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.equal(again.body.data.txn_id, txnId);

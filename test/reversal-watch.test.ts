@@ -10,32 +10,26 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { checkLedger } from '../src/ledger/check.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import type { Outcome, PartnerReport } from '../src/providers/connector.js';
 import { operationBySlug } from '../src/operations/registry.js';
 import { eventually, PATHS, startApp, VALID, type TestApp } from './harness.js';
-import { freePort, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { assertLedgerHolds, freePort, partnerSuiteEnv, startPartnerApp, type PartnerApp } from './live-harness.js';
 
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_watch';
 const FEE_PAISE = 100;
 
-const rzpEnv = (emu: RazorpayxEmulator): Record<string, string> => ({
-  SANGAM_PARTNER_RZP_KIND: 'razorpayx',
-  SANGAM_PARTNER_RZP_URL: emu.url,
-  SANGAM_PARTNER_RZP_KEY_ID: emu.settings.keyId,
-  SANGAM_PARTNER_RZP_KEY_SECRET: emu.settings.keySecret,
-  SANGAM_PARTNER_RZP_ACCOUNT_NUMBER: emu.settings.accountNumber,
-  SANGAM_PARTNER_RZP_WEBHOOK_SECRET: RZP_WEBHOOK_SECRET,
-  SANGAM_PARTNER_ROUTES: 'upi-payment-status=rzp',
+/** Upi-payment-status at partner `name` of `kind`: no reconciliation soon, the reversal watch at 1, 2 and 4 s. */
+const watchEnv = (name: string, kind: string, url: string, vars: Record<string, string>): Record<string, string> => ({
+  ...partnerSuiteEnv(name, kind, url, vars, 'upi-payment-status'),
   SANGAM_PARTNER_TIMEOUT_MS: '2000',
   SANGAM_RECONCILE_SCHEDULE: '30',
   SANGAM_RECONCILE_POLL_MS: '50',
   SANGAM_REVERSAL_WATCH_SCHEDULE: '1,2,4',
-  SANGAM_BREAKER_MIN_CALLS: '10000',
-  SANGAM_WEBHOOK_ALLOW_PRIVATE: '1',
 });
+const rzpEnv = (emu: RazorpayxEmulator) =>
+  watchEnv('rzp', 'razorpayx', emu.url, { KEY_ID: emu.settings.keyId, KEY_SECRET: emu.settings.keySecret, ACCOUNT_NUMBER: emu.settings.accountNumber, WEBHOOK_SECRET: RZP_WEBHOOK_SECRET });
 
 async function walletOf(t: TestApp, key: string) {
   const r = await t.call('GET', '/api/v1/account/wallet', { key });
@@ -85,18 +79,7 @@ describe('reversal watch: a reversal made while Sangam is down is posted after t
     },
     {
       name: 'Cashfree SUCCESS → REVERSED',
-      env: () => ({
-        SANGAM_PARTNER_CASHFREE_KIND: 'cashfree-payouts',
-        SANGAM_PARTNER_CASHFREE_URL: cf.url,
-        SANGAM_PARTNER_CASHFREE_CLIENT_ID: cf.settings.clientId,
-        SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: cf.settings.clientSecret,
-        SANGAM_PARTNER_ROUTES: 'upi-payment-status=cashfree',
-        SANGAM_PARTNER_TIMEOUT_MS: '2000',
-        SANGAM_RECONCILE_SCHEDULE: '30',
-        SANGAM_RECONCILE_POLL_MS: '50',
-        SANGAM_REVERSAL_WATCH_SCHEDULE: '1,2,4',
-        SANGAM_BREAKER_MIN_CALLS: '10000',
-      }),
+      env: () => watchEnv('cashfree', 'cashfree-payouts', cf.url, { CLIENT_ID: cf.settings.clientId, CLIENT_SECRET: cf.settings.clientSecret }),
       reverse: async (txnId) => {
         const r = await fetch(`${cf.origin}/_sim/transfers/${txnId}/settle`, {
           method: 'POST',
@@ -143,8 +126,7 @@ describe('reversal watch: a reversal made while Sangam is down is posted after t
         assert.deepEqual(await walletOf(t, liveKey), start, 'the debit and the fee came back, once');
         const revs = await t.store.db.selectFrom('ledger_entries').select('posting_id').where('posting_id', '=', `rev_${txnId}`).execute();
         assert.ok(revs.length > 0);
-        const l = await checkLedger(t.store.db);
-        assert.ok(l.ok, l.breaches.join('\n'));
+        await assertLedgerHolds(t.store.db);
       } finally {
         await t.close();
       }
@@ -227,8 +209,7 @@ describe('settlement decides on the locked row', () => {
     // The same reversal again (a redelivery under a new id, or an enquiry) returns nothing twice.
     assert.equal(await t.services.settlement.apply(report(txnId, payoutId, { reason: 'again', at: new Date() }), 'rzp', null), 'already_final');
     assert.deepEqual(await walletOf(t, t.liveKey), before);
-    const l = await checkLedger(t.store.db);
-    assert.ok(l.ok, l.breaches.join('\n'));
+    await assertLedgerHolds(t.store.db);
   });
 
   it('a callback repeating the final outcome while it is being settled is not a conflict', async () => {
@@ -281,7 +262,6 @@ describe('settlement decides on the locked row', () => {
     const failed = results.filter((r) => r.status === 'rejected');
     assert.deepEqual(failed.map((r) => String((r as PromiseRejectedResult).reason)), [], 'no deadlock, no error');
     assert.deepEqual(await walletOf(t, t.liveKey), before, 'every hold released exactly once');
-    const l = await checkLedger(t.store.db);
-    assert.ok(l.ok, l.breaches.join('\n'));
+    await assertLedgerHolds(t.store.db);
   });
 });

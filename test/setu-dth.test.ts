@@ -2,7 +2,7 @@
 // Setu BBPS emulator in-process posting its (unsigned) webhooks to /partners/setudth/webhooks/<secret>,
 // the wallet and the ledger (checked after every test). The shared connector conformance scenarios run
 // through its adapter (connector-conformance.ts). Plus unit-level checks of the biller mapping.
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { listFees } from '../src/ledger/pricing.js';
 import { BILLERS } from '../src/partner-sim/setu-dth/billers.js';
@@ -12,26 +12,20 @@ import { createSetuDth } from '../src/providers/setu-dth/index.js';
 import { billerFor, billerMapOf, ourDthCode, reversalOf, statusOf } from '../src/providers/setu-dth/transformers.js';
 import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
 import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
-import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { factoryContext, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const SECRET = 'setu_dth_webhook_path_secret_for_tests_01';
 const CUSTOMER_MOBILE = '9812300000';
 
 async function startDthApp(emu: SetuDthEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
+  const s = emu.settings;
+  const vars = { CLIENT_ID: s.clientId, CLIENT_SECRET: s.clientSecret, PARTNER_ID: String(s.partnerId), CUSTOMER_MOBILE, WEBHOOK_SECRET: SECRET };
   return startPartnerApp(
     {
-      SANGAM_PARTNER_SETUDTH_KIND: 'setu-dth',
-      SANGAM_PARTNER_SETUDTH_URL: emu.url,
-      SANGAM_PARTNER_SETUDTH_CLIENT_ID: emu.settings.clientId,
-      SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: emu.settings.clientSecret,
-      SANGAM_PARTNER_SETUDTH_PARTNER_ID: String(emu.settings.partnerId),
-      SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE: CUSTOMER_MOBILE,
-      SANGAM_PARTNER_SETUDTH_WEBHOOK_SECRET: SECRET,
-      SANGAM_PARTNER_ROUTES: 'dth-recharge=setudth',
+      ...partnerSuiteEnv('setudth', 'setu-dth', emu.url, vars, 'dth-recharge'),
       SANGAM_PARTNER_TIMEOUT_MS: '2000', // billers, login, bill fetch and its polls: a cold first call on a loaded machine took over 800 ms
       SANGAM_RECONCILE_SCHEDULE: '2',
-      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { port },
@@ -43,8 +37,7 @@ describe('setu-dth connector, end to end', () => {
   let t: PartnerApp;
   let fee = 0;
 
-  before(async () => {
-    const port = await freePort();
+  partnerSuiteLife(async (port) => {
     emu = await startSetuDthEmulator({
       webhookUrl: `http://127.0.0.1:${port}/partners/setudth/webhooks/${SECRET}`,
       pendingMs: 300,
@@ -54,12 +47,8 @@ describe('setu-dth connector, end to end', () => {
     });
     t = await startDthApp(emu, port);
     fee = (await listFees(t.store.db)).find((f) => f.operation === 'dth-recharge')?.fee_paise ?? 0;
+    return { emu, t };
   });
-  after(async () => {
-    await t.close();
-    await emu.close();
-  });
-  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const dth = (body: Record<string, unknown>) => t.call('POST', PATHS.dth, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);

@@ -3,10 +3,9 @@
 // /partners/setu/webhooks/<secret>, the wallet and the ledger (checked after every test). Plus the
 // pre-flight (operator lookup, plans) through /api/v1/mobile-recharge/*, and a few unit-level checks. The
 // shared connector conformance scenarios run through its adapter (connector-conformance.ts).
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { redactUrl } from '../src/audit/redact.js';
-import { checkLedger } from '../src/ledger/check.js';
 import { listFees } from '../src/ledger/pricing.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
 import { PartnerError } from '../src/providers/connector.js';
@@ -14,25 +13,19 @@ import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
 import { paymentRefIdOf, txnIdOfPaymentRef } from '../src/providers/setu/transformers.js';
 import { lookupOf, plansOf, statusOf } from '../src/providers/setu-recharge/transformers.js';
 import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
-import { factoryContext, PARTNER_SUITE_ENV, behaveAndCheckLedger, freePort, liveReads, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { assertLedgerHolds, factoryContext, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const SECRET = 'setu_webhook_path_secret_for_tests_0001';
 
 async function startSetuApp(emu: SetuRechargeEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
+  const s = emu.settings;
+  const vars = { TOKEN_URL: `${emu.url}/v1/users/login`, CLIENT_ID: s.clientId, CLIENT_SECRET: s.clientSecret, PRODUCT_INSTANCE_ID: s.productInstanceId, WEBHOOK_SECRET: SECRET };
   return startPartnerApp(
     {
-      SANGAM_PARTNER_SETU_KIND: 'setu-recharge',
-      SANGAM_PARTNER_SETU_URL: emu.url,
-      SANGAM_PARTNER_SETU_TOKEN_URL: `${emu.url}/v1/users/login`,
-      SANGAM_PARTNER_SETU_CLIENT_ID: emu.settings.clientId,
-      SANGAM_PARTNER_SETU_CLIENT_SECRET: emu.settings.clientSecret,
-      SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: emu.settings.productInstanceId,
-      SANGAM_PARTNER_SETU_WEBHOOK_SECRET: SECRET,
-      SANGAM_PARTNER_ROUTES: 'recharge-commission=setu',
+      ...partnerSuiteEnv('setu', 'setu-recharge', emu.url, vars, 'recharge-commission'),
       SANGAM_PARTNER_TIMEOUT_MS: '2000', // a cold first call on a loaded machine can take over 700 ms
       SANGAM_RECONCILE_SCHEDULE: '2',
-      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { port },
@@ -47,8 +40,7 @@ describe('setu-recharge connector, end to end', () => {
   let t: PartnerApp;
   let fee = 0;
 
-  before(async () => {
-    const port = await freePort();
+  partnerSuiteLife(async (port) => {
     emu = await startSetuRechargeEmulator({
       webhookUrl: `http://127.0.0.1:${port}/partners/setu/webhooks/${SECRET}`,
       pendingMs: 300,
@@ -57,12 +49,8 @@ describe('setu-recharge connector, end to end', () => {
     });
     t = await startSetuApp(emu, port);
     fee = (await listFees(t.store.db)).find((f) => f.operation === 'recharge-commission')?.fee_paise ?? 0;
+    return { emu, t };
   });
-  after(async () => {
-    await t.close();
-    await emu.close();
-  });
-  afterEach(() => behaveAndCheckLedger(emu, t));
 
   const recharge = (body: Record<string, unknown>) => t.call('POST', PATHS.recharge, { key: t.liveKey, body });
   const { txOf, wallet, final } = liveReads(() => t);
@@ -353,8 +341,7 @@ describe('setu-recharge connector, end to end', () => {
         assert.doesNotMatch(r.text, /wrong-secret|setu-recharge-emulator-secret/);
         assert.equal(emu.recharges().length, count);
         assert.deepEqual((await bad.call('GET', '/api/v1/account/wallet', { key: bad.liveKey })).body.data, before);
-        const l = await checkLedger(bad.store.db);
-        assert.ok(l.ok, l.breaches.join('\n'));
+        await assertLedgerHolds(bad.store.db);
       } finally {
         await bad.close();
       }

@@ -3,7 +3,7 @@
 // a match, a non-match (a completed check), no signature (a business failure), the mapping choices (a
 // reference signature is required; no name is ever scored), and the documented errors (401, 422, 429,
 // 5xx, timeout), each a 502/504 with nothing charged and nothing left pending.
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSurepassSignatureEmulator, type SurepassSignatureEmulator } from '../src/partner-sim/surepass-signature/index.js';
 import { samples } from '../src/partner-sim/surepass-signature/samples.js';
@@ -11,7 +11,7 @@ import { createSurepassSignature } from '../src/providers/surepass-signature/ind
 import { formOf, outcomeOf } from '../src/providers/surepass-signature/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';
 import { PATHS, VALID, type TestApp } from './harness.js';
-import { PARTNER_SUITE_ENV, behaveAndCheckLedger, startPartnerApp } from './live-harness.js';
+import { partnerSuiteEnv, partnerSuiteLife, startPartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
 
 const FEE_PAISE = 300; // the default price of signature-match
@@ -20,13 +20,8 @@ const S = samples() as Record<'signature' | 'signature_rescan' | 'signature_noma
 function startSpApp(emu: SurepassSignatureEmulator, env: Record<string, string> = {}): Promise<TestApp> {
   return startPartnerApp(
     {
-      SANGAM_PARTNER_SUREPASS_KIND: 'surepass-signature',
-      SANGAM_PARTNER_SUREPASS_URL: emu.url,
-      SANGAM_PARTNER_SUREPASS_TOKEN: emu.settings.token,
-      SANGAM_PARTNER_SUREPASS_SIGNATURE_PATH: emu.settings.path,
-      SANGAM_PARTNER_ROUTES: 'signature-match=surepass',
+      ...partnerSuiteEnv('surepass', 'surepass-signature', emu.url, { TOKEN: emu.settings.token, SIGNATURE_PATH: emu.settings.path }, 'signature-match'),
       SANGAM_PARTNER_TIMEOUT_MS: '1500', // a first comparison on a loaded machine can take over 600 ms
-      ...PARTNER_SUITE_ENV,
       ...env,
     },
     { topUpInr: 1_000 },
@@ -37,16 +32,12 @@ describe('surepass-signature connector, end to end', () => {
   let emu: SurepassSignatureEmulator;
   let t: TestApp;
 
-  before(async () => {
+  partnerSuiteLife(async () => {
     emu = await startSurepassSignatureEmulator({ latencyMs: 0 });
     t = await startSpApp(emu);
-  });
-  after(async () => {
-    await t.close();
-    await emu.close();
+    return { emu, t };
   });
   afterEach(async () => {
-    await behaveAndCheckLedger(emu, t);
     // a comparison is never left pending: there is nothing to reconcile it with
     const pending = await t.store.db.selectFrom('transactions').select('id').where('status', '=', 'pending').execute();
     assert.deepEqual(pending, []);

@@ -11,18 +11,11 @@ import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { addEntry } from '../src/access/allowlist.js';
-import { approve } from '../src/access/approvals.js';
-import { OPERATION_SLUGS } from '../src/operations/registry.js';
-import { createAccount, createKey } from '../src/accounts/store.js';
 import { openStore } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { checkLedger } from '../src/ledger/check.js';
-import { topUp } from '../src/ledger/ledger.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
-import { eventually, freshStoreLocation, PATHS, sleep, VALID } from './harness.js';
-import { freePort, liveReads, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
+import { eventually, PATHS, sleep, VALID } from './harness.js';
+import { assertLedgerHolds, acceptedTxnId, freePort, liveReads, liveStore, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.js', import.meta.url));
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_failover';
@@ -134,8 +127,7 @@ for (const order of ORDERS) {
     after(() => t.close());
     afterEach(async () => {
       await resetEmulators();
-      const r = await checkLedger(t.store.db);
-      assert.ok(r.ok, `ledger check failed:\n${r.breaches.join('\n')}`);
+      await assertLedgerHolds(t.store.db);
     });
 
     const pay = (body: Record<string, unknown>) => t.call('POST', PATHS.upi, { key: t.liveKey, body });
@@ -157,10 +149,7 @@ for (const order of ORDERS) {
         await refuse();
         const before = await wallet();
         const body = { ...VALID.upi(), vpa: 'moved.on@ybl', amount: 21.5 };
-        const r = await pay(body);
-        assert.equal(r.status, 200, r.text);
-        assert.equal(r.body.statuscode, 'TUP');
-        const txnId = r.body.data.txn_id as string;
+        const txnId = acceptedTxnId(await pay(body));
         await resetEmulators(); // the refusal was one-off: nothing may now reach the first partner by itself
         const done = await final(body.reference_id);
         assert.equal(done.body.data.status, 'success');
@@ -197,8 +186,7 @@ for (const order of ORDERS) {
           await paidOnlyAt(second, txnId, (await atPartners(txnId))[first].requests);
           const w = (await other.call('GET', '/api/v1/account/wallet', { key: other.liveKey })).body.data;
           assert.deepEqual({ balance: Math.round(w.balance * 100), held: Math.round(w.held * 100) }, { balance: 10_000 * 100 - 3300 - FEE_PAISE, held: 0 });
-          const l = await checkLedger(other.store.db);
-          assert.ok(l.ok, l.breaches.join('\n'));
+          await assertLedgerHolds(other.store.db);
         } finally {
           webhooksTo(t.base);
           await other.close();
@@ -216,10 +204,7 @@ for (const order of ORDERS) {
         faults(first, { ...fault, drop_webhooks: true });
         const before = await wallet();
         const body = { ...VALID.upi(), vpa: 'only.once@ybl', amount: 61 };
-        const r = await pay(body);
-        assert.equal(r.status, 200, r.text);
-        assert.equal(r.body.statuscode, 'TUP');
-        const txnId = r.body.data.txn_id as string;
+        const txnId = acceptedTxnId(await pay(body));
         assert.equal(await holder(txnId), first);
         const sent = await atPartners(txnId);
         assert.deepEqual(sent[second], { made: 0, requests: 0 });
@@ -250,16 +235,8 @@ describe('UPI failover: a crash mid-call never moves the payment to the other pa
   for (const order of ORDERS) {
     const { first, second } = order;
     it(`route ${first}>${second}: SIGKILL while ${first} holds the request; after restart the retry sends nothing, reconciled at ${first}, nothing at ${second}`, async (tc) => {
-      const loc = await freshStoreLocation();
-      const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
-      await migrate(store.db);
-      const accountId = (await createAccount(store.db, 'Crash Payer')).id;
-      const { key } = await createKey(store.db, accountId, 'live');
-      await addEntry(store.db, accountId, 'live', '127.0.0.1');
-      await approve(store.db, accountId, OPERATION_SLUGS);
       const START = 5_000_00;
-      await topUp(store.db, accountId, START, null);
-      await store.close();
+      const { loc, key } = await liveStore('Crash Payer', START);
 
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
@@ -359,8 +336,7 @@ describe('UPI failover: a crash mid-call never moves the payment to the other pa
         const rows = await check.db.selectFrom('transactions').select(['id', 'partner', 'status']).where('reference_id', 'like', 'crash-%').execute();
         assert.equal(rows.length, 1, 'one transaction for the payment');
         assert.deepEqual({ partner: rows[0]!.partner, status: rows[0]!.status }, { partner: first, status: 'success' });
-        const ledger = await checkLedger(check.db);
-        assert.ok(ledger.ok, ledger.breaches.join('\n'));
+        await assertLedgerHolds(check.db);
       } finally {
         await check.close();
         await loc.drop();

@@ -8,6 +8,14 @@ import { CATEGORIES, REASON_CODES } from '../../namematch/index.js';
 import { accounts } from '../../admin/actions/index.js';
 import { VALID } from '../../../test/harness.js';
 
+/** Lets the seeded account call `operation` live (allow-listed, approved, `paise` topped up); reads its live wallet. */
+async function goLive(t: TestApp, operation: string, paise: number) {
+  await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+  await approve(t.store.db, t.accountId, [operation]);
+  await topUp(t.store.db, t.accountId, paise, null);
+  return async () => (await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey })).body.data;
+}
+
 const names = (name_1: unknown, name_2: unknown, reference_id = ref('names')) => ({ reference_id, consent: true, name_1, name_2 });
 
 describe('name-match (CONTRACT §11)', () => {
@@ -91,10 +99,7 @@ describe('name-match (CONTRACT §11)', () => {
   });
 
   it('in live it is the same answer, charged its declared fee once, with no partner configured', async () => {
-    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, ['name-match']);
-    await topUp(t.store.db, t.accountId, 10_000, null);
-    const wallet = async () => (await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey })).body.data;
+    const wallet = await goLive(t, 'name-match', 10_000);
     const before = await wallet();
     const body = names('Lakshmi Devi', 'Laxmi Devi');
     const r = await match(body, t.liveKey);
@@ -193,10 +198,7 @@ describe('name match where it is used: thresholds per account, bank accounts, si
   });
 
   it('live: a refused payout pays and charges nothing, a matched one pays once; the wallet is right to the paisa', async () => {
-    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    await approve(t.store.db, t.accountId, ['upi-payment-status']);
-    await topUp(t.store.db, t.accountId, 100_000, null);
-    const wallet = async () => (await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey })).body.data;
+    const wallet = await goLive(t, 'upi-payment-status', 100_000);
     const start = await wallet();
     // This server has no partner network configured: the check cannot be made, so nothing is paid (502).
     const r = await t.call('POST', PATHS.upi, { key: t.liveKey, body: { ...VALID.upi(), vpa: 'ramesh.kumar@okbank', beneficiary_name: 'Ramesh Kumar' } });

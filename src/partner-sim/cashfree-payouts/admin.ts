@@ -3,7 +3,7 @@
 // fund source balance, pre-created beneficiaries and the webhook URL. Answers here use a plain
 // `{ error }` body.
 import type { FastifyInstance } from 'fastify';
-import { registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
+import { registerBalance, registerSettle, registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
 import { registerFaultRoutes } from '../common/faults.js';
 import { parseFaults, type Faults } from './faults.js';
 import type { TransferBook } from './transfers.js';
@@ -42,24 +42,19 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
   app.get('/_sim/transfers', async () => transferLedger(d.book));
   registerWebhookLog(app, () => d.webhooks.log);
 
-  app.post<{ Params: { id: string }; Body: Settle }>('/_sim/transfers/:id/settle', async (req, reply) => {
-    const { status, status_code, status_description } = req.body ?? {};
-    if (!SETTLEABLE.includes(status as never)) return reply.code(400).send({ error: `status must be one of ${SETTLEABLE.join(', ')}` });
-    for (const [k, v] of [['status_code', status_code], ['status_description', status_description]] as const) {
-      if (v !== undefined && (typeof v !== 'string' || !v)) return reply.code(400).send({ error: `${k} must be a non-empty string` });
-    }
-    const r = d.book.force(req.params.id, status as (typeof SETTLEABLE)[number], { status_code: status_code as string | undefined, status_description: status_description as string | undefined });
-    if (typeof r === 'string') return reply.code(r === 'unknown transfer' ? 404 : 409).send({ error: r });
-    return r.transfer;
+  registerSettle(app, '/_sim/transfers/:id/settle', {
+    statuses: SETTLEABLE,
+    refuse: (b: Settle) => {
+      const bad = (['status_code', 'status_description'] as const).find((k) => b[k] !== undefined && (typeof b[k] !== 'string' || !b[k]));
+      return bad ? `${bad} must be a non-empty string` : null;
+    },
+    force: (id, { status, status_code, status_description }) =>
+      d.book.force(id, status as (typeof SETTLEABLE)[number], { status_code: status_code as string | undefined, status_description: status_description as string | undefined }),
+    unknown: 'unknown transfer',
+    view: (r) => r.transfer,
   });
 
-  app.get('/_sim/balance', async () => ({ balance_paise: d.book.balance }));
-  app.post<{ Body: { balance_paise?: unknown } }>('/_sim/balance', async (req, reply) => {
-    const b = req.body?.balance_paise;
-    if (typeof b !== 'number' || !Number.isInteger(b) || b < 0) return reply.code(400).send({ error: 'balance_paise must be a whole number ≥ 0' });
-    d.book.setBalance(b);
-    return { balance_paise: b };
-  });
+  registerBalance(app, '/_sim/balance', 'balance_paise', { get: () => d.book.balance, set: (b) => d.book.setBalance(b), refusal: 'balance_paise must be a whole number ≥ 0' });
 
   app.get('/_sim/beneficiaries', async () => ({ beneficiaries: [...d.book.beneficiaries.values()] }));
   app.post<{ Body: { beneficiary_id?: unknown; beneficiary_name?: unknown; vpa?: unknown } }>('/_sim/beneficiaries', async (req, reply) => {

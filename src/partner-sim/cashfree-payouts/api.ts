@@ -5,23 +5,20 @@
 // the body, transfers.ts does the work.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { failAfterAccept, misbehave as misbehaveAs } from '../common/faults.js';
+import { failAfterAccept, misbehave as misbehaveAs, type CallDeps } from '../common/faults.js';
 import { apisNotEnabled, invalid, serverError, throttled, unauthorized } from './errors.js';
 import type { Faults } from './faults.js';
 import type { TransferBook } from './transfers.js';
 import { validateTransfer } from './validate.js';
 import { validatePayout, type ValidationRecord } from './validations.js';
 
-export interface ApiDeps {
+export interface ApiDeps extends CallDeps<Faults> {
   book: TransferBook;
   validations: ValidationRecord[];
-  faults: () => Faults;
   clientId: string;
   clientSecret: string;
   fundsourceId: string;
-  latencyMs: number;
   rateLimitPerMinute: number;
-  sleep: (ms: number) => Promise<void>;
 }
 
 const API_VERSION = /^\d{4}-\d{2}-\d{2}$/;

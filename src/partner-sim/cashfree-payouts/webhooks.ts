@@ -12,7 +12,7 @@
 //   captured); each retry has the same body, a fresh timestamp and signature, and attempt + 1.
 // Events of one transfer go out in order unless the out_of_order fault is set.
 import { createHmac, randomBytes } from 'node:crypto';
-import { DeliveryQueue, doubling, type Outcome } from '../common/webhooks.js';
+import { SignedWebhookSender, type Outcome, type RetryingOptions } from '../common/webhooks.js';
 import type { Faults } from './faults.js';
 import type { Transfer } from './transfers.js';
 
@@ -37,15 +37,10 @@ interface Event {
   bad: boolean;
 }
 
-export interface WebhookOptions {
+export interface WebhookOptions extends RetryingOptions<Faults> {
   url: () => string | null;
   secret: string;
   version: string;
-  faults: () => Faults;
-  attempts: number;
-  retryBaseMs: number;
-  timeoutMs: number;
-  later: (ms: number, fn: () => void) => void;
 }
 
 /** [P] `base64(HMAC_SHA256(clientSecret, timestampMs + rawBody))`. */
@@ -54,33 +49,20 @@ export const sign = (secret: string, timestamp: string, body: string): string =>
 const IST_OFFSET_MS = 330 * 60_000;
 const eventTime = (): string => new Date(Date.now() + IST_OFFSET_MS).toISOString().slice(0, 19);
 
-export class WebhookSender {
-  private readonly queue: DeliveryQueue<Event, Faults, DeliveryRecord>;
-
+export class WebhookSender extends SignedWebhookSender<Event, Faults, DeliveryRecord> {
   constructor(private readonly o: WebhookOptions) {
-    this.queue = new DeliveryQueue<Event, Faults, DeliveryRecord>({
-      faults: o.faults,
-      timeoutMs: o.timeoutMs,
-      later: o.later,
+    super(o, {
       url: () => o.url(),
-      body: (ev) => ev.body,
-      headers: (ev, attempt, f) => this.headers(ev, attempt, f),
-      retryDelayMs: doubling(o.attempts, o.retryBaseMs),
-      logRow: (ev, attempt, http_status, outcome, headers) => ({
+      headers: (ev, attempt, f) => headersOf(o, ev, attempt, f),
+      row: (ev, attempt, http_status, outcome, headers) => ({
         type: ev.type,
         ...ev.transfer,
         attempt,
         timestamp: headers?.['x-webhook-timestamp'] ?? '',
         http_status,
         outcome,
-        signature: ev.bad ? 'bad' : 'valid',
-        at: new Date().toISOString(),
       }),
     });
-  }
-
-  get log(): DeliveryRecord[] {
-    return this.queue.log;
   }
 
   /** Queues one event carrying a snapshot of the transfer. `final`: nothing held back may stay behind it. */
@@ -89,21 +71,17 @@ export class WebhookSender {
     const ev: Event = { type, transfer: { transfer_id: transfer.transfer_id, status: transfer.status, status_code: transfer.status_code }, body, bad: this.o.faults().bad_signature };
     this.queue.emit(ev, transfer.transfer_id, !final, final);
   }
+}
 
-  close(): void {
-    this.queue.close();
-  }
-
-  /** Each attempt is signed afresh: a new timestamp (skewed by the fault) and attempt number. */
-  private headers(ev: Event, attempt: number, f: Faults): Record<string, string> {
-    const timestamp = String(Date.now() - f.webhook_timestamp_skew_ms);
-    const secret = ev.bad ? randomBytes(16).toString('hex') : this.o.secret;
-    return {
-      'content-type': 'application/json',
-      'x-webhook-signature': sign(secret, timestamp, ev.body),
-      'x-webhook-timestamp': timestamp,
-      'x-webhook-version': this.o.version,
-      'x-webhook-attempt': String(attempt),
-    };
-  }
+/** Each attempt is signed afresh: a new timestamp (skewed by the fault) and attempt number. */
+function headersOf(o: WebhookOptions, ev: Event, attempt: number, f: Faults): Record<string, string> {
+  const timestamp = String(Date.now() - f.webhook_timestamp_skew_ms);
+  const secret = ev.bad ? randomBytes(16).toString('hex') : o.secret;
+  return {
+    'content-type': 'application/json',
+    'x-webhook-signature': sign(secret, timestamp, ev.body),
+    'x-webhook-timestamp': timestamp,
+    'x-webhook-version': o.version,
+    'x-webhook-attempt': String(attempt),
+  };
 }

@@ -3,7 +3,7 @@
 // fault/latency hook and the `x-request-id` echo run first, validate.ts checks the body, state.ts works.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalid, missing, serverError, throttled, unauthenticated } from './errors.js';
-import { failAfterAccept, misbehave as misbehaveAs } from '../common/faults.js';
+import { failAfterAccept, misbehave as misbehaveAs, type CallDeps } from '../common/faults.js';
 import type { SyncFaults } from '../sync-faults.js';
 import { planFor } from './directory.js';
 import type { PennyDropState } from './state.js';
@@ -11,13 +11,10 @@ import { validatePennyDrop, VERIFICATION_ID } from './validate.js';
 
 export const PENNY_DROP_PATH = '/mobile/penny-drop';
 
-export interface ApiDeps {
+export interface ApiDeps extends CallDeps<SyncFaults> {
   state: PennyDropState;
-  faults: () => SyncFaults;
   clientId: string;
   clientSecret: string;
-  latencyMs: number;
-  sleep: (ms: number) => Promise<void>;
 }
 
 const header = (req: FastifyRequest, name: string): string | undefined => {

@@ -92,6 +92,13 @@ export function nextMisbehaviour(f: CallFaults, isWork: boolean): Misbehaviour {
   return { kind: 'none' };
 }
 
+/** What every emulator's API handlers are given to misbehave as told: the current faults, the added latency and the clock. */
+export interface CallDeps<F> {
+  faults: () => F;
+  latencyMs: number;
+  sleep: (ms: number) => Promise<void>;
+}
+
 export interface MisbehaveWith {
   /** The partner's 429 (only partners with throttle_next need it). */
   throttled?: () => Error;

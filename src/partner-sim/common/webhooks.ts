@@ -104,3 +104,51 @@ export const doubling =
   (attempts: number, baseMs: number) =>
   (_ev: unknown, attempt: number): number | null =>
     attempt < attempts ? baseMs * 2 ** (attempt - 1) : null;
+
+/** What a sender retrying with doubling waits is given: the emulator's faults, its settings and its clock. */
+export interface RetryingOptions<F> {
+  faults: () => F;
+  attempts: number;
+  retryBaseMs: number;
+  timeoutMs: number;
+  later: (ms: number, fn: () => void) => void;
+}
+
+/** The log row's tail every signed delivery has: whether the signature was good (bad_signature), and when. */
+export interface SignedRow {
+  signature: 'valid' | 'bad';
+  at: string;
+}
+
+/**
+ * A partner's sender whose events carry their raw body and are signed (`bad` when the bad_signature
+ * fault signed one with a wrong secret), retried `attempts` times with doubling waits. What the partner
+ * sends (its headers and signature) and its log row stay in its own webhooks.ts.
+ */
+export abstract class SignedWebhookSender<E extends { body: string; bad: boolean }, F extends WebhookFaults, R extends SignedRow> {
+  protected readonly queue: DeliveryQueue<E, F, R>;
+
+  constructor(
+    o: RetryingOptions<F>,
+    spec: Pick<DeliveryOptions<E, F, R>, 'url' | 'headers'> & { row: (...a: Parameters<DeliveryOptions<E, F, R>['logRow']>) => Omit<R, keyof SignedRow> },
+  ) {
+    this.queue = new DeliveryQueue<E, F, R>({
+      faults: o.faults,
+      timeoutMs: o.timeoutMs,
+      later: o.later,
+      url: spec.url,
+      body: (ev) => ev.body,
+      headers: spec.headers,
+      retryDelayMs: doubling(o.attempts, o.retryBaseMs),
+      logRow: (ev, ...rest) => ({ ...spec.row(ev, ...rest), signature: ev.bad ? 'bad' : 'valid', at: new Date().toISOString() }) as R,
+    });
+  }
+
+  get log(): R[] {
+    return this.queue.log;
+  }
+
+  close(): void {
+    this.queue.close();
+  }
+}

@@ -2,7 +2,7 @@
 // every payout created (to prove "never paid twice"), the webhook delivery log, forced transitions,
 // the business balance and the webhook target. Answers here use a plain `{ error }` body.
 import type { FastifyInstance } from 'fastify';
-import { registerWebhookLog } from '../common/admin.js';
+import { registerBalance, registerSettle, registerWebhookLog } from '../common/admin.js';
 import { registerFaultRoutes } from '../common/faults.js';
 import { parseFaults, type Faults } from './faults.js';
 import type { IdempotencyBook } from './idempotency.js';
@@ -35,7 +35,7 @@ export function payoutLedger(d: Pick<AdminDeps, 'state' | 'idem'>) {
   return { count: payouts.length, balance: d.state.balance, payouts, idempotency };
 }
 
-const SETTLEABLE = new Set<PayoutStatus>(['processing', 'processed', 'failed', 'reversed', 'rejected']);
+const SETTLEABLE: readonly PayoutStatus[] = ['processing', 'processed', 'failed', 'reversed', 'rejected'];
 
 export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
   registerFaultRoutes(app, d.getFaults, d.setFaults, parseFaults);
@@ -43,20 +43,14 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
   app.get('/_sim/payouts', async () => payoutLedger(d));
   registerWebhookLog(app, () => d.webhooks.log);
 
-  app.post<{ Params: { id: string }; Body: { status?: string; reason?: string; description?: string; source?: string } }>('/_sim/payouts/:id/settle', async (req, reply) => {
-    const { status, ...details } = req.body ?? {};
-    if (!status || !SETTLEABLE.has(status as PayoutStatus)) return reply.code(400).send({ error: `status must be one of ${[...SETTLEABLE].join(', ')}` });
-    const r = d.state.force(req.params.id, status as PayoutStatus, details as never);
-    if (typeof r === 'string') return reply.code(r === 'unknown payout' ? 404 : 409).send({ error: r });
-    return r.payout;
+  registerSettle(app, '/_sim/payouts/:id/settle', {
+    statuses: SETTLEABLE,
+    force: (id, { status, ...details }: { status?: string; reason?: string; description?: string; source?: string }) => d.state.force(id, status as PayoutStatus, details as never),
+    unknown: 'unknown payout',
+    view: (r) => r.payout,
   });
 
-  app.get('/_sim/balance', async () => ({ balance: d.state.balance }));
-  app.post<{ Body: { balance?: unknown } }>('/_sim/balance', async (req, reply) => {
-    const b = req.body?.balance;
-    if (typeof b !== 'number' || !Number.isInteger(b) || b < 0) return reply.code(400).send({ error: 'balance must be a whole number of paise ≥ 0' });
-    return { balance: b, released: d.state.setBalance(b) };
-  });
+  registerBalance(app, '/_sim/balance', 'balance', { get: () => d.state.balance, set: (b) => ({ released: d.state.setBalance(b) }), refusal: 'balance must be a whole number of paise ≥ 0' });
 
   app.get('/_sim/webhook', async () => d.webhookTarget());
   app.post<{ Body: { url?: unknown; secret?: unknown } }>('/_sim/webhook', async (req, reply) => {

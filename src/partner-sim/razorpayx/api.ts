@@ -2,7 +2,7 @@
 // accounts, payouts (plain and composite), fetch, list and cancel. Handlers stay thin: auth and the
 // fault/latency hook run first, validate.ts checks the body, state.ts does the work.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { failAfterAccept, misbehave as misbehaveAs } from '../common/faults.js';
+import { failAfterAccept, misbehave as misbehaveAs, type CallDeps } from '../common/faults.js';
 import { serverError, throttled, unauthorized, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
 import { readKey, type IdempotencyBook } from './idempotency.js';
@@ -11,16 +11,13 @@ import type { PayoutRecord, RazorpayxState } from './state.js';
 import { validateContact, validateFundAccount, validatePayout, validateValidation } from './validate.js';
 import { createView, type ValidationBook } from './validations.js';
 
-export interface ApiDeps {
+export interface ApiDeps extends CallDeps<Faults> {
   state: RazorpayxState;
   validations: ValidationBook;
   idem: IdempotencyBook;
-  faults: () => Faults;
   keyId: string;
   keySecret: string;
   accountNumber: string;
-  latencyMs: number;
-  sleep: (ms: number) => Promise<void>;
 }
 
 /** The payout with its fund account nested right after `fund_account_id`, as in the webhook sample and the composite response. */

@@ -5,7 +5,7 @@
 // retried with exponential backoff ([P] for 24 hours upstream; here `attempts` tries, quickly).
 // Events of one payout are delivered in order unless the out_of_order fault is set.
 import { createHmac, randomBytes } from 'node:crypto';
-import { DeliveryQueue, doubling, type Outcome } from '../common/webhooks.js';
+import { SignedWebhookSender, type Outcome, type RetryingOptions } from '../common/webhooks.js';
 import { newEventId, unixNow } from './entities.js';
 import type { Faults } from './faults.js';
 
@@ -32,31 +32,19 @@ interface Event {
   bad: boolean;
 }
 
-export interface WebhookOptions {
+export interface WebhookOptions extends RetryingOptions<Faults> {
   accountId: string;
   config: () => { url: string | null; secret: string };
-  faults: () => Faults;
-  attempts: number;
-  retryBaseMs: number;
-  timeoutMs: number;
-  later: (ms: number, fn: () => void) => void;
 }
 
 export const sign = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('hex');
 
-export class WebhookSender {
-  private readonly queue: DeliveryQueue<Event, Faults, DeliveryRecord>;
-
+export class WebhookSender extends SignedWebhookSender<Event, Faults, DeliveryRecord> {
   constructor(private readonly o: WebhookOptions) {
-    this.queue = new DeliveryQueue<Event, Faults, DeliveryRecord>({
-      faults: o.faults,
-      timeoutMs: o.timeoutMs,
-      later: o.later,
+    super(o, {
       url: () => o.config().url,
-      body: (ev) => ev.body,
       headers: (ev) => ({ 'content-type': 'application/json', 'user-agent': 'Razorpay-Webhook/v1', 'x-razorpay-signature': ev.signature, 'x-razorpay-event-id': ev.id }),
-      retryDelayMs: doubling(o.attempts, o.retryBaseMs),
-      logRow: (ev, attempt, status_code, outcome) => ({
+      row: (ev, attempt, status_code, outcome) => ({
         event_id: ev.id,
         event: ev.event,
         payout_id: ev.payoutId,
@@ -64,14 +52,8 @@ export class WebhookSender {
         attempt,
         status_code,
         outcome,
-        signature: ev.bad ? 'bad' : 'valid',
-        at: new Date().toISOString(),
       }),
     });
-  }
-
-  get log(): DeliveryRecord[] {
-    return this.queue.log;
   }
 
   /**
@@ -85,9 +67,5 @@ export class WebhookSender {
     const secret = f.bad_signature ? randomBytes(16).toString('hex') : this.o.config().secret;
     const ev: Event = { id: newEventId(), event, payoutId: entity.id, payoutStatus: entity.status, body, signature: sign(secret, body), bad: f.bad_signature };
     this.queue.emit(ev, ev.payoutId, !final, final);
-  }
-
-  close(): void {
-    this.queue.close();
   }
 }

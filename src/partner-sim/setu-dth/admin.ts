@@ -2,21 +2,15 @@
 // fetch and payment with the payment requests seen per paymentRefId (to prove "never paid twice"), the
 // webhook log, forced payment transitions, the webhook URL, token expiry and call counters.
 import type { FastifyInstance } from 'fastify';
-import { registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
+import { registerSettle, registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
+import { registerTokenAdmin, type SetuAdminDeps } from '../setu-recharge/admin.js';
 import { registerFaultRoutes } from '../common/faults.js';
-import { parseFaults, type Faults } from '../setu-recharge/faults.js';
-import type { TokenIssuer } from '../setu-recharge/tokens.js';
-import type { WebhookSender } from '../setu-recharge/webhooks.js';
+import { parseFaults } from '../setu-recharge/faults.js';
 import { BILLERS } from './billers.js';
 import { FORCEABLE, MAGIC_SUFFIXES, type BbpsState, type FetchRecord } from './state.js';
 
-export interface AdminDeps {
+export interface AdminDeps extends SetuAdminDeps {
   state: BbpsState;
-  tokens: TokenIssuer;
-  webhooks: WebhookSender;
-  calls: Record<string, number>;
-  getFaults: () => Faults;
-  setFaults: (f: Faults) => void;
   webhookUrl: () => string | null;
   setWebhookUrl: (url: string | null) => void;
 }
@@ -42,21 +36,11 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
     for (const [ref, n] of d.state.paymentRequests) requests[ref] = { requests: n, payments: d.state.byPaymentRef.has(ref) ? 1 : 0 };
     return { count: bills.length, payments: bills.filter((b) => b.payment).length, bills, requests };
   });
-  app.post<{ Params: { refId: string }; Body: { status?: string } }>('/_sim/payments/:refId/settle', async (req, reply) => {
-    const status = req.body?.status;
-    if (!status || !(status in FORCEABLE)) return reply.code(400).send({ error: `status must be one of ${Object.keys(FORCEABLE).join(', ')}` });
-    const r = d.state.force(req.params.refId, status);
-    if (typeof r === 'string') return reply.code(r === 'unknown payment' ? 404 : 409).send({ error: r });
-    return row(r);
-  });
+  registerSettle(app, '/_sim/payments/:id/settle', { statuses: Object.keys(FORCEABLE), force: (ref, b: { status: string }) => d.state.force(ref, b.status), unknown: 'unknown payment', view: row });
 
   registerWebhookLog(app, () => d.webhooks.log);
   registerWebhookUrl(app, d.webhookUrl, d.setWebhookUrl);
 
-  app.post('/_sim/tokens/expire', async () => {
-    d.tokens.expireAll();
-    return { expired: true };
-  });
-  app.get('/_sim/calls', async () => ({ ...d.calls, tokens_issued: d.tokens.issued }));
+  registerTokenAdmin(app, d.tokens, d.calls);
   app.get('/_sim/catalogue', async () => ({ billers: BILLERS.map((b) => ({ id: b.id, name: b.name, param: b.customerParams[0] })), magic_suffixes: MAGIC_SUFFIXES }));
 }

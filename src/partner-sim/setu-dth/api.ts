@@ -6,22 +6,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BILLERS, billerById, plansFor } from './billers.js';
 import { badCredentials, badPartnerId, invalidParams, notFound, serverError, unauthorized, wrongPartnerId } from './errors.js';
 import { failAfterAccept, misbehave } from '../common/faults.js';
-import type { Faults } from '../setu-recharge/faults.js';
-import { bearer, type TokenIssuer } from '../setu-recharge/tokens.js';
+import { bearer } from '../setu-recharge/tokens.js';
+import type { SetuApiDeps } from '../setu-recharge/api.js';
 import { rupees } from '../setu-recharge/webhooks.js';
 import type { BbpsState, FetchRecord } from './state.js';
 import { validateFetch, validatePayment, validateRefId } from './validate.js';
 
-export interface ApiDeps {
+export interface ApiDeps extends SetuApiDeps {
   state: BbpsState;
-  tokens: TokenIssuer;
-  faults: () => Faults;
-  clientId: string;
-  clientSecret: string;
   partnerId: number;
-  latencyMs: number;
-  sleep: (ms: number) => Promise<void>;
-  calls: Record<string, number>;
 }
 
 const ok = (req: FastifyRequest, data: unknown) => ({ success: true, data, traceId: req.id });

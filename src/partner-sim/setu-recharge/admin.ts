@@ -3,7 +3,7 @@
 // log, forced transitions, the wallet (balance and top-ups, which send `wallet.credit`), the webhook base URL,
 // token expiry and call counters. Answers here use a plain `{ error }` body.
 import type { FastifyInstance } from 'fastify';
-import { registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
+import { registerBalance, registerSettle, registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
 import { registerFaultRoutes } from '../common/faults.js';
 import { CIRCLES, OPERATORS } from './catalogue.js';
 import { parseFaults, type Faults } from './faults.js';
@@ -12,13 +12,17 @@ import { FORCEABLE, type RechargeRecord, type RechargeState } from './state.js';
 import type { TokenIssuer } from './tokens.js';
 import type { WebhookSender } from './webhooks.js';
 
-export interface AdminDeps {
-  state: RechargeState;
+/** What both Setu emulators' admin routes reach: their tokens, webhooks, call counts and faults. */
+export interface SetuAdminDeps {
   tokens: TokenIssuer;
   webhooks: WebhookSender;
   calls: Record<string, number>;
   getFaults: () => Faults;
   setFaults: (f: Faults) => void;
+}
+
+export interface AdminDeps extends SetuAdminDeps {
+  state: RechargeState;
   webhookBase: () => string | null;
   setWebhookBase: (url: string | null) => void;
   topUp: (paise: number) => void;
@@ -59,24 +63,12 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
   registerFaultRoutes(app, d.getFaults, d.setFaults, parseFaults);
 
   app.get('/_sim/recharges', async () => rechargeLedger(d.state));
-  app.post<{ Params: { ref: string }; Body: { status?: string } }>('/_sim/recharges/:ref/settle', async (req, reply) => {
-    const status = req.body?.status;
-    if (!status || !(status in FORCEABLE)) return reply.code(400).send({ error: `status must be one of ${Object.keys(FORCEABLE).join(', ')}` });
-    const r = d.state.force(req.params.ref, status);
-    if (typeof r === 'string') return reply.code(r === 'unknown recharge' ? 404 : 409).send({ error: r });
-    return rechargeLedgerRow(r);
-  });
+  registerSettle(app, '/_sim/recharges/:id/settle', { statuses: Object.keys(FORCEABLE), force: (ref, b: { status: string }) => d.state.force(ref, b.status), unknown: 'unknown recharge', view: rechargeLedgerRow });
 
   registerWebhookLog(app, () => d.webhooks.log);
   registerWebhookUrl(app, d.webhookBase, d.setWebhookBase);
 
-  app.get('/_sim/wallet', async () => ({ balance: d.state.wallet }));
-  app.post<{ Body: { balance?: unknown } }>('/_sim/wallet', async (req, reply) => {
-    const b = req.body?.balance;
-    if (!wholePaise(b)) return reply.code(400).send({ error: 'balance must be a whole number of paise ≥ 0' });
-    d.state.setWallet(b);
-    return { balance: b };
-  });
+  registerBalance(app, '/_sim/wallet', 'balance', { get: () => d.state.wallet, set: (b) => d.state.setWallet(b), refusal: 'balance must be a whole number of paise ≥ 0' });
   app.post<{ Body: { amount?: unknown } }>('/_sim/wallet/topup', async (req, reply) => {
     const a = req.body?.amount;
     if (!wholePaise(a) || a === 0) return reply.code(400).send({ error: 'amount must be a whole number of paise > 0' });
@@ -84,10 +76,15 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
     return { balance: d.state.wallet };
   });
 
+  registerTokenAdmin(app, d.tokens, d.calls);
+  app.get('/_sim/catalogue', async () => ({ operators: OPERATORS, circles: CIRCLES, magic_suffixes: MAGIC_SUFFIXES }));
+}
+
+/** Both Setu emulators': POST /_sim/tokens/expire (every token refused from now), GET /_sim/calls (calls counted, tokens issued). */
+export function registerTokenAdmin(app: FastifyInstance, tokens: TokenIssuer, calls: Record<string, number>): void {
   app.post('/_sim/tokens/expire', async () => {
-    d.tokens.expireAll();
+    tokens.expireAll();
     return { expired: true };
   });
-  app.get('/_sim/calls', async () => ({ ...d.calls, tokens_issued: d.tokens.issued }));
-  app.get('/_sim/catalogue', async () => ({ operators: OPERATORS, circles: CIRCLES, magic_suffixes: MAGIC_SUFFIXES }));
+  app.get('/_sim/calls', async () => ({ ...calls, tokens_issued: tokens.issued }));
 }

@@ -6,24 +6,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isSpecial, lookup, plansFor } from './catalogue.js';
 import { badTokenRequest, invalidInstance, notAuthenticated, serverError } from './errors.js';
-import { failAfterAccept, misbehave } from '../common/faults.js';
+import { failAfterAccept, misbehave, type CallDeps } from '../common/faults.js';
 import type { Faults } from './faults.js';
 import { amountError } from './outcomes.js';
 import type { RechargeRecord, RechargeState } from './state.js';
 import { bearer, type TokenIssuer } from './tokens.js';
 import { validateCustomer, validateRecharge, validateStatus, validateValidate, RECHARGE_PARAMS } from './validate.js';
 
-export interface ApiDeps {
-  state: RechargeState;
+/** What both Setu emulators' API handlers are given: the call faults, their token issuer, credentials and call counts. */
+export interface SetuApiDeps extends CallDeps<Faults> {
   tokens: TokenIssuer;
-  faults: () => Faults;
   clientId: string;
   clientSecret: string;
-  productInstanceId: string;
-  latencyMs: number;
-  sleep: (ms: number) => Promise<void>;
   /** Counts the token requests and API calls served, for /_sim/calls. */
   calls: Record<string, number>;
+}
+
+export interface ApiDeps extends SetuApiDeps {
+  state: RechargeState;
+  productInstanceId: string;
 }
 
 const ok = (req: FastifyRequest, data: unknown) => ({ success: true, data, trace_id: req.id });

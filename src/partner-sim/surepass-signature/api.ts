@@ -3,7 +3,7 @@
 // fault/latency hook run first, form.ts reads the body, compare.ts scores.
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { failAfterAccept, misbehave as misbehaveAs } from '../common/faults.js';
+import { failAfterAccept, misbehave as misbehaveAs, type CallDeps } from '../common/faults.js';
 import type { SyncFaults } from '../sync-faults.js';
 import { compare, type Compared } from './compare.js';
 import { failure, invalidToken, serverError, throttled } from './errors.js';
@@ -26,14 +26,11 @@ export interface ComparisonRecord {
   at: string;
 }
 
-export interface ApiDeps {
+export interface ApiDeps extends CallDeps<SyncFaults> {
   path: string;
   token: string;
   threshold: number;
   maxBytes: number;
-  latencyMs: number;
-  faults: () => SyncFaults;
-  sleep: (ms: number) => Promise<void>;
   record: (r: ComparisonRecord) => void;
 }
 

@@ -12,20 +12,15 @@
 // Xml_Url: the XML is kept exactly as received under `xml:<txnId>` in the partner sessions (so only
 // encrypted at rest) for 24 hours, and document() serves it, byte for byte as signed.
 import type { X509Certificate } from 'node:crypto';
-import { PartnerError, type Outcome, type PartnerContext } from '../connector.js';
-import { headerValue, type DigilockerHttp } from './http.js';
-import { DECIDED_TTL_S, type ClientSession, type DigilockerSessions } from './session.js';
+import { PartnerError, type Outcome } from '../connector.js';
+import { headerValue } from './http.js';
+import { DECIDED_TTL_S, type ClientSession } from './session.js';
 import { downloadFailed, downloadSucceeded, eaadhaarRefusal, recordFrom, REFUSALS } from './transformers.js';
 import { verifyEaadhaar } from './xml-verify.js';
+import type { OAuthDeps } from './oauth.js';
 
-export interface DownloadDeps {
-  ctx: PartnerContext;
-  /** The API base, without a trailing slash. */
-  url: string;
-  http: DigilockerHttp;
-  sessions: DigilockerSessions;
-  clientId: string;
-  clientSecret: string;
+/** What the OAuth steps have, plus where the eAadhaar is fetched and the CAs trusted to sign it. */
+export interface DownloadDeps extends OAuthDeps {
   eaadhaarPath: string;
   anchors: readonly X509Certificate[];
 }

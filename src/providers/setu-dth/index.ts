@@ -43,7 +43,7 @@ import {
 } from '../connector.js';
 import { RecordedRequests } from '../recorded.js';
 import { SetuApi } from '../setu/http.js';
-import { setuSettings } from '../setu/settings.js';
+import { setuSettings, type SetuCommonSettings } from '../setu/settings.js';
 import { dataOf, istTimestamp, paymentRefIdOf, type Known } from '../setu/transformers.js';
 import {
   billerFor,
@@ -68,13 +68,9 @@ import { registerWebhooks } from './webhook.js';
 const STORED_TTL_S = 7 * 24 * 3600;
 const BILLERS_TTL_MS = 6 * 3600_000;
 
-interface Settings {
-  clientId: string;
-  clientSecret: string;
+interface Settings extends SetuCommonSettings {
   partnerId: string;
   customerMobile: string;
-  webhookSecret: string;
-  mode: string;
 }
 
 function settings(ctx: PartnerContext): Settings {

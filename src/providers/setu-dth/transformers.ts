@@ -6,7 +6,7 @@
 // §4.7 documents the endpoints, the async refId pattern, the webhook envelope and the BILL_PAY data;
 // the biller, fetch and request field names beyond those are [G] (the emulator's, marked there too).
 import { PartnerError, type DthSubscriber, type Outcome, type Reversal } from '../connector.js';
-import { errorText, resultFields, text, type Known, type SetuError } from '../setu/transformers.js';
+import { errorText, resultFields, setuOutcome, text, type Known, type SetuError } from '../setu/transformers.js';
 
 // ---- Setu BBPS shapes, in its names --------------------------------------------------------------
 
@@ -207,14 +207,7 @@ export const fieldsOf = (status: Outcome['status'], p: BbpsPayment | null, k: Kn
 
 export function outcomeOf(p: BbpsPayment, k: Known): Outcome {
   const status = statusOf(p.status);
-  const why = errorText(p.failureReason);
-  const message =
-    status === 'success'
-      ? 'DTH recharge successful'
-      : status === 'failed'
-        ? `DTH recharge failed at the biller${why ? `: ${why}` : ''}`
-        : `DTH recharge ${typeof p.status === 'string' ? p.status : 'in progress'} at Setu; the outcome will follow`;
-  return { status, message, fields: fieldsOf(status, p, k), ...(text(p.refId) ? { partnerRef: text(p.refId)! } : {}) };
+  return setuOutcome({ status, what: 'DTH recharge', failedAt: 'at the biller', partnerStatus: p.status, why: errorText(p.failureReason), fields: fieldsOf(status, p, k), partnerRef: p.refId });
 }
 
 /** The refund of a Credit_Adjustment payment: why (its failureReason) and when (now: the answer carries no time of it). */

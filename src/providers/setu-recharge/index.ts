@@ -45,7 +45,7 @@ import {
 } from '../connector.js';
 import { RecordedRequests } from '../recorded.js';
 import { SetuApi, type Answer } from '../setu/http.js';
-import { setuSettings } from '../setu/settings.js';
+import { setuSettings, type SetuCommonSettings } from '../setu/settings.js';
 import { jwtExpiryMs } from '../setu/tokens.js';
 import { dataOf, errorOf, errorText, paymentRefIdOf, type Known } from '../setu/transformers.js';
 import {
@@ -81,12 +81,9 @@ export interface StoredRecharge {
   commissionPaise: number;
 }
 
-interface Settings {
+interface Settings extends SetuCommonSettings {
   tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
   productInstanceId: string;
-  webhookSecret: string;
   mode: SetuRechargeRequest['paymentDetails']['mode'];
   plansMobile: string;
 }

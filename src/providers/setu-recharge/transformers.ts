@@ -5,7 +5,7 @@
 // guess —, the status mapping, and the Outcome. What both Setu products share (the envelope, errors, the
 // payment reference, our result fields) is in ../setu/transformers.ts.
 import { PartnerError, type OperatorLookup, type Outcome, type RechargePlan, type Reversal } from '../connector.js';
-import { errorText, istTimestamp, paymentRefIdOf, resultFields, text, type Known, type SetuEnvelope, type SetuError } from '../setu/transformers.js';
+import { errorText, istTimestamp, paymentRefIdOf, resultFields, setuOutcome, text, type Known, type SetuEnvelope, type SetuError } from '../setu/transformers.js';
 
 // ---- Setu's shapes, in its names -----------------------------------------------------------------
 
@@ -235,14 +235,7 @@ export const fieldsOf = (status: Outcome['status'], operatorRefId: unknown, k: K
 
 export function outcomeOf(d: SetuRechargeData, k: Known): Outcome {
   const status = statusOf(d.status);
-  const why = errorText(d.error);
-  const message =
-    status === 'success'
-      ? 'Recharge successful'
-      : status === 'failed'
-        ? `Recharge failed at Setu${why ? `: ${why}` : ''}`
-        : `Recharge ${typeof d.status === 'string' ? d.status : 'in progress'} at Setu; the outcome will follow`;
-  return { status, message, fields: fieldsOf(status, d.operatorRefId, k), ...(text(d.transactionRefId) ? { partnerRef: text(d.transactionRefId)! } : {}) };
+  return setuOutcome({ status, what: 'Recharge', failedAt: 'at Setu', partnerStatus: d.status, why: errorText(d.error), fields: fieldsOf(status, d.operatorRefId, k), partnerRef: d.transactionRefId });
 }
 
 /** A data object we can read: a transaction reference or a status. */

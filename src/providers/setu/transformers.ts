@@ -77,3 +77,18 @@ export function resultFields(status: Outcome['status'], utr: string | null, k: K
     commission: status === 'failed' ? 0 : paiseToInr(k.commissionPaise),
   };
 }
+
+/**
+ * Our outcome of a Setu payment answer. The message says `what` succeeded, failed `failedAt` with Setu's
+ * reason `why`, or is still `partnerStatus` at Setu (a pending outcome follows by webhook or enquiry).
+ */
+export function setuOutcome(o: { status: Outcome['status']; what: string; failedAt: string; partnerStatus: unknown; why: string | null; fields: Record<string, unknown>; partnerRef: unknown }): Outcome {
+  const message =
+    o.status === 'success'
+      ? `${o.what} successful`
+      : o.status === 'failed'
+        ? `${o.what} failed ${o.failedAt}${o.why ? `: ${o.why}` : ''}`
+        : `${o.what} ${typeof o.partnerStatus === 'string' ? o.partnerStatus : 'in progress'} at Setu; the outcome will follow`;
+  const partnerRef = text(o.partnerRef);
+  return { status: o.status, message, fields: o.fields, ...(partnerRef ? { partnerRef } : {}) };
+}
