@@ -149,7 +149,7 @@ async function registerRoutes(app: FastifyInstance, services: Services, batches:
   // An operation's side routes (a consent page, a signed document), each in its own plugin scope.
   for (const def of OPERATIONS) if (def.routes) await app.register(async (scope) => def.routes!(scope, services.operations.deps));
   registerPartnerRoutes(app, services);
-  registerConsoleApi(app, services);
+  registerConsoleApi(app, services, batches);
   await registerConsolePages(app);
 }
 

@@ -5,6 +5,7 @@
 export * as accounts from './accounts.js';
 export * as allowlist from './allowlist.js';
 export * as attention from './attention.js';
+export * as batches from './batches.js';
 export * as keys from './keys.js';
 export * as wallet from './wallet.js';
 export { consoleActor, type Actor } from './run.js';
