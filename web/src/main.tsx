@@ -11,6 +11,7 @@ import { Logs } from './pages/logs';
 import { Webhooks } from './pages/webhooks';
 import { Wallet } from './pages/wallet';
 import { NameMatch } from './pages/name-match';
+import { Batches } from './pages/batches';
 import { Admin } from './pages/admin';
 import { AttentionQueue, AttentionTransaction } from './pages/attention';
 import './styles.css';
@@ -30,6 +31,7 @@ const PAGES = [
   { id: 'webhooks', label: 'Webhooks', client: true },
   { id: 'wallet', label: 'Wallet', client: true },
   { id: 'name-match', label: 'Name match', client: true },
+  { id: 'batches', label: 'Batches', client: true },
   { id: 'attention', label: 'Needs attention', client: false },
   { id: 'admin', label: 'Admin', client: false },
 ] as const;
@@ -158,6 +160,7 @@ function App() {
         {current?.id === 'webhooks' && <Webhooks />}
         {current?.id === 'wallet' && <Wallet />}
         {current?.id === 'name-match' && <NameMatch />}
+        {current?.id === 'batches' && <Batches session={session} />}
         {current?.id === 'attention' && !param && <AttentionQueue />}
         {current?.id === 'attention' && param && <AttentionTransaction txnId={param} me={session.user.email} onChanged={attention.refresh} />}
         {current?.id === 'admin' && <Admin />}
