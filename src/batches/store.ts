@@ -1,7 +1,8 @@
 // Owns the batches' rows in the store (migration 0020): a batch and its items, created in one
 // transaction (with a live batch's reserve taken from the wallet, 402 when it is short), the worker's
 // lease, items taken and saved a chunk at a time, reserves given back, cancellation, completion with its
-// `batch.completed` event, and the reads (the batch with its counts, items and results in row order).
+// `batch.completed` event, and the reads (the batch with its counts, an account's batches newest first,
+// items and results in row order).
 // Lock order, as everywhere (docs/RELIABILITY.md): the batch's item rows, then wallets, then the outbox.
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';

@@ -7,7 +7,7 @@
 //
 // Live batches are shown, cancelled and downloaded here but not submitted (403): a live batch moves
 // money, and a live key is bound by the account's IP allow-list where a console session is not
-// (docs/BATCHES.md, "The console").
+// (docs/DECISIONS.md, "Batches from the console").
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';

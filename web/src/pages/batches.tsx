@@ -1,6 +1,6 @@
 // Batches: upload a CSV or NDJSON file of one operation's rows (or only check it), follow each batch's
 // progress (refreshed every second while one runs), cancel, and download its results in row order.
-// Uploads are sandbox only: live batches are sent with a live key (docs/BATCHES.md).
+// Uploads are sandbox only: live batches are sent with a live key (docs/DECISIONS.md, "Batches from the console").
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiFailure, qs, when, type FieldError } from '../api';
 import type { Session } from '../main';
