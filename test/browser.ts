@@ -4,7 +4,7 @@
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { openStore } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createAccount } from '../src/accounts/store.js';
@@ -61,4 +61,13 @@ export async function startConsoleServer(user: { email: string; password: string
       await loc.drop();
     },
   };
+}
+
+/** Signs in on the console's page at `base` and waits for the overview. */
+export async function signIn(page: Page, base: string, user: { email: string; password: string }): Promise<void> {
+  await page.goto(`${base}/console`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
 }

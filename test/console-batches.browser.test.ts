@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, launchBrowser, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
+import { ARTIFACTS, launchBrowser, signIn, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
 
 const refs = ['ui-1', 'ui-2', 'ui-3', 'ui-4'].map((r) => `${r}-${Date.now()}`);
 // Row 3 has no name_2: invalid, never run; the others run.
@@ -32,14 +32,11 @@ describe('console batches page in a browser', { skip: skipWithoutChromium }, () 
   };
 
   before(async () => {
-    server = await startConsoleServer({ email: 'ops@acme.test', password: 'correct horse battery', admin: false });
+    const user = { email: 'ops@acme.test', password: 'correct horse battery' };
+    server = await startConsoleServer({ ...user, admin: false });
     browser = await launchBrowser();
     page = await (await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 800 } })).newPage();
-    await page.goto(`${server.base}/console`);
-    await page.getByLabel('Email').fill('ops@acme.test');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page, server.base, user);
   });
   after(async () => {
     await browser?.close();

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, launchBrowser, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
+import { ARTIFACTS, launchBrowser, signIn, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
 
 describe('console name-match settings in a browser', { skip: skipWithoutChromium }, () => {
   let server: ConsoleServer;
@@ -22,11 +22,7 @@ describe('console name-match settings in a browser', { skip: skipWithoutChromium
     base = server.base;
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await page.goto(`${base}/console`);
-    await page.getByLabel('Email').fill('ops@acme.test');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page, base, { email: 'ops@acme.test', password: 'correct horse battery' });
   });
   after(async () => {
     await browser?.close();

@@ -7,14 +7,7 @@ import type { Session } from '../main';
 import { Empty, EnvSwitch, Failure } from '../ui';
 
 type Env = 'sandbox' | 'live';
-interface Counts {
-  total: number;
-  invalid: number;
-  pending: number;
-  success: number;
-  failed: number;
-  cancelled: number;
-}
+type Counts = Record<'total' | 'invalid' | 'pending' | 'success' | 'failed' | 'cancelled', number>;
 interface Batch {
   id: string;
   operation: string;
