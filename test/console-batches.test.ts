@@ -77,12 +77,16 @@ describe('console batches API', () => {
     assert.equal((event.request_body as Record<string, unknown>).file, 'people.csv');
   });
 
-  it('lists the batches of one environment newest first, a page at a time', async () => {
+  it('lists the batches of one environment newest first, a page at a time (CSV and NDJSON uploads)', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       const r = await upload(me, 'environment=sandbox&operation=name-match', namesCsv([['Priya Sharma', 'Priya Sharma']], `pg${i}`).csv);
       ids.push(json(r).data.id);
     }
+    const row = { reference_id: ref('pgnd'), consent: true, name_1: 'Priya Sharma', name_2: 'Priya Sharma' };
+    const nd = await upload(me, 'environment=sandbox&operation=name-match', `${JSON.stringify(row)}\n`, 'application/x-ndjson');
+    assert.equal(nd.statusCode, 200, nd.body);
+    ids.push(json(nd).data.id);
     const first = json(await get(me, '/console/api/batches?environment=sandbox&limit=2')).data;
     assert.deepEqual(first.items.map((b: { id: string }) => b.id), [ids[2], ids[1]]);
     assert.ok(first.operations.find((o: { slug: string; fields: string[] }) => o.slug === 'name-match')?.fields.includes('name_1'));
