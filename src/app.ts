@@ -153,7 +153,7 @@ async function registerRoutes(app: FastifyInstance, services: Services, batches:
   for (const def of OPERATIONS) if (def.routes) await app.register(async (scope) => def.routes!(scope, services.operations.deps));
   registerPartnerRoutes(app, services);
   await app.register(async (scope) => registerConsentPage(scope, { links: new ConsentLinks(services.db, services.config.publicUrl), end: services.consents.end }));
-  registerConsoleApi(app, services);
+  registerConsoleApi(app, services, batches);
   await registerConsolePages(app);
 }
 

@@ -1,6 +1,8 @@
 // Owns the batches API (CONTRACT §12): submit (a JSON body of items, or a CSV or NDJSON upload with
 // ?operation=), read a batch with its counts, page through its items in row order, download its results
-// as CSV or NDJSON in row order, and cancel it. Always the calling key's account and environment.
+// as CSV or NDJSON in row order, and cancel it. Always the calling key's account and environment. The
+// console's batches page (console/routes/batches.ts) takes its uploads, answers, results and cancel
+// message from here, so a batch reads the same whichever way it came.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../errors.js';
@@ -10,15 +12,16 @@ import { Envelope, Nullable, Page, responses } from '../http/responses.js';
 import { OPERATION_SLUGS } from '../operations/registry.js';
 import type { BatchItemStatus } from '../db/schema.js';
 import type { Batches } from './index.js';
-import { itemRows, MAX_JSON_ITEMS, UPLOAD_LIMIT, UploadText, uploadRows, type RawRow } from './upload.js';
+import { itemRows, MAX_JSON_ITEMS, UPLOAD_LIMIT, UploadText, uploadRows, type RawRow, type UploadFormat } from './upload.js';
 import { operationOf, submitBatch, type Submitted } from './submit.js';
 import { resultsStream } from './results.js';
+import type { BatchRow, BatchView } from './store.js';
 
 const TAGS = ['Batches'];
-const Operation = Type.String({ enum: [...OPERATION_SLUGS], description: 'The operation every row runs', errorMessage: `operation must be one of ${OPERATION_SLUGS.join(', ')}` });
-const ClientBatchId = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', description: 'Your id for the batch: the same one again answers the existing batch', errorMessage: 'client_batch_id must be 1-64 letters, digits, . _ : -' });
-const OnError = Type.Union([Type.Literal('continue'), Type.Literal('stop')], { description: 'continue (default): run every valid row; stop: refuse a batch with a bad row, and stop at the first failed row', errorMessage: 'on_error must be continue or stop' });
-const ValidateOnly = Type.Boolean({ description: 'Check every row and run none', errorMessage: 'validate_only must be true or false' });
+export const Operation = Type.String({ enum: [...OPERATION_SLUGS], description: 'The operation every row runs', errorMessage: `operation must be one of ${OPERATION_SLUGS.join(', ')}` });
+export const ClientBatchId = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', description: 'Your id for the batch: the same one again answers the existing batch', errorMessage: 'client_batch_id must be 1-64 letters, digits, . _ : -' });
+export const OnError = Type.Union([Type.Literal('continue'), Type.Literal('stop')], { description: 'continue (default): run every valid row; stop: refuse a batch with a bad row, and stop at the first failed row', errorMessage: 'on_error must be continue or stop' });
+export const ValidateOnly = Type.Boolean({ description: 'Check every row and run none', errorMessage: 'validate_only must be true or false' });
 
 const SubmitBody = Type.Object(
   {
@@ -62,8 +65,8 @@ const ItemsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, errorMessage: 'limit must be 1 to 1000' })),
   cursor: Type.Optional(Cursor),
 });
-const ResultsQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { default: 'csv', errorMessage: 'format must be csv or ndjson' })) });
-const IdParams = Type.Object({ id: Type.String({ pattern: '^bat_[A-Za-z0-9]{1,40}$', errorMessage: 'id must be a batch id (bat_…)' }) });
+export const ResultsQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], { default: 'csv', errorMessage: 'format must be csv or ndjson' })) });
+export const IdParams = Type.Object({ id: Type.String({ pattern: '^bat_[A-Za-z0-9]{1,40}$', errorMessage: 'id must be a batch id (bat_…)' }) });
 
 const validateBody = compile(SubmitBody);
 
@@ -79,7 +82,7 @@ function readSubmission(req: FastifyRequest<{ Querystring: Static<typeof SubmitQ
   const q = req.query;
   if (req.body instanceof UploadText) {
     if (!q.operation) throw ApiError.validation([{ field: 'operation', message: 'operation is required in the query string of an upload (?operation=)' }]);
-    const format = /^text\/csv/i.test(String(req.headers['content-type'])) ? 'csv' : 'ndjson';
+    const format = uploadFormat(req);
     const rows: RawRow[] = uploadRows(operationOf(q.operation), format, req.body.text);
     return { operation: q.operation, rows, source: format === 'csv' ? ('query' as const) : ('body' as const), clientBatchId: q.client_batch_id, validateOnly: q.validate_only ?? false, onError: q.on_error ?? 'continue' };
   }
@@ -88,7 +91,25 @@ function readSubmission(req: FastifyRequest<{ Querystring: Static<typeof SubmitQ
   return { operation: b.operation, rows: itemRows(b.items), source: 'body' as const, clientBatchId: b.client_batch_id, validateOnly: b.validate_only ?? false, onError: b.on_error ?? 'continue' };
 }
 
-function answer(reply: FastifyReply, s: Submitted) {
+/** The format of an upload: its Content-Type, one of the two the upload parser accepts. */
+export const uploadFormat = (req: FastifyRequest): UploadFormat => (/^text\/csv/i.test(String(req.headers['content-type'])) ? 'csv' : 'ndjson');
+
+/** Reads a text/csv or application/x-ndjson body (up to UPLOAD_LIMIT) as an UploadText, in `scope` only. */
+export function acceptUploads(scope: FastifyInstance): void {
+  const upload = { parseAs: 'string' as const, bodyLimit: UPLOAD_LIMIT };
+  scope.addContentTypeParser(['text/csv', 'application/x-ndjson'], upload, (_req: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => done(null, new UploadText(body)));
+}
+
+/** An upload declared larger than a batch takes is refused before its body is read. */
+export async function refuseLargeUpload(req: FastifyRequest): Promise<void> {
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (length > UPLOAD_LIMIT) {
+    throw new ApiError('body_too_large', `The upload is ${(length / 1048576).toFixed(1)} MiB; a batch takes at most ${UPLOAD_LIMIT / 1048576} MiB (100,000 rows): split it into several batches`);
+  }
+}
+
+/** The answer to a submission: the batch (TUP), or what validate_only found. */
+export function answer(reply: FastifyReply, s: Submitted) {
   if (s.kind === 'validated') {
     const counts = { total: s.total, invalid: s.invalid, pending: 0, success: 0, failed: 0, cancelled: 0 };
     const message = s.invalid ? `Checked: ${s.invalid} of ${s.total} rows are invalid; nothing was run` : `Checked: all ${s.total} rows are valid; nothing was run`;
@@ -100,9 +121,20 @@ function answer(reply: FastifyReply, s: Submitted) {
 
 const TupEnvelope = Type.Object({ statuscode: Type.Literal('TUP'), ok: Type.Literal(true), message: Type.String(), data: Batch }, { description: 'The batch, accepted (or the existing one with this client_batch_id)' });
 
+/** Streams a batch's results file (CSV with a header row, or NDJSON), in row order. */
+export function sendResults(reply: FastifyReply, batches: Batches, b: NonNullable<BatchRow>, format: 'csv' | 'ndjson') {
+  reply
+    .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${b.id}-results.${format}"`);
+  return reply.send(resultsStream(batches.store, b.id, format));
+}
+
+/** The answer to a cancel: whether it ended the batch, and the batch. */
+export const cancelAnswer = (cancelled: boolean, view: BatchView) =>
+  okEnvelope(cancelled ? 'Cancelled: rows not yet started will not run' : `The batch had already ended (${view.status})`, { ...view });
+
 export function registerBatchRoutes(api: FastifyInstance, batches: Batches): void {
-  const upload = { parseAs: 'string' as const, bodyLimit: UPLOAD_LIMIT };
-  api.addContentTypeParser(['text/csv', 'application/x-ndjson'], upload, (_req: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => done(null, new UploadText(body)));
+  acceptUploads(api);
   registerSubmit(api, batches);
   registerReads(api, batches);
   registerCancel(api, batches);
@@ -128,12 +160,7 @@ function registerSubmit(api: FastifyInstance, batches: Batches): void {
       },
       // The body is a JSON object, or an upload read by row (upload.ts): readSubmission validates it.
       validatorCompiler: ({ schema, httpPart }) => (httpPart === 'body' ? () => true : compileText(schema)),
-      onRequest: async (req) => {
-        const length = Number(req.headers['content-length'] ?? 0);
-        if (length > UPLOAD_LIMIT) {
-          throw new ApiError('body_too_large', `The upload is ${(length / 1048576).toFixed(1)} MiB; a batch takes at most ${UPLOAD_LIMIT / 1048576} MiB (100,000 rows): split it into several batches`);
-        }
-      },
+      onRequest: refuseLargeUpload,
     },
     async (req, reply) => {
       const { accountId, environment, keyId } = req.auth!;
@@ -188,11 +215,7 @@ function registerReads(api: FastifyInstance, batches: Batches): void {
     },
     async (req, reply) => {
       const b = await batches.store.owned(req.auth!.accountId, req.auth!.environment, req.params.id);
-      const format = req.query.format ?? 'csv';
-      reply
-        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${b.id}-results.${format}"`);
-      return reply.send(resultsStream(batches.store, b.id, format));
+      return sendResults(reply, batches, b, req.query.format ?? 'csv');
     },
   );
 }
@@ -207,8 +230,7 @@ function registerCancel(api: FastifyInstance, batches: Batches): void {
     async (req) => {
       const b = await batches.store.owned(req.auth!.accountId, req.auth!.environment, req.params.id);
       const cancelled = await batches.store.end(b.id, true);
-      const view = await batches.store.view(b.id);
-      return okEnvelope(cancelled ? 'Cancelled: rows not yet started will not run' : `The batch had already ended (${view.status})`, { ...view });
+      return cancelAnswer(cancelled, await batches.store.view(b.id));
     },
   );
 }

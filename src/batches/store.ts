@@ -1,9 +1,10 @@
 // Owns the batches' rows in the store (migration 0020): a batch and its items, created in one
 // transaction (with a live batch's reserve taken from the wallet, 402 when it is short), the worker's
 // lease, items taken and saved a chunk at a time, reserves given back, cancellation, completion with its
-// `batch.completed` event, and the reads (the batch with its counts, items and results in row order).
+// `batch.completed` event, and the reads (the batch with its counts, an account's batches newest first,
+// items and results in row order).
 // Lock order, as everywhere (docs/RELIABILITY.md): the batch's item rows, then wallets, then the outbox.
-import { sql, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { BatchItemStatus, BatchStatus, DB, Environment } from '../db/schema.js';
 import { ApiError } from '../errors.js';
@@ -82,6 +83,21 @@ export interface RowResult {
 export type BatchRow = Awaited<ReturnType<BatchStore['row']>>;
 
 const INSERT_CHUNK = 1000;
+
+function viewOf(b: Selectable<DB['batches']>, counts: Counts): BatchView {
+  return {
+    id: b.id,
+    operation: b.operation,
+    environment: b.environment,
+    status: b.status,
+    client_batch_id: b.client_batch_id,
+    on_error: b.on_error,
+    message: b.message,
+    counts,
+    created_at: b.created_at.toISOString(),
+    completed_at: b.completed_at?.toISOString() ?? null,
+  };
+}
 const FINAL: BatchStatus[] = ['completed', 'cancelled', 'failed'];
 
 export class BatchStore {
@@ -157,31 +173,45 @@ export class BatchStore {
   }
 
   async counts(db: Db | Trx, id: string): Promise<Counts> {
-    const rows = await db.selectFrom('batch_items').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('batch_id', '=', id).groupBy('status').execute();
-    const c: Counts = { total: 0, invalid: 0, pending: 0, success: 0, failed: 0, cancelled: 0 };
+    return (await this.countsOf(db, [id])).get(id)!;
+  }
+
+  /** Each batch's counts by status, in one grouped query (an index-only scan of batch_items_status). */
+  private async countsOf(db: Db | Trx, ids: string[]): Promise<Map<string, Counts>> {
+    const all = new Map(ids.map((id) => [id, { total: 0, invalid: 0, pending: 0, success: 0, failed: 0, cancelled: 0 } as Counts]));
+    if (ids.length === 0) return all;
+    const rows = await db
+      .selectFrom('batch_items')
+      .select(['batch_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('batch_id', 'in', ids)
+      .groupBy(['batch_id', 'status'])
+      .execute();
     for (const r of rows) {
+      const c = all.get(r.batch_id)!;
       const n = Number(r.n);
       c.total += n;
       if (r.status === 'queued' || r.status === 'running' || r.status === 'pending') c.pending += n;
       else c[r.status] += n;
     }
-    return c;
+    return all;
   }
 
   async view(id: string, db: Db | Trx = this.db): Promise<BatchView> {
     const b = (await db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst())!;
-    return {
-      id: b.id,
-      operation: b.operation,
-      environment: b.environment,
-      status: b.status,
-      client_batch_id: b.client_batch_id,
-      on_error: b.on_error,
-      message: b.message,
-      counts: await this.counts(db, id),
-      created_at: b.created_at.toISOString(),
-      completed_at: b.completed_at?.toISOString() ?? null,
-    };
+    return viewOf(b, await this.counts(db, id));
+  }
+
+  /**
+   * An account's batches in one environment, newest first, `limit` of them after the batch `after` (the
+   * last id of the previous page): the console's list (console/routes/batches.ts).
+   */
+  async list(accountId: string, environment: Environment, opts: { after?: string; limit: number }): Promise<BatchView[]> {
+    let q = this.db.selectFrom('batches').selectAll().where('account_id', '=', accountId).where('environment', '=', environment);
+    // Keyset on (created_at, id), compared in the store: created_at has microseconds a JavaScript Date would lose.
+    if (opts.after) q = q.where(sql<boolean>`(created_at, id) < (SELECT created_at, id FROM batches WHERE id = ${opts.after})`);
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
+    const counts = await this.countsOf(this.db, rows.map((b) => b.id));
+    return rows.map((b) => viewOf(b, counts.get(b.id)!));
   }
 
   /** Items in row order after `afterRow`, optionally of one status. */

@@ -9,27 +9,37 @@ export interface Envelope<T> {
 let csrf = '';
 export const setCsrf = (token: string) => (csrf = token);
 
+/** A refused field; `row` names the row of a batch upload. */
+export interface FieldError {
+  row?: number;
+  field: string;
+  message: string;
+}
+
 export class ApiFailure extends Error {
   constructor(
     message: string,
     readonly status: number,
+    readonly errors: FieldError[] = [],
   ) {
     super(message);
   }
 }
 
-export async function api<T = Record<string, unknown>>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+/** `body` is sent as JSON; `file` as it is, with its Content-Type (a batch upload). */
+export async function api<T = Record<string, unknown>>(path: string, init: { method?: string; body?: unknown; file?: { type: string; data: Blob } } = {}): Promise<T> {
+  const type = init.file?.type ?? (init.body !== undefined ? 'application/json' : undefined);
   const res = await fetch(`/console/api${path}`, {
     method: init.method ?? 'GET',
     credentials: 'same-origin',
     headers: {
-      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(type ? { 'content-type': type } : {}),
       ...(init.method && init.method !== 'GET' ? { 'x-csrf-token': csrf } : {}),
     },
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    body: init.file?.data ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined),
   });
-  const env = (await res.json().catch(() => null)) as Envelope<T & { errors?: Array<{ message: string }> }> | null;
-  if (!res.ok || !env) throw new ApiFailure(env?.data?.errors?.map((e) => e.message).join('; ') || env?.message || `HTTP ${res.status}`, res.status);
+  const env = (await res.json().catch(() => null)) as Envelope<T & { errors?: FieldError[] }> | null;
+  if (!res.ok || !env) throw new ApiFailure(env?.data?.errors?.map((e) => e.message).join('; ') || env?.message || `HTTP ${res.status}`, res.status, env?.data?.errors ?? []);
   return env.data;
 }
 

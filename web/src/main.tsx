@@ -11,6 +11,7 @@ import { Logs } from './pages/logs';
 import { Webhooks } from './pages/webhooks';
 import { Wallet } from './pages/wallet';
 import { NameMatch } from './pages/name-match';
+import { Batches } from './pages/batches';
 import { Admin } from './pages/admin';
 import { AttentionQueue, AttentionTransaction } from './pages/attention';
 import { GoLive, GoLiveReview } from './pages/go-live';
@@ -32,6 +33,7 @@ const PAGES = [
   { id: 'wallet', label: 'Wallet', client: true },
   { id: 'name-match', label: 'Name match', client: true },
   { id: 'go-live', label: 'Go live', client: true },
+  { id: 'batches', label: 'Batches', client: true },
   { id: 'attention', label: 'Needs attention', client: false },
   { id: 'go-live-reviews', label: 'Go-live reviews', client: false },
   { id: 'admin', label: 'Admin', client: false },
@@ -161,6 +163,7 @@ function App() {
         {current?.id === 'webhooks' && <Webhooks />}
         {current?.id === 'wallet' && <Wallet />}
         {current?.id === 'name-match' && <NameMatch />}
+        {current?.id === 'batches' && <Batches session={session} />}
         {current?.id === 'attention' && !param && <AttentionQueue />}
         {current?.id === 'attention' && param && <AttentionTransaction txnId={param} me={session.user.email} onChanged={attention.refresh} />}
         {current?.id === 'go-live' && <GoLive />}

@@ -6,6 +6,7 @@ export * as accounts from './accounts.js';
 export * as allowlist from './allowlist.js';
 export * as attention from './attention.js';
 export * as goLive from './go-live.js';
+export * as batches from './batches.js';
 export * as keys from './keys.js';
 export * as pricing from './pricing.js';
 export * as users from './users.js';

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Services } from '../../services.js';
+import type { Batches } from '../../batches/index.js';
 import { registerSession } from './session.js';
 import { registerOverview } from './overview.js';
 import { registerKeys } from './keys.js';
@@ -16,8 +17,9 @@ import { registerWallet } from './wallet.js';
 import { registerAdmin } from './admin.js';
 import { registerAttention } from './attention.js';
 import { registerGoLive, registerGoLiveReview } from './go-live.js';
+import { registerBatches } from './batches.js';
 
-export function registerConsoleApi(app: FastifyInstance, services: Services): void {
+export function registerConsoleApi(app: FastifyInstance, services: Services, batches: Batches): void {
   const { db } = services;
   app.register(async (api) => {
     await api.register(cookie);
@@ -30,6 +32,7 @@ export function registerConsoleApi(app: FastifyInstance, services: Services): vo
     registerWebhooks(api, services);
     registerWallet(api, db);
     registerGoLive(api, db);
+    await api.register(async (scope) => registerBatches(scope, db, batches)); // its own scope: it reads CSV and NDJSON
     // Its own scope, so its admin check runs on its routes only (after the session check above).
     await api.register(async (adminApi) => registerAdmin(adminApi, services));
     await api.register(async (adminApi) => registerAttention(adminApi, services));
