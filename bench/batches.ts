@@ -52,7 +52,7 @@ async function batch(url: string, key: string, n: number): Promise<{ rps: number
   for (;;) {
     const g = (await (await fetch(`${url}/api/v1/batches/${submitted.data.id}`, { headers })).json()) as { data: { status: string; counts: { failed: number } } };
     if (g.data.status !== 'running') return { rps: n / ((performance.now() - t0) / 1000), failed: g.data.counts.failed };
-    await new Promise((res) => setTimeout(res, 50));
+    await new Promise((res) => setTimeout(res, 500));
   }
 }
 
