@@ -10,7 +10,7 @@
 //   with ok true, since every example is a success in the sandbox; the export checks its content type.
 import Converter from 'openapi-to-postmanv2';
 
-/** Bodies for routes whose schemas carry no example (webhooks, erasures): valid sandbox inputs. */
+/** Bodies for routes whose schemas carry no example (webhooks, erasures, consents, batches): valid sandbox inputs. */
 const FALLBACK_BODIES = {
   createWebhookEndpoint: { url: 'https://example.com/webhooks/sangam' },
   rotateWebhookSecret: { overlap_seconds: 3600 },
@@ -23,6 +23,14 @@ const FALLBACK_BODIES = {
     notice: { version: '2026-11', language: 'en', text: 'We will check the bank account linked to your mobile number.' },
     channel: 'app',
   },
+  // Each row has its own fresh reference (Postman fills {{$guid}} anywhere in a raw body).
+  createBatch: {
+    operation: 'name-match',
+    items: [
+      { reference_id: '{{$guid}}', consent: true, name_1: 'Ramesh Kumar Sharma', name_2: 'R. K. Sharma' },
+      { reference_id: '{{$guid}}', consent: true, name_1: 'Priya Nair', name_2: 'Nair Priya' },
+    ],
+  },
 };
 /** Required query values whose schemas carry no example or default. */
 const FALLBACK_QUERY = { mobile: '9876543210', subject_mobile: '9123456780' };
@@ -30,16 +38,25 @@ const FALLBACK_QUERY = { mobile: '9876543210', subject_mobile: '9123456780' };
 const FRESH = { reference_id: '{{$guid}}', idempotency_key: '{{$guid}}' };
 /** Path parameters, filled from what an earlier request saved (CAPTURES); per operation where a name means another thing. */
 const PATH_VARIABLES = { reference_id: '{{reference_id}}', id: '{{webhook_endpoint_id}}', request_id: '{{request_id}}' };
-const OPERATION_PATH_VARIABLES = { getConsent: { id: '{{consent_id}}' }, withdrawConsent: { id: '{{consent_id}}' } };
+const BATCH = { id: '{{batch_id}}' };
+const OPERATION_PATH_VARIABLES = {
+  getConsent: { id: '{{consent_id}}' },
+  withdrawConsent: { id: '{{consent_id}}' },
+  getBatch: BATCH,
+  listBatchItems: BATCH,
+  getBatchResults: BATCH,
+  cancelBatch: BATCH,
+};
 /** What a request saves for later ones: variable → path in the answer's body. */
 const CAPTURES = {
   createWebhookEndpoint: { webhook_endpoint_id: 'data.id' },
   listAuditLogs: { request_id: 'data.items.0.request_id' },
   createConsent: { consent_id: 'data.id' },
+  createBatch: { batch_id: 'data.id' },
 };
 const OPERATION_CAPTURE = { reference_id: 'data.reference_id' };
 /** Requests that must come after their siblings (they remove what the others use). */
-const LAST = new Set(['deleteWebhookEndpoint', 'withdrawConsent']);
+const LAST = new Set(['deleteWebhookEndpoint', 'withdrawConsent', 'cancelBatch']);
 
 const VARIABLES = [
   { key: 'baseUrl', value: 'http://127.0.0.1:8080', type: 'string', description: 'Where the API is served' },
@@ -48,6 +65,7 @@ const VARIABLES = [
   { key: 'webhook_endpoint_id', value: '', type: 'string', description: 'Saved by "Register a webhook endpoint"' },
   { key: 'request_id', value: '', type: 'string', description: 'Saved by "Search the audit log"' },
   { key: 'consent_id', value: '', type: 'string', description: 'Saved by "Record a consent"' },
+  { key: 'batch_id', value: '', type: 'string', description: 'Saved by "Submit a batch"' },
 ];
 
 function convert(doc) {
