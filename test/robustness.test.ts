@@ -117,7 +117,8 @@ describe('reconciliation', () => {
         referenceId: 'crashed-before-send',
         amountPaise: 5000,
         outcome: { status: 'pending', message: 'Submitted to the partner network', fields: {} },
-        nextCheckAt: new Date(),
+        // Not due until the hold has been seen (the reconciler polls fast here).
+        nextCheckAt: new Date(Date.now() + 3_600_000),
       },
       hold: { txnId, accountId: t.accountId, principalPaise: 5000, feePaise: 100, commissionPaise: 0 },
       key: null,
@@ -125,6 +126,7 @@ describe('reconciliation', () => {
     });
     await trxAge(t, txnId, 60);
     assert.equal((await t.wallet()).held, before.held + 51);
+    await t.store.db.updateTable('transactions').set({ next_check_at: new Date() }).where('id', '=', txnId).execute();
     assert.equal(await finalStatus(t, 'crashed-before-send'), 'failed');
     assert.deepEqual(await t.wallet(), before);
   });
