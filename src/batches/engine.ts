@@ -119,12 +119,15 @@ export class BatchEngine {
     const size = stopOnError ? 1 : Math.max(1, Math.ceil(this.deps.rowsInFlight / 2));
     const chunks: Chunk[] = [];
     let more = true;
+    let after = 0; // the highest queued row this lease has taken (store.ts take)
     for (;;) {
       await yieldToOthers();
       if (stopping()) return this.settle(batch, chunks).then(() => store.letGo(id, owner, 0));
       if (!(await store.renew(id, owner, leaseS))) return this.settle(batch, chunks); // cancelled, or taken over
       while (more && chunks.length < (stopOnError ? 1 : 2)) {
-        const items = await store.take(id, size, chunks.flatMap((c) => c.rows));
+        const next = await store.take(id, size, after, chunks.flatMap((c) => c.rows));
+        const items = next.items;
+        after = next.after;
         more = items.length > 0;
         if (!more) break;
         await this.pace(batch, items.length);

@@ -264,23 +264,38 @@ export class BatchStore {
   }
 
   /**
-   * The next rows to run, in row order: first those a worker took and may not have finished (they run
-   * again, and their idempotency keys answer what already ran), then queued ones, marked running.
+   * The next rows to run, in row order: rows a worker took and may not have finished (they run again,
+   * and their idempotency keys answer what already ran), then queued ones, marked running.
+   *
+   * `after`: the highest queued row this lease has taken (0 at its start). Queued rows are found from
+   * there on: each row leaves `queued` and then `running` by an UPDATE, and until a vacuum the index
+   * keeps entries for the versions it left, so a search from the start of the batch would step over
+   * every row already run, and a 10,000-row batch would slow down as it went. Rows found `running` are
+   * looked for only at the start of a lease (a process that died) and once no queued row is left;
    * `running`: the rows this worker has in flight itself, which are not taken again.
    */
-  async take(id: string, limit: number, running: number[] = []): Promise<WorkItem[]> {
-    const columns = ['row_no as row', 'input', 'reserved_paise'] as const;
-    let unfinished = this.db.selectFrom('batch_items').select(columns).where('batch_id', '=', id).where('status', '=', 'running');
-    if (running.length > 0) unfinished = unfinished.where('row_no', 'not in', running);
-    const started = await unfinished.orderBy('row_no').limit(limit).execute();
-    if (started.length > 0) return started.map((r) => ({ ...r, input: r.input ?? {} }));
+  async take(id: string, limit: number, after: number, running: number[] = []): Promise<{ items: WorkItem[]; after: number }> {
+    if (after === 0) {
+      const unfinished = await this.leftRunning(id, limit, running);
+      if (unfinished.length > 0) return { items: unfinished, after };
+    }
     const taken = await sql<WorkItem>`
       UPDATE batch_items SET status = 'running'
       WHERE batch_id = ${id} AND row_no IN (
-        SELECT row_no FROM batch_items WHERE batch_id = ${id} AND status = 'queued' ORDER BY row_no LIMIT ${limit})
+        SELECT row_no FROM batch_items WHERE batch_id = ${id} AND status = 'queued' AND row_no > ${after} ORDER BY row_no LIMIT ${limit})
       AND status = 'queued'
       RETURNING row_no AS row, input, reserved_paise`.execute(this.db);
-    return taken.rows.sort((a, b) => a.row - b.row);
+    const items = taken.rows.sort((a, b) => a.row - b.row);
+    if (items.length > 0) return { items, after: items.at(-1)!.row };
+    return { items: after === 0 ? [] : await this.leftRunning(id, limit, running), after };
+  }
+
+  /** Rows marked running that are not in this worker's flight: a worker that died took them. */
+  private async leftRunning(id: string, limit: number, running: number[]): Promise<WorkItem[]> {
+    let q = this.db.selectFrom('batch_items').select(['row_no as row', 'input', 'reserved_paise']).where('batch_id', '=', id).where('status', '=', 'running');
+    if (running.length > 0) q = q.where('row_no', 'not in', running);
+    const rows = await q.orderBy('row_no').limit(limit).execute();
+    return rows.map((r) => ({ ...r, input: r.input ?? {} }));
   }
 
   /** Saves a chunk's results in one statement, and gives back what rows that ended without a hold still reserve. */
