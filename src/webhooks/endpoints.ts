@@ -45,16 +45,23 @@ export async function endpointsWithStatus(db: Db, s: Scope): Promise<Array<Endpo
   const endpoints = await listEndpoints(db, s);
   if (endpoints.length === 0) return [];
   const ids = endpoints.map((e) => e.id);
-  const counts = await db
-    .selectFrom('webhook_deliveries')
-    .select(['endpoint_id', 'status', sql<number>`count(*)::int`.as('n')])
-    .where('endpoint_id', 'in', ids)
-    .where('created_at', '>', sql<Date>`now() - interval '24 hours'`)
-    .groupBy(['endpoint_id', 'status'])
-    .execute();
-  const last = await sql<{ endpoint_id: string; status: string; last_status: number | null; updated_at: Date }>`
-    SELECT DISTINCT ON (endpoint_id) endpoint_id, status, last_status, updated_at FROM webhook_deliveries
-    WHERE endpoint_id IN (${sql.join(ids)}) ORDER BY endpoint_id, id DESC`.execute(db);
+  // The day's counts and the newest delivery from one snapshot, so that they never disagree (a delivery
+  // that finished between two separate reads would show as the last one and be missing from the counts).
+  const { counts, last } = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => ({
+      counts: await trx
+        .selectFrom('webhook_deliveries')
+        .select(['endpoint_id', 'status', sql<number>`count(*)::int`.as('n')])
+        .where('endpoint_id', 'in', ids)
+        .where('created_at', '>', sql<Date>`now() - interval '24 hours'`)
+        .groupBy(['endpoint_id', 'status'])
+        .execute(),
+      last: await sql<{ endpoint_id: string; status: string; last_status: number | null; updated_at: Date }>`
+        SELECT DISTINCT ON (endpoint_id) endpoint_id, status, last_status, updated_at FROM webhook_deliveries
+        WHERE endpoint_id IN (${sql.join(ids)}) ORDER BY endpoint_id, id DESC`.execute(trx),
+    }));
   return endpoints.map((e) => {
     const n = (status: string) => counts.find((c) => c.endpoint_id === e.id && c.status === status)?.n ?? 0;
     const l = last.rows.find((r) => r.endpoint_id === e.id);
