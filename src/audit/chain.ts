@@ -74,17 +74,31 @@ async function lockHead(trx: Transaction<DB>): Promise<{ chain: number; seq: num
   return got;
 }
 
-/** Inserts rows at the end of one chain (the first free one), in order. */
-export async function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  // Everything that does not depend on the chain position is hashed before the head is locked: the
-  // head is held only for one short link hash per row and the insert.
-  const prepared = rows.map((r) => {
+/** Rows hashed as far as they can be before their place in a chain is known (prepareChained). */
+export type PreparedRows = ReadonlyArray<{ row: AuditRow & { data_class: DataClass; content_salt: string; content_hash: string }; digest: string }>;
+
+/**
+ * Everything of the rows' hashes that does not depend on the chain position: done before the head is
+ * locked, and by the group commit before its transaction opens (operations/recorder.ts), so neither
+ * the head nor the embedded store's one connection waits on it.
+ */
+export function prepareChained(rows: AuditRow[]): PreparedRows {
+  return rows.map((r) => {
     const data_class = dataClassOf(r.data_class, r.reference_id);
     const content_salt = randomBytes(16).toString('hex');
     const content_hash = contentCommitment(content_salt, r);
     return { row: { ...r, data_class, content_salt, content_hash }, digest: rowDigest({ ...r, data_class, content_hash }) };
   });
+}
+
+/** Inserts rows at the end of one chain (the first free one), in order. */
+export function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Promise<void> {
+  return appendChained(trx, prepareChained(rows));
+}
+
+/** Inserts prepared rows at the end of one chain (the first free one), in order: one link hash per row. */
+export async function appendChained(trx: Transaction<DB>, prepared: PreparedRows): Promise<void> {
+  if (prepared.length === 0) return;
   // FOR UPDATE returns the head's latest committed version once the lock is granted, so the chain never forks.
   const head = await lockHead(trx);
   let prev = head.hash;

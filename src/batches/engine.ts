@@ -175,7 +175,7 @@ export class BatchEngine {
     const audit = new RowAudit(batch, def, requestId, structuredClone(input));
     let answer: Answer;
     try {
-      const { runner, call } = await prepareCall(def, this.deps.routes, { accountId: batch.account_id, environment: batch.environment, requestId }, input, audit);
+      const { runner, call } = await prepareCall(def, this.deps.routes, { accountId: batch.account_id, environment: batch.environment, requestId, lane: 'background' }, input, audit);
       if (item.reserved_paise > 0) {
         call.reserve = { paise: item.reserved_paise, take: (trx) => this.deps.store.takeReserve(trx, batch.id, item.row, item.reserved_paise) };
       }

@@ -3,9 +3,17 @@
 // caller's promise settles when its own batch has committed, so nothing is acknowledged before it is
 // durable, yet a burst of N concurrent requests costs one transaction instead of N. A batch that fails
 // is retried one item at a time, so one bad item fails only its own caller.
+//
+// Two lanes: interactive items (a client waiting on an HTTP answer) and background ones (a batch's
+// rows, batches/engine.ts). A batch is filled with every interactive item queued first, background
+// ones after, so an interactive call waits behind the batch being written, never behind a batch's
+// queue of rows.
+type Waiting<T, R> = { item: T; resolve: (r: R) => void; reject: (err: unknown) => void };
+
 export class GroupCommit<T, R> {
-  private queue: Array<{ item: T; resolve: (r: R) => void; reject: (err: unknown) => void }> = [];
+  private lanes: { interactive: Array<Waiting<T, R>>; background: Array<Waiting<T, R>> } = { interactive: [], background: [] };
   private running = new Set<Promise<void>>();
+  private starting = false;
 
   /**
    * `write` stores a batch and answers one result per item, in order. Up to `inFlight` batches are
@@ -17,35 +25,56 @@ export class GroupCommit<T, R> {
     private maxBatch = 500,
   ) {}
 
-  submit(item: T): Promise<R> {
+  submit(item: T, lane: 'interactive' | 'background' = 'interactive'): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.lanes[lane].push({ item, resolve, reject });
       this.kick();
     });
   }
 
+  private get queued(): number {
+    return this.lanes.interactive.length + this.lanes.background.length;
+  }
+
   /**
-   * Starts a drain if there is room. A finished drain kicks again: an item submitted by a caller whose
-   * own item was just resolved arrives after the drain saw an empty queue but before it left `running`,
-   * and would otherwise wait forever.
+   * Starts a drain if there is room, on the next turn of the event loop: the items submitted in this
+   * turn (a batch's rows, requests read from one socket poll) then go in one batch, where starting at
+   * once would write the first of them alone. A finished drain kicks again: an item submitted by a
+   * caller whose own item was just resolved arrives after the drain saw an empty queue but before it
+   * left `running`, and would otherwise wait forever.
    */
   private kick(): void {
-    if (this.queue.length === 0 || this.running.size >= this.inFlight) return;
-    const run: Promise<void> = this.drain().finally(() => {
-      this.running.delete(run);
-      this.kick();
+    if (this.starting || this.queued === 0 || this.running.size >= this.inFlight) return;
+    this.starting = true;
+    setImmediate(() => {
+      this.starting = false;
+      if (this.queued === 0 || this.running.size >= this.inFlight) return;
+      const run: Promise<void> = this.drain().finally(() => {
+        this.running.delete(run);
+        this.kick();
+      });
+      this.running.add(run);
+      this.kick(); // room for another drain, should more arrive
     });
-    this.running.add(run);
   }
 
   /** Resolves when everything submitted so far is written (used at shutdown). */
   async flush(): Promise<void> {
-    while (this.running.size > 0) await Promise.all(this.running);
+    while (this.running.size > 0 || this.starting) {
+      if (this.running.size === 0) await new Promise((r) => setImmediate(r));
+      else await Promise.all(this.running);
+    }
+  }
+
+  /** The next batch: interactive items first, then background ones, `maxBatch` in all. */
+  private take(): Array<Waiting<T, R>> {
+    const batch = this.lanes.interactive.splice(0, this.maxBatch);
+    return batch.concat(this.lanes.background.splice(0, this.maxBatch - batch.length));
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
+    while (this.queued > 0) {
+      const batch = this.take();
       try {
         const results = await this.write(batch.map((b) => b.item));
         batch.forEach((b, i) => b.resolve(results[i]!));

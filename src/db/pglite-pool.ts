@@ -83,6 +83,7 @@ export class PGlitePool implements PostgresPool {
     if (this.busy) await new Promise<void>((resolve) => this.queue.push(resolve));
     this.busy = true;
     let released = false;
+    let began: Promise<EngineResult> | null = null;
     const release = () => {
       if (released) return;
       released = true;
@@ -92,7 +93,24 @@ export class PGlitePool implements PostgresPool {
     };
     const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
       storeStats.statements++;
-      const res = await this.send({ sql, parameters: [...parameters] });
+      // BEGIN is sent without waiting for its answer: the thread runs statements in the order they
+      // arrive, so the next one follows it anyway, and a BEGIN that failed fails that one. One round
+      // trip fewer for every transaction that holds the one connection.
+      if (parameters.length === 0 && /^begin$/i.test(sql)) {
+        began = this.send({ sql, parameters: [] });
+        began.catch(() => undefined); // observed by the next statement; never an unhandled rejection
+        return { command: 'SELECT', rowCount: 0, rows: [] as R[] };
+      }
+      const sent = this.send({ sql, parameters: [...parameters] });
+      if (began) {
+        const b = began;
+        began = null;
+        await b.catch(async (err: unknown) => {
+          await sent.catch(() => undefined);
+          throw err;
+        });
+      }
+      const res = await sent;
       const word = sql.trimStart().slice(0, 6).toUpperCase();
       const command = (COMMANDS.has(word) ? word : 'SELECT') as PostgresQueryResult<R>['command'];
       return { command, rowCount: res.rowCount, rows: res.rows as R[] };

@@ -129,6 +129,7 @@ export class LiveRunner implements Runner {
       hold: { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise, reservedPaise: reserve?.paise ?? 0 },
       // A batch row's reserve is taken over by its hold in this same transaction (recorder: before the holds).
       afterRecord: reserve ? [(trx) => reserve.take(trx)] : [],
+      lane: ctx.lane,
     };
   }
 
@@ -162,7 +163,7 @@ export class LiveRunner implements Runner {
       if (err instanceof ApiError) throw err;
       throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
     }
-    return this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => audit.row(200, body) });
+    return this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => audit.row(200, body) }, ctx.lane);
   }
 
   /**

@@ -60,6 +60,11 @@ export interface OperationContext {
    * record itself; live: phase 3, the partner's outcome).
    */
   afterRecord: Array<(trx: Transaction<DB>) => Promise<void>>;
+  /**
+   * `background` for a batch's row: its writes queue behind interactive calls' in the group commits
+   * (db/group-commit.ts), so a batch never holds back a client waiting on an answer.
+   */
+  lane?: 'interactive' | 'background';
 }
 
 /** Result fields the client sees but the store must not keep (identity photos), and how they come back. */

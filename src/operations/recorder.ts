@@ -19,7 +19,7 @@ import type { DB } from '../db/schema.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { scopeId, type IdempotencyStore, type IdemScope } from '../idempotency/store.js';
 import { holdMany, type HoldSpec } from '../ledger/ledger.js';
-import { insertChained, type AuditRow } from '../audit/chain.js';
+import { appendChained, prepareChained, type AuditRow } from '../audit/chain.js';
 import type { NewTransaction, TransactionStore, TxRow } from '../transactions/store.js';
 
 export interface Recording {
@@ -31,6 +31,7 @@ export interface Recording {
   /** The request's audit row, when the answer is known as soon as it is recorded (the sandbox). */
   audit?: (row: TxRow) => AuditRow;
   afterRecord: Array<(trx: Transaction<DB>) => Promise<void>>;
+  lane?: 'interactive' | 'background';
 }
 
 /**
@@ -50,25 +51,38 @@ export class Recorder {
     private transactions: TransactionStore,
     private idempotency: IdempotencyStore,
   ) {
-    this.batches = new GroupCommit((items) => db.transaction().execute((trx) => this.writeBatch(trx, items)), BATCHES_IN_FLIGHT);
+    // The rows are built and hashed before the transaction opens: on the embedded store the one
+    // connection is held from BEGIN to COMMIT, and waits on nothing but the statements.
+    this.batches = new GroupCommit((items) => {
+      const built = this.build(items);
+      return db.transaction().execute((trx) => this.writeBatch(trx, built));
+    }, BATCHES_IN_FLIGHT);
   }
 
   record(r: Recording): Promise<Recorded> {
-    return this.batches.submit(r);
+    return this.batches.submit(r, r.lane);
   }
 
   flush(): Promise<void> {
     return this.batches.flush();
   }
 
-  private async writeBatch(trx: Transaction<DB>, items: Recording[]): Promise<Recorded[]> {
-    const built = items.map((item) => ({ item, ...this.transactions.build(item.tx) }));
+  /** Each item's rows as they will be written: its transaction row, stored response and prepared audit row. */
+  private build(items: Recording[]) {
+    return items.map((item) => {
+      const { row, values } = this.transactions.build(item.tx);
+      const audit = item.audit ? prepareChained([item.audit(row)])[0]! : null;
+      return { item, row, values, response: item.key?.response?.(row) ?? null, audit };
+    });
+  }
+
+  private async writeBatch(trx: Transaction<DB>, built: ReturnType<Recorder['build']>): Promise<Recorded[]> {
     // The first of several requests with one key in a batch goes ahead; the others are duplicates.
     const seen = new Set<string>();
     const keyed = built.filter(({ item }) => item.key && !seen.has(scopeId(item.key.scope)) && seen.add(scopeId(item.key.scope)));
     const inserted = await this.idempotency.insertClaims(
       trx,
-      keyed.map(({ item, row }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response: item.key!.response?.(row) ?? null })),
+      keyed.map(({ item, row, response }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response })),
     );
     const first = new Set(keyed);
     const recorded = built.filter((b) => !b.item.key || (first.has(b) && inserted.has(scopeId(b.item.key.scope))));
@@ -76,8 +90,7 @@ export class Recorder {
     for (const { item } of recorded) for (const write of item.afterRecord) await write(trx);
     const holds = recorded.flatMap((b) => (b.item.hold ? [b.item.hold] : []));
     if (holds.length > 0) await holdMany(trx, holds); // locks the wallet rows until the commit
-    const audits = recorded.flatMap((b) => (b.item.audit ? [b.item.audit(b.row)] : []));
-    if (audits.length > 0) await insertChained(trx, audits); // the chain lock last: locks go keys → wallets → chain
+    await appendChained(trx, recorded.flatMap((b) => (b.audit ? [b.audit] : []))); // the chain lock last: locks go keys → wallets → chain
     const ok = new Set(recorded);
     return built.map((b) => (ok.has(b) ? { kind: 'recorded', row: b.row } : { kind: 'key_taken' }));
   }

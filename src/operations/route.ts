@@ -82,6 +82,7 @@ export interface Caller {
   accountId: string;
   environment: Environment;
   requestId: string;
+  lane?: OperationContext['lane'];
 }
 
 /**

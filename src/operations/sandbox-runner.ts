@@ -68,6 +68,7 @@ export class SandboxRunner implements Runner {
       // The answer is decided here, so its audit row is stored with the record, in the same transaction.
       audit: (r) => audit.row(200, answer(r)),
       afterRecord: ctx.afterRecord,
+      lane: ctx.lane,
     });
     if (recorded.kind === 'replay') return replayed(call, recorded);
     if (recorded.kind === 'claimed') throw inFlight(); // sandbox keys are never left in flight
