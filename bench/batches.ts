@@ -71,15 +71,33 @@ async function onFreshServer<T>(open: () => Promise<StoreLocation>, fn: (url: st
   }
 }
 
-export async function batchesBench(store: string, open: () => Promise<StoreLocation>, n: number): Promise<BatchBenchRow> {
-  const single = await onFreshServer(open, (url, key) => singles(url, key, n));
-  const b = await onFreshServer(open, (url, key) => batch(url, key, n));
-  process.stderr.write(`  batches (${store}): ${n} rows: single calls ${single.rps.toFixed(0)}/s, batch ${b.rps.toFixed(0)}/s\n`);
-  return { store, rows: n, singleRps: single.rps, batchRps: b.rps, singleErrors: single.errors, batchFailed: b.failed };
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * `runs` rounds (BENCH_BATCH_RUNS, default 3), each the single calls then the batch: the medians of
+ * each side, so that one round disturbed by the shared machine does not decide the ratio.
+ */
+export async function batchesBench(store: string, open: () => Promise<StoreLocation>, n: number, runs = Number(process.env.BENCH_BATCH_RUNS ?? 3)): Promise<BatchBenchRow> {
+  const singles_: Array<{ rps: number; errors: number }> = [];
+  const batches_: Array<{ rps: number; failed: number }> = [];
+  for (let i = 0; i < runs; i++) {
+    // BENCH_BATCH_SINGLES=0: the batch side alone (to profile or compare engine changes quickly).
+    singles_.push(process.env.BENCH_BATCH_SINGLES === '0' ? { rps: NaN, errors: 0 } : await onFreshServer(open, (url, key) => singles(url, key, n)));
+    batches_.push(await onFreshServer(open, (url, key) => batch(url, key, n)));
+    process.stderr.write(`  batches (${store}): ${n} rows: single calls ${singles_.at(-1)!.rps.toFixed(0)}/s, batch ${batches_.at(-1)!.rps.toFixed(0)}/s\n`);
+  }
+  return {
+    store,
+    rows: n,
+    singleRps: median(singles_.map((r) => r.rps)),
+    batchRps: median(batches_.map((r) => r.rps)),
+    singleErrors: Math.max(...singles_.map((r) => r.errors)),
+    batchFailed: Math.max(...batches_.map((r) => r.failed)),
+  };
 }
 
 export function printBatches(rows: BatchBenchRow[]): void {
-  console.log(`\nA sandbox batch against the same rows as single calls over ${CONNECTIONS} connections (target: ratio ≥ 2)\n`);
+  console.log(`\nA sandbox batch against the same rows as single calls over ${CONNECTIONS} connections, medians of each side's runs (target: ratio ≥ 2)\n`);
   console.log('| store | rows | single calls rows/s | batch rows/s | ratio | single non-2xx | batch failed rows |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {

@@ -82,8 +82,8 @@ export class RowAudit implements CallAudit {
 }
 
 type RowRun = { kind: 'done'; result: RowResult } | { kind: 'retry' };
-/** Rows started together, and their runs. */
-type Chunk = { rows: number[]; runs: Promise<RowRun[]> };
+/** Rows started together, their runs, and whether any of them had a reserve when taken. */
+type Chunk = { rows: number[]; runs: Promise<RowRun[]>; reserved: boolean };
 
 /** A row's answer as its item keeps it: the operation's result data (or the error's), and its status. */
 function resultOf(row: number, status: number, body: string): RowResult {
@@ -120,10 +120,16 @@ export class BatchEngine {
     const chunks: Chunk[] = [];
     let more = true;
     let after = 0; // the highest queued row this lease has taken (store.ts take)
+    let renewed = -Infinity;
     for (;;) {
       await yieldToOthers();
       if (stopping()) return this.settle(batch, chunks).then(() => store.letGo(id, owner, 0));
-      if (!(await store.renew(id, owner, leaseS))) return this.settle(batch, chunks); // cancelled, or taken over
+      // Renewed a third of the way into the lease, not every half-chunk: each renewal is a round trip
+      // on the store's connection, and the lease only has to outlast the time until the next one.
+      if (performance.now() - renewed >= (leaseS * 1000) / 3) {
+        if (!(await store.renew(id, owner, leaseS))) return this.settle(batch, chunks); // taken over, or ended
+        renewed = performance.now();
+      }
       while (more && chunks.length < (stopOnError ? 1 : 2)) {
         const next = await store.take(id, size, after, chunks.flatMap((c) => c.rows));
         const items = next.items;
@@ -131,7 +137,7 @@ export class BatchEngine {
         more = items.length > 0;
         if (!more) break;
         await this.pace(batch, items.length);
-        chunks.push({ rows: items.map((i) => i.row), runs: Promise.all(items.map((item) => this.runRow(batch, def, item))) });
+        chunks.push({ rows: items.map((i) => i.row), runs: Promise.all(items.map((item) => this.runRow(batch, def, item))), reserved: items.some((i) => i.reserved_paise > 0) });
       }
       const chunk = chunks.shift();
       if (!chunk) break;
@@ -149,7 +155,7 @@ export class BatchEngine {
   private async saveChunk(batch: Batch, chunk: Chunk): Promise<{ results: RowResult[]; complete: boolean }> {
     const runs = await chunk.runs;
     const results = runs.flatMap((r) => (r.kind === 'done' ? [r.result] : []));
-    await this.deps.store.save(batch, results);
+    await this.deps.store.save(batch, results, chunk.reserved);
     return { results, complete: results.length === runs.length };
   }
 

@@ -302,16 +302,26 @@ export class BatchStore {
     return rows.map((r) => ({ ...r, input: r.input ?? {} }));
   }
 
-  /** Saves a chunk's results in one statement, and gives back what rows that ended without a hold still reserve. */
-  async save(b: { id: string; account_id: string }, results: RowResult[]): Promise<void> {
+  /**
+   * Saves a chunk's results in one statement and, when any of its rows had a reserve when taken, gives
+   * back what those that ended without a hold still reserve (in the same transaction). A chunk without
+   * reserves (every sandbox batch) is one statement and one round trip.
+   */
+  async save(b: { id: string; account_id: string }, results: RowResult[], reserved: boolean): Promise<void> {
     if (results.length === 0) return;
     // The rows named, so the items are read by primary key, not the whole batch joined with the recordset.
     const rows = sql`row_no IN (${sql.join(results.map((r) => r.row))})`;
-    await this.db.transaction().execute(async (trx) => {
-      await sql`
+    const update = (db: Db | Trx) =>
+      sql`
         UPDATE batch_items i SET status = v.status, http_status = v.http_status, result = v.result
         FROM jsonb_to_recordset(${JSON.stringify(results)}::jsonb) AS v(row integer, status text, http_status integer, result jsonb)
-        WHERE i.batch_id = ${b.id} AND ${rows} AND i.row_no = v.row`.execute(trx);
+        WHERE i.batch_id = ${b.id} AND ${rows} AND i.row_no = v.row`.execute(db);
+    if (!reserved) {
+      await update(this.db);
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await update(trx);
       await this.giveBack(trx, b, rows);
     });
   }

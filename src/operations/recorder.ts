@@ -43,40 +43,41 @@ const BATCHES_IN_FLIGHT = 2;
 
 export type Recorded = { kind: 'recorded'; row: TxRow } | { kind: 'key_taken' };
 
+/** A recording with its rows built (Recorder.build). */
+type Built = ReturnType<Recorder['build']>;
+
 export class Recorder {
-  private batches: GroupCommit<Recording, Recorded>;
+  private batches: GroupCommit<Built, Recorded>;
 
   constructor(
     db: Db,
     private transactions: TransactionStore,
     private idempotency: IdempotencyStore,
   ) {
-    // The rows are built and hashed before the transaction opens: on the embedded store the one
-    // connection is held from BEGIN to COMMIT, and waits on nothing but the statements.
-    this.batches = new GroupCommit((items) => {
-      const built = this.build(items);
-      return db.transaction().execute((trx) => this.writeBatch(trx, built));
-    }, BATCHES_IN_FLIGHT);
+    this.batches = new GroupCommit((items) => db.transaction().execute((trx) => this.writeBatch(trx, items)), BATCHES_IN_FLIGHT);
   }
 
+  /**
+   * The rows are built and hashed as the recording arrives, while an earlier batch is being written:
+   * on the embedded store the one connection is held from BEGIN to COMMIT, and then waits on nothing
+   * but the statements.
+   */
   record(r: Recording): Promise<Recorded> {
-    return this.batches.submit(r, r.lane);
+    return this.batches.submit(this.build(r), r.lane);
   }
 
   flush(): Promise<void> {
     return this.batches.flush();
   }
 
-  /** Each item's rows as they will be written: its transaction row, stored response and prepared audit row. */
-  private build(items: Recording[]) {
-    return items.map((item) => {
-      const { row, values } = this.transactions.build(item.tx);
-      const audit = item.audit ? prepareChained([item.audit(row)])[0]! : null;
-      return { item, row, values, response: item.key?.response?.(row) ?? null, audit };
-    });
+  /** A recording's rows as they will be written: its transaction row, stored response and prepared audit row. */
+  private build(item: Recording) {
+    const { row, values } = this.transactions.build(item.tx);
+    const audit = item.audit ? prepareChained([item.audit(row)])[0]! : null;
+    return { item, row, values, response: item.key?.response?.(row) ?? null, audit };
   }
 
-  private async writeBatch(trx: Transaction<DB>, built: ReturnType<Recorder['build']>): Promise<Recorded[]> {
+  private async writeBatch(trx: Transaction<DB>, built: Built[]): Promise<Recorded[]> {
     // The first of several requests with one key in a batch goes ahead; the others are duplicates.
     const seen = new Set<string>();
     const keyed = built.filter(({ item }) => item.key && !seen.has(scopeId(item.key.scope)) && seen.add(scopeId(item.key.scope)));
