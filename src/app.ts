@@ -10,7 +10,7 @@ import { buildServices, type Services } from './services.js';
 import type { AuthContext } from './http/auth.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling, type RecordAnswer } from './http/error-handler.js';
 import { accessGuard } from './http/guard.js';
-import { compile, compileText } from './http/validation.js';
+import { compile, compileText, lazySerializer } from './http/validation.js';
 import { inputGuard } from './http/input-guard.js';
 import { registerExpectation } from './http/expectation.js';
 import { registerJsonParser } from './http/json-body.js';
@@ -96,6 +96,7 @@ function registerPipeline(app: FastifyInstance, services: Services): void {
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? compile(schema) : compileText(schema)));
+  app.setSerializerCompiler(lazySerializer);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });

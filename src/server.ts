@@ -10,17 +10,21 @@
 // reconciler, webhook worker, checkpoints) lease their rows, so N processes share the work; without
 // Redis the primary holds the rate-limit buckets for all of them (access/cluster-bucket.ts). The
 // embedded store has one owner: there it stays one process.
+// Boot (target < 2 s, issue #28): only the config and the embedded engine's thread are imported
+// statically, so the engine opens on its thread while this one loads everything else (imported here).
 import cluster from 'node:cluster';
 import { loadConfig, type Config } from './config.js';
-import { followPrimary } from './cluster/health.js';
-import { line, Supervisor } from './cluster/supervisor.js';
-import { openStore } from './db/client.js';
-import { migrate } from './db/migrate.js';
-import { serveClusterBuckets } from './access/cluster-bucket.js';
+import { PGlitePool } from './db/pglite-pool.js';
 
 const FATAL_GRACE_MS = 5_000;
 
 async function primary(config: Config): Promise<void> {
+  const [{ openStore }, { migrate }, { serveClusterBuckets }, { Supervisor }] = await Promise.all([
+    import('./db/client.js'),
+    import('./db/migrate.js'),
+    import('./access/cluster-bucket.js'),
+    import('./cluster/supervisor.js'),
+  ]);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 1 });
   await migrate(store.db);
   await store.close();
@@ -31,13 +35,17 @@ async function primary(config: Config): Promise<void> {
 
 async function start(config: Config): Promise<void> {
   const t0 = performance.now();
-  // The embedded engine opens on its own thread (db/pglite-thread.ts): the application's modules load
-  // on this one meanwhile, instead of after it.
-  const [store, { buildApp }, { startAdminSocket }] = await Promise.all([
-    openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax }),
+  // The embedded engine opens on its own thread (db/pglite-thread.ts): the store's driver and the
+  // application's modules load on this one meanwhile, instead of before or after it.
+  const engine = config.databaseUrl ? undefined : PGlitePool.openIn(config.dataDir);
+  engine?.catch(() => undefined); // awaited by openStore below, once the modules are in
+  const [{ openStore }, { migrate }, { buildApp }, { startAdminSocket }] = await Promise.all([
+    import('./db/client.js'),
+    import('./db/migrate.js'),
     import('./app.js'),
     import('./admin/socket.js'),
   ]);
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, engine });
   const t1 = performance.now();
   await migrate(store.db);
   const t2 = performance.now();
@@ -75,12 +83,12 @@ async function start(config: Config): Promise<void> {
   process.on('unhandledRejection', (reason) => fatal(reason, 'unhandledRejection'));
 }
 
-function main(): Promise<void> {
+async function main(): Promise<void> {
   const config = loadConfig();
-  if (cluster.isWorker) followPrimary();
+  if (cluster.isWorker) (await import('./cluster/health.js')).followPrimary();
   if (cluster.isPrimary && config.workers > 1) {
     if (config.databaseUrl) return primary(config);
-    line('warn', 'SANGAM_WORKERS applies to PostgreSQL: the embedded store has a single owner, so one process serves', { workers: config.workers });
+    (await import('./cluster/supervisor.js')).line('warn', 'SANGAM_WORKERS applies to PostgreSQL: the embedded store has a single owner, so one process serves', { workers: config.workers });
   }
   return start(config);
 }

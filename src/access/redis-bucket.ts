@@ -1,8 +1,12 @@
 // Owns token buckets in Redis, so that a key's limit holds across every server process. One Lua
 // script refills and takes atomically, using Redis's own clock (no skew between processes); a take of
 // cost 0 only looks (the console's check before a sign-in).
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { BucketStore, Limits } from './rate-limit.js';
+
+// ioredis is loaded when a Redis store is configured, not at every server's boot (about 100 ms).
+const load = createRequire(import.meta.url);
 
 const TAKE = `
 local cap = tonumber(ARGV[1])
@@ -29,7 +33,8 @@ export class RedisBucketStore implements BucketStore {
   private redis: Redis;
 
   constructor(url: string) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    const { Redis: Client } = load('ioredis') as typeof import('ioredis');
+    this.redis = new Client(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     this.redis.on('error', () => {}); // surfaced per call by take()
     this.redis.defineCommand('sangamTake', { numberOfKeys: 1, lua: TAKE });
   }

@@ -2,10 +2,10 @@
 // Both speak the PostgreSQL dialect through the same Kysely instance; no code path differs after this.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import type { DB } from './schema.js';
 import { PGlitePool } from './pglite-pool.js';
+
+export { embeddedDir } from './pglite-pool.js';
 import { INT8_PARSER } from './types.js';
 import { storeStats } from './stats.js';
 
@@ -20,10 +20,9 @@ export interface StoreOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolMax?: number;
+  /** The embedded engine, already opening (server.ts starts it before loading the rest). */
+  engine?: Promise<PGlitePool>;
 }
-
-/** The directory inside SANGAM_DATA_DIR where the embedded store keeps its files. */
-export const embeddedDir = (dataDir: string) => path.join(dataDir, 'pgdata');
 
 /** Counts what a pg client sends (db/stats.ts). */
 function countStatements(client: pg.PoolClient): void {
@@ -50,8 +49,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
-  mkdirSync(opts.dataDir, { recursive: true });
-  const pool = await PGlitePool.open(embeddedDir(opts.dataDir));
+  const pool = await (opts.engine ?? PGlitePool.openIn(opts.dataDir));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'embedded', close: () => db.destroy() };
 }

@@ -2,6 +2,8 @@
 // (pglite-thread.ts): each statement is one message there and one answer back. The engine is a single
 // connection, so the "pool" hands that one connection to one holder at a time (a FIFO mutex): a Kysely
 // transaction keeps it from BEGIN to COMMIT and nothing interleaves.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type { EngineError, EngineReply, EngineRequest } from './pglite-thread.js';
@@ -14,6 +16,9 @@ const COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'SELECT']);
 const toError = (e: EngineError) => Object.assign(new Error(e.message), e.fields);
 
 type Waiter = { resolve: (r: EngineResult) => void; reject: (err: Error) => void };
+
+/** The directory inside SANGAM_DATA_DIR where the embedded store keeps its files. */
+export const embeddedDir = (dataDir: string) => path.join(dataDir, 'pgdata');
 
 export class PGlitePool implements PostgresPool {
   private queue: Array<() => void> = [];
@@ -32,6 +37,12 @@ export class PGlitePool implements PostgresPool {
     if (thread !== null) storeStats.engineThreads.add(thread);
     // Idle, the thread does not keep the process alive; a statement under way does (send()).
     worker.unref();
+  }
+
+  /** Opens the engine on SANGAM_DATA_DIR (created if missing). */
+  static openIn(dataDir: string): Promise<PGlitePool> {
+    mkdirSync(dataDir, { recursive: true });
+    return PGlitePool.open(embeddedDir(dataDir));
   }
 
   static async open(dataDir: string): Promise<PGlitePool> {

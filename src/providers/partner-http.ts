@@ -4,7 +4,8 @@
 // classification rests on — whether a failed call can have reached the partner (Unsent: it cannot;
 // Unanswered: it may have acted). A connector adds its own authentication headers and body encoding
 // (JSON, a form, multipart); messages name the partner and never carry credentials or a body.
-import { Agent, errors, request, type FormData } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent, FormData } from 'undici';
 import { PartnerError } from './connector.js';
 
 /** Errors that mean the request never left this machine or never reached the partner. */
@@ -76,17 +77,26 @@ export interface PartnerHttpOptions {
 /** A body: a string is JSON unless the headers say otherwise; FormData goes as multipart. */
 export type PartnerBody = string | FormData;
 
-export class PartnerHttp {
-  private agent: Agent;
+/** undici, loaded at the first partner call (about 100 ms of module loading kept out of boot). */
+const undici = () => createRequire(import.meta.url)('undici') as typeof import('undici');
 
-  constructor(private o: PartnerHttpOptions) {
-    this.agent = new Agent({ connect: { timeout: o.connectTimeoutMs }, keepAliveTimeout: 30_000, ...(o.connections ? { connections: o.connections } : {}) });
+/** A multipart body for `call` (undici's FormData, which its request sends as multipart/form-data). */
+export const newFormData = (): FormData => new (undici().FormData)();
+
+export class PartnerHttp {
+  private agentMade: Agent | null = null;
+
+  constructor(private o: PartnerHttpOptions) {}
+
+  /** The client, made (and undici loaded) at the first call: a server without live partners never needs it. */
+  private get agent(): Agent {
+    return (this.agentMade ??= new (undici().Agent)({ connect: { timeout: this.o.connectTimeoutMs }, keepAliveTimeout: 30_000, ...(this.o.connections ? { connections: this.o.connections } : {}) }));
   }
 
   /** One call, answered whatever its HTTP status; throws Unsent or Unanswered. */
   async call(method: 'GET' | 'POST', path: string, timeoutMs: number, headers: Record<string, string>, body?: PartnerBody): Promise<PartnerAnswer> {
     try {
-      const res = await request(`${this.o.baseUrl}${path}`, {
+      const res = await undici().request(`${this.o.baseUrl}${path}`, {
         method,
         dispatcher: this.agent,
         headers: { accept: 'application/json', ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -103,7 +113,7 @@ export class PartnerHttp {
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.agentMade?.close() ?? Promise.resolve();
   }
 
   /** The whole body, refused past maxBodyBytes. */
@@ -123,6 +133,7 @@ export class PartnerHttp {
 
   private classify(err: unknown): Error {
     if (err instanceof Unanswered) return err;
+    const { errors } = undici();
     if (err instanceof errors.ConnectTimeoutError) return new Unsent(this.o.partner, true);
     const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code ?? '';
     if (UNSENT.has(code)) return new Unsent(this.o.partner, false);

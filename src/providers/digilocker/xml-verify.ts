@@ -13,12 +13,27 @@
 //      valid at the document's signing time (`KycRes@ts`), intermediates being CAs, the leaf fit to
 //      sign documents (key usage, extended key usage when present).
 // A refusal names its reason and carries nothing from the document.
-import 'reflect-metadata';
 import { createHmac, timingSafeEqual, X509Certificate } from 'node:crypto';
-import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
-import { KeyUsageFlags, KeyUsagesExtension, X509Certificate as PeculiarCertificate } from '@peculiar/x509';
-import { C14nCanonicalization, SignedXml } from 'xml-crypto';
+import { createRequire } from 'node:module';
+import type { Document, Element } from '@xmldom/xmldom';
+import type * as XmlDom from '@xmldom/xmldom';
+import type * as Peculiar from '@peculiar/x509';
+import type * as XmlCrypto from 'xml-crypto';
 import { signingTime } from './transformers.js';
+
+const load = createRequire(import.meta.url);
+let loaded: { dom: typeof XmlDom; x509: typeof Peculiar; xml: typeof XmlCrypto } | undefined;
+/**
+ * The XML and certificate libraries, loaded the first time an eAadhaar is checked: about 260 ms of
+ * module loading that only live DigiLocker downloads need, kept out of every server's boot (< 2 s).
+ */
+function libs(): NonNullable<typeof loaded> {
+  if (!loaded) {
+    load('reflect-metadata'); // @peculiar/x509's decorators need it first
+    loaded = { dom: load('@xmldom/xmldom') as typeof XmlDom, x509: load('@peculiar/x509') as typeof Peculiar, xml: load('xml-crypto') as typeof XmlCrypto };
+  }
+  return loaded;
+}
 
 const DSIG = 'http://www.w3.org/2000/09/xmldsig#';
 const ALGORITHMS = {
@@ -69,7 +84,7 @@ export function hmacMatches(raw: Buffer, header: string | undefined | null, clie
 
 /** A parser that stops at the first error or warning instead of repairing the input. */
 function parse(xml: string): Document {
-  return new DOMParser({
+  return new (libs().dom.DOMParser)({
     onError: (level, msg) => {
       throw new Error(`${level}: ${msg}`);
     },
@@ -131,6 +146,7 @@ const issuedBy = (c: X509Certificate, issuer: X509Certificate) => c.checkIssued(
 export function chainProblem(leaf: X509Certificate, bag: readonly X509Certificate[], anchors: readonly X509Certificate[], at: Date): string | null {
   const eku = leaf.keyUsage; // Node names the extended key usage list `keyUsage`
   if (eku && !eku.some((o) => SIGNING_EKUS.has(o))) return 'the signer certificate is not for document signing (extended key usage)';
+  const { X509Certificate: PeculiarCertificate, KeyUsagesExtension, KeyUsageFlags } = libs().x509;
   const ku = new PeculiarCertificate(leaf.raw).getExtension(KeyUsagesExtension);
   if (ku && !(ku.usages & (KeyUsageFlags.digitalSignature | KeyUsageFlags.nonRepudiation))) return 'the signer certificate may not sign (key usage)';
   let cur = leaf;
@@ -181,7 +197,7 @@ export function verifyEaadhaar(raw: Buffer, hmacHeader: string | undefined | nul
   const leaf = leafOf(certs);
   if (typeof leaf === 'string') return refuse('untrusted signer', leaf);
 
-  const sx = new SignedXml({ publicCert: leaf.toString(), getCertFromKeyInfo: () => null });
+  const sx = new (libs().xml.SignedXml)({ publicCert: leaf.toString(), getCertFromKeyInfo: () => null });
   let signed: string;
   try {
     sx.loadSignature(shape.sig as unknown as Node);
@@ -195,7 +211,7 @@ export function verifyEaadhaar(raw: Buffer, hmacHeader: string | undefined | nul
   // What xml-crypto hashed came from its own parse of the text; it must be the document we parsed.
   const unsigned = root.cloneNode(true) as Element;
   for (const s of elementChildren(unsigned)) if (s.namespaceURI === DSIG && s.localName === 'Signature') unsigned.removeChild(s);
-  if (new C14nCanonicalization().process(unsigned as unknown as Node, {}) !== signed) {
+  if (new (libs().xml.C14nCanonicalization)().process(unsigned as unknown as Node, {}) !== signed) {
     return refuse('bad signature', 'the signed content is not the document');
   }
 

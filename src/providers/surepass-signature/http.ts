@@ -1,8 +1,7 @@
 // Owns the surepass-signature connector's HTTP call: the shared partner transport (partner-http.ts) with
 // Surepass's `Authorization: Bearer <token>` (PARTNERS.md §6.1) and a multipart/form-data body. Messages
 // never carry the token or a body.
-import { FormData } from 'undici';
-import { PartnerHttp, type PartnerAnswer } from '../partner-http.js';
+import { newFormData, PartnerHttp, type PartnerAnswer } from '../partner-http.js';
 
 export { Unanswered, Unsent } from '../partner-http.js';
 export type SurepassAnswer = PartnerAnswer;
@@ -19,7 +18,7 @@ export class SurepassHttp {
 
   /** POSTs a form, answered whatever its HTTP status; throws Unsent or Unanswered. */
   postForm(path: string, fields: Record<string, string>, timeoutMs: number): Promise<SurepassAnswer> {
-    const form = new FormData();
+    const form = newFormData();
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     return this.http.call('POST', path, timeoutMs, { authorization: this.authorization }, form);
   }
