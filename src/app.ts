@@ -49,6 +49,8 @@ declare module 'fastify' {
     operation?: string;
     /** Every body field is optional: an empty or missing body is an empty object (json-body.ts). */
     bodyOptional?: boolean;
+    /** The Content-Types the route takes, when not only application/json: a 415 names them. */
+    mediaTypes?: string[];
   }
 }
 

@@ -190,6 +190,11 @@ describe('batches', () => {
     const done = await ended(t, id);
     assert.equal(done.counts.success, 2);
     assert.equal((await t.call('GET', `/api/v1/transactions/${refs[1]}`)).body.data.match, true);
+    // No network address submitted it: the batch and its rows' audit rows say so (null), not ''.
+    const from = await t.store.db.selectFrom('batches').select('client_ip').where('id', '=', id).executeTakeFirstOrThrow();
+    assert.equal(from.client_ip, null);
+    const audited = await t.store.db.selectFrom('audit_logs').select('client_ip').where('reference_id', '=', refs[1]!).executeTakeFirstOrThrow();
+    assert.equal(audited.client_ip, null);
     // An erasure of a row's reference reaches the batch's copy too: its input goes, its answer is scrubbed.
     const erased = await t.call('POST', '/api/v1/erasures', { body: { reference_id: refs[0] } });
     assert.equal(erased.status, 200, erased.text);
@@ -228,6 +233,9 @@ describe('batches', () => {
     const huge = await upload(t, 'text/csv', Buffer.alloc(30 * 1024 * 1024, 'a'), 'operation=name-match');
     assert.equal(huge.status, 413);
     assert.equal(huge.body.data.Errorcode, 111);
+    const plain = await upload(t, 'text/plain', 'reference_id,consent\n', 'operation=name-match');
+    assert.equal(plain.status, 415);
+    assert.equal(plain.body.message, 'Content-Type must be one of application/json, text/csv, application/x-ndjson');
     const json = await t.call('POST', '/api/v1/batches', { body: { operation: 'name-match', items: [] } });
     assert.equal(json.status, 422);
     assert.equal(json.body.data.errors[0].field, 'items');

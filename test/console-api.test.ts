@@ -28,6 +28,15 @@ describe('console API', () => {
     assert.equal(r.code, 2);
   });
 
+  it('users create takes the console password rule: 10 to 1,024 characters', async () => {
+    const short = await runCommand(t.store.db, ['users', 'create', '--email', 'short@acme.test', '--password', 'x'.repeat(9)]);
+    assert.equal(short.code, 2);
+    assert.match(JSON.stringify(short.output), /password must be 10 to 1024 characters/);
+    const exists = await t.store.db.selectFrom('console_users').select('id').where('email', '=', 'short@acme.test').executeTakeFirst();
+    assert.equal(exists, undefined);
+    assert.equal((await runCommand(t.store.db, ['users', 'create', '--email', 'short@acme.test', '--password', 'x'.repeat(10)])).code, 0);
+  });
+
   it('signs in with a secure session cookie and a CSRF token', async () => {
     const s = await login('dev@acme.test', 'correct horse');
     assert.equal(s.r.statusCode, 200);

@@ -163,7 +163,6 @@ export const COMMANDS: Record<string, Command> = {
     const { values } = opts(args, { email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean' }, account: { type: 'string' } });
     required(values, 'email', 'password');
     if (!/^[^@\s]+@[^@\s]+$/.test(values.email!)) throw new UsageError('--email must be an email address');
-    if (!values.password) throw new UsageError('--password must not be empty');
     return users.create(db, 'cli', { email: values.email!, password: values.password!, isAdmin: values.admin === true, accountId: values.account ?? null });
   },
 

@@ -94,6 +94,9 @@ function readSubmission(req: FastifyRequest<{ Querystring: Static<typeof SubmitQ
 /** The format of an upload: its Content-Type, one of the two the upload parser accepts. */
 export const uploadFormat = (req: FastifyRequest): UploadFormat => (/^text\/csv/i.test(String(req.headers['content-type'])) ? 'csv' : 'ndjson');
 
+/** What a batch submission takes (a 415 names them). */
+export const UPLOAD_MEDIA_TYPES = ['application/json', 'text/csv', 'application/x-ndjson'];
+
 /** Reads a text/csv or application/x-ndjson body (up to UPLOAD_LIMIT) as an UploadText, in `scope` only. */
 export function acceptUploads(scope: FastifyInstance): void {
   const upload = { parseAs: 'string' as const, bodyLimit: UPLOAD_LIMIT };
@@ -161,6 +164,7 @@ function registerSubmit(api: FastifyInstance, batches: Batches): void {
       // The body is a JSON object, or an upload read by row (upload.ts): readSubmission validates it.
       validatorCompiler: ({ schema, httpPart }) => (httpPart === 'body' ? () => true : compileText(schema)),
       onRequest: refuseLargeUpload,
+      config: { mediaTypes: UPLOAD_MEDIA_TYPES },
     },
     async (req, reply) => {
       const { accountId, environment, keyId } = req.auth!;

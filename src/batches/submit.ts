@@ -29,12 +29,12 @@ export interface SubmitDeps {
   approvals: ApprovalGuard;
 }
 
-/** Who submits: the key's account, environment and id, and the client address. */
+/** Who submits: the key's account, environment and id, and the client address (null from the CLI). */
 export interface Submitter {
   accountId: string;
   environment: Environment;
   keyId: string;
-  ip: string;
+  ip: string | null;
 }
 
 export interface Submission {

@@ -114,6 +114,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // the not-found route reads its body: it is still "no such route" or "wrong method".
     if ((err as FastifyError).code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE') return noRoute(req, reply);
     const apiErr = toApiError(err);
+    const takes = req.routeOptions.config?.mediaTypes;
+    // The shared message names JSON; a route that takes uploads too names all it takes.
+    if (apiErr?.code === 'unsupported_media_type' && takes) return sendError(req, reply, new ApiError('unsupported_media_type', `Content-Type must be one of ${takes.join(', ')}`));
     if (apiErr) return sendError(req, reply, apiErr);
     req.log.error({ err }, 'unhandled error');
     return sendError(req, reply, new ApiError('internal', 'Internal error; the request id identifies it to support'));

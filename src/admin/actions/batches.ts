@@ -45,7 +45,7 @@ export interface UploadSubmission {
 /** Errors: ApiError validation (422: the upload or its rows), forbidden (403), insufficient_funds (402). */
 export async function submitUpload(db: Db, deps: SubmitDeps, actor: Actor, s: UploadSubmission): Promise<Submitted> {
   const def = operationOf(s.operation);
-  const submitted = await submitBatch(deps, { accountId: s.accountId, environment: s.environment, keyId: actor, ip: s.ip ?? '' }, {
+  const submitted = await submitBatch(deps, { accountId: s.accountId, environment: s.environment, keyId: actor, ip: s.ip ?? null }, {
     operation: def.slug,
     rows: uploadRows(def, s.format, s.text),
     source: s.format === 'csv' ? 'query' : 'body',
