@@ -35,25 +35,26 @@ async function primary(config: Config): Promise<void> {
 
 async function start(config: Config): Promise<void> {
   const t0 = performance.now();
-  // The embedded engine opens on its own thread (db/pglite-thread.ts): the store's driver and the
-  // application's modules load on this one meanwhile, instead of before or after it.
+  // The embedded engine opens on its own thread (db/pglite-thread.ts), and the store is opened and
+  // migrated (statements the engine runs there) while the application's modules load on this one.
   const engine = config.databaseUrl ? undefined : PGlitePool.openIn(config.dataDir);
-  engine?.catch(() => undefined); // awaited by openStore below, once the modules are in
-  const [{ openStore }, { migrate }, { buildApp }, { startAdminSocket }] = await Promise.all([
-    import('./db/client.js'),
-    import('./db/migrate.js'),
-    import('./app.js'),
-    import('./admin/socket.js'),
-  ]);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, engine });
-  const t1 = performance.now();
-  await migrate(store.db);
+  engine?.catch(() => undefined); // awaited by openStore below, once its driver is loaded
+  let migrationsMs = 0;
+  const migrated = (async () => {
+    const [{ openStore }, { migrate }] = await Promise.all([import('./db/client.js'), import('./db/migrate.js')]);
+    const opened = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, engine });
+    const m0 = performance.now();
+    await migrate(opened.db);
+    migrationsMs = performance.now() - m0;
+    return opened;
+  })();
+  const [store, { buildApp }, { startAdminSocket }] = await Promise.all([migrated, import('./app.js'), import('./admin/socket.js')]);
   const t2 = performance.now();
   const { app, services } = await buildApp(config, store);
   const closeAdmin = store.kind === 'embedded' ? await startAdminSocket(config.dataDir, store.db, { settlement: async () => services.settlement }) : async () => {};
   await app.listen({ port: config.port, host: config.host });
   const ms = (a: number, b: number) => Math.round(b - a);
-  const bootMs = { store_and_modules: ms(t0, t1), migrations: ms(t1, t2), app: ms(t2, performance.now()), since_process_start: Math.round(performance.now()) };
+  const bootMs = { store_and_modules: ms(t0, t2), migrations: Math.round(migrationsMs), app: ms(t2, performance.now()), since_process_start: Math.round(performance.now()) };
   app.log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.dataDir : undefined, bootMs }, 'sangam ready');
   // A process manager that forked us (PM2's wait_ready, a test) learns we listen — on our port, not
   // some other process's.
