@@ -4,10 +4,10 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { PGlitePool } from './pglite-pool.js';
-
-export { embeddedDir } from './pglite-pool.js';
 import { INT8_PARSER } from './types.js';
 import { storeStats } from './stats.js';
+
+export { embeddedDir } from './pglite-pool.js';
 
 export type Db = Kysely<DB>;
 export interface Store {

@@ -78,7 +78,8 @@ export interface PartnerHttpOptions {
 export type PartnerBody = string | FormData;
 
 /** undici, loaded at the first partner call (about 100 ms of module loading kept out of boot). */
-const undici = () => createRequire(import.meta.url)('undici') as typeof import('undici');
+const load = createRequire(import.meta.url);
+const undici = () => load('undici') as typeof import('undici');
 
 /** A multipart body for `call` (undici's FormData, which its request sends as multipart/form-data). */
 export const newFormData = (): FormData => new (undici().FormData)();
