@@ -98,7 +98,6 @@ function viewOf(b: Selectable<DB['batches']>, counts: Counts): BatchView {
     completed_at: b.completed_at?.toISOString() ?? null,
   };
 }
-const FINAL: BatchStatus[] = ['completed', 'cancelled', 'failed'];
 
 export class BatchStore {
   constructor(private db: Db) {}
@@ -371,12 +370,6 @@ export class BatchStore {
     return Number(left.n);
   }
 
-  /** Whether any row of the batch is still to run (queued or taken). */
-  async unfinished(id: string): Promise<boolean> {
-    const r = await this.db.selectFrom('batch_items').select('row_no').where('batch_id', '=', id).where('status', 'in', ['queued', 'running']).limit(1).executeTakeFirst();
-    return r !== undefined;
-  }
-
   /** on_error=stop after a failed row: the rows not started are not run, and the batch will end failed, saying why. */
   async stop(b: { id: string; account_id: string }, message: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -410,10 +403,5 @@ export class BatchStore {
       await enqueueEvents(trx, [{ scope: { accountId: b.account_id, environment: b.environment }, type: 'batch.completed', txnId: id, data: { ...view } }]);
       return true;
     });
-  }
-
-  /** Whether a batch has ended. */
-  static isFinal(status: BatchStatus): boolean {
-    return FINAL.includes(status);
   }
 }

@@ -8,10 +8,13 @@
 // rows, batches/engine.ts). A batch is filled with every interactive item queued first, background
 // ones after, so an interactive call waits behind the batch being written, never behind a batch's
 // queue of rows.
+/** Interactive: a client waits on the answer. Background: a batch's row. */
+export type Lane = 'interactive' | 'background';
+
 type Waiting<T, R> = { item: T; resolve: (r: R) => void; reject: (err: unknown) => void };
 
 export class GroupCommit<T, R> {
-  private lanes: { interactive: Array<Waiting<T, R>>; background: Array<Waiting<T, R>> } = { interactive: [], background: [] };
+  private lanes: Record<Lane, Array<Waiting<T, R>>> = { interactive: [], background: [] };
   private running = new Set<Promise<void>>();
   private starting = false;
 
@@ -25,7 +28,7 @@ export class GroupCommit<T, R> {
     private maxBatch = 500,
   ) {}
 
-  submit(item: T, lane: 'interactive' | 'background' = 'interactive'): Promise<R> {
+  submit(item: T, lane: Lane = 'interactive'): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.lanes[lane].push({ item, resolve, reject });
       this.kick();

@@ -12,6 +12,7 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
+import type { Lane } from '../db/group-commit.js';
 import type { DB, Environment } from '../db/schema.js';
 import type { DataClass } from '../audit/retention.js';
 import type { OperationRequest, Outcome, VpaHolder } from '../providers/connector.js';
@@ -64,7 +65,7 @@ export interface OperationContext {
    * `background` for a batch's row: its writes queue behind interactive calls' in the group commits
    * (db/group-commit.ts), so a batch never holds back a client waiting on an answer.
    */
-  lane?: 'interactive' | 'background';
+  lane?: Lane;
 }
 
 /** Result fields the client sees but the store must not keep (identity photos), and how they come back. */

@@ -16,7 +16,7 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
-import { GroupCommit } from '../db/group-commit.js';
+import { GroupCommit, type Lane } from '../db/group-commit.js';
 import { scopeId, type IdempotencyStore, type IdemScope } from '../idempotency/store.js';
 import { holdMany, type HoldSpec } from '../ledger/ledger.js';
 import { appendChained, prepareChained, type AuditRow } from '../audit/chain.js';
@@ -31,7 +31,7 @@ export interface Recording {
   /** The request's audit row, when the answer is known as soon as it is recorded (the sandbox). */
   audit?: (row: TxRow) => AuditRow;
   afterRecord: Array<(trx: Transaction<DB>) => Promise<void>>;
-  lane?: 'interactive' | 'background';
+  lane?: Lane;
 }
 
 /**
