@@ -26,6 +26,7 @@ async function startSetuApp(emu: SetuRechargeEmulator, port: number | null, env:
       ...partnerSuiteEnv('setu', 'setu-recharge', emu.url, vars, 'recharge-commission'),
       SANGAM_PARTNER_TIMEOUT_MS: '2000', // a cold first call on a loaded machine can take over 700 ms
       SANGAM_RECONCILE_SCHEDULE: '2',
+      SANGAM_RECONCILE_LEASE_S: '3', // an enquiry that found Setu down is asked again after this
       ...env,
     },
     { port },
@@ -205,6 +206,11 @@ describe('setu-recharge connector, end to end', () => {
     assert.equal(w.status, 202, await w.clone().text());
     assert.equal(((await w.json()) as { parked: boolean }).parked, true);
     assert.equal((await txOf(body.reference_id)).body.data.reversed_at, undefined, 'not applied before it is confirmed');
+    // The recheck the park asked for reaches Setu while it is still down (whenever the reconciler runs
+    // it); it is asked again when its lease runs out, and that time Setu answers.
+    const asked = (await calls())['/recharge/status'] ?? 0;
+    await eventually(async () => ((await calls())['/recharge/status'] ?? 0) > asked, 15_000);
+    assert.equal((await txOf(body.reference_id)).body.data.reversed_at, undefined, 'a failed recheck applies nothing');
     emu.setFaults({}); // Setu's API is back
     const done = await eventually(async () => {
       const x = await txOf(body.reference_id);
