@@ -28,6 +28,16 @@ function randomString(alphabet: string, length: number): string {
 
 export const randomBase62 = (length: number) => randomString(ALPHABET, length);
 
+/** `bytes` (at most 4096) random bytes as hex (a salt), from the same pool. */
+export function randomHex(bytes: number): string {
+  if (offset + bytes > pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  offset += bytes;
+  return pool.toString('hex', offset - bytes, offset);
+}
+
 export const newId = (prefix: string, length = 20) => `${prefix}_${randomBase62(length)}`;
 
 /** Decimal digits, e.g. for UTR / RRN style references. */

@@ -12,12 +12,12 @@
 // the chain short of its recorded head (or of a signed checkpoint); `sangam audit verify` reports the
 // first broken row. Metadata retention deletes old rows and records, per chain, a checkpoint (the last
 // deleted row's seq and hash), from which verification of that chain starts.
-import { randomBytes } from 'node:crypto';
 import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { AuditLogsTable, DB } from '../db/schema.js';
 import { contentCommitment, legacyHash, linkHash, rowDigest } from './hashing.js';
 import { dataClassOf, type DataClass } from './retention.js';
+import { randomHex } from '../ids.js';
 
 export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash' | 'chain' | 'seq' | 'data_class' | 'content_salt' | 'content_hash' | 'erased_at'> & {
   /** The operation's declared class; derived from the row when absent (retention.ts). */
@@ -85,7 +85,7 @@ export type PreparedRows = ReadonlyArray<{ row: AuditRow & { data_class: DataCla
 export function prepareChained(rows: AuditRow[]): PreparedRows {
   return rows.map((r) => {
     const data_class = dataClassOf(r.data_class, r.reference_id);
-    const content_salt = randomBytes(16).toString('hex');
+    const content_salt = randomHex(16);
     const content_hash = contentCommitment(content_salt, r);
     return { row: { ...r, data_class, content_salt, content_hash }, digest: rowDigest({ ...r, data_class, content_hash }) };
   });
