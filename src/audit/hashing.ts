@@ -11,14 +11,11 @@
 //   the commitment once it is published in an export.
 // digest = SHA-256(canonical metadata + data_class + content_hash); hash = SHA-256(prev "\n" digest).
 // Rows from before the commitment (content_hash null) hash the whole row: SHA-256(prev "\n" canonical).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../canonical.js';
 
-const sha256 = (...parts: string[]) => {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p);
-  return h.digest('hex');
-};
+/** SHA-256 of the parts' UTF-8 bytes one after another, hex; one-shot (no Hash object: every row hashes three times). */
+const sha256 = (...parts: string[]) => hash('sha256', parts.join(''), 'hex');
 
 /** A body as stored: JSON text (or null), parsed so that canonical form does not depend on the driver. */
 export const parseBody = (v: string | null | undefined): unknown => (v == null ? null : (JSON.parse(v) as unknown));

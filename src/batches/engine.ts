@@ -57,8 +57,17 @@ export class RowAudit implements CallAudit {
     private input: Input,
   ) {}
 
+  /** The last answer text this row parsed, and its value: the item's result is read from the same text. */
+  private parsed: { text: string; value: Record<string, unknown> } | undefined;
+
+  /** `text` parsed, once for the audit row and the item's result together. */
+  parse(text: string): Record<string, unknown> {
+    if (this.parsed?.text !== text) this.parsed = { text, value: JSON.parse(text) as Record<string, unknown> };
+    return this.parsed.value;
+  }
+
   row(status: number, payload: unknown): AuditRow {
-    const body = typeof payload === 'string' ? (JSON.parse(payload) as Record<string, unknown>) : null;
+    const body = typeof payload === 'string' ? this.parse(payload) : null;
     return {
       request_id: this.requestId,
       created_at: new Date(),
@@ -86,8 +95,8 @@ type RowRun = { kind: 'done'; result: RowResult } | { kind: 'retry' };
 type Chunk = { rows: number[]; runs: Promise<RowRun[]>; reserved: boolean };
 
 /** A row's answer as its item keeps it: the operation's result data (or the error's), and its status. */
-function resultOf(row: number, status: number, body: string): RowResult {
-  const env = JSON.parse(body) as { data: Record<string, unknown> };
+function resultOf(row: number, status: number, body: Record<string, unknown>): RowResult {
+  const env = body as { data: Record<string, unknown> };
   const s = env.data.status;
   const ok = status === 200 && (s === 'success' || s === 'pending' || s === 'failed');
   return { row, status: ok ? (s as RowResult['status']) : 'failed', http_status: status, result: env.data };
@@ -195,6 +204,6 @@ export class BatchEngine {
       answer = { status: err.http, body: JSON.stringify(errorEnvelope(err, requestId)), replayed: false };
     }
     if (!audit.recorded) await this.deps.audit.write(audit.row(answer.status, answer.body));
-    return { kind: 'done', result: resultOf(item.row, answer.status, answer.body) };
+    return { kind: 'done', result: resultOf(item.row, answer.status, audit.parse(answer.body)) };
   }
 }

@@ -53,6 +53,10 @@ export class SandboxRunner implements Runner {
     const outcome = await executeOperation(def, input, ctx);
     const strip = def.unstored?.strip;
     const answer = (r: TxRow, shown = r.result) => JSON.stringify(resultEnvelope(r.status, outcome.message, shown, ctx.requestId));
+    // The client's answer, its audit row's and (unless something is stripped from what is stored) its
+    // key's are one text: made once (the recorder calls these with the one row it recorded).
+    let made: { row: TxRow; body: string } | undefined;
+    const shown = (r: TxRow) => (made?.row === r ? made : (made = { row: r, body: answer(r) })).body;
     const recorded = await recordClaimed(this.deps, call, {
       tx: {
         id: ctx.txnId,
@@ -64,9 +68,9 @@ export class SandboxRunner implements Runner {
         outcome,
         strip,
       },
-      key: key && { ...key, response: (r) => answer(r, strip ? strip(r.result) : r.result) },
+      key: key && { ...key, response: (r) => (strip ? answer(r, strip(r.result)) : shown(r)) },
       // The answer is decided here, so its audit row is stored with the record, in the same transaction.
-      audit: (r) => audit.row(200, answer(r)),
+      audit: (r) => audit.row(200, shown(r)),
       afterRecord: ctx.afterRecord,
       lane: ctx.lane,
     });
@@ -74,6 +78,6 @@ export class SandboxRunner implements Runner {
     if (recorded.kind === 'claimed') throw inFlight(); // sandbox keys are never left in flight
     audit.recorded = true;
     if (outcome.settle) this.deps.finalizer.wake(recorded.row.created_at.getTime() + outcome.settle.after_ms);
-    return { status: 200, body: answer(recorded.row), replayed: false };
+    return { status: 200, body: shown(recorded.row), replayed: false };
   }
 }
