@@ -11,7 +11,7 @@ import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { addEntry } from '../src/access/allowlist.js';
 import { runCommand } from '../src/admin/run.js';
 import { OPERATIONS } from '../src/operations/registry.js';
-import { PATHS, ROUTES, startApp, VALID, type TestApp } from './harness.js';
+import { eventually, PATHS, ROUTES, startApp, VALID, type TestApp } from './harness.js';
 import { liveReads, startLive, type LiveApp } from './live-harness.js';
 
 describe('security: every authenticated route', () => {
@@ -191,6 +191,8 @@ describe('security: what reads money, across environments and accounts', () => {
     const batch = await t.call('POST', '/api/v1/batches', { key: t.liveKey, body: { operation: 'upi-payment-status', items: [{ ...VALID.upi(), amount: 5 }] } });
     assert.equal(batch.status, 200, batch.text);
     liveBatch = batch.body.data.id;
+    // The batch's payment settles in the background and moves `held`: the probes read a settled wallet.
+    await eventually(async () => (await t.call('GET', `/api/v1/batches/${liveBatch}`, { key: t.liveKey })).body.data.status === 'completed', 30_000);
     const b = await createAccount(t.store.db, 'Snoop');
     await addEntry(t.store.db, b.id, 'live', '127.0.0.1');
     other = { accountId: b.id, sandbox: (await createKey(t.store.db, b.id, 'sandbox')).key, live: (await createKey(t.store.db, b.id, 'live')).key };
