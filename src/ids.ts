@@ -7,13 +7,17 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const pool = Buffer.alloc(4096);
 let offset = pool.length;
 
-function randomByte(): number {
-  if (offset === pool.length) {
+/** Where the next `n` (at most 4096) unused bytes of the pool start, refilling it when fewer are left. */
+function reserve(n: number): number {
+  if (offset + n > pool.length) {
     randomFillSync(pool);
     offset = 0;
   }
-  return pool[offset++]!;
+  offset += n;
+  return offset - n;
 }
+
+const randomByte = (): number => pool[reserve(1)]!;
 
 /** `length` characters drawn from `alphabet`, each uniformly: bytes at or above the last whole multiple are rejected. */
 function randomString(alphabet: string, length: number): string {
@@ -30,12 +34,8 @@ export const randomBase62 = (length: number) => randomString(ALPHABET, length);
 
 /** `bytes` (at most 4096) random bytes as hex (a salt), from the same pool. */
 export function randomHex(bytes: number): string {
-  if (offset + bytes > pool.length) {
-    randomFillSync(pool);
-    offset = 0;
-  }
-  offset += bytes;
-  return pool.toString('hex', offset - bytes, offset);
+  const at = reserve(bytes);
+  return pool.toString('hex', at, at + bytes);
 }
 
 export const newId = (prefix: string, length = 20) => `${prefix}_${randomBase62(length)}`;

@@ -4,8 +4,8 @@
 // classification rests on — whether a failed call can have reached the partner (Unsent: it cannot;
 // Unanswered: it may have acted). A connector adds its own authentication headers and body encoding
 // (JSON, a form, multipart); messages name the partner and never carry credentials or a body.
-import { createRequire } from 'node:module';
 import type { Agent, FormData } from 'undici';
+import { undici } from '../undici.js';
 import { PartnerError } from './connector.js';
 
 /** Errors that mean the request never left this machine or never reached the partner. */
@@ -76,10 +76,6 @@ export interface PartnerHttpOptions {
 
 /** A body: a string is JSON unless the headers say otherwise; FormData goes as multipart. */
 export type PartnerBody = string | FormData;
-
-/** undici, loaded at the first partner call (about 100 ms of module loading kept out of boot). */
-const load = createRequire(import.meta.url);
-const undici = () => load('undici') as typeof import('undici');
 
 /** A multipart body for `call` (undici's FormData, which its request sends as multipart/form-data). */
 export const newFormData = (): FormData => new (undici().FormData)();

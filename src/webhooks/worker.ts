@@ -6,11 +6,11 @@
 // fails (replayable by hand). An endpoint failing for SANGAM_WEBHOOK_DISABLE_AFTER_DAYS is disabled.
 // Every attempt is logged with its status, latency and a response excerpt.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { rootCertificates } from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Agent } from 'undici';
+import { undici } from '../undici.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { guardedLookup } from './ssrf.js';
@@ -59,10 +59,6 @@ function retryAfterMs(header: string | string[] | undefined): number {
   const at = Date.parse(v);
   return Number.isNaN(at) ? 0 : Math.max(0, at - Date.now());
 }
-
-// undici is loaded at the first delivery (about 100 ms of module loading kept out of boot).
-const load = createRequire(import.meta.url);
-const undici = () => load('undici') as typeof import('undici');
 
 export class WebhookWorker extends PollingWorker {
   readonly name = 'webhook delivery';

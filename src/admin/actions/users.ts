@@ -27,15 +27,18 @@ export async function list(db: Db): Promise<UserView[]> {
   return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
 }
 
+/** A console user's password: the rule the console's form (its schema) and the CLI both apply. */
+export const PASSWORD = { minLength: 10, maxLength: 1024, errorMessage: 'password must be 10 to 1024 characters' } as const;
+
 /**
  * Creates a console user; audited on the account it is attached to (none for an operator).
- * Errors: validation (email: not an address, or taken; password: not 10 to 1,024 characters, the
- * console's own rule), not_found (account).
+ * Errors: validation (email: not an address, or taken; password: not 10 to 1,024 characters,
+ * PASSWORD), not_found (account).
  */
 export async function create(db: Db, actor: Actor, input: { email: string; password: string; isAdmin: boolean; accountId: string | null }) {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw ApiError.validation([{ field: 'email', message: 'email must be an email address' }]);
-  if (input.password.length < 10 || input.password.length > 1024) throw ApiError.validation([{ field: 'password', message: 'password must be 10 to 1024 characters' }]);
+  if (input.password.length < PASSWORD.minLength || input.password.length > PASSWORD.maxLength) throw ApiError.validation([{ field: 'password', message: PASSWORD.errorMessage }]);
   const taken = await db.selectFrom('console_users').select('id').where('email', '=', email).executeTakeFirst();
   if (taken) throw ApiError.validation([{ field: 'email', message: `a console user with email ${email} already exists` }]);
   return adminAction(db, actor, async (trx) => {

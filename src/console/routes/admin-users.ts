@@ -10,7 +10,7 @@ import { actorOf } from './context.js';
 
 const NewUser = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 254, errorMessage: 'email must be an email address' }),
-  password: Type.String({ minLength: 10, maxLength: 1024, errorMessage: 'password must be 10 to 1024 characters' }),
+  password: Type.String({ ...users.PASSWORD }),
   is_admin: Type.Boolean({ errorMessage: 'is_admin must be true or false' }),
   account_id: Type.Union([Type.String({ pattern: '^acct_[0-9A-Za-z]{16}$' }), Type.Null()], { errorMessage: 'account_id must be an account id (acct_…) or null' }),
 });
