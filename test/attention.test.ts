@@ -226,7 +226,7 @@ describe('needs attention', () => {
   it('a conflict flag or a manual review is dismissed by one admin, with no money movement', async () => {
     const p = await pendingPayout(9);
     // Past the 1 s cut-off the reconciler sends it to manual review.
-    await eventually(async () => (await t.store.db.selectFrom('transactions').select('review_reason').where('id', '=', p.txnId).executeTakeFirstOrThrow()).review_reason !== null, 8000);
+    await eventually(async () => (await t.store.db.selectFrom('transactions').select('review_reason').where('id', '=', p.txnId).executeTakeFirstOrThrow()).review_reason !== null, 30_000);
     const inReview = (await consoleCall(ADMINS.maker, 'GET', '/admin/attention?reason=review')).body.data.items;
     assert.ok(inReview.some((i: { id: string }) => i.id === p.txnId));
     const before = await wallet();

@@ -24,7 +24,7 @@ async function count(t: TestApp, table: 'batches' | 'batch_items' | 'transaction
 }
 
 /** The batch once it has ended. */
-const ended = (t: TestApp, id: string, timeoutMs = 20_000, key?: string) =>
+const ended = (t: TestApp, id: string, timeoutMs = 60_000, key?: string) =>
   eventually(async () => {
     const r = await t.call('GET', `/api/v1/batches/${id}`, { key });
     return ['completed', 'cancelled', 'failed'].includes(r.body.data.status) && r.body.data;

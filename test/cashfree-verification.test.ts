@@ -49,7 +49,7 @@ describe('cashfree-verification connector, end to end', () => {
   const { txOf, wallet: balance } = reads;
   const txnIdOf = async (ref: string) => (await t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', ref).executeTakeFirstOrThrow()).id;
   const dropsFor = (txnId: string) => emu.verifications().filter((v) => v.view.verification_id === txnId);
-  const final = (ref: string, timeoutMs = 8000) => reads.final(ref, timeoutMs);
+  const final = (ref: string, timeoutMs = 30_000) => reads.final(ref, timeoutMs);
   /** Every row Sangam keeps that could hold an answer, as one text. */
   const storeText = async () => {
     const db = t.store.db;

@@ -242,7 +242,7 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
     const txnId = await txnIdOf(a, r, body.reference_id as string);
     await a.settle!(txnId);
     assert.equal((await final(body.reference_id as string)).body.data.status, 'success');
-    await eventually(async () => a.duplicatesDelivered!(txnId), 10_000);
+    await eventually(async () => a.duplicatesDelivered!(txnId), 30_000);
     assert.deepEqual(await wallet(), minus(before, a.debit(body)));
   },
 

@@ -187,7 +187,7 @@ export async function startApp(env: Record<string, string> = {}, location?: Stor
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `fn` until it returns a truthy value or `timeoutMs` passes. */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 5000, everyMs = 25): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 25): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

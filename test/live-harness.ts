@@ -197,7 +197,7 @@ export function liveReads(app: () => TestApp) {
       return { balance: Math.round(r.body.data.balance * 100), held: Math.round(r.body.data.held * 100) };
     },
     /** The transaction once it is no longer pending. */
-    final: (ref: string, timeoutMs = 10000) =>
+    final: (ref: string, timeoutMs = 30_000) =>
       eventually(async () => {
         const r = await txOf(ref);
         return r.body.data.status !== 'pending' && r;

@@ -27,7 +27,7 @@ describe('polling etiquette of a partner', () => {
     const txnId = r.body.data.txn_id as string;
     const row = () => t.store.db.selectFrom('transactions').select(['checks', 'review_reason', 'created_at', 'next_check_at', 'status']).where('id', '=', txnId).executeTakeFirstOrThrow();
     const early = await row();
-    await eventually(async () => (await row()).checks >= 1, 5000);
+    await eventually(async () => (await row()).checks >= 1, 30_000);
     const first = await row();
     assert.ok(first.created_at.getTime() + 1000 <= Date.now(), 'the first enquiry waited for POLL_FIRST_S');
     const reviewed = await eventually(async () => {

@@ -11,7 +11,7 @@ const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const FAST = { SANGAM_RECONCILE_SCHEDULE: '0.3,0.3', SANGAM_RECONCILE_POLL_MS: '50', SANGAM_PARTNER_TIMEOUT_MS: '300' };
 
 const status = (t: LiveApp, ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey }).then((r) => r.body.data.status as string);
-const finalStatus = (t: LiveApp, ref: string, timeoutMs = 8000) =>
+const finalStatus = (t: LiveApp, ref: string, timeoutMs = 30_000) =>
   eventually(async () => {
     const s = await status(t, ref);
     return s !== 'pending' && s;

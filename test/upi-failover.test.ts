@@ -289,12 +289,12 @@ describe('UPI failover: a crash mid-call never moves the payment to the other pa
           () => 'answered',
           () => 'cut off',
         );
-        await eventually(async () => (await faultsNow(first)).timeout_next === 0, 10_000); // the request reached the partner
+        await eventually(async () => (await faultsNow(first)).timeout_next === 0, 30_000); // the request reached the partner
         server!.kill('SIGKILL');
         await new Promise((r) => server!.once('exit', r));
         assert.equal(await inFlight, 'cut off');
         // The partner executes the request whose answer Sangam never stored: the money may have moved.
-        await eventually(async () => (await requestsAt(first)) === landedBefore + 1, 10_000);
+        await eventually(async () => (await requestsAt(first)) === landedBefore + 1, 30_000);
         // Restarted with its reconciler's first look 2 s away, so that what the client's retry does
         // (or does not) send can be told apart from reconciliation.
         await start({ SANGAM_RECONCILE_POLL_MS: '2000' });

@@ -111,7 +111,7 @@ describe('webhooks', () => {
     const { txn } = await pendingToFinal(t);
     const first = await eventually(async () => rx.got.find((g) => g.body.includes(txn)));
     const firstAt = Date.now();
-    await eventually(async () => rx.got.filter((g) => g.body.includes(txn)).length === 2, 5000);
+    await eventually(async () => rx.got.filter((g) => g.body.includes(txn)).length === 2, 30_000);
     assert.ok(Date.now() - firstAt >= 800, 'waited for Retry-After');
     assert.ok(first);
   });
@@ -194,7 +194,7 @@ describe('webhooks: receivers down, private addresses, several workers, crashes'
       const txns = [(await pendingToFinal(t)).txn, (await pendingToFinal(t, 'pendingfail@sandbox')).txn];
       await sleep(700);
       await new Promise<void>((r) => rx.server.listen(rx.port, '127.0.0.1', r)); // up again
-      await eventually(async () => txns.every((x) => rx.got.some((g) => g.body.includes(x))), 8000);
+      await eventually(async () => txns.every((x) => rx.got.some((g) => g.body.includes(x))), 30_000);
     } finally {
       await t.close();
       await rx.close().catch(() => {});
@@ -237,7 +237,7 @@ describe('webhooks: receivers down, private addresses, several workers, crashes'
     try {
       await t.call('POST', '/api/v1/webhook-endpoints', { body: { url: rx.url } });
       const txns = await Promise.all(Array.from({ length: 12 }, (_, i) => pendingToFinal(t, i % 2 ? 'pending@sandbox' : 'pendingfail@sandbox')));
-      await eventually(async () => txns.every((x) => rx.got.some((g) => g.body.includes(x.txn))), 8000);
+      await eventually(async () => txns.every((x) => rx.got.some((g) => g.body.includes(x.txn))), 30_000);
       await sleep(300);
       const ids = rx.got.map((g) => g.headers['webhook-id']);
       assert.equal(ids.length, new Set(ids).size, 'no event delivered twice');
