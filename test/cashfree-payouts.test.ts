@@ -21,7 +21,7 @@ const FEE_PAISE = 100; // the default price of upi-payment-status
 async function startCfApp(emu: CashfreePayoutsEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
   const vars = { CLIENT_ID: emu.settings.clientId, CLIENT_SECRET: CLIENT_SECRET };
   return startPartnerApp(
-    { ...partnerSuiteEnv('cashfree', 'cashfree-payouts', emu.url, vars, 'upi-payment-status'), SANGAM_PARTNER_TIMEOUT_MS: '600', SANGAM_RECONCILE_SCHEDULE: '3', SANGAM_WEBHOOK_POLL_MS: '50', ...env },
+    { ...partnerSuiteEnv('cashfree', 'cashfree-payouts', emu.url, vars, 'upi-payment-status'), SANGAM_PARTNER_TIMEOUT_MS: '1000', SANGAM_RECONCILE_SCHEDULE: '3', SANGAM_WEBHOOK_POLL_MS: '50', ...env },
     { port },
   );
 }

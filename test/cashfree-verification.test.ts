@@ -22,7 +22,7 @@ function startCfApp(emu: CashfreeVerificationEmulator, env: Record<string, strin
   return startPartnerApp(
     {
       ...partnerSuiteEnv('cashfreevrs', 'cashfree-verification', emu.url, vars, 'mobile-to-bank-account'),
-      SANGAM_PARTNER_TIMEOUT_MS: '600',
+      SANGAM_PARTNER_TIMEOUT_MS: '900',
       SANGAM_RECONCILE_SCHEDULE: '0.5',
       ...(logs ? { LOG_LEVEL: 'debug' } : {}),
       ...env,

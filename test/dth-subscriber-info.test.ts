@@ -85,7 +85,7 @@ describe('DTH subscriber info live, from the setu-dth bill fetch', () => {
         SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE: '9812300000',
         SANGAM_PARTNER_SETUDTH_WEBHOOK_SECRET: 'setu_dth_webhook_path_secret_for_tests_01',
         SANGAM_PARTNER_ROUTES: 'dth-recharge=setudth',
-        SANGAM_PARTNER_TIMEOUT_MS: '800',
+        SANGAM_PARTNER_TIMEOUT_MS: '1000',
         SANGAM_BREAKER_MIN_CALLS: '10000',
       },
       { topUpInr: 0 },

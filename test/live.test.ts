@@ -380,7 +380,7 @@ describe('live: partner callbacks in', () => {
 
 describe('live: partner failures before any outcome', () => {
   let t: LiveApp;
-  before(async () => (t = await startLive({ SANGAM_PARTNER_TIMEOUT_MS: '300' })));
+  before(async () => (t = await startLive({ SANGAM_PARTNER_TIMEOUT_MS: '1000' })));
   after(() => t.close());
   afterEach(() => t.assertLedger());
 

@@ -22,7 +22,7 @@ async function startRzpApp(emu: RazorpayxEmulator, port: number | null, env: Rec
   const s = emu.settings;
   const vars = { KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, WEBHOOK_SECRET: WEBHOOK_SECRET };
   return startPartnerApp(
-    { ...partnerSuiteEnv('rzp', 'razorpayx', emu.url, vars, 'upi-payment-status'), SANGAM_PARTNER_TIMEOUT_MS: '600', SANGAM_RECONCILE_SCHEDULE: '3', SANGAM_WEBHOOK_POLL_MS: '50', ...env },
+    { ...partnerSuiteEnv('rzp', 'razorpayx', emu.url, vars, 'upi-payment-status'), SANGAM_PARTNER_TIMEOUT_MS: '1000', SANGAM_RECONCILE_SCHEDULE: '3', SANGAM_WEBHOOK_POLL_MS: '50', ...env },
     { port },
   );
 }

@@ -8,7 +8,7 @@ import { eventually, PATHS, VALID } from './harness.js';
 import { startLive, startSim, type LiveApp, type Sim } from './live-harness.js';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
-const FAST = { SANGAM_RECONCILE_SCHEDULE: '0.3,0.3', SANGAM_RECONCILE_POLL_MS: '50', SANGAM_PARTNER_TIMEOUT_MS: '300' };
+const FAST = { SANGAM_RECONCILE_SCHEDULE: '0.3,0.3', SANGAM_RECONCILE_POLL_MS: '50', SANGAM_PARTNER_TIMEOUT_MS: '1000' };
 
 const status = (t: LiveApp, ref: string) => t.call('GET', `/api/v1/transactions/${ref}`, { key: t.liveKey }).then((r) => r.body.data.status as string);
 const finalStatus = (t: LiveApp, ref: string, timeoutMs = 30_000) =>
