@@ -8,7 +8,14 @@
 // at least twice the single calls' rows a second. Run: `BENCH_ONLY=batches npm run bench`.
 import { Pool } from 'undici';
 import type { StoreLocation } from '../test/harness.js';
-import { CONNECTIONS, seedAccount, startServer } from './lib.js';
+import { CONNECTIONS, sample, seedAccount, startServer, type Proc } from './lib.js';
+
+/** What the server spent per row, in µs of CPU: the whole process, its main thread, the embedded engine's thread. */
+export interface RowCost {
+  processUs: number;
+  mainUs: number;
+  engineUs: number;
+}
 
 export interface BatchBenchRow {
   store: string;
@@ -17,6 +24,8 @@ export interface BatchBenchRow {
   batchRps: number;
   singleErrors: number;
   batchFailed: number;
+  singleCost: RowCost;
+  batchCost: RowCost;
 }
 
 const body = (run: string, i: number) => JSON.stringify({ reference_id: `${run}-${i}`, consent: true, mobile: `98${String(10_000_000 + i).slice(-8)}` });
@@ -52,17 +61,22 @@ async function batch(url: string, key: string, n: number): Promise<{ rps: number
   for (;;) {
     const g = (await (await fetch(`${url}/api/v1/batches/${submitted.data.id}`, { headers })).json()) as { data: { status: string; counts: { failed: number } } };
     if (g.data.status !== 'running') return { rps: n / ((performance.now() - t0) / 1000), failed: g.data.counts.failed };
-    await new Promise((res) => setTimeout(res, 500));
+    await new Promise((res) => setTimeout(res, 50)); // a GET every 50 ms: the batch's end is timed to within that
   }
 }
 
-async function onFreshServer<T>(open: () => Promise<StoreLocation>, fn: (url: string, key: string) => Promise<T>): Promise<T> {
+/** `fn` against a fresh server on a fresh store, with the server's CPU per row while `fn` ran. */
+async function onFreshServer<T>(open: () => Promise<StoreLocation>, n: number, fn: (url: string, key: string) => Promise<T>): Promise<T & { cost: RowCost }> {
   const loc = await open();
   try {
     const { key } = await seedAccount(loc, 'sandbox');
-    const server = await startServer(loc, { SANGAM_BATCH_POLL_MS: '50' });
+    const server: Proc = await startServer(loc, { SANGAM_BATCH_POLL_MS: '50' });
     try {
-      return await fn(server.url, key);
+      const before = await sample(server);
+      const result = await fn(server.url, key);
+      const after = await sample(server);
+      const per = (s: number) => (s * 1e6) / n;
+      return { ...result, cost: { processUs: per(after.all - before.all), mainUs: per(after.main - before.main), engineUs: per(after.engineS - before.engineS) } };
     } finally {
       await server.stop();
     }
@@ -72,18 +86,20 @@ async function onFreshServer<T>(open: () => Promise<StoreLocation>, fn: (url: st
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const medianCost = (cs: RowCost[]): RowCost => ({ processUs: median(cs.map((c) => c.processUs)), mainUs: median(cs.map((c) => c.mainUs)), engineUs: median(cs.map((c) => c.engineUs)) });
 
 /**
  * `runs` rounds (BENCH_BATCH_RUNS, default 3), each the single calls then the batch: the medians of
  * each side, so that one round disturbed by the shared machine does not decide the ratio.
  */
 export async function batchesBench(store: string, open: () => Promise<StoreLocation>, n: number, runs = Number(process.env.BENCH_BATCH_RUNS ?? 3)): Promise<BatchBenchRow> {
-  const singles_: Array<{ rps: number; errors: number }> = [];
-  const batches_: Array<{ rps: number; failed: number }> = [];
+  const singles_: Array<{ rps: number; errors: number; cost: RowCost }> = [];
+  const batches_: Array<{ rps: number; failed: number; cost: RowCost }> = [];
   for (let i = 0; i < runs; i++) {
     // BENCH_BATCH_SINGLES=0: the batch side alone (to profile or compare engine changes quickly).
-    singles_.push(process.env.BENCH_BATCH_SINGLES === '0' ? { rps: NaN, errors: 0 } : await onFreshServer(open, (url, key) => singles(url, key, n)));
-    batches_.push(await onFreshServer(open, (url, key) => batch(url, key, n)));
+    const skipped = { rps: NaN, errors: 0, cost: { processUs: NaN, mainUs: NaN, engineUs: NaN } };
+    singles_.push(process.env.BENCH_BATCH_SINGLES === '0' ? skipped : await onFreshServer(open, n, (url, key) => singles(url, key, n)));
+    batches_.push(await onFreshServer(open, n, (url, key) => batch(url, key, n)));
     process.stderr.write(`  batches (${store}): ${n} rows: single calls ${singles_.at(-1)!.rps.toFixed(0)}/s, batch ${batches_.at(-1)!.rps.toFixed(0)}/s\n`);
   }
   return {
@@ -93,6 +109,8 @@ export async function batchesBench(store: string, open: () => Promise<StoreLocat
     batchRps: median(batches_.map((r) => r.rps)),
     singleErrors: Math.max(...singles_.map((r) => r.errors)),
     batchFailed: Math.max(...batches_.map((r) => r.failed)),
+    singleCost: medianCost(singles_.map((r) => r.cost)),
+    batchCost: medianCost(batches_.map((r) => r.cost)),
   };
 }
 
@@ -103,4 +121,11 @@ export function printBatches(rows: BatchBenchRow[]): void {
   for (const r of rows) {
     console.log(`| ${r.store} | ${r.rows} | ${r.singleRps.toFixed(0)} | ${r.batchRps.toFixed(0)} | ${(r.batchRps / r.singleRps).toFixed(2)} | ${r.singleErrors} | ${r.batchFailed} |`);
   }
+  // Where each side's time went: a side bound by the embedded engine's thread (one statement at a time)
+  // cannot go faster than that thread's µs per row allow, however the rows reach it.
+  console.log('\nCPU the server spent per row, µs (whole process / main thread / embedded engine thread; medians; the PostgreSQL server\'s own CPU is not counted)\n');
+  console.log('| store | single calls | batch | engine-bound ceiling, batch rows/s |');
+  console.log('|---|---:|---:|---:|');
+  const f = (c: RowCost) => `${c.processUs.toFixed(0)} / ${c.mainUs.toFixed(0)} / ${c.engineUs > 0 ? c.engineUs.toFixed(0) : '–'}`;
+  for (const r of rows) console.log(`| ${r.store} | ${f(r.singleCost)} | ${f(r.batchCost)} | ${r.batchCost.engineUs > 0 ? (1e6 / r.batchCost.engineUs).toFixed(0) : '–'} |`);
 }

@@ -212,7 +212,8 @@ async function storeCounters(url: string): Promise<{ statements: number; engineS
   return { statements: read('sangam_store_statements_total'), engineS: read('sangam_store_engine_seconds_total') };
 }
 
-async function sample(server: Proc) {
+/** The server's CPU so far (all threads, main thread) and its store counters (statements, embedded engine seconds). */
+export async function sample(server: Proc) {
   return { ...threadCpu(server.child.pid!), ...(await storeCounters(server.url)) };
 }
 

@@ -3,7 +3,7 @@
 // one failing item does not fail the others of its batch.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { GroupCommit } from '../src/db/group-commit.js';
+import { Gate, GroupCommit } from '../src/db/group-commit.js';
 import { PATHS, startApp, VALID, type TestApp } from './harness.js';
 
 describe('GroupCommit', () => {
@@ -31,6 +31,34 @@ describe('GroupCommit', () => {
       if (i === 7) assert.equal(s.status, 'rejected');
       else assert.deepEqual(s, { status: 'fulfilled', value: i });
     });
+  });
+
+  it('items behind a closed gate wait while others are written; once it opens they go in one batch, after interactive ones', async () => {
+    const batches: number[][] = [];
+    let wrote: () => void = () => {};
+    const gc = new GroupCommit<number, number>(async (items) => {
+      batches.push(items);
+      wrote();
+      return items;
+    });
+    const written = (n: number) => new Promise<void>((r) => (wrote = () => batches.length >= n && r()));
+    const gate = new Gate();
+    const held = [1, 2, 3].map((i) => gc.submit(i, gate));
+    // An interactive item and an ungated background one are written while the gate is closed.
+    const first = written(1);
+    const others = [gc.submit(10), gc.submit(20, 'background')];
+    await first;
+    assert.deepEqual(await Promise.all(others), [10, 20]);
+    assert.deepEqual(batches, [[10, 20]]);
+    // Once the gate opens, everything behind it is written together, an interactive item first.
+    const second = written(2);
+    const late = gc.submit(30);
+    gate.open();
+    await second;
+    assert.deepEqual(await Promise.all([...held, late]), [1, 2, 3, 30]);
+    assert.deepEqual(batches[1], [30, 1, 2, 3]);
+    // An open gate holds nothing back.
+    assert.equal(await gc.submit(4, gate), 4);
   });
 });
 

@@ -17,6 +17,7 @@ import type { AuditRow } from '../audit/chain.js';
 import { redact } from '../audit/redact.js';
 import type { DataClass } from '../audit/retention.js';
 import type { BatchPacer } from '../access/rate-limit.js';
+import { Gate } from '../db/group-commit.js';
 import { ApiError } from '../errors.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { newId } from '../ids.js';
@@ -102,6 +103,11 @@ function resultOf(row: number, status: number, body: Record<string, unknown>): R
   return { row, status: ok ? (s as RowResult['status']) : 'failed', http_status: status, result: env.data };
 }
 
+/**
+ * Rows started between two turns of the event loop (10,000-row batch, embedded, warm: the whole chunk at
+ * once 1,100-1,160 rows/s with the engine's thread 67 % busy; 25 at a time 1,260-1,410 and 73-76 %).
+ */
+const SLICE = 25;
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Lets waiting timers and sockets run: a chunk is a long chain of promises (and on the embedded store
@@ -146,7 +152,7 @@ export class BatchEngine {
         more = items.length > 0;
         if (!more) break;
         await this.pace(batch, items.length);
-        chunks.push({ rows: items.map((i) => i.row), runs: Promise.all(items.map((item) => this.runRow(batch, def, item))), reserved: items.some((i) => i.reserved_paise > 0) });
+        chunks.push({ rows: items.map((i) => i.row), runs: this.start(batch, def, items), reserved: items.some((i) => i.reserved_paise > 0) });
       }
       const chunk = chunks.shift();
       if (!chunk) break;
@@ -158,6 +164,26 @@ export class BatchEngine {
     if ((await store.refreshPending(batch)) > 0) return store.letGo(id, owner, this.deps.recheckS);
     if (batch.status === 'running') await store.end(id, false);
     else await store.letGo(id, owner, 0);
+  }
+
+  /**
+   * Starts a chunk's rows `SLICE` at a time, letting the store's replies in between (the rows' own
+   * work would otherwise hold this thread for the whole chunk while the write before it waits on a
+   * reply), behind one gate opened once all have started: their records still go in one write.
+   */
+  private async start(batch: Batch, def: OperationDef, items: WorkItem[]): Promise<RowRun[]> {
+    const gate = new Gate();
+    const runs: Array<Promise<RowRun>> = [];
+    try {
+      for (let i = 0; i < items.length; i++) {
+        if (i > 0 && i % SLICE === 0) await yieldToOthers();
+        runs.push(this.runRow(batch, def, items[i]!, gate));
+      }
+      await yieldToOthers();
+    } finally {
+      gate.open();
+    }
+    return Promise.all(runs);
   }
 
   /** Waits for a chunk's rows and saves the answers it has (a row without one runs again later). */
@@ -184,13 +210,13 @@ export class BatchEngine {
   }
 
   /** One row as the operation's own call: its answer, or `retry` when it cannot be known yet. */
-  private async runRow(batch: Batch, def: OperationDef, item: WorkItem): Promise<RowRun> {
+  private async runRow(batch: Batch, def: OperationDef, item: WorkItem, lane: Gate): Promise<RowRun> {
     const requestId = newId('req', 20);
     const input = item.input as Input;
     const audit = new RowAudit(batch, def, requestId, structuredClone(input));
     let answer: Answer;
     try {
-      const { runner, call } = await prepareCall(def, this.deps.routes, { accountId: batch.account_id, environment: batch.environment, requestId, lane: 'background' }, input, audit);
+      const { runner, call } = await prepareCall(def, this.deps.routes, { accountId: batch.account_id, environment: batch.environment, requestId, lane }, input, audit);
       if (item.reserved_paise > 0) {
         call.reserve = { paise: item.reserved_paise, take: (trx) => this.deps.store.takeReserve(trx, batch.id, item.row, item.reserved_paise) };
       }

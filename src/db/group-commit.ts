@@ -8,13 +8,48 @@
 // rows, batches/engine.ts). A batch is filled with every interactive item queued first, background
 // ones after, so an interactive call waits behind the batch being written, never behind a batch's
 // queue of rows.
-/** Interactive: a client waits on the answer. Background: a batch's row. */
-export type Lane = 'interactive' | 'background';
+//
+// A background item may come behind a gate: it queues but is not written until its gate opens. A batch
+// starts a chunk's rows a few at a time, letting the store's replies in between (on the embedded store
+// they come back to this thread), and opens the chunk's gate once every row has been started, so the
+// chunk still goes in one write rather than trickling out in small ones that each pay a commit.
 
-type Waiting<T, R> = { item: T; resolve: (r: R) => void; reject: (err: unknown) => void };
+/**
+ * Holds back the background items submitted behind it until open() (once; it never closes again).
+ * Whoever makes a gate must open it, or its items are never written.
+ */
+export class Gate {
+  private opened = false;
+  private listeners = new Set<() => void>();
+
+  get isOpen(): boolean {
+    return this.opened;
+  }
+
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    for (const l of this.listeners) l();
+    this.listeners.clear();
+  }
+
+  /** Calls `l` when the gate opens (at once if it is open). */
+  onOpen(l: () => void): void {
+    if (this.opened) l();
+    else this.listeners.add(l);
+  }
+}
+
+/** Interactive: a client waits on the answer. Background: a batch's row, possibly behind a gate. */
+export type Lane = 'interactive' | 'background' | Gate;
+
+type Waiting<T, R> = { item: T; resolve: (r: R) => void; reject: (err: unknown) => void; gate?: Gate };
+const open = (w: { gate?: Gate }) => w.gate === undefined || w.gate.isOpen;
 
 export class GroupCommit<T, R> {
-  private lanes: Record<Lane, Array<Waiting<T, R>>> = { interactive: [], background: [] };
+  private lanes: Record<'interactive' | 'background', Array<Waiting<T, R>>> = { interactive: [], background: [] };
+  /** One listener per gate and group commit, however many items wait behind the gate. */
+  private kickOnOpen = () => this.kick();
   private running = new Set<Promise<void>>();
   private starting = false;
 
@@ -30,13 +65,21 @@ export class GroupCommit<T, R> {
 
   submit(item: T, lane: Lane = 'interactive'): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.lanes[lane].push({ item, resolve, reject });
+      if (lane instanceof Gate) {
+        this.lanes.background.push({ item, resolve, reject, gate: lane });
+        lane.onOpen(this.kickOnOpen);
+      } else {
+        this.lanes[lane].push({ item, resolve, reject });
+      }
       this.kick();
     });
   }
 
+  /** Items that can be written now (those behind a closed gate wait). */
   private get queued(): number {
-    return this.lanes.interactive.length + this.lanes.background.length;
+    let n = this.lanes.interactive.length;
+    for (const w of this.lanes.background) if (open(w)) n++;
+    return n;
   }
 
   /**
@@ -69,10 +112,13 @@ export class GroupCommit<T, R> {
     }
   }
 
-  /** The next batch: interactive items first, then background ones, `maxBatch` in all. */
+  /** The next batch: interactive items first, then background ones whose gate is open, `maxBatch` in all. */
   private take(): Array<Waiting<T, R>> {
     const batch = this.lanes.interactive.splice(0, this.maxBatch);
-    return batch.concat(this.lanes.background.splice(0, this.maxBatch - batch.length));
+    const held: Array<Waiting<T, R>> = [];
+    for (const w of this.lanes.background) (batch.length < this.maxBatch && open(w) ? batch : held).push(w);
+    this.lanes.background = held;
+    return batch;
   }
 
   private async drain(): Promise<void> {
