@@ -104,8 +104,9 @@ function resultOf(row: number, status: number, body: Record<string, unknown>): R
 }
 
 /**
- * Rows started between two turns of the event loop (10,000-row batch, embedded, warm: the whole chunk at
- * once 1,100-1,160 rows/s with the engine's thread 67 % busy; 25 at a time 1,260-1,410 and 73-76 %).
+ * Rows started between two turns of the event loop. 10,000-row batch, embedded, warm server: the whole
+ * chunk at once a median of 1,302 rows/s with the engine's thread 67 % busy; 25 at a time 1,388 and
+ * 73-76 % (docs/PERFORMANCE.md, batches round 5).
  */
 const SLICE = 25;
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
