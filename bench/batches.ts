@@ -8,7 +8,7 @@
 // at least twice the single calls' rows a second. Run: `BENCH_ONLY=batches npm run bench`.
 import { Pool } from 'undici';
 import type { StoreLocation } from '../test/harness.js';
-import { CONNECTIONS, sample, seedAccount, startServer, type Proc } from './lib.js';
+import { CONNECTIONS, sample, seedAccount, startServer } from './lib.js';
 
 /** What the server spent per row, in µs of CPU: the whole process, its main thread, the embedded engine's thread. */
 export interface RowCost {
@@ -70,7 +70,7 @@ async function onFreshServer<T>(open: () => Promise<StoreLocation>, n: number, f
   const loc = await open();
   try {
     const { key } = await seedAccount(loc, 'sandbox');
-    const server: Proc = await startServer(loc, { SANGAM_BATCH_POLL_MS: '50' });
+    const server = await startServer(loc, { SANGAM_BATCH_POLL_MS: '50' });
     try {
       const before = await sample(server);
       const result = await fn(server.url, key);

@@ -43,13 +43,12 @@ export class Gate {
 /** Interactive: a client waits on the answer. Background: a batch's row, possibly behind a gate. */
 export type Lane = 'interactive' | 'background' | Gate;
 
-type Waiting<T, R> = { item: T; resolve: (r: R) => void; reject: (err: unknown) => void; gate?: Gate };
-const open = (w: { gate?: Gate }) => w.gate === undefined || w.gate.isOpen;
+type Waiting<T, R> = { item: T; resolve: (r: R) => void; reject: (err: unknown) => void };
 
 export class GroupCommit<T, R> {
   private lanes: Record<'interactive' | 'background', Array<Waiting<T, R>>> = { interactive: [], background: [] };
-  /** One listener per gate and group commit, however many items wait behind the gate. */
-  private kickOnOpen = () => this.kick();
+  /** Items behind a gate still closed: they join the background lane, in order, when it opens. */
+  private held = new Map<Gate, Array<Waiting<T, R>>>();
   private running = new Set<Promise<void>>();
   private starting = false;
 
@@ -65,21 +64,28 @@ export class GroupCommit<T, R> {
 
   submit(item: T, lane: Lane = 'interactive'): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      if (lane instanceof Gate) {
-        this.lanes.background.push({ item, resolve, reject, gate: lane });
-        lane.onOpen(this.kickOnOpen);
-      } else {
-        this.lanes[lane].push({ item, resolve, reject });
-      }
+      const waiting = { item, resolve, reject };
+      if (lane instanceof Gate && !lane.isOpen) this.hold(lane, waiting);
+      else this.lanes[lane instanceof Gate ? 'background' : lane].push(waiting);
       this.kick();
     });
   }
 
-  /** Items that can be written now (those behind a closed gate wait). */
+  private hold(gate: Gate, waiting: Waiting<T, R>): void {
+    let items = this.held.get(gate);
+    if (!items) {
+      this.held.set(gate, (items = []));
+      gate.onOpen(() => {
+        this.held.delete(gate);
+        this.lanes.background.push(...items!);
+        this.kick();
+      });
+    }
+    items.push(waiting);
+  }
+
   private get queued(): number {
-    let n = this.lanes.interactive.length;
-    for (const w of this.lanes.background) if (open(w)) n++;
-    return n;
+    return this.lanes.interactive.length + this.lanes.background.length;
   }
 
   /**
@@ -112,13 +118,10 @@ export class GroupCommit<T, R> {
     }
   }
 
-  /** The next batch: interactive items first, then background ones whose gate is open, `maxBatch` in all. */
+  /** The next batch: interactive items first, then background ones, `maxBatch` in all. */
   private take(): Array<Waiting<T, R>> {
     const batch = this.lanes.interactive.splice(0, this.maxBatch);
-    const held: Array<Waiting<T, R>> = [];
-    for (const w of this.lanes.background) (batch.length < this.maxBatch && open(w) ? batch : held).push(w);
-    this.lanes.background = held;
-    return batch;
+    return batch.concat(this.lanes.background.splice(0, this.maxBatch - batch.length));
   }
 
   private async drain(): Promise<void> {
