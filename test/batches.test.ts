@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { runCommand } from '../src/admin/run.js';
+import { BatchStore } from '../src/batches/store.js';
 import { eventually, ref, startApp, uuid, type TestApp } from './harness.js';
 
 const BATCH_ENV = { SANGAM_BATCH_POLL_MS: '50', SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_WEBHOOK_POLL_MS: '30' };
@@ -304,17 +305,19 @@ describe('batches: pacing, cancel, webhook', () => {
   });
 
   it('a cancelled batch whose worker died with rows started: another lease finishes those rows, and only those', async () => {
-    // As a process that died would leave it: rows 1-3 taken, the lease its own (written in one
+    // As a process that died would leave it: rows 1-3 taken (the cursor past them, still queued), the lease its own (written in one
     // transaction, so that no live worker takes the batch first), then a cancel.
     const id = `bat_dead${uuid().replace(/-/g, '').slice(0, 12)}`;
     await t.store.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('batches')
-        .values({ id, account_id: t.accountId, environment: 'sandbox', key_id: t.keyId, client_ip: null, operation: 'name-match', client_batch_id: null, on_error: 'continue', status: 'running', total: 30, lease_owner: 'bw_dead', lease_until: new Date(Date.now() + 3_600_000) })
+        .values({ id, account_id: t.accountId, environment: 'sandbox', key_id: t.keyId, client_ip: null, operation: 'name-match', client_batch_id: null, on_error: 'continue', status: 'running', total: 30, taken_through: 3, lease_owner: 'bw_dead', lease_until: new Date(Date.now() + 3_600_000) })
         .execute();
-      const rows = names(30, 'dead').map((input, i) => ({ batch_id: id, row_no: i + 1, reference_id: input.reference_id, input: JSON.stringify(input), status: (i < 3 ? 'running' : 'queued') as 'running' | 'queued' }));
+      const rows = names(30, 'dead').map((input, i) => ({ batch_id: id, row_no: i + 1, reference_id: input.reference_id, input: JSON.stringify(input), status: 'queued' as const }));
       await trx.insertInto('batch_items').values(rows).execute();
     });
+    const before = await t.call('GET', `/api/v1/batches/${id}/items?status=running`);
+    assert.deepEqual(before.body.data.items.map((i: { row: number }) => i.row), [1, 2, 3], 'rows at or below the cursor show as running');
     const c = await t.call('POST', `/api/v1/batches/${id}/cancel`);
     assert.equal(c.body.data.status, 'cancelled');
     await t.store.db.updateTable('batches').set({ lease_until: new Date(0) }).where('id', '=', id).execute(); // its lease runs out
@@ -325,6 +328,39 @@ describe('batches: pacing, cancel, webhook', () => {
     assert.equal(done.status, 'cancelled');
     assert.equal(done.counts.success + done.counts.cancelled, 30);
     assert.deepEqual([done.counts.success, done.counts.cancelled], [3, 27]);
+  });
+
+  it('takes racing each other and a cancel: each row is taken once, and every row is either taken or cancelled', async () => {
+    // Eight takes of 25 rows at once (as two workers whose leases overlapped would) and a cancel among
+    // them, on a batch no live worker holds. On PostgreSQL they run on separate connections.
+    const id = `bat_race${uuid().replace(/-/g, '').slice(0, 12)}`;
+    const total = 300;
+    await t.store.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('batches')
+        .values({ id, account_id: t.accountId, environment: 'sandbox', key_id: t.keyId, client_ip: null, operation: 'name-match', client_batch_id: null, on_error: 'continue', status: 'running', total, lease_owner: 'bw_other', lease_until: new Date(Date.now() + 3_600_000) })
+        .execute();
+      const rows = names(total, 'race').map((input, i) => ({ batch_id: id, row_no: i + 1, reference_id: input.reference_id, input: JSON.stringify(input), status: 'queued' as const }));
+      await trx.insertInto('batch_items').values(rows).execute();
+    });
+    const store = new BatchStore(t.store.db);
+    const takes = Array.from({ length: 8 }, () => store.take(id, 25, false));
+    const [cancelled, ...taken] = await Promise.all([(async () => (await store.end(id, true)) && 'cancelled')(), ...takes]);
+    assert.equal(cancelled, 'cancelled');
+    const rows = taken.flatMap((t) => t.items.map((i) => i.row)).sort((a, b) => a - b);
+    assert.equal(new Set(rows).size, rows.length, 'no row taken twice');
+    const through = (await t.store.db.selectFrom('batches').select('taken_through').where('id', '=', id).executeTakeFirstOrThrow()).taken_through;
+    assert.deepEqual(rows, Array.from({ length: through }, (_, i) => i + 1), 'the rows taken are exactly those up to the cursor');
+    const page = await t.call('GET', `/api/v1/batches/${id}/items?limit=1000`);
+    const statuses = page.body.data.items.map((i: { status: string }) => i.status);
+    assert.deepEqual(statuses, [...Array(through).fill('running'), ...Array(total - through).fill('cancelled')]);
+    assert.deepEqual((await store.take(id, 25, false)).items, [], 'a cancelled batch gives out no new rows');
+    const again = await store.take(id, 1000, true);
+    assert.deepEqual(
+      again.items.map((i) => i.row),
+      rows,
+      'only those taken and not finished, to whoever holds its lease next',
+    );
   });
 
   it('batch.completed is delivered with the batch as GET shows it', async () => {

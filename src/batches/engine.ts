@@ -4,8 +4,8 @@
 // results saved in one statement; rows still pending followed until their transactions are final; then
 // the batch ended with its `batch.completed` event (store.ts).
 //
-// Exactly once: a row is marked running before it runs, and a row found running (a process died, or
-// lost its lease) runs again through its idempotency key, which answers what already ran and never sends
+// Exactly once: a row is taken (the batch's cursor moved past it) before it runs, and a row taken but
+// not finished (a process died, or lost its lease) runs again through its idempotency key, which answers what already ran and never sends
 // it twice (a live row's recovery point is bound to its key). A key still held by a live call in flight
 // (409) leaves the row running, to be tried again after the lease.
 //
@@ -135,7 +135,7 @@ export class BatchEngine {
     const size = stopOnError ? 1 : Math.max(1, Math.ceil(this.deps.rowsInFlight / 2));
     const chunks: Chunk[] = [];
     let more = true;
-    let after = 0; // the highest queued row this lease has taken (store.ts take)
+    let fresh = true; // the lease's first takes look for rows a worker took and did not finish (store.ts take)
     let renewed = -Infinity;
     for (;;) {
       await yieldToOthers();
@@ -147,9 +147,8 @@ export class BatchEngine {
         renewed = performance.now();
       }
       while (more && chunks.length < (stopOnError ? 1 : 2)) {
-        const next = await store.take(id, size, after, chunks.flatMap((c) => c.rows));
-        const items = next.items;
-        after = next.after;
+        const { items, leftover } = await store.take(id, size, fresh, chunks.flatMap((c) => c.rows));
+        fresh = leftover;
         more = items.length > 0;
         if (!more) break;
         await this.pace(batch, items.length);

@@ -140,7 +140,7 @@ export class BatchStore {
           row_no: it.row,
           reference_id: it.referenceId,
           input: JSON.stringify(it.input),
-          status: (it.errors ? 'invalid' : 'queued') as BatchItemStatus,
+          status: it.errors ? ('invalid' as const) : ('queued' as const),
           http_status: it.errors ? 422 : null,
           result: it.errors ? JSON.stringify({ errors: it.errors }) : null,
           reserved_paise: it.reservedPaise,
@@ -189,7 +189,7 @@ export class BatchStore {
       const c = all.get(r.batch_id)!;
       const n = Number(r.n);
       c.total += n;
-      if (r.status === 'queued' || r.status === 'running' || r.status === 'pending') c.pending += n;
+      if (r.status === 'queued' || r.status === 'pending') c.pending += n;
       else c[r.status] += n;
     }
     return all;
@@ -213,28 +213,36 @@ export class BatchStore {
     return rows.map((b) => viewOf(b, counts.get(b.id)!));
   }
 
-  /** Items in row order after `afterRow`, optionally of one status. */
+  /**
+   * Items in row order after `afterRow`, optionally of one status. `running` is not stored: it is a
+   * `queued` row at or below the batch's cursor (a worker took it), read in the same statement.
+   */
   async items(id: string, opts: { status?: BatchItemStatus; afterRow: number; limit: number }): Promise<ItemView[]> {
+    const cursor = sql<number>`(SELECT taken_through FROM batches WHERE id = ${id})`;
     let q = this.db
       .selectFrom('batch_items')
-      .select(['row_no as row', 'reference_id', 'status', 'http_status', 'result'])
+      .select(['row_no as row', 'reference_id', 'http_status', 'result'])
+      .select(sql<BatchItemStatus>`CASE WHEN status = 'queued' AND row_no <= ${cursor} THEN 'running' ELSE status END`.as('status'))
       .where('batch_id', '=', id)
       .where('row_no', '>', opts.afterRow);
-    if (opts.status) q = q.where('status', '=', opts.status);
+    if (opts.status === 'running') q = q.where('status', '=', 'queued').where('row_no', '<=', cursor);
+    else if (opts.status === 'queued') q = q.where('status', '=', 'queued').where('row_no', '>', cursor);
+    else if (opts.status) q = q.where('status', '=', opts.status);
     return q.orderBy('row_no').limit(opts.limit).execute();
   }
 
   /**
    * Leases up to `limit` batches that are due: running ones, and cancelled ones with rows a worker had
-   * started (they finish, never start again) or rows still pending (followed to their final state), (FOR UPDATE SKIP LOCKED, db/lease.ts's pattern)
-   * for `seconds`, naming this worker as the holder.
+   * started (they finish, never start again: a cancel leaves `queued` only the rows at or below the
+   * cursor) or rows still pending (followed to their final state), for `seconds`, naming this worker as
+   * the holder (FOR UPDATE SKIP LOCKED, db/lease.ts's pattern).
    */
   async lease(owner: string, seconds: number, limit: number): Promise<string[]> {
     const rows = await sql<{ id: string }>`
       UPDATE batches SET lease_until = now() + make_interval(secs => ${seconds}), lease_owner = ${owner}
       WHERE id IN (
         SELECT id FROM batches WHERE lease_until <= now() AND (status = 'running' OR (status = 'cancelled' AND EXISTS (
-          SELECT 1 FROM batch_items i WHERE i.batch_id = batches.id AND i.status IN ('running', 'pending'))))
+          SELECT 1 FROM batch_items i WHERE i.batch_id = batches.id AND i.status IN ('queued', 'pending'))))
         ORDER BY lease_until LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING id`.execute(this.db);
     return rows.rows.map((r) => r.id);
@@ -263,39 +271,54 @@ export class BatchStore {
   }
 
   /**
-   * The next rows to run, in row order: rows a worker took and may not have finished (they run again,
-   * and their idempotency keys answer what already ran), then queued ones, marked running.
+   * The next rows to run, in row order. While `fresh` (a lease's first takes), rows a worker took and
+   * did not finish (a process that died), not in `running` (this worker's own flight): they run again,
+   * and their idempotency keys answer what already ran; `leftover` says these were such rows, and the
+   * next take is fresh too. Otherwise the next queued rows after the batch's cursor, taken by moving the
+   * cursor past them.
    *
-   * `after`: the highest queued row this lease has taken (0 at its start). Queued rows are found from
-   * there on: each row leaves `queued` and then `running` by an UPDATE, and until a vacuum the index
-   * keeps entries for the versions it left, so a search from the start of the batch would step over
-   * every row already run, and a 10,000-row batch would slow down as it went. Rows found `running` are
-   * looked for only at the start of a lease (a process that died) and once no queued row is left;
-   * `running`: the rows this worker has in flight itself, which are not taken again.
+   * The cursor moves in one statement, only while the batch is `running` and only from where that
+   * statement read it (`taken_through < min(next)`, rechecked on the row's latest version if another
+   * statement moved it first; the take then reads again): a cancel, which locks the batch's row and
+   * then cancels only the rows after the cursor it reads, and a second worker whose lease overlapped,
+   * both see each row either taken or not. The bound is a scalar subquery, run once (an InitPlan), and
+   * the rows are one range of batch_items_status: a search from the start of the batch would step over
+   * the index's entries for every row already run (kept until a vacuum), and a 10,000-row batch would
+   * slow down as it went.
    */
-  async take(id: string, limit: number, after: number, running: number[] = []): Promise<{ items: WorkItem[]; after: number }> {
-    if (after === 0) {
+  async take(id: string, limit: number, fresh: boolean, running: number[] = []): Promise<{ items: WorkItem[]; leftover: boolean }> {
+    if (fresh) {
       const unfinished = await this.leftRunning(id, limit, running);
-      if (unfinished.length > 0) return { items: unfinished, after };
+      if (unfinished.length > 0) return { items: unfinished, leftover: true };
     }
-    // The bound is a scalar subquery, run once (an InitPlan), and the UPDATE then reads one index range.
-    // Written as `row_no IN (subquery)` it planned, on a table without statistics (the embedded store
-    // never analyzes one), a nested loop running the subquery once per queued row: 1.3 s a take at
-    // 10,000 rows, 84 % of the store's time in a batch (docs/PERFORMANCE.md).
-    const taken = await sql<WorkItem>`
-      UPDATE batch_items SET status = 'running'
-      WHERE batch_id = ${id} AND status = 'queued' AND row_no > ${after} AND row_no <= (
-        SELECT max(row_no) FROM (
-          SELECT row_no FROM batch_items WHERE batch_id = ${id} AND status = 'queued' AND row_no > ${after} ORDER BY row_no LIMIT ${limit}) AS next)
-      RETURNING row_no AS row, input, reserved_paise`.execute(this.db);
-    const items = taken.rows.sort((a, b) => a.row - b.row);
-    if (items.length > 0) return { items, after: items.at(-1)!.row };
-    return { items: after === 0 ? [] : await this.leftRunning(id, limit, running), after };
+    for (;;) {
+      const next = await sql<WorkItem & { taken: boolean; batch_status: BatchStatus }>`
+        WITH next AS (
+          SELECT row_no, input, reserved_paise FROM batch_items
+          WHERE batch_id = ${id} AND status = 'queued' AND row_no > (SELECT taken_through FROM batches WHERE id = ${id})
+          ORDER BY row_no LIMIT ${limit}),
+        moved AS (
+          UPDATE batches SET taken_through = (SELECT max(row_no) FROM next)
+          WHERE id = ${id} AND status = 'running' AND taken_through < (SELECT min(row_no) FROM next)
+          RETURNING id)
+        SELECT row_no AS row, input, reserved_paise, EXISTS (SELECT 1 FROM moved) AS taken,
+               (SELECT status FROM batches WHERE id = ${id}) AS batch_status
+        FROM next ORDER BY row_no`.execute(this.db);
+      const rows = next.rows;
+      if (rows.length > 0 && rows[0]!.taken) return { items: rows.map(({ row, input, reserved_paise }) => ({ row, input, reserved_paise })), leftover: false };
+      // Another take moved the cursor after this one read it: read it again (a new snapshot, so this ends).
+      if (rows.length === 0 || rows[0]!.batch_status !== 'running') return { items: [], leftover: false };
+    }
   }
 
-  /** Rows marked running that are not in this worker's flight: a worker that died took them. */
+  /** Rows taken (queued, at or below the cursor) that are not in this worker's flight: a worker that died took them. */
   private async leftRunning(id: string, limit: number, running: number[]): Promise<WorkItem[]> {
-    let q = this.db.selectFrom('batch_items').select(['row_no as row', 'input', 'reserved_paise']).where('batch_id', '=', id).where('status', '=', 'running');
+    let q = this.db
+      .selectFrom('batch_items')
+      .select(['row_no as row', 'input', 'reserved_paise'])
+      .where('batch_id', '=', id)
+      .where('status', '=', 'queued')
+      .where('row_no', '<=', sql<number>`(SELECT taken_through FROM batches WHERE id = ${id})`);
     if (running.length > 0) q = q.where('row_no', 'not in', running);
     const rows = await q.orderBy('row_no').limit(limit).execute();
     return rows.map((r) => ({ ...r, input: r.input ?? {} }));
@@ -348,9 +371,18 @@ export class BatchStore {
     if (Number(r.numUpdatedRows) !== 1) throw new Error(`batch ${id} row ${row}: its reserve of ${paise} paise is no longer there`);
   }
 
-  /** Rows not started are not run: they become cancelled and their reserves go back. Answers how many. */
-  async skipQueued(trx: Trx, b: { id: string; account_id: string }): Promise<number> {
-    const r = await trx.updateTable('batch_items').set({ status: 'cancelled' }).where('batch_id', '=', b.id).where('status', '=', 'queued').executeTakeFirst();
+  /**
+   * Rows not started (queued, after the cursor `takenThrough` as the caller read it while holding the
+   * batch's row lock) are not run: they become cancelled and their reserves go back. Answers how many.
+   */
+  private async skipQueued(trx: Trx, b: { id: string; account_id: string; taken_through: number }): Promise<number> {
+    const r = await trx
+      .updateTable('batch_items')
+      .set({ status: 'cancelled' })
+      .where('batch_id', '=', b.id)
+      .where('status', '=', 'queued')
+      .where('row_no', '>', b.taken_through)
+      .executeTakeFirst();
     await this.giveBack(trx, b, sql`status IN ('cancelled', 'invalid')`);
     return Number(r.numUpdatedRows);
   }
@@ -373,8 +405,8 @@ export class BatchStore {
   /** on_error=stop after a failed row: the rows not started are not run, and the batch will end failed, saying why. */
   async stop(b: { id: string; account_id: string }, message: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('batches').set({ message }).where('id', '=', b.id).execute();
-      await this.skipQueued(trx, b);
+      const locked = await trx.updateTable('batches').set({ message }).where('id', '=', b.id).returning(['id', 'account_id', 'taken_through']).executeTakeFirstOrThrow();
+      await this.skipQueued(trx, locked);
     });
   }
 
@@ -395,7 +427,7 @@ export class BatchStore {
         })
         .where('id', '=', id)
         .where('status', 'in', ['running', 'validating'])
-        .returning(['id', 'account_id', 'environment'])
+        .returning(['id', 'account_id', 'environment', 'taken_through'])
         .executeTakeFirst();
       if (!b) return false;
       await this.skipQueued(trx, b);

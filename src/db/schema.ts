@@ -370,17 +370,20 @@ export interface BatchesTable {
   total: number;
   lease_until: ColumnType<Date, Date | string | undefined, Date | string>;
   lease_owner: string | null;
+  /** The highest row a worker has taken (migration 0023): a `queued` row at or below it is running. */
+  taken_through: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
 }
 
+/** A batch row's status as the API shows it; `running` is derived (queued, at or below the batch's cursor). */
 export type BatchItemStatus = 'queued' | 'running' | 'pending' | 'success' | 'failed' | 'invalid' | 'cancelled';
 export interface BatchItemsTable {
   batch_id: string;
   row_no: number;
   reference_id: string | null;
   input: ColumnType<Record<string, unknown> | null, string | null, string | null>;
-  status: BatchItemStatus;
+  status: Exclude<BatchItemStatus, 'running'>;
   http_status: number | null;
   result: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   reserved_paise: ColumnType<number, number | undefined, number>;

@@ -143,7 +143,7 @@ async function scrubBatchRows(trx: Trx, who: Who, at: string): Promise<void> {
     .where('b.account_id', '=', who.accountId)
     .where('b.environment', '=', who.environment)
     .where('i.reference_id', '=', who.referenceId)
-    .where('i.status', 'not in', ['queued', 'running'])
+    .where('i.status', '<>', 'queued')
     .execute();
   for (const r of rows) {
     await trx
