@@ -114,6 +114,8 @@ describe('live batches', () => {
       const items = await check.db.selectFrom('batch_items').select(['reference_id', 'status']).where('batch_id', '=', id).execute();
       const byRef = new Map(txs.map((tx) => [tx.reference_id, tx.status]));
       for (const item of items) assert.equal(item.status, byRef.get(item.reference_id!), `row ${item.reference_id}: the batch and the transaction agree`);
+      const finals = (status: string) => items.filter((i) => i.status === status).length;
+      assert.deepEqual([done.counts.success, done.counts.failed], [finals('success'), finals('failed')], "the batch's counts, across the kill, are its rows'");
       const spent = rows.filter((p) => byRef.get(p.reference_id) === 'success').reduce((s, p) => s + debit(p), 0);
       assert.equal(wallet.held, 0);
       assert.equal(START - Math.round(wallet.balance * 100), spent, 'the wallet paid for the successes only, once each');

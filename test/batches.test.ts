@@ -24,12 +24,28 @@ async function count(t: TestApp, table: 'batches' | 'batch_items' | 'transaction
   return Number(r.n);
 }
 
-/** The batch once it has ended. */
-const ended = (t: TestApp, id: string, timeoutMs = 60_000, key?: string) =>
-  eventually(async () => {
+/**
+ * The batch once it has ended, its counts (kept on the batch's row) checked against its items' statuses
+ * read page by page.
+ */
+const ended = async (t: TestApp, id: string, timeoutMs = 60_000, key?: string) => {
+  const done = await eventually(async () => {
     const r = await t.call('GET', `/api/v1/batches/${id}`, { key });
     return ['completed', 'cancelled', 'failed'].includes(r.body.data.status) && r.body.data;
   }, timeoutMs);
+  const tally: Record<string, number> = { total: 0, invalid: 0, pending: 0, success: 0, failed: 0, cancelled: 0 };
+  for (let cursor = ''; ; ) {
+    const page = (await t.call('GET', `/api/v1/batches/${id}/items?limit=1000${cursor && `&cursor=${cursor}`}`, { key })).body.data;
+    for (const i of page.items as Array<{ status: string }>) {
+      tally.total!++;
+      tally[i.status === 'queued' || i.status === 'running' ? 'pending' : i.status]!++;
+    }
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  assert.deepEqual(done.counts, tally, "the batch's counts are its items' statuses");
+  return done;
+};
 
 const upload = (t: TestApp, type: string, text: string | Buffer, query: string) =>
   t.call('POST', `/api/v1/batches?${query}`, { payload: text, headers: { 'content-type': type } });

@@ -84,7 +84,9 @@ export type BatchRow = Awaited<ReturnType<BatchStore['row']>>;
 
 const INSERT_CHUNK = 1000;
 
-function viewOf(b: Selectable<DB['batches']>, counts: Counts): BatchView {
+/** A batch as GET shows it: its counts are kept on its row (migration 0023); pending is the rest. */
+function viewOf(b: Selectable<DB['batches']>): BatchView {
+  const counts = { total: b.total, invalid: b.invalid, success: b.success, failed: b.failed, cancelled: b.cancelled };
   return {
     id: b.id,
     operation: b.operation,
@@ -93,11 +95,23 @@ function viewOf(b: Selectable<DB['batches']>, counts: Counts): BatchView {
     client_batch_id: b.client_batch_id,
     on_error: b.on_error,
     message: b.message,
-    counts,
+    counts: { ...counts, pending: b.total - b.invalid - b.success - b.failed - b.cancelled },
     created_at: b.created_at.toISOString(),
     completed_at: b.completed_at?.toISOString() ?? null,
   };
 }
+
+/**
+ * Moves a batch's counts by the rows a statement's CTE `moved` returns (their new `status`): put after
+ * a `WITH moved AS (UPDATE batch_items ... RETURNING status)`, in the same statement, so the counts move
+ * exactly when the rows do.
+ */
+const countMoved = (id: string) => sql`
+  UPDATE batches SET
+    success = success + (SELECT count(*) FROM moved WHERE status = 'success'),
+    failed = failed + (SELECT count(*) FROM moved WHERE status = 'failed'),
+    cancelled = cancelled + (SELECT count(*) FROM moved WHERE status = 'cancelled')
+  WHERE id = ${id} AND EXISTS (SELECT 1 FROM moved WHERE status IN ('success', 'failed', 'cancelled'))`;
 
 export class BatchStore {
   constructor(private db: Db) {}
@@ -132,6 +146,7 @@ export class BatchStore {
           on_error: b.onError,
           status: 'running',
           total: items.length,
+          invalid: items.length - rows,
         })
         .execute();
       for (let i = 0; i < items.length; i += INSERT_CHUNK) {
@@ -171,33 +186,8 @@ export class BatchStore {
       .executeTakeFirst();
   }
 
-  async counts(db: Db | Trx, id: string): Promise<Counts> {
-    return (await this.countsOf(db, [id])).get(id)!;
-  }
-
-  /** Each batch's counts by status, in one grouped query (an index-only scan of batch_items_status). */
-  private async countsOf(db: Db | Trx, ids: string[]): Promise<Map<string, Counts>> {
-    const all = new Map(ids.map((id) => [id, { total: 0, invalid: 0, pending: 0, success: 0, failed: 0, cancelled: 0 } as Counts]));
-    if (ids.length === 0) return all;
-    const rows = await db
-      .selectFrom('batch_items')
-      .select(['batch_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('batch_id', 'in', ids)
-      .groupBy(['batch_id', 'status'])
-      .execute();
-    for (const r of rows) {
-      const c = all.get(r.batch_id)!;
-      const n = Number(r.n);
-      c.total += n;
-      if (r.status === 'queued' || r.status === 'pending') c.pending += n;
-      else c[r.status] += n;
-    }
-    return all;
-  }
-
   async view(id: string, db: Db | Trx = this.db): Promise<BatchView> {
-    const b = (await db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst())!;
-    return viewOf(b, await this.counts(db, id));
+    return viewOf((await db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst())!);
   }
 
   /**
@@ -209,8 +199,7 @@ export class BatchStore {
     // Keyset on (created_at, id), compared in the store: created_at has microseconds a JavaScript Date would lose.
     if (opts.after) q = q.where(sql<boolean>`(created_at, id) < (SELECT created_at, id FROM batches WHERE id = ${opts.after})`);
     const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(opts.limit).execute();
-    const counts = await this.countsOf(this.db, rows.map((b) => b.id));
-    return rows.map((b) => viewOf(b, counts.get(b.id)!));
+    return rows.map(viewOf);
   }
 
   /**
@@ -325,7 +314,7 @@ export class BatchStore {
   }
 
   /**
-   * Saves a chunk's results in one statement and, when any of its rows had a reserve when taken, gives
+   * Saves a chunk's results, with the batch's counts, in one statement and, when any of its rows had a reserve when taken, gives
    * back what those that ended without a hold still reserve (in the same transaction). A chunk without
    * reserves (every sandbox batch) is one statement and one round trip.
    */
@@ -333,11 +322,15 @@ export class BatchStore {
     if (results.length === 0) return;
     // The rows named, so the items are read by primary key, not the whole batch joined with the recordset.
     const rows = sql`row_no IN (${sql.join(results.map((r) => r.row))})`;
+    // A row already final (saved by a worker whose lease overlapped this one's) is not saved again, nor counted twice.
     const update = (db: Db | Trx) =>
       sql`
-        UPDATE batch_items i SET status = v.status, http_status = v.http_status, result = v.result
-        FROM jsonb_to_recordset(${JSON.stringify(results)}::jsonb) AS v(row integer, status text, http_status integer, result jsonb)
-        WHERE i.batch_id = ${b.id} AND ${rows} AND i.row_no = v.row`.execute(db);
+        WITH moved AS (
+          UPDATE batch_items i SET status = v.status, http_status = v.http_status, result = v.result
+          FROM jsonb_to_recordset(${JSON.stringify(results)}::jsonb) AS v(row integer, status text, http_status integer, result jsonb)
+          WHERE i.batch_id = ${b.id} AND ${rows} AND i.row_no = v.row AND i.status IN ('queued', 'pending')
+          RETURNING i.status)
+        ${countMoved(b.id)}`.execute(db);
     if (!reserved) {
       await update(this.db);
       return;
@@ -376,28 +369,30 @@ export class BatchStore {
    * batch's row lock) are not run: they become cancelled and their reserves go back. Answers how many.
    */
   private async skipQueued(trx: Trx, b: { id: string; account_id: string; taken_through: number }): Promise<number> {
-    const r = await trx
-      .updateTable('batch_items')
-      .set({ status: 'cancelled' })
-      .where('batch_id', '=', b.id)
-      .where('status', '=', 'queued')
-      .where('row_no', '>', b.taken_through)
-      .executeTakeFirst();
+    const r = await sql<{ n: number }>`
+      WITH moved AS (
+        UPDATE batch_items SET status = 'cancelled' WHERE batch_id = ${b.id} AND status = 'queued' AND row_no > ${b.taken_through}
+        RETURNING status),
+      counted AS (${countMoved(b.id)})
+      SELECT count(*)::integer AS n FROM moved`.execute(trx);
     await this.giveBack(trx, b, sql`status IN ('cancelled', 'invalid')`);
-    return Number(r.numUpdatedRows);
+    return r.rows[0]!.n;
   }
 
   /** Rows whose operation was pending take their transaction's final state. Answers how many are still pending. */
   async refreshPending(b: { id: string; account_id: string; environment: Environment }): Promise<number> {
     await sql`
-      UPDATE batch_items i SET status = t.status, result = t.result
-      FROM (
-        SELECT DISTINCT ON (p.row_no) p.row_no, tx.status, tx.result
-        FROM batch_items p
-        JOIN transactions tx ON tx.account_id = ${b.account_id} AND tx.environment = ${b.environment} AND tx.reference_id = p.reference_id
-        WHERE p.batch_id = ${b.id} AND p.status = 'pending'
-        ORDER BY p.row_no, tx.created_at DESC, tx.id DESC) t
-      WHERE i.batch_id = ${b.id} AND i.row_no = t.row_no AND t.status <> 'pending'`.execute(this.db);
+      WITH moved AS (
+        UPDATE batch_items i SET status = t.status, result = t.result
+        FROM (
+          SELECT DISTINCT ON (p.row_no) p.row_no, tx.status, tx.result
+          FROM batch_items p
+          JOIN transactions tx ON tx.account_id = ${b.account_id} AND tx.environment = ${b.environment} AND tx.reference_id = p.reference_id
+          WHERE p.batch_id = ${b.id} AND p.status = 'pending'
+          ORDER BY p.row_no, tx.created_at DESC, tx.id DESC) t
+        WHERE i.batch_id = ${b.id} AND i.row_no = t.row_no AND t.status <> 'pending' AND i.status = 'pending'
+        RETURNING i.status)
+      ${countMoved(b.id)}`.execute(this.db);
     const left = await this.db.selectFrom('batch_items').select((eb) => eb.fn.countAll<number>().as('n')).where('batch_id', '=', b.id).where('status', '=', 'pending').executeTakeFirstOrThrow();
     return Number(left.n);
   }

@@ -372,6 +372,11 @@ export interface BatchesTable {
   lease_owner: string | null;
   /** The highest row a worker has taken (migration 0023): a `queued` row at or below it is running. */
   taken_through: ColumnType<number, number | undefined, number>;
+  /** Its counts by final status, moved with the rows' statuses (migration 0023); pending is the rest of `total`. */
+  invalid: ColumnType<number, number | undefined, number>;
+  success: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  cancelled: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
 }
