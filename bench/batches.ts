@@ -4,8 +4,12 @@
 //   - sent one call each over CONNECTIONS connections (default 50), timed from the first to the last
 //     answer, then
 //   - submitted as one NDJSON batch, timed from the POST to the batch's `completed`.
-// Each side gets a fresh server on a fresh store, so neither inherits the other's rows. Target: the batch
-// at least twice the single calls' rows a second. Run: `BENCH_ONLY=batches npm run bench`.
+// Each side gets a fresh server on a fresh store, so neither inherits the other's rows, and warms it
+// first with BENCH_BATCH_WARMUP rows of its own kind (default 1,000; other references): a fresh server
+// spends its first seconds compiling (V8's tier-up of the embedded engine's WebAssembly took a third of
+// a core during a server's first batch), which the 10,000 single calls spread over twice the time the
+// batch has. Target: the batch at least twice the single calls' rows a second.
+// Run: `BENCH_ONLY=batches npm run bench`.
 import { Pool } from 'undici';
 import type { StoreLocation } from '../test/harness.js';
 import { CONNECTIONS, sample, seedAccount, startServer } from './lib.js';
@@ -31,7 +35,7 @@ export interface BatchBenchRow {
 const body = (run: string, i: number) => JSON.stringify({ reference_id: `${run}-${i}`, consent: true, mobile: `98${String(10_000_000 + i).slice(-8)}` });
 
 /** The rows as single calls, `CONNECTIONS` at a time; rows a second and how many were not 200. */
-async function singles(url: string, key: string, n: number): Promise<{ rps: number; errors: number }> {
+async function singles(url: string, key: string, n: number, run = 'single'): Promise<{ rps: number; errors: number }> {
   const pool = new Pool(url, { connections: CONNECTIONS });
   let next = 0;
   let errors = 0;
@@ -39,7 +43,7 @@ async function singles(url: string, key: string, n: number): Promise<{ rps: numb
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const res = await pool.request({ method: 'POST', path: '/api/v1/bank-account/mobile-to-bank-account', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: body('single', i) });
+      const res = await pool.request({ method: 'POST', path: '/api/v1/bank-account/mobile-to-bank-account', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: body(run, i) });
       await res.body.dump();
       if (res.statusCode !== 200) errors++;
     }
@@ -51,8 +55,8 @@ async function singles(url: string, key: string, n: number): Promise<{ rps: numb
 }
 
 /** The rows as one NDJSON batch; rows a second from the POST to `completed`, and its failed rows. */
-async function batch(url: string, key: string, n: number): Promise<{ rps: number; failed: number }> {
-  const file = Array.from({ length: n }, (_, i) => body('batch', i)).join('\n');
+async function batch(url: string, key: string, n: number, run = 'batch'): Promise<{ rps: number; failed: number }> {
+  const file = Array.from({ length: n }, (_, i) => body(run, i)).join('\n');
   const headers = { authorization: `Bearer ${key}` };
   const t0 = performance.now();
   const r = await fetch(`${url}/api/v1/batches?operation=mobile-to-bank-account`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-ndjson' }, body: file });
@@ -65,13 +69,18 @@ async function batch(url: string, key: string, n: number): Promise<{ rps: number
   }
 }
 
-/** `fn` against a fresh server on a fresh store, with the server's CPU per row while `fn` ran. */
-async function onFreshServer<T>(open: () => Promise<StoreLocation>, n: number, fn: (url: string, key: string) => Promise<T>): Promise<T & { cost: RowCost }> {
+const WARMUP = Number(process.env.BENCH_BATCH_WARMUP ?? 1000);
+
+/**
+ * `fn` against a fresh server on a fresh store, after `warm`, with the server's CPU per row while `fn` ran.
+ */
+async function onFreshServer<T>(open: () => Promise<StoreLocation>, n: number, warm: (url: string, key: string) => Promise<unknown>, fn: (url: string, key: string) => Promise<T>): Promise<T & { cost: RowCost }> {
   const loc = await open();
   try {
     const { key } = await seedAccount(loc, 'sandbox');
     const server = await startServer(loc, { SANGAM_BATCH_POLL_MS: '50' });
     try {
+      if (WARMUP > 0) await warm(server.url, key);
       const before = await sample(server);
       const result = await fn(server.url, key);
       const after = await sample(server);
@@ -98,8 +107,12 @@ export async function batchesBench(store: string, open: () => Promise<StoreLocat
   for (let i = 0; i < runs; i++) {
     // BENCH_BATCH_SINGLES=0: the batch side alone (to profile or compare engine changes quickly).
     const skipped = { rps: NaN, errors: 0, cost: { processUs: NaN, mainUs: NaN, engineUs: NaN } };
-    singles_.push(process.env.BENCH_BATCH_SINGLES === '0' ? skipped : await onFreshServer(open, n, (url, key) => singles(url, key, n)));
-    batches_.push(await onFreshServer(open, n, (url, key) => batch(url, key, n)));
+    singles_.push(
+      process.env.BENCH_BATCH_SINGLES === '0'
+        ? skipped
+        : await onFreshServer(open, n, (url, key) => singles(url, key, WARMUP, 'warm'), (url, key) => singles(url, key, n)),
+    );
+    batches_.push(await onFreshServer(open, n, (url, key) => batch(url, key, WARMUP, 'warm'), (url, key) => batch(url, key, n)));
     process.stderr.write(`  batches (${store}): ${n} rows: single calls ${singles_.at(-1)!.rps.toFixed(0)}/s, batch ${batches_.at(-1)!.rps.toFixed(0)}/s\n`);
   }
   return {

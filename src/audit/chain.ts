@@ -14,6 +14,7 @@
 // deleted row's seq and hash), from which verification of that chain starts.
 import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
+import { insertRows, type ColumnTypes } from '../db/recordset.js';
 import type { AuditLogsTable, DB } from '../db/schema.js';
 import { contentCommitment, legacyHash, linkHash, rowDigest } from './hashing.js';
 import { dataClassOf, type DataClass } from './retention.js';
@@ -23,6 +24,33 @@ export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash' | '
   /** The operation's declared class; derived from the row when absent (retention.ts). */
   data_class?: DataClass;
 };
+/** The columns a chained row is written with (appendChained), and their types. */
+const CHAINED_COLUMNS: ColumnTypes<'audit_logs'> = {
+  request_id: 'text',
+  created_at: 'timestamptz',
+  account_id: 'text',
+  key_id: 'text',
+  environment: 'text',
+  client_ip: 'text',
+  method: 'text',
+  path: 'text',
+  operation: 'text',
+  http_status: 'integer',
+  ok: 'boolean',
+  statuscode: 'text',
+  reference_id: 'text',
+  latency_ms: 'double precision',
+  request_body: 'jsonb',
+  response_body: 'jsonb',
+  prev_hash: 'text',
+  hash: 'text',
+  chain: 'smallint',
+  seq: 'bigint',
+  data_class: 'text',
+  content_salt: 'text',
+  content_hash: 'text',
+};
+
 /** Where a chain starts before any row: chain 0 keeps the single chain's historic genesis. */
 export const genesis = (chain: number) => (chain === 0 ? 'genesis' : `genesis:${chain}`);
 
@@ -110,12 +138,9 @@ export async function appendChained(trx: Transaction<DB>, prepared: PreparedRows
     return v;
   });
   // The batch and the new head in one statement.
-  await trx
-    .with('inserted', (db) => db.insertInto('audit_logs').values(values))
-    .updateTable('audit_heads')
-    .set({ seq, hash: prev })
-    .where('chain', '=', head.chain)
-    .execute();
+  await sql`
+    WITH inserted AS (${insertRows('audit_logs', CHAINED_COLUMNS, values)})
+    UPDATE audit_heads SET seq = ${seq}, hash = ${prev} WHERE chain = ${head.chain}`.execute(trx);
 }
 
 /** Where each chain's verification starts: its latest checkpoint, or its genesis. */

@@ -4,8 +4,9 @@
 // whose first request is still running → 409/106. A claim whose holder died (lock expired) is taken
 // over: nothing of the first attempt was committed, because the effect and the response commit together.
 import { createHash } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
+import { insertRows, type ColumnTypes } from '../db/recordset.js';
 import type { DB, Environment } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { canonicalJson } from '../canonical.js';
@@ -27,6 +28,20 @@ export const requestHash = (input: unknown): string => createHash('sha256').upda
 
 /** One string per scope, for telling scopes apart in memory. */
 export const scopeId = (s: IdemScope) => JSON.stringify([s.accountId, s.environment, s.operation, s.key]);
+
+/** The columns a claim is written with (insertClaims), and their types. */
+const CLAIM_COLUMNS: ColumnTypes<'idempotency_keys'> = {
+  account_id: 'text',
+  environment: 'text',
+  operation: 'text',
+  key: 'text',
+  request_hash: 'text',
+  txn_id: 'text',
+  status: 'text',
+  response_status: 'integer',
+  response_body: 'text',
+  locked_until: 'timestamptz',
+};
 
 const keyOf = (s: IdemScope) => ({ account_id: s.accountId, environment: s.environment, operation: s.operation, key: s.key });
 
@@ -83,22 +98,18 @@ export class IdempotencyStore {
     // A fixed order, so that two batches taking overlapping keys cannot deadlock.
     const sorted = [...claims].sort((x, y) => (scopeId(x.scope) < scopeId(y.scope) ? -1 : 1));
     const now = Date.now();
-    const inserted = await trx
-      .insertInto('idempotency_keys')
-      .values(
-        sorted.map((c) => ({
-          ...keyOf(c.scope),
-          request_hash: c.hash,
-          txn_id: c.txnId,
-          ...(c.response === null
-            ? { status: 'in_flight' as const, locked_until: new Date(now + this.lockMs) }
-            : { status: 'done' as const, response_status: 200, response_body: c.response, locked_until: new Date(now) }),
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .returning(['account_id', 'environment', 'operation', 'key'])
-      .execute();
-    return new Set(inserted.map((r) => scopeId({ accountId: r.account_id, environment: r.environment, operation: r.operation, key: r.key })));
+    const rows = sorted.map((c) => ({
+      ...keyOf(c.scope),
+      request_hash: c.hash,
+      txn_id: c.txnId,
+      ...(c.response === null
+        ? { status: 'in_flight' as const, response_status: null, response_body: null, locked_until: new Date(now + this.lockMs) }
+        : { status: 'done' as const, response_status: 200, response_body: c.response, locked_until: new Date(now) }),
+    }));
+    const inserted = await sql<Pick<Selectable<DB['idempotency_keys']>, 'account_id' | 'environment' | 'operation' | 'key'>>`
+      ${insertRows('idempotency_keys', CLAIM_COLUMNS, rows)}
+      ON CONFLICT DO NOTHING RETURNING account_id, environment, operation, key`.execute(trx);
+    return new Set(inserted.rows.map((r) => scopeId({ accountId: r.account_id, environment: r.environment, operation: r.operation, key: r.key })));
   }
 
   /** Stores the response; call inside the transaction that commits the operation's effect. */

@@ -6,6 +6,7 @@
 import { sql, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { leaseDue } from '../db/lease.js';
+import { insertRows, type ColumnTypes } from '../db/recordset.js';
 import type { DB, Environment, TransactionsTable, TxStatus } from '../db/schema.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
 import { subscribersOf, writeEvents, type Subscriber } from '../webhooks/store.js';
@@ -19,6 +20,24 @@ const TX_COLUMNS = ['id', 'account_id', 'environment', 'operation', 'reference_i
 /** A transaction as settlement decides on it: the row and which partner holds it under what id. */
 export type LockedTx = TxRow & Pick<Selectable<TransactionsTable>, 'partner' | 'partner_ref'>;
 const LOCKED_COLUMNS = [...TX_COLUMNS, 'partner', 'partner_ref'] as const;
+
+/** The columns a new transaction row is written with (build), and their types. */
+const BUILT_COLUMNS: ColumnTypes<'transactions'> = {
+  id: 'text',
+  account_id: 'text',
+  environment: 'text',
+  operation: 'text',
+  reference_id: 'text',
+  status: 'text',
+  result: 'jsonb',
+  created_at: 'timestamptz',
+  amount_paise: 'bigint',
+  final_result: 'jsonb',
+  due_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  verified_at: 'timestamptz',
+  next_check_at: 'timestamptz',
+};
 
 /** A transaction as a resolution by hand decides on it (attention/resolutions.ts). */
 export interface TxFacts {
@@ -104,8 +123,8 @@ export class TransactionStore {
   constructor(private db: Db) {}
 
   /** Inserts prepared transactions (build()) in one statement, inside the caller's database transaction. */
-  async insertMany(trx: Transaction<DB>, values: Array<Insertable<TransactionsTable>>): Promise<void> {
-    if (values.length > 0) await trx.insertInto('transactions').values(values).execute();
+  async insertMany(trx: Transaction<DB>, values: Array<ReturnType<TransactionStore['build']>['values']>): Promise<void> {
+    if (values.length > 0) await insertRows('transactions', BUILT_COLUMNS, values).execute(trx);
   }
 
   /** The row an operation will be answered from, and the values that store it. */
