@@ -6,6 +6,7 @@
 // Lock order, as everywhere (docs/RELIABILITY.md): the batch's item rows, then wallets, then the outbox.
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
+import { insertRows, type ColumnTypes } from '../db/recordset.js';
 import type { BatchItemStatus, BatchStatus, DB, Environment } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { takeFromBalance } from '../ledger/ledger.js';
@@ -83,6 +84,17 @@ export interface RowResult {
 export type BatchRow = Awaited<ReturnType<BatchStore['row']>>;
 
 const INSERT_CHUNK = 1000;
+/** The columns an item is created with, and their types (db/recordset.ts). */
+const ITEM_COLUMNS: ColumnTypes<'batch_items'> = {
+  batch_id: 'text',
+  row_no: 'integer',
+  reference_id: 'text',
+  input: 'jsonb',
+  status: 'text',
+  http_status: 'integer',
+  result: 'jsonb',
+  reserved_paise: 'bigint',
+};
 
 /** A batch as GET shows it: its counts are kept on its row (migration 0023); pending is the rest. */
 function viewOf(b: Selectable<DB['batches']>): BatchView {
@@ -155,12 +167,12 @@ export class BatchStore {
           row_no: it.row,
           reference_id: it.referenceId,
           input: JSON.stringify(it.input),
-          status: it.errors ? ('invalid' as const) : ('queued' as const),
+          status: it.errors ? 'invalid' : 'queued',
           http_status: it.errors ? 422 : null,
           result: it.errors ? JSON.stringify({ errors: it.errors }) : null,
           reserved_paise: it.reservedPaise,
         }));
-        await trx.insertInto('batch_items').values(chunk).execute();
+        await insertRows('batch_items', ITEM_COLUMNS, chunk).execute(trx);
       }
     });
   }
