@@ -5,9 +5,10 @@
 // the batch ended with its `batch.completed` event (store.ts).
 //
 // Exactly once: a row is taken (the batch's cursor moved past it) before it runs, and a row taken but
-// not finished (a process died, or lost its lease) runs again through its idempotency key, which answers what already ran and never sends
-// it twice (a live row's recovery point is bound to its key). A key still held by a live call in flight
-// (409) leaves the row running, to be tried again after the lease.
+// not finished (a process died, or lost its lease) runs again through its idempotency key, which
+// answers what already ran and never sends it twice (a live row's recovery point is bound to its key).
+// A key still held by a live call in flight (409) leaves the row running, to be tried again after the
+// lease.
 //
 // Fairness: rows take tokens from the account's batch bucket (access/rate-limit.ts BatchPacer), never
 // the keys' own; at most `rowsInFlight` rows of a batch are in the group commit's queue at once (two
