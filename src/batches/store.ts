@@ -113,6 +113,9 @@ function viewOf(b: Selectable<DB['batches']>): BatchView {
   };
 }
 
+/** The batch's cursor (the highest row taken), read in the statement that uses it. */
+const cursorOf = (id: string) => sql<number>`(SELECT taken_through FROM batches WHERE id = ${id})`;
+
 /**
  * Moves a batch's counts by the rows a statement's CTE `moved` returns (their new `status`): put after
  * a `WITH moved AS (UPDATE batch_items ... RETURNING status)`, in the same statement, so the counts move
@@ -219,7 +222,7 @@ export class BatchStore {
    * `queued` row at or below the batch's cursor (a worker took it), read in the same statement.
    */
   async items(id: string, opts: { status?: BatchItemStatus; afterRow: number; limit: number }): Promise<ItemView[]> {
-    const cursor = sql<number>`(SELECT taken_through FROM batches WHERE id = ${id})`;
+    const cursor = cursorOf(id);
     let q = this.db
       .selectFrom('batch_items')
       .select(['row_no as row', 'reference_id', 'http_status', 'result'])
@@ -296,7 +299,7 @@ export class BatchStore {
       const next = await sql<WorkItem & { taken: boolean; batch_status: BatchStatus }>`
         WITH next AS (
           SELECT row_no, input, reserved_paise FROM batch_items
-          WHERE batch_id = ${id} AND status = 'queued' AND row_no > (SELECT taken_through FROM batches WHERE id = ${id})
+          WHERE batch_id = ${id} AND status = 'queued' AND row_no > ${cursorOf(id)}
           ORDER BY row_no LIMIT ${limit}),
         moved AS (
           UPDATE batches SET taken_through = (SELECT max(row_no) FROM next)
@@ -319,7 +322,7 @@ export class BatchStore {
       .select(['row_no as row', 'input', 'reserved_paise'])
       .where('batch_id', '=', id)
       .where('status', '=', 'queued')
-      .where('row_no', '<=', sql<number>`(SELECT taken_through FROM batches WHERE id = ${id})`);
+      .where('row_no', '<=', cursorOf(id));
     if (running.length > 0) q = q.where('row_no', 'not in', running);
     const rows = await q.orderBy('row_no').limit(limit).execute();
     return rows.map((r) => ({ ...r, input: r.input ?? {} }));
