@@ -9,6 +9,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, launchBrowser, signIn, skipWithoutChromium, startConsoleServer, type ConsoleServer } from './browser.js';
+import { eventually } from './harness.js';
 
 describe('console pages in a browser (issue #27)', { skip: skipWithoutChromium }, () => {
   let server: ConsoleServer;
@@ -100,8 +101,11 @@ describe('console pages in a browser (issue #27)', { skip: skipWithoutChromium }
     await row.getByRole('button', { name: 'Send test event' }).click();
     await delivered;
     assert.equal(JSON.parse(received[0]!.body).type, 'webhook.test');
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.getByTestId('delivery-status').filter({ hasText: /last delivered/ }).waitFor();
+    // The receiver has answered, but the attempt is recorded after its answer arrives: read the page again until it says so.
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return /last delivered/.test(await row.getByTestId('delivery-status').innerText());
+    }, 20_000, 200);
     await row.getByRole('button', { name: url }).click();
     await page.getByRole('table', { name: 'Deliveries' }).getByText('webhook.test').waitFor();
     await shot('webhooks');
