@@ -30,6 +30,8 @@ export interface BatchBenchRow {
   batchFailed: number;
   singleCost: RowCost;
   batchCost: RowCost;
+  /** An interactive client's calls beside the batch, all rounds together. */
+  beside: Latency;
 }
 
 const body = (run: string, i: number) => JSON.stringify({ reference_id: `${run}-${i}`, consent: true, mobile: `98${String(10_000_000 + i).slice(-8)}` });
@@ -54,18 +56,70 @@ async function singles(url: string, key: string, n: number, run = 'single'): Pro
   return { rps: n / seconds, errors };
 }
 
-/** The rows as one NDJSON batch; rows a second from the POST to `completed`, and its failed rows. */
-async function batch(url: string, key: string, n: number, run = 'batch'): Promise<{ rps: number; failed: number }> {
+/** Latencies of an interactive caller, ms: median, 99th percentile, worst, and how many calls. */
+export interface Latency {
+  p50: number;
+  p99: number;
+  max: number;
+  calls: number;
+}
+
+const latencyOf = (times: number[]): Latency => {
+  const t = [...times].sort((a, b) => a - b);
+  return { p50: t[Math.floor(t.length * 0.5)] ?? NaN, p99: t[Math.floor(t.length * 0.99)] ?? NaN, max: t.at(-1) ?? NaN, calls: t.length };
+};
+
+/**
+ * An interactive client beside the batch: one call at a time, one started every PROBE_MS at most, each
+ * its own single call of the same operation with its own reference, until `done()`. What an account's
+ * own interactive traffic sees while its batch runs (a batch must never starve it); at this rate it
+ * adds well under 1 % to the batch's rows.
+ */
+const PROBE_MS = 50;
+async function interactive(url: string, key: string, run: string, done: () => boolean): Promise<number[]> {
+  const pool = new Pool(url, { connections: 1 });
+  const times: number[] = [];
+  try {
+    for (let i = 0; !done(); i++) {
+      const t0 = performance.now();
+      const res = await pool.request({ method: 'POST', path: '/api/v1/bank-account/mobile-to-bank-account', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: body(run, i) });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`interactive call beside the batch answered ${res.statusCode}`);
+      const took = performance.now() - t0;
+      times.push(took);
+      if (took < PROBE_MS) await new Promise((r) => setTimeout(r, PROBE_MS - took));
+    }
+  } finally {
+    await pool.close();
+  }
+  return times;
+}
+
+/**
+ * The rows as one NDJSON batch; rows a second from the POST to `completed`, its failed rows, and the
+ * latencies of an interactive client calling beside it (`probe`).
+ */
+async function batch(url: string, key: string, n: number, run = 'batch', probe = false): Promise<{ rps: number; failed: number; besideMs?: number[] }> {
   const file = Array.from({ length: n }, (_, i) => body(run, i)).join('\n');
   const headers = { authorization: `Bearer ${key}` };
+  let ended = false;
   const t0 = performance.now();
   const r = await fetch(`${url}/api/v1/batches?operation=mobile-to-bank-account`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-ndjson' }, body: file });
   const submitted = (await r.json()) as { data: { id: string } };
   if (r.status !== 200) throw new Error(`batch refused: ${JSON.stringify(submitted)}`);
-  for (;;) {
-    const g = (await (await fetch(`${url}/api/v1/batches/${submitted.data.id}`, { headers })).json()) as { data: { status: string; counts: { failed: number } } };
-    if (g.data.status !== 'running') return { rps: n / ((performance.now() - t0) / 1000), failed: g.data.counts.failed };
-    await new Promise((res) => setTimeout(res, 50)); // a GET every 50 ms: the batch's end is timed to within that
+  const beside = probe ? interactive(url, key, `${run}-interactive`, () => ended) : undefined;
+  try {
+    for (;;) {
+      const g = (await (await fetch(`${url}/api/v1/batches/${submitted.data.id}`, { headers })).json()) as { data: { status: string; counts: { failed: number } } };
+      if (g.data.status !== 'running') {
+        const rps = n / ((performance.now() - t0) / 1000);
+        ended = true;
+        return { rps, failed: g.data.counts.failed, besideMs: await beside };
+      }
+      await new Promise((res) => setTimeout(res, 50)); // a GET every 50 ms: the batch's end is timed to within that
+    }
+  } finally {
+    ended = true;
   }
 }
 
@@ -103,7 +157,7 @@ const medianCost = (cs: RowCost[]): RowCost => ({ processUs: median(cs.map((c) =
  */
 export async function batchesBench(store: string, open: () => Promise<StoreLocation>, n: number, runs = Number(process.env.BENCH_BATCH_RUNS ?? 3)): Promise<BatchBenchRow> {
   const singles_: Array<{ rps: number; errors: number; cost: RowCost }> = [];
-  const batches_: Array<{ rps: number; failed: number; cost: RowCost }> = [];
+  const batches_: Array<{ rps: number; failed: number; besideMs?: number[]; cost: RowCost }> = [];
   for (let i = 0; i < runs; i++) {
     // BENCH_BATCH_SINGLES=0: the batch side alone (to profile or compare engine changes quickly).
     const skipped = { rps: NaN, errors: 0, cost: { processUs: NaN, mainUs: NaN, engineUs: NaN } };
@@ -112,8 +166,9 @@ export async function batchesBench(store: string, open: () => Promise<StoreLocat
         ? skipped
         : await onFreshServer(open, n, (url, key) => singles(url, key, WARMUP, 'warm'), (url, key) => singles(url, key, n)),
     );
-    batches_.push(await onFreshServer(open, n, (url, key) => batch(url, key, WARMUP, 'warm'), (url, key) => batch(url, key, n)));
-    process.stderr.write(`  batches (${store}): ${n} rows: single calls ${singles_.at(-1)!.rps.toFixed(0)}/s, batch ${batches_.at(-1)!.rps.toFixed(0)}/s\n`);
+    batches_.push(await onFreshServer(open, n, (url, key) => batch(url, key, WARMUP, 'warm'), (url, key) => batch(url, key, n, 'batch', true)));
+    const beside = latencyOf(batches_.at(-1)!.besideMs ?? []);
+    process.stderr.write(`  batches (${store}): ${n} rows: single calls ${singles_.at(-1)!.rps.toFixed(0)}/s, batch ${batches_.at(-1)!.rps.toFixed(0)}/s, an interactive call beside it p50 ${beside.p50.toFixed(0)} ms, p99 ${beside.p99.toFixed(0)} ms\n`);
   }
   return {
     store,
@@ -124,15 +179,17 @@ export async function batchesBench(store: string, open: () => Promise<StoreLocat
     batchFailed: Math.max(...batches_.map((r) => r.failed)),
     singleCost: medianCost(singles_.map((r) => r.cost)),
     batchCost: medianCost(batches_.map((r) => r.cost)),
+    beside: latencyOf(batches_.flatMap((r) => r.besideMs ?? [])),
   };
 }
 
 export function printBatches(rows: BatchBenchRow[]): void {
   console.log(`\nA sandbox batch against the same rows as single calls over ${CONNECTIONS} connections, medians of each side's runs (target: ratio ≥ 2)\n`);
-  console.log('| store | rows | single calls rows/s | batch rows/s | ratio | single non-2xx | batch failed rows |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log('| store | rows | single calls rows/s | batch rows/s | ratio | single non-2xx | batch failed rows | an interactive call beside the batch, ms: p50 / p99 / worst (calls) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {
-    console.log(`| ${r.store} | ${r.rows} | ${r.singleRps.toFixed(0)} | ${r.batchRps.toFixed(0)} | ${(r.batchRps / r.singleRps).toFixed(2)} | ${r.singleErrors} | ${r.batchFailed} |`);
+    const b = r.beside;
+    console.log(`| ${r.store} | ${r.rows} | ${r.singleRps.toFixed(0)} | ${r.batchRps.toFixed(0)} | ${(r.batchRps / r.singleRps).toFixed(2)} | ${r.singleErrors} | ${r.batchFailed} | ${b.p50.toFixed(0)} / ${b.p99.toFixed(0)} / ${b.max.toFixed(0)} (${b.calls}) |`);
   }
   // Where each side's time went: a side bound by the embedded engine's thread (one statement at a time)
   // cannot go faster than that thread's µs per row allow, however the rows reach it.
