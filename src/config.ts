@@ -85,7 +85,7 @@ export const EnvSchema = Type.Object({
   SANGAM_WEBHOOK_POLL_MS: Int(500, 10, 60_000, 'How often the delivery worker looks for due attempts'),
   SANGAM_BATCH_POLL_MS: Int(500, 10, 60_000, 'How often the batch worker looks for batches to run (and re-reads rows still pending)'),
   SANGAM_BATCH_LEASE_S: Int(30, 1, 3600, 'How long a process holds a batch it runs between chunks: one held by a process that died is taken again after this'),
-  SANGAM_BATCH_ROWS_IN_FLIGHT: Int(400, 1, 1000, "Rows of one batch run at once (two half-chunks): bounds what a batch puts in the group commit's queue, where interactive calls go ahead of it (10,000 rows, embedded: 100 gave 1,000-1,140 rows/s, 400 gave 1,300-1,400)"),
+  SANGAM_BATCH_ROWS_IN_FLIGHT: Int(400, 1, 1000, "Rows of one batch run at once (two half-chunks): bounds what a batch puts in the group commit's queue, and so the length of the write an interactive call of the same store waits behind (10,000 rows, embedded: 100 gave 977 rows/s with an interactive call beside it at p50 36 ms, 400 gave 1,260 rows/s and 112 ms; docs/PERFORMANCE.md, batches round 7)"),
   SANGAM_BATCHES_IN_FLIGHT: Int(4, 1, 64, 'Batches one process runs at once'),
   SANGAM_LAST_USED_FLUSH_MS: Int(10_000, 10, 3_600_000, 'How often key last_used_at is written'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
