@@ -133,5 +133,27 @@ describe('sangam CLI', () => {
       assert.equal(r.status, 401);
       assert.match(((await r.json()) as { message: string }).message, /revoked/);
     });
+
+    it('store vacuum analyses every table while the server runs (the embedded store has no autovacuum), and the server keeps answering', async () => {
+      const acct = await cli(loc, ['accounts', 'create', '--name', 'Upkeep']);
+      const key = await cli(loc, ['keys', 'create', '--account', acct.out.id, '--env', 'sandbox']);
+      const call = () =>
+        fetch(`${base}${PATHS.signature}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key.out.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(VALID.signature()),
+        });
+      assert.equal((await call()).status, 200);
+      const [vacuum, during] = await Promise.all([cli(loc, ['store', 'vacuum']), call()]);
+      assert.equal(vacuum.code, 0, vacuum.err);
+      assert.equal(during.status, 200, 'a call made while the store is vacuumed is answered');
+      const tables = (vacuum.out.tables as Array<{ table: string; ms: number }>).map((t) => t.table);
+      for (const t of ['transactions', 'audit_logs', 'idempotency_keys', 'batch_items', 'pg_catalog.pg_class']) assert.ok(tables.includes(t), `${t} vacuumed`);
+      // Every application table has planner statistics afterwards (never the case on the embedded store before).
+      assert.equal(vacuum.out.analysed, tables.filter((t) => !t.includes('.')).length);
+      assert.ok(Number.isInteger(vacuum.out.xid_age_before) && Number.isInteger(vacuum.out.xid_age_after));
+      assert.equal((await call()).status, 200);
+      assert.equal((await cli(loc, ['store', 'vacuum', '--full'])).code, 2, 'an unknown option is a usage error');
+    });
   });
 });

@@ -12,6 +12,7 @@ import { defaultPublicKey, loadSigningKey, publicKeyFrom, purgeAudit, verifyAudi
 import { loadConfig } from '../config.js';
 import { inrToPaise, paiseToInr } from '../money.js';
 import { migrate } from '../db/migrate.js';
+import { vacuumStore } from '../db/maintenance.js';
 import { accounts, allowlist, keys, pricing, users, wallet } from './actions/index.js';
 import { submitFile } from './actions/batches.js';
 import { opts, required, UsageError } from './args.js';
@@ -171,6 +172,11 @@ export const COMMANDS: Record<string, Command> = {
     const result = await checkLedger(db);
     if (!result.ok) throw new LedgerBreach(result);
     return result;
+  },
+
+  async 'store vacuum'(db, args) {
+    opts(args, {});
+    return { ...(await vacuumStore(db)) };
   },
 
   async 'audit verify'(db, args) {

@@ -24,6 +24,7 @@ export const USAGE = `usage: sangam <command>
                                             (FILE: .csv with a header naming the fields, or .ndjson)
   users create --email E --password P [--admin] [--account ID]   (a console user)
   ledger check                              (exit 1 on any breach)
+  store vacuum                              (VACUUM (ANALYZE) of every table: the embedded store has no autovacuum)
   attention list [--reason overdue|review|flagged|proposed] [--limit N]   (what needs a person, with counts)
   attention show TXN_ID                     (a transaction with its whole partner history and resolutions)
   attention propose TXN_ID --action success|failed|reversal|dismiss --reason R [--evidence E] --as EMAIL
