@@ -115,8 +115,9 @@ describe('sangam CLI', () => {
       await new Promise((r) => server.once('exit', r));
     });
 
-    it('what the CLI creates works at once, and a revoked key is refused within 1 s', async () => {
-      const acct = await cli(loc, ['accounts', 'create', '--name', 'Live Together']);
+    /** A sandbox key made by the CLI for a new account, and a signature-match call with it. */
+    async function keyAndCall(name: string) {
+      const acct = await cli(loc, ['accounts', 'create', '--name', name]);
       assert.equal(acct.code, 0, acct.err);
       const key = await cli(loc, ['keys', 'create', '--account', acct.out.id, '--env', 'sandbox']);
       const call = () =>
@@ -125,6 +126,11 @@ describe('sangam CLI', () => {
           headers: { authorization: `Bearer ${key.out.key}`, 'content-type': 'application/json' },
           body: JSON.stringify(VALID.signature()),
         });
+      return { key, call };
+    }
+
+    it('what the CLI creates works at once, and a revoked key is refused within 1 s', async () => {
+      const { key, call } = await keyAndCall('Live Together');
       assert.equal((await call()).status, 200);
       const revoked = await cli(loc, ['keys', 'revoke', key.out.id]);
       assert.equal(revoked.code, 0, revoked.err);
@@ -135,14 +141,7 @@ describe('sangam CLI', () => {
     });
 
     it('store vacuum analyses every table while the server runs (the embedded store has no autovacuum), and the server keeps answering', async () => {
-      const acct = await cli(loc, ['accounts', 'create', '--name', 'Upkeep']);
-      const key = await cli(loc, ['keys', 'create', '--account', acct.out.id, '--env', 'sandbox']);
-      const call = () =>
-        fetch(`${base}${PATHS.signature}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key.out.key}`, 'content-type': 'application/json' },
-          body: JSON.stringify(VALID.signature()),
-        });
+      const { call } = await keyAndCall('Upkeep');
       assert.equal((await call()).status, 200);
       const [vacuum, during] = await Promise.all([cli(loc, ['store', 'vacuum']), call()]);
       assert.equal(vacuum.code, 0, vacuum.err);
