@@ -339,8 +339,8 @@ export class BatchStore {
     const rows = sql`row_no IN (${sql.join(results.map((r) => r.row))})`;
     // Each row reads its own answer from one jsonb object keyed by row number. A join with a recordset of
     // the answers was planned, on the embedded store (which keeps no statistics: PGlite runs no
-    // autovacuum or autoanalyze), as a nested loop that read the whole set again for every row: 140 µs
-    // a row of the engine's time, against 24 for this (docs/PERFORMANCE.md, batches round 7).
+    // autovacuum or autoanalyze), as a nested loop that read the whole set again for every row: in the
+    // server 140 µs of the engine's time a row, 82 now (docs/PERFORMANCE.md, batches round 7).
     const byRow = JSON.stringify(Object.fromEntries(results.map((r) => [r.row, { status: r.status, http_status: r.http_status, result: r.result }])));
     // A row already final (saved by a worker whose lease overlapped this one's) is not saved again, nor counted twice.
     const update = (db: Db | Trx) =>
