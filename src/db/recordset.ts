@@ -15,7 +15,8 @@ import type { DB } from './schema.js';
 /** PostgreSQL type of each column written. */
 export type ColumnTypes<T extends keyof DB> = Partial<Record<keyof DB[T] & string, string>>;
 
-export function insertRows<T extends keyof DB>(table: T, types: ColumnTypes<T>, rows: ReadonlyArray<Record<string, unknown>>): RawBuilder<unknown> {
+/** `where`, if given, keeps only the rows it holds for; it reads a row's values as `v.<column>`. */
+export function insertRows<T extends keyof DB>(table: T, types: ColumnTypes<T>, rows: ReadonlyArray<Record<string, unknown>>, where?: RawBuilder<unknown>): RawBuilder<unknown> {
   const cols = Object.keys(types) as Array<keyof DB[T] & string>;
   const declared = cols.map((c) => sql`${sql.id(c)} ${sql.raw(types[c] === 'jsonb' ? 'text' : types[c]!)}`);
   const selected = cols.map((c) => (types[c] === 'jsonb' ? sql`v.${sql.id(c)}::jsonb` : sql`v.${sql.id(c)}`));
@@ -23,5 +24,6 @@ export function insertRows<T extends keyof DB>(table: T, types: ColumnTypes<T>, 
     INSERT INTO ${sql.table(table)} (${sql.join(cols.map((c) => sql.id(c)))})
     SELECT ${sql.join(selected)}
     FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (${sql.join(declared)})) WITH ORDINALITY AS v
+    ${where ? sql`WHERE ${where}` : sql``}
     ORDER BY v.ordinality`;
 }

@@ -4,7 +4,7 @@
 // whose first request is still running → 409/106. A claim whose holder died (lock expired) is taken
 // over: nothing of the first attempt was committed, because the effect and the response commit together.
 import { createHash } from 'node:crypto';
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { insertRows, type ColumnTypes } from '../db/recordset.js';
 import type { DB, Environment } from '../db/schema.js';
@@ -87,14 +87,14 @@ export class IdempotencyStore {
   }
 
   /**
-   * Claims keys inside the transaction that records their operations, in one statement: a key with a
-   * response is stored as done (the sandbox: no partner call between claim and effect); a key without
-   * one is in flight, bound to its transaction (a live recovery point). Answers which were inserted (by
-   * scopeId); a key that exists already is left alone (a concurrent duplicate waits here for the first
-   * to commit), and its caller asks claim() once this transaction is over.
+   * The INSERT that claims keys inside the transaction that records their operations, as a statement to
+   * run within another (operations/recorder.ts: in the same statement as the transaction rows). A key
+   * with a response is stored as done (the sandbox: no partner call between claim and effect); a key
+   * without one is in flight, bound to its transaction (a live recovery point). It RETURNS the txn_id of
+   * each key it inserted; a key that exists already is left alone (a concurrent duplicate waits here for
+   * the first to commit), and its caller asks claim() once this transaction is over.
    */
-  async insertClaims(trx: Transaction<DB>, claims: Array<{ scope: IdemScope; hash: string; txnId: string; response: string | null }>): Promise<Set<string>> {
-    if (claims.length === 0) return new Set();
+  claimsInsert(claims: Array<{ scope: IdemScope; hash: string; txnId: string; response: string | null }>): RawBuilder<unknown> {
     // A fixed order, so that two batches taking overlapping keys cannot deadlock.
     const sorted = [...claims].sort((x, y) => (scopeId(x.scope) < scopeId(y.scope) ? -1 : 1));
     const now = Date.now();
@@ -106,10 +106,7 @@ export class IdempotencyStore {
         ? { status: 'in_flight' as const, response_status: null, response_body: null, locked_until: new Date(now + this.lockMs) }
         : { status: 'done' as const, response_status: 200, response_body: c.response, locked_until: new Date(now) }),
     }));
-    const inserted = await sql<Pick<Selectable<DB['idempotency_keys']>, 'account_id' | 'environment' | 'operation' | 'key'>>`
-      ${insertRows('idempotency_keys', CLAIM_COLUMNS, rows)}
-      ON CONFLICT DO NOTHING RETURNING account_id, environment, operation, key`.execute(trx);
-    return new Set(inserted.rows.map((r) => scopeId({ accountId: r.account_id, environment: r.environment, operation: r.operation, key: r.key })));
+    return sql`${insertRows('idempotency_keys', CLAIM_COLUMNS, rows)} ON CONFLICT DO NOTHING RETURNING txn_id`;
   }
 
   /** Stores the response; call inside the transaction that commits the operation's effect. */

@@ -13,7 +13,7 @@
 // records nothing and is told so; its caller then asks IdempotencyStore.claim(). A batch a wallet
 // cannot cover as a whole fails, and GroupCommit then records each request alone, in order: the ones
 // that fit go through, the rest get 402.
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import { GroupCommit, type Lane } from '../db/group-commit.js';
@@ -81,13 +81,22 @@ export class Recorder {
     // The first of several requests with one key in a batch goes ahead; the others are duplicates.
     const seen = new Set<string>();
     const keyed = built.filter(({ item }) => item.key && !seen.has(scopeId(item.key.scope)) && seen.add(scopeId(item.key.scope)));
-    const inserted = await this.idempotency.insertClaims(
-      trx,
-      keyed.map(({ item, row, response }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response })),
-    );
     const first = new Set(keyed);
-    const recorded = built.filter((b) => !b.item.key || (first.has(b) && inserted.has(scopeId(b.item.key.scope))));
-    await this.transactions.insertMany(trx, recorded.map((b) => b.values));
+    // The keys and the transaction rows in one statement (one round trip fewer; on the embedded store the
+    // engine's thread no longer waits for this thread between them): a request's row goes in when it
+    // has no key, or its key went in (the claims RETURN the txn_id they were inserted with).
+    const candidates = built.filter((b) => !b.item.key || first.has(b));
+    const unkeyed = JSON.stringify(built.filter((b) => !b.item.key).map((b) => b.row.id));
+    const claims = this.idempotency.claimsInsert(keyed.map(({ item, row, response }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response })));
+    const inserted = await sql<{ id: string }>`
+      WITH claimed AS (${claims}),
+      recorded AS (${this.transactions.insertStatement(
+        candidates.map((b) => b.values),
+        sql`v.id = ANY(ARRAY(SELECT txn_id FROM claimed UNION ALL SELECT jsonb_array_elements_text(${unkeyed}::jsonb)))`,
+      )} RETURNING id)
+      SELECT id FROM recorded`.execute(trx);
+    const ids = new Set(inserted.rows.map((r) => r.id));
+    const recorded = candidates.filter((b) => ids.has(b.row.id));
     for (const { item } of recorded) for (const write of item.afterRecord) await write(trx);
     const holds = recorded.flatMap((b) => (b.item.hold ? [b.item.hold] : []));
     if (holds.length > 0) await holdMany(trx, holds); // locks the wallet rows until the commit

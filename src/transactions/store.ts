@@ -122,9 +122,9 @@ export function resultData(referenceId: string, o: { status: TxStatus; message: 
 export class TransactionStore {
   constructor(private db: Db) {}
 
-  /** Inserts prepared transactions (build()) in one statement, inside the caller's database transaction. */
-  async insertMany(trx: Transaction<DB>, values: Array<ReturnType<TransactionStore['build']>['values']>): Promise<void> {
-    if (values.length > 0) await insertRows('transactions', BUILT_COLUMNS, values).execute(trx);
+  /** The INSERT of built rows (build()) that `where` keeps (a row's values as `v.<column>`), as a statement to run within another. */
+  insertStatement(values: Array<ReturnType<TransactionStore['build']>['values']>, where: RawBuilder<unknown>): RawBuilder<unknown> {
+    return insertRows('transactions', BUILT_COLUMNS, values, where);
   }
 
   /** The row an operation will be answered from, and the values that store it. */
