@@ -1,9 +1,9 @@
 // Owns recording operations with group commit. What one request records (its transaction row, its
 // idempotency key, a live operation's hold on the wallet, a sandbox answer's audit row, and any extra
-// writes) is queued, and the
-// records of concurrent requests are written together in one database transaction: one multi-row
-// INSERT of keys, one of transaction rows, one of holds, one conditional UPDATE per wallet for the sum
-// of its holds (so a hot wallet's row is locked once per batch, until the commit), and the audit rows.
+// writes) is queued, and the records of concurrent requests are written together in one database
+// transaction: one statement that inserts the keys and the transaction rows of the keys it got, one
+// multi-row INSERT of holds, one conditional UPDATE per wallet for the sum of its holds (so a hot
+// wallet's row is locked once per batch, until the commit), and the audit rows.
 // A request is answered only once its batch has committed.
 //   - Sandbox: the key is stored as done with the response (no partner call sits between claim and
 //     effect).
