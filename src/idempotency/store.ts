@@ -4,7 +4,7 @@
 // whose first request is still running → 409/106. A claim whose holder died (lock expired) is taken
 // over: nothing of the first attempt was committed, because the effect and the response commit together.
 import { createHash } from 'node:crypto';
-import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { insertRows, type ColumnTypes } from '../db/recordset.js';
 import type { DB, Environment } from '../db/schema.js';
