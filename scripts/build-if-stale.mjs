@@ -2,7 +2,9 @@
 // `npm test` on an unchanged checkout serve from the build that `npm install` made, in well under a
 // second. The inputs are hashed by content (sources, the web console, the SDK, configs, the lockfile),
 // so a checkout, an edit or a `git pull` that changes any of them rebuilds; a timestamp alone would not
-// notice a file restored to an older version. `--force` always builds.
+// notice a file restored to an older version. `--force` always builds. `npm install` runs this too
+// (`prepare`), without `--force`: the first `npx sangam` in a checkout installs the checkout into npm's
+// npx cache, which runs `prepare` again, and a forced build there held that first command for 80–100 s.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
