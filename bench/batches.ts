@@ -3,7 +3,8 @@
 // figures are Sangam's own path: validation, the runner, the group commit) are
 //   - sent one call each over CONNECTIONS connections (default 50), timed from the first to the last
 //     answer, then
-//   - submitted as one NDJSON batch, timed from the POST to the batch's `completed`.
+//   - submitted as one NDJSON batch, timed from the POST to the batch's `completed`, with an interactive
+//     caller beside it (one call at a time, at most one every 50 ms) whose latencies are printed.
 // Each side gets a fresh server on a fresh store, so neither inherits the other's rows, and warms it
 // first with BENCH_BATCH_WARMUP rows of its own kind (default 1,000; other references): a fresh server
 // spends its first seconds compiling (V8's tier-up of the embedded engine's WebAssembly took a third of
