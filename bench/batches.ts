@@ -13,7 +13,7 @@
 // Run: `BENCH_ONLY=batches npm run bench`.
 import { Pool } from 'undici';
 import type { StoreLocation } from '../test/harness.js';
-import { CONNECTIONS, sample, seedAccount, startServer } from './lib.js';
+import { CONNECTIONS, latencyOf, sample, seedAccount, startServer, type Latency } from './lib.js';
 
 /** What the server spent per row, in µs of CPU: the whole process, its main thread, the embedded engine's thread. */
 export interface RowCost {
@@ -56,19 +56,6 @@ async function singles(url: string, key: string, n: number, run = 'single'): Pro
   await pool.close();
   return { rps: n / seconds, errors };
 }
-
-/** Latencies of an interactive caller, ms: median, 99th percentile, worst, and how many calls. */
-export interface Latency {
-  p50: number;
-  p99: number;
-  max: number;
-  calls: number;
-}
-
-const latencyOf = (times: number[]): Latency => {
-  const t = [...times].sort((a, b) => a - b);
-  return { p50: t[Math.floor(t.length * 0.5)] ?? NaN, p99: t[Math.floor(t.length * 0.99)] ?? NaN, max: t.at(-1) ?? NaN, calls: t.length };
-};
 
 /**
  * An interactive client beside the batch: one call at a time, one started every PROBE_MS at most, each

@@ -188,8 +188,21 @@ export async function probe(url: string, body: () => string, headers: Record<str
   } finally {
     await pool.close();
   }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(n * 0.5)]!, p99: times[Math.floor(n * 0.99)]!, failures };
+  const { p50, p99 } = latencyOf(times);
+  return { p50, p99, failures };
+}
+
+/** Latencies in ms: median, 99th percentile, worst, and how many. */
+export interface Latency {
+  p50: number;
+  p99: number;
+  max: number;
+  calls: number;
+}
+
+export function latencyOf(times: number[]): Latency {
+  const t = [...times].sort((a, b) => a - b);
+  return { p50: t[Math.floor(t.length * 0.5)] ?? NaN, p99: t[Math.floor(t.length * 0.99)] ?? NaN, max: t.at(-1) ?? NaN, calls: t.length };
 }
 
 /** CPU seconds of a process's main thread and of all its threads, from /proc. */

@@ -86,7 +86,7 @@ export class Recorder {
     // engine's thread no longer waits for this thread between them): a request's row goes in when it
     // has no key, or its key went in (the claims RETURN the txn_id they were inserted with).
     const candidates = built.filter((b) => !b.item.key || first.has(b));
-    const unkeyed = JSON.stringify(built.filter((b) => !b.item.key).map((b) => b.row.id));
+    const unkeyed = JSON.stringify(candidates.flatMap((b) => (b.item.key ? [] : [b.row.id])));
     const claims = this.idempotency.claimsInsert(keyed.map(({ item, row, response }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response })));
     const inserted = await sql<{ id: string }>`
       WITH claimed AS (${claims}),
