@@ -1,6 +1,7 @@
 // The audit trail as several hash chains with no global lock: a writer holding an open batch never
-// makes another connection's writes wait; four concurrent writers leave chains that verify, and an
-// edited, removed or reordered row in any chain is named; signed checkpoints catch a chain rewritten
+// makes another connection's writes wait, and with every head held elsewhere writes wait for one rather
+// than go in unchained; four concurrent writers leave chains that verify, and an edited, removed or
+// reordered row in any chain is named; signed checkpoints catch a chain rewritten
 // and re-hashed; a database migrated from the single-chain schema still verifies.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { freshStoreLocation } from './harness.js';
+import { eventually, freshStoreLocation, PATHS, VALID } from './harness.js';
 import { auditRow, onFreshApp } from './audit-fixtures.js';
 import { insertChained, type AuditRow } from '../src/audit/chain.js';
 import { legacyHash, linkHash, rowDigest } from '../src/audit/hashing.js';
@@ -99,6 +100,41 @@ describe('audit chains without a global lock', () => {
       await batch.done;
       const chains = await db.selectFrom('audit_logs').select('chain').where('reference_id', 'in', ['held', 'api', 'admin', 'other-process']).distinct().execute();
       assert.ok(chains.length >= 2, 'the held batch and the others are on different chains');
+      const v = await verifyAudit(db);
+      assert.equal(v.ok, true, JSON.stringify(v));
+    });
+  });
+
+  it('every chain head held elsewhere: a group-committed row and a sandbox call wait for one, then go in and verify', { skip: !postgres && 'needs separate connections (PostgreSQL)' }, async () => {
+    await onFreshApp(async (db, writer, t) => {
+      // Both writes normally go in one statement that takes a free head; with none free they take the
+      // transaction that waits for one, and nothing goes in without its audit row.
+      let release!: () => void;
+      let holding!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const ready = new Promise<void>((r) => (holding = r));
+      const holder = db.transaction().execute(async (trx) => {
+        await trx.selectFrom('audit_heads').select('chain').forUpdate().execute();
+        holding();
+        await held;
+      });
+      await ready;
+      const body = VALID.upi();
+      const written = writer.write(row('waited'));
+      const answered = t.call('POST', PATHS.upi, { body });
+      try {
+        await eventually(async () => {
+          const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
+          return r.rows[0]!.n >= 2;
+        });
+      } finally {
+        release();
+        await holder;
+      }
+      await written;
+      assert.equal((await answered).status, 200);
+      const rows = await db.selectFrom('audit_logs').select('request_id').where('reference_id', 'in', ['waited', body.reference_id]).execute();
+      assert.equal(rows.length, 2);
       const v = await verifyAudit(db);
       assert.equal(v.ok, true, JSON.stringify(v));
     });

@@ -12,9 +12,9 @@
 // the chain short of its recorded head (or of a signed checkpoint); `sangam audit verify` reports the
 // first broken row. Metadata retention deletes old rows and records, per chain, a checkpoint (the last
 // deleted row's seq and hash), from which verification of that chain starts.
-import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
-import { insertRows, type ColumnTypes } from '../db/recordset.js';
+import { insertRows, readColumns, recordset, type ColumnTypes } from '../db/recordset.js';
 import type { AuditLogsTable, DB } from '../db/schema.js';
 import { contentCommitment, legacyHash, linkHash, rowDigest } from './hashing.js';
 import { dataClassOf, type DataClass } from './retention.js';
@@ -24,8 +24,8 @@ export type AuditRow = Omit<Insertable<AuditLogsTable>, 'prev_hash' | 'hash' | '
   /** The operation's declared class; derived from the row when absent (retention.ts). */
   data_class?: DataClass;
 };
-/** The columns a chained row is written with (appendChained), and their types. */
-const CHAINED_COLUMNS: ColumnTypes<'audit_logs'> = {
+/** A row's own columns, and their types: what prepareChained made of it. */
+const ROW_COLUMNS = {
   request_id: 'text',
   created_at: 'timestamptz',
   account_id: 'text',
@@ -42,14 +42,12 @@ const CHAINED_COLUMNS: ColumnTypes<'audit_logs'> = {
   latency_ms: 'double precision',
   request_body: 'jsonb',
   response_body: 'jsonb',
-  prev_hash: 'text',
-  hash: 'text',
-  chain: 'smallint',
-  seq: 'bigint',
   data_class: 'text',
   content_salt: 'text',
   content_hash: 'text',
-};
+} satisfies ColumnTypes<'audit_logs'>;
+/** The columns a chained row is written with (appendChained), and their types. */
+const CHAINED_COLUMNS: ColumnTypes<'audit_logs'> = { ...ROW_COLUMNS, prev_hash: 'text', hash: 'text', chain: 'smallint', seq: 'bigint' };
 
 /** Where a chain starts before any row: chain 0 keeps the single chain's historic genesis. */
 export const genesis = (chain: number) => (chain === 0 ? 'genesis' : `genesis:${chain}`);
@@ -141,6 +139,44 @@ export async function appendChained(trx: Transaction<DB>, prepared: PreparedRows
   await sql`
     WITH inserted AS (${insertRows('audit_logs', CHAINED_COLUMNS, values)})
     UPDATE audit_heads SET seq = ${seq}, hash = ${prev} WHERE chain = ${head.chain}`.execute(trx);
+}
+
+/** Whether a statement of chainedCtes failed because every chain head was held (audit_append, migration 0024). */
+export const headsHeld = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '55P03';
+
+/**
+ * The CTEs (for a statement's WITH list) that append prepared rows to the end of the first free chain
+ * within that one statement, so that its writer needs no transaction around it. The store's
+ * audit_append (migration 0024) locks the head (FOR UPDATE SKIP LOCKED, held until the statement
+ * commits), links the rows to it with linkHash's formula and moves it; the rows go in with their links,
+ * in order. With `keep`, only the rows it holds for go in; it reads a row's `keep` value as `v.keep`.
+ * When every head is held the statement fails (headsHeld): append then with appendChained inside a
+ * transaction, which waits for a head.
+ */
+export function chainedCtes(rows: ReadonlyArray<PreparedRows[number] & { keep?: string }>, keep: RawBuilder<unknown> = sql`TRUE`): RawBuilder<unknown> {
+  const values = rows.map(({ row, digest, keep }) => ({ ...row, digest, keep }));
+  return sql`
+    audit_rows AS (
+      SELECT v.*, (row_number() OVER (ORDER BY v.ordinality))::int AS n
+      FROM ${recordset({ ...ROW_COLUMNS, digest: 'text', keep: 'text' }, values)}
+      WHERE ${keep}),
+    audit_links AS (SELECT * FROM audit_append(ARRAY(SELECT digest FROM audit_rows ORDER BY n))),
+    audit_inserted AS (
+      INSERT INTO audit_logs (${sql.join(Object.keys(CHAINED_COLUMNS).map((c) => sql.id(c)))})
+      SELECT ${sql.join(readColumns(ROW_COLUMNS, 'r'))}, l.link_prev, l.link_hash, l.link_chain, l.link_seq
+      FROM audit_rows r JOIN audit_links l ON l.link_n = r.n
+      ORDER BY r.n)`;
+}
+
+/** Appends rows in one statement of their own (chainedCtes), or, when every head is held, in a transaction that waits for one. */
+export async function appendAlone(db: Db, prepared: PreparedRows): Promise<void> {
+  if (prepared.length === 0) return;
+  try {
+    await sql`WITH ${chainedCtes(prepared)} SELECT 1`.execute(db);
+  } catch (err) {
+    if (!headsHeld(err)) throw err;
+    await db.transaction().execute((trx) => appendChained(trx, prepared));
+  }
 }
 
 /** Where each chain's verification starts: its latest checkpoint, or its genesis. */

@@ -1,9 +1,9 @@
 // Owns writing audit rows. Rows are group-committed (db/group-commit.ts) at the end of the hash chain
 // (chain.ts): every caller's promise resolves only once its row is durable, so a response is never
-// sent before its audit row is stored, yet a burst of requests costs one transaction per batch.
+// sent before its audit row is stored, yet a burst of requests costs one statement per batch.
 import type { Db } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
-import { insertChained, type AuditRow } from './chain.js';
+import { appendAlone, prepareChained, type AuditRow } from './chain.js';
 
 export type { AuditRow };
 
@@ -12,7 +12,7 @@ export class AuditWriter {
 
   constructor(db: Db) {
     this.batches = new GroupCommit(async (rows) => {
-      await db.transaction().execute((trx) => insertChained(trx, rows));
+      await appendAlone(db, prepareChained(rows));
       return rows.map(() => undefined);
     });
   }

@@ -18,12 +18,20 @@ export type ColumnTypes<T extends keyof DB> = Partial<Record<keyof DB[T] & strin
 /** `where`, if given, keeps only the rows it holds for; it reads a row's values as `v.<column>`. */
 export function insertRows<T extends keyof DB>(table: T, types: ColumnTypes<T>, rows: ReadonlyArray<Record<string, unknown>>, where?: RawBuilder<unknown>): RawBuilder<unknown> {
   const cols = Object.keys(types) as Array<keyof DB[T] & string>;
-  const declared = cols.map((c) => sql`${sql.id(c)} ${sql.raw(types[c] === 'jsonb' ? 'text' : types[c]!)}`);
-  const selected = cols.map((c) => (types[c] === 'jsonb' ? sql`v.${sql.id(c)}::jsonb` : sql`v.${sql.id(c)}`));
   return sql`
     INSERT INTO ${sql.table(table)} (${sql.join(cols.map((c) => sql.id(c)))})
-    SELECT ${sql.join(selected)}
-    FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (${sql.join(declared)})) WITH ORDINALITY AS v
+    SELECT ${sql.join(readColumns(types, 'v'))}
+    FROM ${recordset(types, rows)}
     ${where ? sql`WHERE ${where}` : sql``}
     ORDER BY v.ordinality`;
 }
+
+/** The rows as a set named `v`, with their position in `v.ordinality`; a jsonb column is still its JSON text here. */
+export function recordset(types: Record<string, string | undefined>, rows: ReadonlyArray<Record<string, unknown>>): RawBuilder<unknown> {
+  const declared = Object.keys(types).map((c) => sql`${sql.id(c)} ${sql.raw(types[c] === 'jsonb' ? 'text' : types[c]!)}`);
+  return sql`ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (${sql.join(declared)})) WITH ORDINALITY AS v`;
+}
+
+/** Each column of a recordset (or of a set selected from one) under `alias`, as its type: a jsonb column parsed. */
+export const readColumns = (types: Record<string, string | undefined>, alias: string): RawBuilder<unknown>[] =>
+  Object.keys(types).map((c) => (types[c] === 'jsonb' ? sql`${sql.ref(`${alias}.${c}`)}::jsonb` : sql.ref(`${alias}.${c}`)));

@@ -1,9 +1,12 @@
 // Owns recording operations with group commit. What one request records (its transaction row, its
 // idempotency key, a live operation's hold on the wallet, a sandbox answer's audit row, and any extra
-// writes) is queued, and the records of concurrent requests are written together in one database
-// transaction: one statement that inserts the keys and the transaction rows of the keys it got, one
-// multi-row INSERT of holds, one conditional UPDATE per wallet for the sum of its holds (so a hot
-// wallet's row is locked once per batch, until the commit), and the audit rows.
+// writes) is queued, and the records of concurrent requests are written together:
+//   - keys, transaction rows and audit rows only (the sandbox): in one statement, which is atomic on its
+//     own and needs no transaction around it;
+//   - otherwise in one database transaction: one statement that inserts the keys and the transaction
+//     rows of the keys it got, one multi-row INSERT of holds, one conditional UPDATE per wallet for the
+//     sum of its holds (so a hot wallet's row is locked once per batch, until the commit), and the audit
+//     rows.
 // A request is answered only once its batch has committed.
 //   - Sandbox: the key is stored as done with the response (no partner call sits between claim and
 //     effect).
@@ -19,7 +22,7 @@ import type { DB } from '../db/schema.js';
 import { GroupCommit, type Lane } from '../db/group-commit.js';
 import { scopeId, type IdempotencyStore, type IdemScope } from '../idempotency/store.js';
 import { holdMany, type HoldSpec } from '../ledger/ledger.js';
-import { appendChained, prepareChained, type AuditRow } from '../audit/chain.js';
+import { appendChained, chainedCtes, headsHeld, prepareChained, type AuditRow } from '../audit/chain.js';
 import type { NewTransaction, TransactionStore, TxRow } from '../transactions/store.js';
 
 export interface Recording {
@@ -50,11 +53,11 @@ export class Recorder {
   private batches: GroupCommit<Built, Recorded>;
 
   constructor(
-    db: Db,
+    private db: Db,
     private transactions: TransactionStore,
     private idempotency: IdempotencyStore,
   ) {
-    this.batches = new GroupCommit((items) => db.transaction().execute((trx) => this.writeBatch(trx, items)), BATCHES_IN_FLIGHT);
+    this.batches = new GroupCommit((items) => this.write(items), BATCHES_IN_FLIGHT);
   }
 
   /**
@@ -77,30 +80,61 @@ export class Recorder {
     return { item, row, values, response: item.key?.response?.(row) ?? null, audit };
   }
 
-  private async writeBatch(trx: Transaction<DB>, built: Built[]): Promise<Recorded[]> {
-    // The first of several requests with one key in a batch goes ahead; the others are duplicates.
+  /**
+   * A batch of recordings that write only keys, transaction rows and audit rows (the sandbox's, and a
+   * sandbox batch's rows) goes in one statement with no transaction around it: one round trip instead
+   * of five (BEGIN, the keys and rows, the chain head's lock, the audit rows, COMMIT), each of which
+   * waited for a turn of this thread's event loop under load (issue #28). A single statement is atomic
+   * on its own, so what is acknowledged is as durable as before. Anything else (a hold, a write of its
+   * own), or every chain head held elsewhere, takes the transaction.
+   */
+  private async write(built: Built[]): Promise<Recorded[]> {
+    if (built.every(({ item }) => !item.hold && item.afterRecord.length === 0)) {
+      try {
+        const recorded = await this.insert(this.db, built, true);
+        return this.outcomes(built, recorded);
+      } catch (err) {
+        if (!headsHeld(err)) throw err;
+      }
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const recorded = await this.insert(trx, built, false);
+      for (const { item } of recorded) for (const write of item.afterRecord) await write(trx);
+      const holds = recorded.flatMap((b) => (b.item.hold ? [b.item.hold] : []));
+      if (holds.length > 0) await holdMany(trx, holds); // locks the wallet rows until the commit
+      await appendChained(trx, recorded.flatMap((b) => (b.audit ? [b.audit] : []))); // the chain lock last: locks go keys → wallets → chain
+      return this.outcomes(built, recorded);
+    });
+  }
+
+  /**
+   * Inserts the keys and the transaction rows in one statement (on the embedded store the engine's
+   * thread does not wait for this thread between them), and with `chained` the audit rows too; answers
+   * the recordings that went in. A request's row goes in when it has no key, or its key went in (the
+   * claims RETURN the txn_id they were inserted with); the first of several requests with one key in a
+   * batch goes ahead, the others are duplicates.
+   */
+  private async insert(on: Db | Transaction<DB>, built: Built[], chained: boolean): Promise<Built[]> {
     const seen = new Set<string>();
     const keyed = built.filter(({ item }) => item.key && !seen.has(scopeId(item.key.scope)) && seen.add(scopeId(item.key.scope)));
     const first = new Set(keyed);
-    // The keys and the transaction rows in one statement (one round trip fewer; on the embedded store the
-    // engine's thread no longer waits for this thread between them): a request's row goes in when it
-    // has no key, or its key went in (the claims RETURN the txn_id they were inserted with).
     const candidates = built.filter((b) => !b.item.key || first.has(b));
     const unkeyed = JSON.stringify(candidates.flatMap((b) => (b.item.key ? [] : [b.row.id])));
     const claims = this.idempotency.claimsInsert(keyed.map(({ item, row, response }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response })));
+    const audits = chained ? candidates.flatMap((b) => (b.audit ? [{ ...b.audit, keep: b.row.id }] : [])) : [];
     const inserted = await sql<{ id: string }>`
       WITH claimed AS (${claims}),
       recorded AS (${this.transactions.insertStatement(
         candidates.map((b) => b.values),
         sql`v.id = ANY(ARRAY(SELECT txn_id FROM claimed UNION ALL SELECT jsonb_array_elements_text(${unkeyed}::jsonb)))`,
       )} RETURNING id)
-      SELECT id FROM recorded`.execute(trx);
+      ${audits.length > 0 ? sql`, ${chainedCtes(audits, sql`v.keep IN (SELECT id FROM recorded)`)}` : sql``}
+      SELECT id FROM recorded`.execute(on);
     const ids = new Set(inserted.rows.map((r) => r.id));
-    const recorded = candidates.filter((b) => ids.has(b.row.id));
-    for (const { item } of recorded) for (const write of item.afterRecord) await write(trx);
-    const holds = recorded.flatMap((b) => (b.item.hold ? [b.item.hold] : []));
-    if (holds.length > 0) await holdMany(trx, holds); // locks the wallet rows until the commit
-    await appendChained(trx, recorded.flatMap((b) => (b.audit ? [b.audit] : []))); // the chain lock last: locks go keys → wallets → chain
+    return candidates.filter((b) => ids.has(b.row.id));
+  }
+
+  private outcomes(built: Built[], recorded: Built[]): Recorded[] {
     const ok = new Set(recorded);
     return built.map((b) => (ok.has(b) ? { kind: 'recorded', row: b.row } : { kind: 'key_taken' }));
   }
