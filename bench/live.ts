@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoreLocation } from '../test/harness.js';
 import { PARTNER_PATHS } from '../src/providers/sangam/protocol.js';
-import { probe, seedAccount, startServer, warmLoad, type Proc, type Result } from './lib.js';
+import { measuredLoad, probe, seedAccount, startServer, warmLoad, type Proc, type Result } from './lib.js';
 
 const PROBE_CALLS = Number(process.env.BENCH_PROBE_CALLS ?? 500);
 const ref = () => `bench-${randomUUID()}`;
@@ -70,7 +70,8 @@ export async function liveBench(label: string, loc: StoreLocation, sim: Proc & {
   const rows: LiveRow[] = [];
   try {
     for (const op of LIVE_OPS) {
-      const r = await warmLoad({ name: `live ${op.name}, ${label}`, url: `${server.url}${op.path}`, body: json(op.body), headers });
+      // measuredLoad: what the server spent per call (statements, CPU) is printed beside its progress line.
+      const r = await measuredLoad(server, { name: `live ${op.name}, ${label}`, url: `${server.url}${op.path}`, body: json(op.body), headers });
       const p = await probe(`${server.url}${op.path}`, json(op.body), headers, PROBE_CALLS);
       rows.push({ ...r, errors: r.errors + p.failures, probeP50: p.p50, probeP99: p.p99 });
     }

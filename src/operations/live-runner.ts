@@ -179,6 +179,14 @@ export class LiveRunner implements Runner {
       trx,
       finals.map((i) => ({ operation: i.def.slug, txnId: i.ctx.txnId, final: i.outcome as FinalOutcome, partner: (i.outcome as RoutedOutcome).partner })),
     );
+    // Which partner holds each transaction, under what id of its own: one statement for the batch.
+    await transactions.setPartnerRefs(
+      trx,
+      items.flatMap(({ ctx, outcome }) => {
+        const partner = (outcome as RoutedOutcome).partner;
+        return partner && outcome.partnerRef ? [{ id: ctx.txnId, partner, partnerRef: outcome.partnerRef }] : [];
+      }),
+    );
     const answers: LiveAnswer[] = [];
     const keys: Array<{ txnId: string; body: string; force: boolean }> = [];
     for (const item of items) {
@@ -191,14 +199,13 @@ export class LiveRunner implements Runner {
     return answers;
   }
 
-  /** One outcome of the batch: its pending update, partner reference and first enquiry, and its answer. */
+  /** One outcome of the batch: its pending update and first enquiry, and its answer. */
   private async applyOne(trx: Transaction<DB>, { def, ctx, scope, outcome }: LiveOutcome, settledRow: TxRow | undefined) {
     const { transactions, partners, scheduleExplicit } = this.deps;
     const strip = def.unstored?.strip;
     const partner = (outcome as RoutedOutcome).partner;
     let row = settledRow;
     if (!row && outcome.status === 'pending') row = await transactions.updatePending(trx, ctx.txnId, outcome, strip, partner);
-    if (partner && outcome.partnerRef) await transactions.setPartnerRef(trx, ctx.txnId, partner, outcome.partnerRef);
     // Once the partner is known, its polling etiquette decides the first status enquiry.
     const polling = partner && outcome.status === 'pending' && !scheduleExplicit ? partners?.polling(partner) : null;
     if (polling && row) await transactions.setNextCheck(trx, ctx.txnId, new Date(row.created_at.getTime() + polling.firstS * 1000));

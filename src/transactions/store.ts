@@ -207,7 +207,22 @@ export class TransactionStore {
 
   /** Records which partner holds a transaction and under what id of its own. */
   async setPartnerRef(trx: Transaction<DB>, id: string, partner: string, partnerRef: string): Promise<void> {
-    await trx.updateTable('transactions').set({ partner, partner_ref: partnerRef }).where('id', '=', id).where('partner_ref', 'is', null).execute();
+    await this.setPartnerRefs(trx, [{ id, partner, partnerRef }]);
+  }
+
+  /**
+   * setPartnerRef for several transactions in one statement (a batch of live outcomes: one statement
+   * per outcome was a fifth of the embedded engine's time per live call, issue #28). Each row reads its
+   * own values from one jsonb object keyed by id, and the rows are found by their primary key: no join
+   * for a planner without statistics (the embedded store's) to plan as a scan.
+   */
+  async setPartnerRefs(trx: Transaction<DB>, refs: ReadonlyArray<{ id: string; partner: string; partnerRef: string }>): Promise<void> {
+    if (refs.length === 0) return;
+    const byId = JSON.stringify(Object.fromEntries(refs.map((r) => [r.id, { partner: r.partner, ref: r.partnerRef }])));
+    await sql`
+      UPDATE transactions t SET partner = v.o -> t.id ->> 'partner', partner_ref = v.o -> t.id ->> 'ref'
+      FROM (SELECT ${byId}::jsonb AS o) v
+      WHERE t.id = ANY(ARRAY(SELECT jsonb_object_keys(${byId}::jsonb))) AND t.partner_ref IS NULL`.execute(trx);
   }
 
   /** When reconciliation next asks about a pending transaction. */
