@@ -105,10 +105,10 @@ describe('audit chains without a global lock', () => {
     });
   });
 
-  it('every chain head held elsewhere: a group-committed row and a sandbox call wait for one, then go in and verify', { skip: !postgres && 'needs separate connections (PostgreSQL)' }, async () => {
+  it('every chain head held elsewhere: a group-committed row, a sandbox call and a transaction\'s append wait for one, then go in and verify', { skip: !postgres && 'needs separate connections (PostgreSQL)' }, async () => {
     await onFreshApp(async (db, writer, t) => {
-      // Both writes normally go in one statement that takes a free head; with none free they take the
-      // transaction that waits for one, and nothing goes in without its audit row.
+      // Each append is one statement that takes a free head; with none free it waits for one, and
+      // nothing goes in without its audit row.
       let release!: () => void;
       let holding!: () => void;
       const held = new Promise<void>((r) => (release = r));
@@ -122,19 +122,21 @@ describe('audit chains without a global lock', () => {
       const body = VALID.upi();
       const written = writer.write(row('waited'));
       const answered = t.call('POST', PATHS.upi, { body });
+      const admin = db.transaction().execute((trx) => insertChained(trx, [row('waited-in-transaction')]));
       try {
         await eventually(async () => {
           const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
-          return r.rows[0]!.n >= 2;
+          return r.rows[0]!.n >= 3;
         });
       } finally {
         release();
         await holder;
       }
       await written;
+      await admin;
       assert.equal((await answered).status, 200);
-      const rows = await db.selectFrom('audit_logs').select('request_id').where('reference_id', 'in', ['waited', body.reference_id]).execute();
-      assert.equal(rows.length, 2);
+      const rows = await db.selectFrom('audit_logs').select('request_id').where('reference_id', 'in', ['waited', 'waited-in-transaction', body.reference_id]).execute();
+      assert.equal(rows.length, 3);
       const v = await verifyAudit(db);
       assert.equal(v.ok, true, JSON.stringify(v));
     });

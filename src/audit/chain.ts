@@ -14,7 +14,7 @@
 // deleted row's seq and hash), from which verification of that chain starts.
 import { sql, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
-import { insertRows, readColumns, recordset, type ColumnTypes } from '../db/recordset.js';
+import { readColumns, recordset, type ColumnTypes } from '../db/recordset.js';
 import type { AuditLogsTable, DB } from '../db/schema.js';
 import { contentCommitment, legacyHash, linkHash, rowDigest } from './hashing.js';
 import { dataClassOf, type DataClass } from './retention.js';
@@ -46,8 +46,8 @@ const ROW_COLUMNS = {
   content_salt: 'text',
   content_hash: 'text',
 } satisfies ColumnTypes<'audit_logs'>;
-/** The columns a chained row is written with (appendChained), and their types. */
-const CHAINED_COLUMNS: ColumnTypes<'audit_logs'> = { ...ROW_COLUMNS, prev_hash: 'text', hash: 'text', chain: 'smallint', seq: 'bigint' };
+/** The columns a chained row is written with (chainedCtes): its own, then its place in a chain. */
+const CHAINED_COLUMNS = [...Object.keys(ROW_COLUMNS), 'prev_hash', 'hash', 'chain', 'seq'];
 
 /** Where a chain starts before any row: chain 0 keeps the single chain's historic genesis. */
 export const genesis = (chain: number) => (chain === 0 ? 'genesis' : `genesis:${chain}`);
@@ -75,31 +75,6 @@ export function rowFault(prev: string, row: StoredRow): string | null {
   return null;
 }
 
-/** The chain each open transaction appends to: a transaction that appends twice stays on its chain. */
-const held = new WeakMap<Transaction<DB>, number>();
-
-/** Locks a chain head for `trx`: the one it holds already, else the first free one, else waits for one. */
-async function lockHead(trx: Transaction<DB>): Promise<{ chain: number; seq: number; hash: string }> {
-  const mine = held.get(trx);
-  const head = (q: ReturnType<typeof heads>) => q.executeTakeFirst();
-  const heads = () => trx.selectFrom('audit_heads').select(['chain', 'seq', 'hash']).forUpdate();
-  let got =
-    mine !== undefined
-      ? await head(heads().where('chain', '=', mine))
-      : // Lowest free chain first: a lone writer stays on chain 0, concurrent ones spill over to the next.
-        await head(heads().orderBy('chain').limit(1).skipLocked());
-  if (!got) {
-    // Every head is held by another transaction (more concurrent writers than chains): wait for one,
-    // picked at random so the waiters spread out. Once granted, FOR UPDATE reads its newest version.
-    const all = await trx.selectFrom('audit_heads').select('chain').execute();
-    const pick = all[Math.floor(Math.random() * all.length)]!.chain;
-    got = await head(heads().where('chain', '=', pick));
-  }
-  if (!got) throw new Error('audit_heads is empty: the audit chain migration did not run');
-  held.set(trx, got.chain);
-  return got;
-}
-
 /** Rows hashed as far as they can be before their place in a chain is known (prepareChained). */
 export type PreparedRows = ReadonlyArray<{ row: AuditRow & { data_class: DataClass; content_salt: string; content_hash: string }; digest: string }>;
 
@@ -122,61 +97,47 @@ export function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Promise<v
   return appendChained(trx, prepareChained(rows));
 }
 
-/** Inserts prepared rows at the end of one chain (the first free one), in order: one link hash per row. */
-export async function appendChained(trx: Transaction<DB>, prepared: PreparedRows): Promise<void> {
-  if (prepared.length === 0) return;
-  // FOR UPDATE returns the head's latest committed version once the lock is granted, so the chain never forks.
-  const head = await lockHead(trx);
-  let prev = head.hash;
-  let seq = head.seq;
-  const values = prepared.map(({ row, digest }) => {
-    const hash = linkHash(prev, digest);
-    const v = { ...row, chain: head.chain, seq: ++seq, prev_hash: prev, hash };
-    prev = hash;
-    return v;
-  });
-  // The batch and the new head in one statement.
-  await sql`
-    WITH inserted AS (${insertRows('audit_logs', CHAINED_COLUMNS, values)})
-    UPDATE audit_heads SET seq = ${seq}, hash = ${prev} WHERE chain = ${head.chain}`.execute(trx);
-}
-
-/** Whether a statement of chainedCtes failed because every chain head was held (audit_append, migration 0024). */
-export const headsHeld = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '55P03';
+/** The chain each open transaction appends to: a transaction that appends twice stays on its chain. */
+const held = new WeakMap<Transaction<DB>, number>();
 
 /**
- * The CTEs (for a statement's WITH list) that append prepared rows to the end of the first free chain
- * within that one statement, so that its writer needs no transaction around it. The store's
- * audit_append (migration 0024) locks the head (FOR UPDATE SKIP LOCKED, held until the statement
- * commits), links the rows to it with linkHash's formula and moves it; the rows go in with their links,
- * in order. With `keep`, only the rows it holds for go in; it reads a row's `keep` value as `v.keep`.
- * When every head is held the statement fails (headsHeld): append then with appendChained inside a
- * transaction, which waits for a head.
+ * Inserts prepared rows at the end of one chain inside `trx`, in order (chainedCtes: one statement), on
+ * the chain it already holds if it appended before, else on the first free one.
  */
-export function chainedCtes(rows: ReadonlyArray<PreparedRows[number] & { keep?: string }>, keep: RawBuilder<unknown> = sql`TRUE`): RawBuilder<unknown> {
+export async function appendChained(trx: Transaction<DB>, prepared: PreparedRows): Promise<void> {
+  if (prepared.length === 0) return;
+  const r = await sql<{ chain: number }>`WITH ${chainedCtes(prepared, undefined, held.get(trx))} SELECT link_chain AS chain FROM audit_links LIMIT 1`.execute(trx);
+  held.set(trx, r.rows[0]!.chain);
+}
+
+/** Inserts prepared rows at the end of one chain in one statement of its own, with no transaction around it. */
+export async function appendAlone(db: Db, prepared: PreparedRows): Promise<void> {
+  if (prepared.length > 0) await sql`WITH ${chainedCtes(prepared)} SELECT 1`.execute(db);
+}
+
+/**
+ * The CTEs (for a statement's WITH list) that append prepared rows to the end of a chain within that
+ * one statement, so that a writer with nothing else to write needs no transaction around it. The
+ * store's audit_append (migrations 0024, 0025) locks a head, links the rows to it with linkHash's
+ * formula and moves it; the rows go in with their links, in order. The head is `mine` (one the
+ * statement's transaction holds already), else the lowest one nobody holds (FOR UPDATE SKIP LOCKED),
+ * else, with every head held, one picked at random, waited for. It stays locked until the transaction
+ * (or the statement, alone) commits. With `keep`, only the rows it holds for go in; it reads a row's
+ * `keep` value as `v.keep`. The statement's `audit_links` names each row's chain (link_chain).
+ */
+export function chainedCtes(rows: ReadonlyArray<PreparedRows[number] & { keep?: string }>, keep: RawBuilder<unknown> = sql`TRUE`, mine?: number): RawBuilder<unknown> {
   const values = rows.map(({ row, digest, keep }) => ({ ...row, digest, keep }));
   return sql`
     audit_rows AS (
       SELECT v.*, (row_number() OVER (ORDER BY v.ordinality))::int AS n
       FROM ${recordset({ ...ROW_COLUMNS, digest: 'text', keep: 'text' }, values)}
       WHERE ${keep}),
-    audit_links AS (SELECT * FROM audit_append(ARRAY(SELECT digest FROM audit_rows ORDER BY n))),
+    audit_links AS (SELECT * FROM audit_append(ARRAY(SELECT digest FROM audit_rows ORDER BY n), ${mine ?? null}::smallint)),
     audit_inserted AS (
-      INSERT INTO audit_logs (${sql.join(Object.keys(CHAINED_COLUMNS).map((c) => sql.id(c)))})
+      INSERT INTO audit_logs (${sql.join(CHAINED_COLUMNS.map((c) => sql.id(c)))})
       SELECT ${sql.join(readColumns(ROW_COLUMNS, 'r'))}, l.link_prev, l.link_hash, l.link_chain, l.link_seq
       FROM audit_rows r JOIN audit_links l ON l.link_n = r.n
       ORDER BY r.n)`;
-}
-
-/** Appends rows in one statement of their own (chainedCtes), or, when every head is held, in a transaction that waits for one. */
-export async function appendAlone(db: Db, prepared: PreparedRows): Promise<void> {
-  if (prepared.length === 0) return;
-  try {
-    await sql`WITH ${chainedCtes(prepared)} SELECT 1`.execute(db);
-  } catch (err) {
-    if (!headsHeld(err)) throw err;
-    await db.transaction().execute((trx) => appendChained(trx, prepared));
-  }
 }
 
 /** Where each chain's verification starts: its latest checkpoint, or its genesis. */

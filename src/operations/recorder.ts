@@ -22,7 +22,7 @@ import type { DB } from '../db/schema.js';
 import { GroupCommit, type Lane } from '../db/group-commit.js';
 import { scopeId, type IdempotencyStore, type IdemScope } from '../idempotency/store.js';
 import { holdMany, type HoldSpec } from '../ledger/ledger.js';
-import { appendChained, chainedCtes, headsHeld, prepareChained, type AuditRow } from '../audit/chain.js';
+import { appendChained, chainedCtes, prepareChained, type AuditRow } from '../audit/chain.js';
 import type { NewTransaction, TransactionStore, TxRow } from '../transactions/store.js';
 
 export interface Recording {
@@ -86,17 +86,10 @@ export class Recorder {
    * of five (BEGIN, the keys and rows, the chain head's lock, the audit rows, COMMIT), each of which
    * waited for a turn of this thread's event loop under load (issue #28). A single statement is atomic
    * on its own, so what is acknowledged is as durable as before. Anything else (a hold, a write of its
-   * own), or every chain head held elsewhere, takes the transaction.
+   * own) takes the transaction.
    */
   private async write(built: Built[]): Promise<Recorded[]> {
-    if (built.every(({ item }) => !item.hold && item.afterRecord.length === 0)) {
-      try {
-        const recorded = await this.insert(this.db, built, true);
-        return this.outcomes(built, recorded);
-      } catch (err) {
-        if (!headsHeld(err)) throw err;
-      }
-    }
+    if (built.every(({ item }) => !item.hold && item.afterRecord.length === 0)) return this.outcomes(built, await this.insert(this.db, built, true));
     return this.db.transaction().execute(async (trx) => {
       const recorded = await this.insert(trx, built, false);
       for (const { item } of recorded) for (const write of item.afterRecord) await write(trx);
