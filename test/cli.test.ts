@@ -98,7 +98,18 @@ describe('sangam CLI', () => {
       base = `http://127.0.0.1:${port}`;
       server = spawn(process.execPath, ['dist/src/server.js'], {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: loc.databaseUrl ?? '', SANGAM_DATA_DIR: loc.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        // Limits raised (not switched off): the vacuum test calls back to back for as long as the command
+        // runs, and on a fast store that passed the default per-key limit (429).
+        env: {
+          ...process.env,
+          DATABASE_URL: loc.databaseUrl ?? '',
+          SANGAM_DATA_DIR: loc.dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          SANGAM_RATE_LIMIT_PER_SEC: '100000',
+          SANGAM_RATE_LIMIT_BURST: '100000',
+        },
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'], // never inherited: an orphan must not hold the runner's pipe
       });
       server.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
