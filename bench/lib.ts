@@ -101,10 +101,13 @@ export async function startServer(loc: StoreLocation, env: Record<string, string
   return { url, child, stop: stopper(child) };
 }
 
-/** The partner-network simulator as its own process, answering at 0 ms. */
+/**
+ * The partner-network simulator as its own process, answering at 0 ms; what it answers pending stays
+ * pending for an hour, so no callback lands in a later measurement.
+ */
 export async function startSim(): Promise<Proc & { secret: string }> {
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--port', '0', '--secret', secret, '--latency-ms', '0'], {
+  const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', '--port', '0', '--secret', secret, '--latency-ms', '0', '--pending-ms', '3600000'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

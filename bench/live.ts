@@ -35,6 +35,15 @@ export const LIVE_OPS: LiveOp[] = [
     simBody: () => ({ client_ref: ref(), mobile: '9876543210', operator: 'AT', amount_paise: 1000 }),
   },
   {
+    // A number ending 0002 stays pending (the simulator's sandbox rule; startSim's pending time outlasts
+    // the run): the answer most real payouts and recharges start with.
+    name: 'recharge, pending',
+    path: '/api/v1/mobile-recharge/recharge-commission',
+    body: () => ({ reference_id: ref(), consent: true, mobile: '9876540002', operator: 'AT', amount: 10, idempotency_key: randomUUID() }),
+    simPath: PARTNER_PATHS.mobileRecharge,
+    simBody: () => ({ client_ref: ref(), mobile: '9876540002', operator: 'AT', amount_paise: 1000 }),
+  },
+  {
     name: 'signature-match',
     path: '/api/v1/document-ocr/signature-match',
     body: () => ({ reference_id: ref(), consent: true, input: IMAGE, name: 'Priya Sharma' }),

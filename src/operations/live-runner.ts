@@ -187,10 +187,22 @@ export class LiveRunner implements Runner {
         return partner && outcome.partnerRef ? [{ id: ctx.txnId, partner, partnerRef: outcome.partnerRef }] : [];
       }),
     );
+    // The pending ones' answers merged in, with their partner and first status enquiry: one statement.
+    const { partners, scheduleExplicit } = this.deps;
+    const pending = await transactions.updatePendingMany(
+      trx,
+      items.flatMap(({ def, ctx, outcome }) => {
+        if (outcome.status !== 'pending') return [];
+        const partner = (outcome as RoutedOutcome).partner;
+        // Once the partner is known, its polling etiquette decides the first status enquiry.
+        const polling = partner && !scheduleExplicit ? partners?.polling(partner) : null;
+        return [{ id: ctx.txnId, outcome, strip: def.unstored?.strip, partner, firstCheckS: polling?.firstS }];
+      }),
+    );
     const answers: LiveAnswer[] = [];
     const keys: Array<{ txnId: string; body: string; force: boolean }> = [];
     for (const item of items) {
-      const { answer, key } = await this.applyOne(trx, item, settled.get(item.ctx.txnId));
+      const { answer, key } = await this.applyOne(trx, item, settled.get(item.ctx.txnId) ?? pending.get(item.ctx.txnId));
       answers.push(answer);
       if (key) keys.push(key);
     }
@@ -199,18 +211,11 @@ export class LiveRunner implements Runner {
     return answers;
   }
 
-  /** One outcome of the batch: its pending update and first enquiry, and its answer. */
-  private async applyOne(trx: Transaction<DB>, { def, ctx, scope, outcome }: LiveOutcome, settledRow: TxRow | undefined) {
-    const { transactions, partners, scheduleExplicit } = this.deps;
+  /** One outcome of the batch and its answer, from its row as settled or updated (`current`). */
+  private async applyOne(trx: Transaction<DB>, { def, ctx, scope, outcome }: LiveOutcome, current: TxRow | undefined) {
     const strip = def.unstored?.strip;
-    const partner = (outcome as RoutedOutcome).partner;
-    let row = settledRow;
-    if (!row && outcome.status === 'pending') row = await transactions.updatePending(trx, ctx.txnId, outcome, strip, partner);
-    // Once the partner is known, its polling etiquette decides the first status enquiry.
-    const polling = partner && outcome.status === 'pending' && !scheduleExplicit ? partners?.polling(partner) : null;
-    if (polling && row) await transactions.setNextCheck(trx, ctx.txnId, new Date(row.created_at.getTime() + polling.firstS * 1000));
     // Unchanged: a callback or status enquiry made it final while the partner call was out.
-    row ??= (await transactions.get(trx, ctx.txnId))!;
+    const row = current ?? (await this.deps.transactions.get(trx, ctx.txnId))!;
     // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.
     const shown = row.status === outcome.status ? { ...row.result, ...outcome.fields } : row.result;
     const message = String(row.result.message ?? outcome.message);

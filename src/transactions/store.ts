@@ -168,17 +168,33 @@ export class TransactionStore {
   }
 
   /**
-   * Merges a non-final answer's fields into a transaction that is still pending, in one statement.
-   * Returns the row, or undefined when it is no longer pending.
+   * Merges non-final answers' fields into transactions still pending, in one statement for the batch
+   * (a batch of live outcomes: with real partners most payouts start pending, and one statement per
+   * outcome was one more round trip per live call, issue #28). Each also records the partner holding
+   * it and, with `firstCheckS`, when reconciliation first asks about it (`created_at` plus that many
+   * seconds). Each row reads its own values from one jsonb object keyed by id, found by primary key
+   * (as setPartnerRefs). Answers the rows updated, by id; one no longer pending is left out.
    */
-  async updatePending(trx: Transaction<DB>, id: string, o: Outcome, strip: Strip = (d) => d, partner?: string): Promise<TxRow | undefined> {
-    return trx
-      .updateTable('transactions')
-      .set({ result: merge(strip(resultPatch(o, null))), updated_at: new Date(), ...(partner ? { partner } : {}) })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .returning(TX_COLUMNS)
-      .executeTakeFirst();
+  async updatePendingMany(
+    trx: Transaction<DB>,
+    updates: ReadonlyArray<{ id: string; outcome: Outcome; strip?: Strip; partner?: string; firstCheckS?: number }>,
+  ): Promise<Map<string, TxRow>> {
+    if (updates.length === 0) return new Map();
+    const byId = JSON.stringify(
+      Object.fromEntries(
+        updates.map((u) => [u.id, { patch: (u.strip ?? ((d) => d))(resultPatch(u.outcome, null)), partner: u.partner ?? null, first_s: u.firstCheckS ?? null }]),
+      ),
+    );
+    const { rows } = await sql<TxRow>`
+      UPDATE transactions t SET
+        result = t.result || (v.o -> t.id -> 'patch'),
+        updated_at = ${new Date()},
+        partner = COALESCE(v.o -> t.id ->> 'partner', t.partner),
+        next_check_at = COALESCE(t.created_at + (v.o -> t.id ->> 'first_s')::float8 * interval '1 second', t.next_check_at)
+      FROM (SELECT ${byId}::jsonb AS o) v
+      WHERE t.id = ANY(ARRAY(SELECT jsonb_object_keys(${byId}::jsonb))) AND t.status = 'pending'
+      RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}`.execute(trx);
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /**
