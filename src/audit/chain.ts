@@ -92,9 +92,12 @@ export function prepareChained(rows: AuditRow[]): PreparedRows {
   });
 }
 
-/** Inserts rows at the end of one chain (the first free one), in order. */
-export function insertChained(trx: Transaction<DB>, rows: AuditRow[]): Promise<void> {
-  return appendChained(trx, prepareChained(rows));
+/**
+ * Inserts rows at the end of one chain (the first free one), in order; `alongside`, writes of the
+ * caller's, go in the same statement (appendChained).
+ */
+export function insertChained(trx: Transaction<DB>, rows: AuditRow[], alongside: ReadonlyArray<RawBuilder<unknown>> = []): Promise<void> {
+  return appendChained(trx, prepareChained(rows), alongside);
 }
 
 /** The chain each open transaction appends to: a transaction that appends twice stays on its chain. */
@@ -102,11 +105,17 @@ const held = new WeakMap<Transaction<DB>, number>();
 
 /**
  * Inserts prepared rows at the end of one chain inside `trx`, in order (chainedCtes: one statement), on
- * the chain it already holds if it appended before, else on the first free one.
+ * the chain it already holds if it appended before, else on the first free one. `alongside` (INSERTs or
+ * UPDATEs of other tables) run as CTEs of the same statement: one round trip for the transaction's last
+ * writes (a batch of live outcomes: its partner history and stored answers with its audit rows).
  */
-export async function appendChained(trx: Transaction<DB>, prepared: PreparedRows): Promise<void> {
-  if (prepared.length === 0) return;
-  const r = await sql<{ chain: number }>`WITH ${chainedCtes(prepared, undefined, held.get(trx))} SELECT link_chain AS chain FROM audit_links LIMIT 1`.execute(trx);
+export async function appendChained(trx: Transaction<DB>, prepared: PreparedRows, alongside: ReadonlyArray<RawBuilder<unknown>> = []): Promise<void> {
+  if (prepared.length === 0) {
+    for (const write of alongside) await write.execute(trx);
+    return;
+  }
+  const writes = alongside.map((write, i) => sql`${sql.raw(`alongside_${i}`)} AS (${write}), `);
+  const r = await sql<{ chain: number }>`WITH ${sql.join(writes, sql``)}${chainedCtes(prepared, undefined, held.get(trx))} SELECT link_chain AS chain FROM audit_links LIMIT 1`.execute(trx);
   held.set(trx, r.rows[0]!.chain);
 }
 

@@ -45,6 +45,9 @@ const CLAIM_COLUMNS: ColumnTypes<'idempotency_keys'> = {
 
 const keyOf = (s: IdemScope) => ({ account_id: s.accountId, environment: s.environment, operation: s.operation, key: s.key });
 
+/** A live transaction's stored answer (completeBound): `force` overwrites a key already done. */
+export type BoundAnswer = { txnId: string; body: string; force: boolean };
+
 export class IdempotencyStore {
   constructor(
     private db: Db,
@@ -125,13 +128,18 @@ export class IdempotencyStore {
    * status enquiry) while its request was interrupted, so a retry replays the final answer instead of
    * resuming.
    */
-  async completeBound(trx: Transaction<DB>, answers: Array<{ txnId: string; body: string; force: boolean }>): Promise<void> {
-    if (answers.length === 0) return;
+  async completeBound(trx: Transaction<DB>, answers: BoundAnswer[]): Promise<void> {
+    await this.completion(answers)?.execute(trx);
+  }
+
+  /** completeBound's UPDATE, for a statement of the caller's (a CTE); null when there is nothing to store. */
+  completion(answers: BoundAnswer[]): RawBuilder<unknown> | null {
+    if (answers.length === 0) return null;
     const values = answers.map((a) => sql`(${a.txnId}, ${a.body}, ${a.force})`);
-    await sql`
+    return sql`
       UPDATE idempotency_keys k SET status = 'done', response_status = 200, response_body = v.body
       FROM (VALUES ${sql.join(values)}) AS v (txn_id, body, force)
-      WHERE k.txn_id = v.txn_id AND (v.force::boolean OR k.status = 'in_flight')`.execute(trx);
+      WHERE k.txn_id = v.txn_id AND (v.force::boolean OR k.status = 'in_flight')`;
   }
 
   /** Frees a claim whose request failed before any effect, so the client can retry with the same key. */

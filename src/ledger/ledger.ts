@@ -5,7 +5,7 @@
 // it; it comes after the rows it reserves for, so the lock is held briefly, until the commit. Entries sharing a
 // posting_id sum to zero. Ledger accounts: wallet:<account>, platform:fees, partner:settlement,
 // platform:commission (commission passed on to clients), funding:topups.
-import { sql, type Transaction } from 'kysely';
+import { sql, type OperationNodeSource, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
@@ -87,24 +87,26 @@ export async function holdMany(trx: Trx, holds: HoldSpec[]): Promise<void> {
     if (amount < 0) throw new Error(`hold ${h.txnId} would credit the wallet`);
     perWallet.set(h.accountId, (perWallet.get(h.accountId) ?? 0) + amount - (h.reservedPaise ?? 0));
   }
-  await trx
-    .insertInto('holds')
-    .values(
-      holds.map((h) => ({
-        txn_id: h.txnId,
-        account_id: h.accountId,
-        amount_paise: debitOf(h),
-        principal_paise: h.principalPaise,
-        fee_paise: h.feePaise,
-        commission_paise: h.commissionPaise,
-        status: 'pending' as const,
-      })),
-    )
-    .execute();
-  // Wallets in a fixed order, so that two batches reserving on the same wallets cannot deadlock.
-  for (const [accountId, amount] of [...perWallet].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    await takeFromBalance(trx, accountId, amount, (available) => `Insufficient wallet balance: ${inr(available)} available, ${inr(amount)} needed`);
+  const rows = holds.map((h) => ({
+    txn_id: h.txnId,
+    account_id: h.accountId,
+    amount_paise: debitOf(h),
+    principal_paise: h.principalPaise,
+    fee_paise: h.feePaise,
+    commission_paise: h.commissionPaise,
+    status: 'pending' as const,
+  }));
+  const wallets = [...perWallet].sort(([a], [b]) => (a < b ? -1 : 1));
+  const refusal = (amount: number) => (available: number) => `Insufficient wallet balance: ${inr(available)} available, ${inr(amount)} needed`;
+  if (wallets.length === 1) {
+    // One wallet (a batch of one account's calls, and every call alone): the holds and the balance in
+    // one statement. Short, nothing is taken, and the caller's transaction rolls the holds back.
+    const [accountId, amount] = wallets[0]!;
+    return takeFromBalance(trx, accountId, amount, refusal(amount), trx.insertInto('holds').values(rows));
   }
+  await trx.insertInto('holds').values(rows).execute();
+  // Wallets in a fixed order, so that two batches reserving on the same wallets cannot deadlock.
+  for (const [accountId, amount] of wallets) await takeFromBalance(trx, accountId, amount, refusal(amount));
 }
 
 const inr = (paise: number) => `₹${paiseToInr(paise).toFixed(2)}`;
@@ -112,16 +114,24 @@ const inr = (paise: number) => `₹${paiseToInr(paise).toFixed(2)}`;
 /**
  * Takes `amount` from a wallet's available balance with one conditional UPDATE that cannot take it
  * below zero (it locks the wallet row until the commit); throws 402 with `refusal(available)` when short.
+ * `alongside`, a write of the caller's, runs in the same statement (a data-modifying CTE: it happens
+ * whether or not the balance suffices, so the caller's transaction must roll it back on the 402).
  * Also a live batch's reserve (src/batches/).
  */
-export async function takeFromBalance(trx: Trx, accountId: string, amount: number, refusal: (availablePaise: number) => string): Promise<void> {
-  const row = await trx
+export async function takeFromBalance(
+  trx: Trx,
+  accountId: string,
+  amount: number,
+  refusal: (availablePaise: number) => string,
+  alongside?: OperationNodeSource,
+): Promise<void> {
+  const take = trx
     .updateTable('wallets')
     .set({ balance_paise: sql`balance_paise - ${amount}`, updated_at: sql`now()` })
     .where('account_id', '=', accountId)
     .where('balance_paise', '>=', amount)
-    .returning('balance_paise')
-    .executeTakeFirst();
+    .returning('balance_paise');
+  const row = alongside ? (await sql<{ balance_paise: number }>`WITH alongside AS (${alongside}) ${take}`.execute(trx)).rows[0] : await take.executeTakeFirst();
   if (row) return;
   const w = await trx.selectFrom('wallets').select('balance_paise').where('account_id', '=', accountId).executeTakeFirst();
   throw new ApiError('insufficient_funds', refusal(w?.balance_paise ?? 0));

@@ -11,14 +11,14 @@
 // the transaction as it stands, and reconciliation asks the partners what became of it.
 // The state change and its money effect are settlement's (settlement/settlement.ts), the one place a
 // pending live transaction becomes final, here and from partner callbacks and status enquiries.
-import type { Transaction } from 'kysely';
+import type { RawBuilder, Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { insertChained, type AuditRow } from '../audit/chain.js';
 import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
-import type { IdemScope } from '../idempotency/store.js';
+import type { BoundAnswer, IdemScope } from '../idempotency/store.js';
 import { PartnerError, type FinalOutcome, type Outcome } from '../providers/connector.js';
 import { paiseToInr } from '../money.js';
 import type { TransactionStore, TxRow } from '../transactions/store.js';
@@ -75,8 +75,9 @@ export class LiveRunner implements Runner {
   constructor(private deps: LiveDeps) {
     this.outcomes = new GroupCommit((items) =>
       deps.db.transaction().execute(async (trx) => {
-        const answers = await this.applyOutcomes(trx, items);
-        await insertChained(trx, items.map((item, i) => item.audit(answers[i]!.body)));
+        const { answers, writes } = await this.applyOutcomes(trx, items);
+        // The partner history and the stored answers go in with the audit rows: one statement.
+        await insertChained(trx, items.map((item, i) => item.audit(answers[i]!.body)), writes);
         return answers;
       }),
     );
@@ -169,7 +170,7 @@ export class LiveRunner implements Runner {
   /**
    * Locks are taken in settlement's order: the transaction rows, wallets, keys, then the audit chain.
    */
-  private async applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promise<LiveAnswer[]> {
+  private async applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promise<{ answers: LiveAnswer[]; writes: RawBuilder<unknown>[] }> {
     const { transactions, settlement, idempotency } = this.deps;
     // Every transaction row of the batch first, in id order: a callback or enquiry settling one of them
     // at the same moment locks it before its wallet too, so neither can hold what the other waits for.
@@ -200,15 +201,15 @@ export class LiveRunner implements Runner {
       }),
     );
     const answers: LiveAnswer[] = [];
-    const keys: Array<{ txnId: string; body: string; force: boolean }> = [];
+    const keys: BoundAnswer[] = [];
     for (const item of items) {
       const { answer, key } = await this.applyOne(trx, item, settled.get(item.ctx.txnId) ?? pending.get(item.ctx.txnId));
       answers.push(answer);
       if (key) keys.push(key);
     }
-    await partnerHistory.record(trx, items.flatMap((i) => partnerHistory.exchange(i.ctx.txnId, i.def.slug, i.outcome))); // the partner history (src/attention/)
-    await idempotency.completeBound(trx, keys);
-    return answers;
+    // Left to the caller's audit statement: the partner history (src/attention/) and the stored answers.
+    const writes = [partnerHistory.insertion(items.flatMap((i) => partnerHistory.exchange(i.ctx.txnId, i.def.slug, i.outcome))), idempotency.completion(keys)];
+    return { answers, writes: writes.filter((w) => w !== null) };
   }
 
   /** One outcome of the batch and its answer, from its row as settled or updated (`current`). */

@@ -9,7 +9,7 @@
 // `detail` never holds identity data: only named fields go in (a message, the partner's ids, a result),
 // and free text is redacted as the audit store redacts it (audit/redact.ts: digit runs masked to their
 // last 4). The partner's own ids (partner_ref, event ids, utr) are references and kept as they are.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import type { PartnerEventKind } from '../db/schema.js';
@@ -52,17 +52,23 @@ const known = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(
  * log keeps it.
  */
 export async function record(db: Db, events: PartnerEventInput[]): Promise<void> {
-  if (events.length === 0) return;
+  const insert = insertion(events);
+  if (insert) await insert.execute(db);
+}
+
+/** record's INSERT, for a statement of the caller's (a CTE); null when there is nothing to append. */
+export function insertion(events: PartnerEventInput[]): RawBuilder<unknown> | null {
+  if (events.length === 0) return null;
   const values = events.map(
     (e) =>
       sql`(${e.txnId}::text, ${e.partner}::text, ${e.partnerRef ?? null}::text, ${e.kind}::text, ${e.status}::text, ${e.at ?? null}::timestamptz, ${JSON.stringify(known(e.detail ?? {}))}::jsonb)`,
   );
-  await sql`
+  return sql`
     INSERT INTO partner_events (txn_id, at, partner, kind, status, detail)
     SELECT t.id, COALESCE(v.at, CASE WHEN v.kind = 'request' THEN t.created_at ELSE now() END), v.partner, v.kind, v.status, v.detail
     FROM (VALUES ${sql.join(values)}) AS v (txn_id, partner, partner_ref, kind, status, at, detail)
     JOIN transactions t ON t.id = COALESCE(v.txn_id,
-      (SELECT x.id FROM transactions x WHERE x.partner = v.partner AND x.partner_ref = v.partner_ref ORDER BY x.id LIMIT 1))`.execute(db);
+      (SELECT x.id FROM transactions x WHERE x.partner = v.partner AND x.partner_ref = v.partner_ref ORDER BY x.id LIMIT 1))`;
 }
 
 /** Phase 3 of a live request: it went to `outcome.partner` (at its recovery point), and this is what came back. */
