@@ -168,7 +168,9 @@ export class LiveRunner implements Runner {
   }
 
   /**
-   * Locks are taken in settlement's order: the transaction rows, wallets, keys, then the audit chain.
+   * Locks are taken in settlement's order: the transaction rows, wallets, keys, then the audit chain
+   * (the keys' answers go in the audit chain's statement: they are bound to rows this batch holds, so
+   * nothing waiting for a chain head can hold one; docs/RELIABILITY.md).
    */
   private async applyOutcomes(trx: Transaction<DB>, items: LiveOutcome[]): Promise<{ answers: LiveAnswer[]; writes: RawBuilder<unknown>[] }> {
     const { transactions, settlement, idempotency } = this.deps;
