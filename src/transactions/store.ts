@@ -105,6 +105,16 @@ const resultPatch = (o: { status: TxStatus; message: string; fields: Record<stri
   return patch;
 };
 
+/**
+ * Several transaction rows updated in one statement, each reading its own values from one jsonb object
+ * keyed by id (`v.o -> t.id`): `source` for the UPDATE's FROM, `found` for its WHERE (the rows by primary
+ * key, with no join for a planner without statistics, the embedded store's, to plan as a scan).
+ */
+function keyedById(entries: Array<[string, Record<string, unknown>]>): { source: RawBuilder<unknown>; found: RawBuilder<boolean> } {
+  const o = JSON.stringify(Object.fromEntries(entries));
+  return { source: sql`(SELECT ${o}::jsonb AS o) v`, found: sql<boolean>`t.id = ANY(ARRAY(SELECT jsonb_object_keys(${o}::jsonb)))` };
+}
+
 /** A top-level merge of `patch` into the stored result, done by the store (jsonb ||). */
 const merge = (patch: Record<string, unknown>) => sql<string>`result || ${JSON.stringify(patch)}::jsonb`;
 
@@ -172,18 +182,15 @@ export class TransactionStore {
    * (a batch of live outcomes: with real partners most payouts start pending, and one statement per
    * outcome was one more round trip per live call, issue #28). Each also records the partner holding
    * it and, with `firstCheckS`, when reconciliation first asks about it (`created_at` plus that many
-   * seconds). Each row reads its own values from one jsonb object keyed by id, found by primary key
-   * (as setPartnerRefs). Answers the rows updated, by id; one no longer pending is left out.
+   * seconds) (keyedById). Answers the rows updated, by id; one no longer pending is left out.
    */
   async updatePendingMany(
     trx: Transaction<DB>,
     updates: ReadonlyArray<{ id: string; outcome: Outcome; strip?: Strip; partner?: string; firstCheckS?: number }>,
   ): Promise<Map<string, TxRow>> {
     if (updates.length === 0) return new Map();
-    const byId = JSON.stringify(
-      Object.fromEntries(
-        updates.map((u) => [u.id, { patch: (u.strip ?? ((d) => d))(resultPatch(u.outcome, null)), partner: u.partner ?? null, first_s: u.firstCheckS ?? null }]),
-      ),
+    const v = keyedById(
+      updates.map((u) => [u.id, { patch: (u.strip ?? ((d) => d))(resultPatch(u.outcome, null)), partner: u.partner ?? null, first_s: u.firstCheckS ?? null }]),
     );
     const { rows } = await sql<TxRow>`
       UPDATE transactions t SET
@@ -191,8 +198,8 @@ export class TransactionStore {
         updated_at = ${new Date()},
         partner = COALESCE(v.o -> t.id ->> 'partner', t.partner),
         next_check_at = COALESCE(t.created_at + (v.o -> t.id ->> 'first_s')::float8 * interval '1 second', t.next_check_at)
-      FROM (SELECT ${byId}::jsonb AS o) v
-      WHERE t.id = ANY(ARRAY(SELECT jsonb_object_keys(${byId}::jsonb))) AND t.status = 'pending'
+      FROM ${v.source}
+      WHERE ${v.found} AND t.status = 'pending'
       RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}`.execute(trx);
     return new Map(rows.map((r) => [r.id, r]));
   }
@@ -228,17 +235,15 @@ export class TransactionStore {
 
   /**
    * setPartnerRef for several transactions in one statement (a batch of live outcomes: one statement
-   * per outcome was a fifth of the embedded engine's time per live call, issue #28). Each row reads its
-   * own values from one jsonb object keyed by id, and the rows are found by their primary key: no join
-   * for a planner without statistics (the embedded store's) to plan as a scan.
+   * per outcome was a fifth of the embedded engine's time per live call, issue #28), keyedById.
    */
   async setPartnerRefs(trx: Transaction<DB>, refs: ReadonlyArray<{ id: string; partner: string; partnerRef: string }>): Promise<void> {
     if (refs.length === 0) return;
-    const byId = JSON.stringify(Object.fromEntries(refs.map((r) => [r.id, { partner: r.partner, ref: r.partnerRef }])));
+    const v = keyedById(refs.map((r) => [r.id, { partner: r.partner, ref: r.partnerRef }]));
     await sql`
       UPDATE transactions t SET partner = v.o -> t.id ->> 'partner', partner_ref = v.o -> t.id ->> 'ref'
-      FROM (SELECT ${byId}::jsonb AS o) v
-      WHERE t.id = ANY(ARRAY(SELECT jsonb_object_keys(${byId}::jsonb))) AND t.partner_ref IS NULL`.execute(trx);
+      FROM ${v.source}
+      WHERE ${v.found} AND t.partner_ref IS NULL`.execute(trx);
   }
 
   /** When reconciliation next asks about a pending transaction. */
