@@ -1,7 +1,11 @@
 // Owns the bridge from Kysely's PostgresDialect to the embedded engine, which runs on its own thread
-// (pglite-thread.ts): each statement is one message there and one answer back. The engine is a single
-// connection, so the "pool" hands that one connection to one holder at a time (a FIFO mutex): a Kysely
-// transaction keeps it from BEGIN to COMMIT and nothing interleaves.
+// (pglite-thread.ts): each statement is one message there and one answer back. The engine is one
+// connection that runs statements in the order they arrive, so statements are pipelined: a statement
+// outside a transaction is sent at once, without waiting for the answers of those before it (the
+// engine's thread always has the next one queued, instead of idling while this thread reads an answer
+// and sends the next). A transaction is what must not interleave: from its BEGIN to its COMMIT or
+// ROLLBACK only its holder's statements are sent, and every other statement (and every other BEGIN)
+// waits, first come first served.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -21,8 +25,6 @@ type Waiter = { resolve: (r: EngineResult) => void; reject: (err: Error) => void
 export const embeddedDir = (dataDir: string) => path.join(dataDir, 'pgdata');
 
 export class PGlitePool implements PostgresPool {
-  private queue: Array<() => void> = [];
-  private busy = false;
   private waiting = new Map<number, Waiter>();
   private lastId = 0;
   private broken: Error | null = null;
@@ -90,29 +92,63 @@ export class PGlitePool implements PostgresPool {
     });
   }
 
+  /** The holder whose transaction is open on the connection (from its BEGIN to its COMMIT or ROLLBACK). */
+  private owner: object | null = null;
+  /** Statements waiting for the open transaction to end, in the order they were asked for. */
+  private queue: Array<{ holder: object; begins: boolean; go: () => void }> = [];
+
+  /** Lets waiting statements go while no transaction is open; a BEGIN among them opens one and stops the rest. */
+  private pump(): void {
+    while (this.owner === null && this.queue.length > 0) {
+      const next = this.queue.shift()!;
+      if (next.begins) this.owner = next.holder;
+      next.go();
+    }
+  }
+
+  /** Resolves once `holder` may send a statement: at once inside its own transaction, else when none is open. */
+  private turn(holder: object, begins: boolean): Promise<void> | undefined {
+    if (this.owner === holder) return undefined;
+    if (this.owner === null && this.queue.length === 0) {
+      if (begins) this.owner = holder;
+      return undefined;
+    }
+    return new Promise<void>((go) => this.queue.push({ holder, begins, go }));
+  }
+
+  private endTransaction(holder: object): void {
+    if (this.owner !== holder) return;
+    this.owner = null;
+    this.pump();
+  }
+
   async connect(): Promise<PostgresPoolClient> {
-    if (this.busy) await new Promise<void>((resolve) => this.queue.push(resolve));
-    this.busy = true;
-    let released = false;
+    const holder = {};
     let began: Promise<EngineResult> | null = null;
     const release = () => {
-      if (released) return;
-      released = true;
-      const next = this.queue.shift();
-      if (next) next();
-      else this.busy = false;
+      // A holder that let go inside its transaction (it could not even send ROLLBACK) must not leave
+      // the connection in it for the next one.
+      if (this.owner === holder) {
+        this.send({ sql: 'rollback', parameters: [] }).catch(() => undefined);
+        this.endTransaction(holder);
+      }
     };
     const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
       storeStats.statements++;
+      const begins = parameters.length === 0 && /^(begin|start transaction\b.*)$/i.test(sql);
+      const ends = parameters.length === 0 && /^(commit|rollback)$/i.test(sql);
+      const waited = this.turn(holder, begins);
+      if (waited) await waited;
       // BEGIN is sent without waiting for its answer: the thread runs statements in the order they
       // arrive, so the next one follows it anyway, and a BEGIN that failed fails that one. One round
-      // trip fewer for every transaction that holds the one connection.
-      if (parameters.length === 0 && /^begin$/i.test(sql)) {
+      // trip fewer for every transaction.
+      if (begins) {
         began = this.send({ sql, parameters: [] });
         began.catch(() => undefined); // observed by the next statement; never an unhandled rejection
         return { command: 'SELECT', rowCount: 0, rows: [] as R[] };
       }
       const sent = this.send({ sql, parameters: [...parameters] });
+      if (ends) this.endTransaction(holder); // what comes next is queued behind the COMMIT, in order
       if (began) {
         const b = began;
         began = null;
