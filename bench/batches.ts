@@ -13,13 +13,20 @@
 // Run: `BENCH_ONLY=batches npm run bench`.
 import { Pool } from 'undici';
 import type { StoreLocation } from '../test/harness.js';
-import { CONNECTIONS, latencyOf, sample, seedAccount, startServer, type Latency } from './lib.js';
+import { CONNECTIONS, latencyOf, machineCost, sample, seedAccount, startServer, type Latency } from './lib.js';
+import { CORES, cpuCeiling } from './store-cpu.js';
 
-/** What the server spent per row, in µs of CPU: the whole process, its main thread, the embedded engine's thread. */
+/**
+ * What a row cost, in µs of CPU: the server's whole process, its main thread, the embedded engine's
+ * thread; the PostgreSQL server (NaN on the embedded store); and the machine in all (with the load
+ * generator, this process).
+ */
 export interface RowCost {
   processUs: number;
   mainUs: number;
   engineUs: number;
+  storeServerUs: number;
+  machineUs: number;
 }
 
 export interface BatchBenchRow {
@@ -127,7 +134,8 @@ async function onFreshServer<T>(open: () => Promise<StoreLocation>, n: number, w
       const result = await fn(server.url, key);
       const after = await sample(server);
       const per = (s: number) => (s * 1e6) / n;
-      return { ...result, cost: { processUs: per(after.all - before.all), mainUs: per(after.main - before.main), engineUs: per(after.engineS - before.engineS) } };
+      const { processUs, storeServerUs, machineUs } = machineCost(before, after, n);
+      return { ...result, cost: { processUs, mainUs: per(after.main - before.main), engineUs: per(after.engineS - before.engineS), storeServerUs, machineUs } };
     } finally {
       await server.stop();
     }
@@ -137,7 +145,10 @@ async function onFreshServer<T>(open: () => Promise<StoreLocation>, n: number, w
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const medianCost = (cs: RowCost[]): RowCost => ({ processUs: median(cs.map((c) => c.processUs)), mainUs: median(cs.map((c) => c.mainUs)), engineUs: median(cs.map((c) => c.engineUs)) });
+const medianCost = (cs: RowCost[]): RowCost => {
+  const m = (k: keyof RowCost) => median(cs.map((c) => c[k]));
+  return { processUs: m('processUs'), mainUs: m('mainUs'), engineUs: m('engineUs'), storeServerUs: m('storeServerUs'), machineUs: m('machineUs') };
+};
 
 /**
  * `runs` rounds (BENCH_BATCH_RUNS, default 3), each the single calls then the batch: the medians of
@@ -148,7 +159,7 @@ export async function batchesBench(store: string, open: () => Promise<StoreLocat
   const batches_: Array<{ rps: number; failed: number; besideMs?: number[]; cost: RowCost }> = [];
   for (let i = 0; i < runs; i++) {
     // BENCH_BATCH_SINGLES=0: the batch side alone (to profile or compare engine changes quickly).
-    const skipped = { rps: NaN, errors: 0, cost: { processUs: NaN, mainUs: NaN, engineUs: NaN } };
+    const skipped = { rps: NaN, errors: 0, cost: { processUs: NaN, mainUs: NaN, engineUs: NaN, storeServerUs: NaN, machineUs: NaN } };
     singles_.push(
       process.env.BENCH_BATCH_SINGLES === '0'
         ? skipped
@@ -180,10 +191,18 @@ export function printBatches(rows: BatchBenchRow[]): void {
     console.log(`| ${r.store} | ${r.rows} | ${r.singleRps.toFixed(0)} | ${r.batchRps.toFixed(0)} | ${(r.batchRps / r.singleRps).toFixed(2)} | ${r.singleErrors} | ${r.batchFailed} | ${b.p50.toFixed(0)} / ${b.p99.toFixed(0)} / ${b.max.toFixed(0)} (${b.calls}) |`);
   }
   // Where each side's time went: a side bound by the embedded engine's thread (one statement at a time)
-  // cannot go faster than that thread's µs per row allow, however the rows reach it.
-  console.log('\nCPU the server spent per row, µs (whole process / main thread / embedded engine thread; medians; the PostgreSQL server\'s own CPU is not counted)\n');
-  console.log('| store | single calls | batch | engine-bound ceiling, batch rows/s |');
-  console.log('|---|---:|---:|---:|');
+  // cannot go faster than that thread's µs per row allow, however the rows reach it; and no side can
+  // go faster than the machine's cores allow at what a row costs them all (the server, PostgreSQL, the
+  // load generator).
+  console.log(`\nCPU per row, µs (the server: whole process / main thread / embedded engine thread; the PostgreSQL server; the machine in all, with the load generator; medians), and the rates those costs allow on ${CORES} cores\n`);
+  console.log('| store | single calls | batch | PostgreSQL server, single / batch | machine, single / batch | engine-bound ceiling, batch rows/s | CPU-bound ceiling, batch rows/s (against the single calls) |');
+  console.log('|---|---:|---:|---:|---:|---:|---|');
   const f = (c: RowCost) => `${c.processUs.toFixed(0)} / ${c.mainUs.toFixed(0)} / ${c.engineUs > 0 ? c.engineUs.toFixed(0) : '–'}`;
-  for (const r of rows) console.log(`| ${r.store} | ${f(r.singleCost)} | ${f(r.batchCost)} | ${r.batchCost.engineUs > 0 ? (1e6 / r.batchCost.engineUs).toFixed(0) : '–'} |`);
+  const u = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(0));
+  for (const r of rows) {
+    const ceiling = cpuCeiling(r.batchCost.machineUs);
+    console.log(
+      `| ${r.store} | ${f(r.singleCost)} | ${f(r.batchCost)} | ${u(r.singleCost.storeServerUs)} / ${u(r.batchCost.storeServerUs)} | ${u(r.singleCost.machineUs)} / ${u(r.batchCost.machineUs)} | ${r.batchCost.engineUs > 0 ? (1e6 / r.batchCost.engineUs).toFixed(0) : '–'} | ${ceiling.toFixed(0)} (${(ceiling / r.singleRps).toFixed(2)}) |`,
+    );
+  }
 }

@@ -19,6 +19,7 @@ import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import type { StoreLocation } from '../test/harness.js';
+import { clientCpuSeconds, postmasterOf, storeServerCpuSeconds } from './store-cpu.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.join(HERE, '../..');
@@ -45,6 +46,12 @@ export interface Cost {
   engineUs: number;
   /** Sangam's own: the process less the embedded engine's share. */
   ownUs: number;
+  /** The PostgreSQL server's, where it runs on this machine (NaN otherwise, and on the embedded store). */
+  storeServerUs: number;
+  /** The load generator's (this process). */
+  clientUs: number;
+  /** All three: what a request costs the machine. */
+  machineUs: number;
 }
 
 export const freePort = () =>
@@ -68,6 +75,8 @@ export interface Proc {
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
+  /** The PostgreSQL server's postmaster when the server runs on this machine (store-cpu.ts). */
+  postmaster?: number | null;
 }
 
 const stopper = (child: ChildProcess) => async () => {
@@ -98,7 +107,7 @@ export async function startServer(loc: StoreLocation, env: Record<string, string
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child);
-  return { url, child, stop: stopper(child) };
+  return { url, child, stop: stopper(child), postmaster: loc.databaseUrl ? await postmasterOf(loc.databaseUrl) : null };
 }
 
 /**
@@ -228,9 +237,22 @@ async function storeCounters(url: string): Promise<{ statements: number; engineS
   return { statements: read('sangam_store_statements_total'), engineS: read('sangam_store_engine_seconds_total') };
 }
 
-/** The server's CPU so far (all threads, main thread) and its store counters (statements, embedded engine seconds). */
+/**
+ * The server's CPU so far (all threads, main thread), its store counters (statements, embedded engine
+ * seconds), the PostgreSQL server's CPU and this process's.
+ */
 export async function sample(server: Proc) {
-  return { ...threadCpu(server.child.pid!), ...(await storeCounters(server.url)) };
+  const counters = await storeCounters(server.url);
+  return { ...threadCpu(server.child.pid!), ...counters, storeServer: storeServerCpuSeconds(server.postmaster ?? null), client: clientCpuSeconds() };
+}
+
+/** Per-unit µs of the machine's CPU between two samples: the server process, the PostgreSQL server, this process. */
+export function machineCost(before: Awaited<ReturnType<typeof sample>>, after: Awaited<ReturnType<typeof sample>>, units: number) {
+  const per = (d: number) => (d * 1e6) / Math.max(units, 1);
+  const processUs = per(after.all - before.all);
+  const storeServerUs = per(after.storeServer - before.storeServer);
+  const clientUs = per(after.client - before.client);
+  return { processUs, storeServerUs, clientUs, machineUs: processUs + (Number.isNaN(storeServerUs) ? 0 : storeServerUs) + clientUs };
 }
 
 /** warmLoad against a Sangam server, with what the server spent per request during the measured run. */
@@ -241,14 +263,14 @@ export async function measuredLoad(server: Proc, spec: LoadSpec): Promise<Result
   const after = await sample(server);
   const per = (d: number) => (d * 1e6) / Math.max(result.requests, 1);
   const engineUs = per(after.engineS - before.engineS);
-  const processUs = per(after.all - before.all);
+  const machine = machineCost(before, after, result.requests);
   const cost: Cost = {
     statements: (after.statements - before.statements) / Math.max(result.requests, 1),
-    processUs,
+    ...machine,
     mainThreadUs: per(after.main - before.main),
     engineUs,
-    ownUs: processUs - engineUs,
+    ownUs: machine.processUs - engineUs,
   };
-  process.stderr.write(`    per request: ${cost.statements.toFixed(2)} statements, CPU ${cost.processUs.toFixed(0)} µs (main thread ${cost.mainThreadUs.toFixed(0)}, embedded engine ${cost.engineUs.toFixed(0)}, Sangam's own ${cost.ownUs.toFixed(0)})\n`);
+  process.stderr.write(`    per request: ${cost.statements.toFixed(2)} statements, CPU ${cost.processUs.toFixed(0)} µs (main thread ${cost.mainThreadUs.toFixed(0)}, embedded engine ${cost.engineUs.toFixed(0)}, Sangam's own ${cost.ownUs.toFixed(0)}); PostgreSQL server ${cost.storeServerUs.toFixed(0)} µs, load generator ${cost.clientUs.toFixed(0)} µs\n`);
   return { ...result, cost };
 }

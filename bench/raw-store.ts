@@ -14,12 +14,16 @@ import pg from 'pg';
 import { embeddedDir } from '../src/db/client.js';
 import { openEngine } from '../src/db/pglite-engine.js';
 import type { StoreLocation } from '../test/harness.js';
+import { clientCpuSeconds, postmasterOf, storeServerCpuSeconds } from './store-cpu.js';
 
 type Mode = 'embedded-each' | 'embedded-batch' | 'pg-insert';
 export interface RawResult {
   name: string;
   perSec: number;
+  /** CPU µs a request cost the machine: this child's, and the PostgreSQL server's where it runs here. */
+  machineUs: number;
 }
+type Run = { perSec: number; n: number };
 const NAMES: Record<Mode, string> = {
   'embedded-each': 'raw PGlite: tx + audit row, one transaction each',
   'embedded-batch': 'raw PGlite: tx + audit row, 50 to a transaction',
@@ -53,7 +57,7 @@ function rows(accountId: string, seq: number): { tx: unknown[]; audit: unknown[]
 }
 
 /** Runs `step` (which does `per` requests) back to back for `seconds`; requests per second. */
-async function timed(seconds: number, per: number, step: () => Promise<void>): Promise<number> {
+async function timed(seconds: number, per: number, step: () => Promise<void>): Promise<Run> {
   const end = performance.now() + seconds * 1000;
   const started = performance.now();
   let n = 0;
@@ -61,10 +65,19 @@ async function timed(seconds: number, per: number, step: () => Promise<void>): P
     await step();
     n += per;
   }
-  return n / ((performance.now() - started) / 1000);
+  return { perSec: n / ((performance.now() - started) / 1000), n };
 }
 
-async function embedded(dataDir: string, accountId: string, batch: number): Promise<number> {
+/** `run`'s rate, with the CPU each of its requests cost this process and the PostgreSQL server. */
+async function costed(postmaster: number | null, run: () => Promise<Run>): Promise<Omit<RawResult, 'name'>> {
+  const client = clientCpuSeconds();
+  const server = storeServerCpuSeconds(postmaster);
+  const { perSec, n } = await run();
+  const serverS = storeServerCpuSeconds(postmaster) - server;
+  return { perSec, machineUs: ((clientCpuSeconds() - client + (Number.isNaN(serverS) ? 0 : serverS)) * 1e6) / n };
+}
+
+async function embedded(dataDir: string, accountId: string, batch: number): Promise<Omit<RawResult, 'name'>> {
   const engine = await openEngine(embeddedDir(dataDir));
   let seq = 0;
   const step = () =>
@@ -77,15 +90,16 @@ async function embedded(dataDir: string, accountId: string, batch: number): Prom
     }) as Promise<void>;
   try {
     await timed(Math.max(1, SECONDS / 2), batch, step);
-    return await timed(SECONDS, batch, step);
+    return await costed(null, () => timed(SECONDS, batch, step));
   } finally {
     await engine.close();
   }
 }
 
-async function postgres(url: string, accountId: string): Promise<number> {
+async function postgres(url: string, accountId: string): Promise<Omit<RawResult, 'name'>> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const run = async (seconds: number) => {
+  const postmaster = await postmasterOf(url);
+  const run = async (seconds: number): Promise<Run> => {
     const end = performance.now() + seconds * 1000;
     const started = performance.now();
     let n = 0;
@@ -96,11 +110,11 @@ async function postgres(url: string, accountId: string): Promise<number> {
       }
     };
     await Promise.all(Array.from({ length: CALLERS }, caller));
-    return n / ((performance.now() - started) / 1000);
+    return { perSec: n / ((performance.now() - started) / 1000), n };
   };
   try {
     await run(Math.max(1, SECONDS / 2));
-    return await run(SECONDS);
+    return await costed(postmaster, () => run(SECONDS));
   } finally {
     await pool.end();
   }
@@ -113,9 +127,9 @@ function runChild(mode: Mode, loc: StoreLocation, accountId: string): Promise<Ra
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m: { perSec: number }) => {
-      const result = { name: NAMES[mode], perSec: m.perSec };
-      process.stderr.write(`  ${result.name}: ${result.perSec.toFixed(0)} req/s\n`);
+    child.once('message', (m: Omit<RawResult, 'name'>) => {
+      const result = { name: NAMES[mode], ...m };
+      process.stderr.write(`  ${result.name}: ${result.perSec.toFixed(0)} req/s, ${result.machineUs.toFixed(0)} µs of CPU each\n`);
       resolve(result);
     });
     child.once('exit', (code) => reject(new Error(`raw-store ${mode} exited with ${code}`)));
@@ -130,11 +144,11 @@ export async function rawStore(loc: StoreLocation, accountId: string): Promise<R
 
 async function child(mode: Mode): Promise<void> {
   const accountId = process.env.RAW_STORE_ACCOUNT!;
-  const perSec =
+  const measured =
     mode === 'pg-insert'
       ? await postgres(process.env.RAW_STORE_URL!, accountId)
       : await embedded(process.env.RAW_STORE_DIR!, accountId, mode === 'embedded-batch' ? BATCH : 1);
-  process.send!({ perSec }, () => process.exit(0));
+  process.send!(measured, () => process.exit(0));
 }
 
 if (process.env.RAW_STORE_MODE) await child(process.env.RAW_STORE_MODE as Mode);

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freshStoreLocation, type StoreLocation } from '../test/harness.js';
+import { cpuCeiling, CORES } from './store-cpu.js';
 import { CONNECTIONS, freePort, measuredLoad, SECONDS, seedAccount, startServer, startSim, warmLoad, type Result } from './lib.js';
 import { rawStore, type RawResult } from './raw-store.js';
 import { liveBench, simulatorBench, type LiveRow } from './live.js';
@@ -202,18 +203,22 @@ async function main() {
   if (bank) printBank(bank);
 }
 
-/** Sandbox calls against their store's raw baselines, and what each call costs the server. */
+/** Sandbox calls against their store's raw baselines, and what each call costs the server and the machine. */
 function printCosts(stores: Array<{ store: string; raw: RawResult[]; rows: Result[] }>) {
   console.log('\nSandbox calls against the store written directly (raw-store.ts; target ≥ 0.5), and their cost per request');
-  console.log("(statements sent to the store; CPU µs: the whole process, its main thread, the embedded engine, Sangam's own = process − engine)\n");
-  console.log('| target | req/s | ratio to each raw baseline | statements | CPU µs | main thread µs | engine µs | Sangam µs |');
-  console.log('|---|---:|---|---:|---:|---:|---:|---:|');
+  console.log("(statements sent to the store; CPU µs: the whole process, its main thread, the embedded engine, Sangam's own = process − engine;");
+  console.log(`the PostgreSQL server's; the machine's in all, with the load generator's; and the rate the machine's ${CORES} cores could carry at that cost)\n`);
+  console.log('| target | req/s | ratio to each raw baseline | statements | CPU µs | main thread µs | engine µs | Sangam µs | PostgreSQL server µs | machine µs | CPU-bound ceiling req/s (ratio) |');
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const { raw, rows } of stores) {
-    for (const r of raw) console.log(`| ${r.name} | ${f0(r.perSec)} | | | | | | |`);
+    for (const r of raw) console.log(`| ${r.name} | ${f0(r.perSec)} | | | | | | | | ${f0(r.machineUs)} | ${f0(cpuCeiling(r.machineUs))} |`);
     for (const r of rows) {
       const c = r.cost!;
       const ratios = raw.map((b) => f2(r.rps / b.perSec)).join(' / ');
-      console.log(`| ${r.name} | ${f0(r.rps)} | ${ratios} | ${f2(c.statements)} | ${f0(c.processUs)} | ${f0(c.mainThreadUs)} | ${f0(c.engineUs)} | ${f0(c.ownUs)} |`);
+      const ceiling = cpuCeiling(c.machineUs);
+      console.log(
+        `| ${r.name} | ${f0(r.rps)} | ${ratios} | ${f2(c.statements)} | ${f0(c.processUs)} | ${f0(c.mainThreadUs)} | ${f0(c.engineUs)} | ${f0(c.ownUs)} | ${Number.isNaN(c.storeServerUs) ? '–' : f0(c.storeServerUs)} | ${f0(c.machineUs)} | ${f0(ceiling)} (${raw.map((b) => f2(ceiling / b.perSec)).join(' / ')}) |`,
+      );
     }
   }
 }
