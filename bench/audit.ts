@@ -1,5 +1,7 @@
 // Audit search and export over one million rows (PostgreSQL): rows are generated in the store with
 // generate_series, then typical console searches are timed (median of 5) and a full export streamed.
+// The generated rows carry chain positions (spread over the 64 chains, as concurrent writers spread
+// them) but no hashes: this measures searching and exporting, not the chain (`audit verify`).
 import { sql } from 'kysely';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,13 +22,14 @@ export async function auditBench(loc: StoreLocation, rows: number) {
   const t0 = performance.now();
   await sql`
     INSERT INTO audit_logs (request_id, created_at, account_id, key_id, environment, client_ip, method, path, operation,
-                            http_status, ok, statuscode, reference_id, latency_ms, request_body, response_body)
+                            http_status, ok, statuscode, reference_id, latency_ms, request_body, response_body, chain, seq)
     SELECT 'req_bench' || g, now() - (g || ' seconds')::interval, CASE WHEN g % 10 = 0 THEN ${other} ELSE ${account} END,
            'key_bench', CASE WHEN g % 7 = 0 THEN 'live' ELSE 'sandbox' END, '127.0.0.1', 'POST', '/api/v1/upi-payment/upi-payment-status',
            (ARRAY['upi-payment-status','signature-match','recharge-commission','dth-recharge'])[1 + g % 4],
            CASE WHEN g % 13 = 0 THEN 422 ELSE 200 END, g % 13 <> 0, CASE WHEN g % 13 = 0 THEN 'ERR' ELSE 'TXN' END,
            'ref-' || g, (g % 50)::float8, jsonb_build_object('reference_id', 'ref-' || g),
-           jsonb_build_object('message', CASE WHEN g % 97 = 0 THEN 'Payment declined by the bank' ELSE 'Payment successful' END)
+           jsonb_build_object('message', CASE WHEN g % 97 = 0 THEN 'Payment declined by the bank' ELSE 'Payment successful' END),
+           (g % 64)::smallint, g
     FROM generate_series(1, ${rows}) g`.execute(store.db);
   await sql`ANALYZE audit_logs`.execute(store.db);
   const loadS = (performance.now() - t0) / 1000;
