@@ -91,7 +91,7 @@ export async function startServer(loc: StoreLocation, env: Record<string, string
   const port = await freePort();
   const profileDir = process.env.BENCH_PROFILE_DIR;
   const child = fork(path.join(ROOT, 'dist/src/server.js'), [], {
-    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    execArgv: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     env: {
       ...process.env,
       DATABASE_URL: loc.databaseUrl ?? '',

@@ -31,6 +31,12 @@ const NAMES: Record<Mode, string> = {
 };
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const MODES: Mode[] = ['embedded-each', 'embedded-batch', 'pg-insert'];
+/**
+ * The audit chain the child's rows go on: one per mode, beyond the service's own 64 (a smallint; the
+ * process id it once was overflowed it on a machine whose pids pass 31,767).
+ */
+const CHAIN = 1000 + MODES.indexOf(process.env.RAW_STORE_MODE as Mode);
 const BATCH = 50;
 const CALLERS = 50;
 
@@ -51,8 +57,8 @@ function rows(accountId: string, seq: number): { tx: unknown[]; audit: unknown[]
   const hex = () => randomBytes(32).toString('hex');
   return {
     tx: [`txn_${randomBytes(10).toString('hex')}`, accountId, ref, result],
-    // A chain of its own per process, so that runs on one store never collide on (chain, seq).
-    audit: [`req_${randomBytes(10).toString('hex')}`, accountId, ref, request, response, hex(), hex(), seq, randomBytes(16).toString('hex'), hex(), 1000 + process.pid],
+    // A chain of its own per mode (CHAIN), so that the runs on one store never collide on (chain, seq).
+    audit: [`req_${randomBytes(10).toString('hex')}`, accountId, ref, request, response, hex(), hex(), seq, randomBytes(16).toString('hex'), hex(), CHAIN],
   };
 }
 
