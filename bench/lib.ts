@@ -19,7 +19,7 @@ import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
 import type { StoreLocation } from '../test/harness.js';
-import { clientCpuSeconds, postmasterOf, storeServerCpuSeconds } from './store-cpu.js';
+import { outsideCost, outsideNow, postmasterOf } from './store-cpu.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.join(HERE, '../..');
@@ -243,16 +243,13 @@ async function storeCounters(url: string): Promise<{ statements: number; engineS
  */
 export async function sample(server: Proc) {
   const counters = await storeCounters(server.url);
-  return { ...threadCpu(server.child.pid!), ...counters, storeServer: storeServerCpuSeconds(server.postmaster ?? null), client: clientCpuSeconds() };
+  return { ...threadCpu(server.child.pid!), ...counters, ...outsideNow(server.postmaster ?? null) };
 }
 
 /** Per-unit µs of the machine's CPU between two samples: the server process, the PostgreSQL server, this process. */
 export function machineCost(before: Awaited<ReturnType<typeof sample>>, after: Awaited<ReturnType<typeof sample>>, units: number) {
-  const per = (d: number) => (d * 1e6) / Math.max(units, 1);
-  const processUs = per(after.all - before.all);
-  const storeServerUs = per(after.storeServer - before.storeServer);
-  const clientUs = per(after.client - before.client);
-  return { processUs, storeServerUs, clientUs, machineUs: processUs + (Number.isNaN(storeServerUs) ? 0 : storeServerUs) + clientUs };
+  const processUs = ((after.all - before.all) * 1e6) / Math.max(units, 1);
+  return { processUs, ...outsideCost(before, after, units, processUs) };
 }
 
 /** warmLoad against a Sangam server, with what the server spent per request during the measured run. */

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { embeddedDir } from '../src/db/client.js';
 import { openEngine } from '../src/db/pglite-engine.js';
 import type { StoreLocation } from '../test/harness.js';
-import { clientCpuSeconds, postmasterOf, storeServerCpuSeconds } from './store-cpu.js';
+import { outsideCost, outsideNow, postmasterOf } from './store-cpu.js';
 
 type Mode = 'embedded-each' | 'embedded-batch' | 'pg-insert';
 export interface RawResult {
@@ -76,11 +76,9 @@ async function timed(seconds: number, per: number, step: () => Promise<void>): P
 
 /** `run`'s rate, with the CPU each of its requests cost this process and the PostgreSQL server. */
 async function costed(postmaster: number | null, run: () => Promise<Run>): Promise<Omit<RawResult, 'name'>> {
-  const client = clientCpuSeconds();
-  const server = storeServerCpuSeconds(postmaster);
+  const before = outsideNow(postmaster);
   const { perSec, n } = await run();
-  const serverS = storeServerCpuSeconds(postmaster) - server;
-  return { perSec, machineUs: ((clientCpuSeconds() - client + (Number.isNaN(serverS) ? 0 : serverS)) * 1e6) / n };
+  return { perSec, machineUs: outsideCost(before, outsideNow(postmaster), n).machineUs };
 }
 
 async function embedded(dataDir: string, accountId: string, batch: number): Promise<Omit<RawResult, 'name'>> {

@@ -42,7 +42,7 @@ export async function postmasterOf(databaseUrl: string): Promise<number | null> 
  * CPU seconds the server has used: the postmaster's own and its ended children's (cutime, cstime),
  * and every live child's (the backends, the WAL writer, the checkpointer). NaN without a postmaster.
  */
-export function storeServerCpuSeconds(postmaster: number | null): number {
+function storeServerCpuSeconds(postmaster: number | null): number {
   if (postmaster === null) return NaN;
   const own = statFields(postmaster);
   if (!own) return NaN;
@@ -56,9 +56,27 @@ export function storeServerCpuSeconds(postmaster: number | null): number {
 }
 
 /** CPU seconds this process (the load generator) has used. */
-export function clientCpuSeconds(): number {
+function clientCpuSeconds(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
+}
+
+/** The CPU outside the server process so far: the PostgreSQL server's (NaN without one here) and this process's. */
+export interface Outside {
+  storeServer: number;
+  client: number;
+}
+export const outsideNow = (postmaster: number | null): Outside => ({ storeServer: storeServerCpuSeconds(postmaster), client: clientCpuSeconds() });
+
+/**
+ * Per-unit µs between two samples: the PostgreSQL server's (NaN without one), the load generator's, and
+ * the machine's in all (`processUs`, the server process's, added; the PostgreSQL server's where known).
+ */
+export function outsideCost(before: Outside, after: Outside, units: number, processUs = 0) {
+  const per = (s: number) => (s * 1e6) / Math.max(units, 1);
+  const storeServerUs = per(after.storeServer - before.storeServer);
+  const clientUs = per(after.client - before.client);
+  return { storeServerUs, clientUs, machineUs: processUs + (Number.isNaN(storeServerUs) ? 0 : storeServerUs) + clientUs };
 }
 
 export const CORES = availableParallelism();
