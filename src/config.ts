@@ -87,6 +87,7 @@ export const EnvSchema = Type.Object({
   SANGAM_BATCH_LEASE_S: Int(30, 1, 3600, 'How long a process holds a batch it runs between chunks: one held by a process that died is taken again after this'),
   SANGAM_BATCH_ROWS_IN_FLIGHT: Int(400, 1, 1000, "Rows of one batch run at once (two half-chunks): bounds what a batch puts in the group commit's queue, and so the length of the write an interactive call of the same store waits behind (10,000 rows, embedded: 100 gave 977 rows/s with an interactive call beside it at p50 36 ms, 400 gave 1,260 rows/s and 112 ms; docs/PERFORMANCE.md, batches round 7)"),
   SANGAM_BATCHES_IN_FLIGHT: Int(4, 1, 64, 'Batches one process runs at once'),
+  SANGAM_BATCH_LIVE_ROWS_PER_SEC: Int(25, 1, 10_000, "Live batch rows of one operation sent to the partners a second, across every account (bursts of as many): NPCI forbids turning files into high-rate calls, and partners rate-limit. Each account's rows also keep to its own rate limit"),
   SANGAM_LAST_USED_FLUSH_MS: Int(10_000, 10, 3_600_000, 'How often key last_used_at is written'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
   LOG_LEVEL: Type.Union(
@@ -142,7 +143,7 @@ export interface Config {
   attention: { expectedFinalS: Record<string, number>; pollMs: number };
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; caFile: string | null; timeoutMs: number; disableAfterDays: number; pollMs: number };
   /** The batch worker (src/batches/). */
-  batches: { pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number };
+  batches: { pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number; livePerSec: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -274,7 +275,7 @@ function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Con
       }),
       pollMs: e.SANGAM_OVERDUE_POLL_MS,
     },
-    batches: { pollMs: e.SANGAM_BATCH_POLL_MS, leaseS: e.SANGAM_BATCH_LEASE_S, rowsInFlight: e.SANGAM_BATCH_ROWS_IN_FLIGHT, batchesInFlight: e.SANGAM_BATCHES_IN_FLIGHT },
+    batches: { pollMs: e.SANGAM_BATCH_POLL_MS, leaseS: e.SANGAM_BATCH_LEASE_S, rowsInFlight: e.SANGAM_BATCH_ROWS_IN_FLIGHT, batchesInFlight: e.SANGAM_BATCHES_IN_FLIGHT, livePerSec: e.SANGAM_BATCH_LIVE_ROWS_PER_SEC },
   };
 }
 

@@ -10,6 +10,8 @@ export const ERRORS = {
   not_found: { http: 404, errorcode: 109 },
   method_not_allowed: { http: 405, errorcode: 110 },
   idempotency_in_flight: { http: 409, errorcode: 106 },
+  // A reference_id that already names another transaction of the account (CONTRACT §5).
+  reference_taken: { http: 409, errorcode: 114 },
   body_too_large: { http: 413, errorcode: 111 },
   unsupported_media_type: { http: 415, errorcode: 112 },
   // An Expect header other than 100-continue (http/expectation.ts): a request that cannot be processed
@@ -46,7 +48,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; data?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.http = ERRORS[code].http;
@@ -55,5 +57,11 @@ export class ApiError extends Error {
 
   static validation(errors: FieldError[]): ApiError {
     return new ApiError('validation', VALIDATION_MESSAGE, { errors });
+  }
+
+  /** 409 / 114: `referenceId` already names the transaction `txnId` (CONTRACT §5); nothing was executed. */
+  static referenceTaken(referenceId: string, txnId: string): ApiError {
+    const message = `reference_id ${referenceId} already names transaction ${txnId}; nothing was executed or debited. Use a new reference_id for a new transaction`;
+    return new ApiError('reference_taken', message, { errors: [{ field: 'reference_id', message }], data: { txn_id: txnId } });
   }
 }

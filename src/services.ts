@@ -81,7 +81,7 @@ function operationRoutes(
   const { db, recorder, idempotency, transactions, partners } = s;
   return {
     consents: new ConsentGate(db, config.authCacheMs),
-    sandbox: new SandboxRunner({ recorder, idempotency, finalizer: s.finalizer, pendingMs: config.sandboxPendingMs }),
+    sandbox: new SandboxRunner({ recorder, idempotency, transactions, finalizer: s.finalizer, pendingMs: config.sandboxPendingMs }),
     live: new LiveRunner({
       db,
       recorder,

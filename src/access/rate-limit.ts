@@ -127,20 +127,36 @@ export class KeyRateLimiter {
 }
 
 /**
- * The pace of an account's batch rows (src/batches/): a bucket of its own per account and environment,
- * with the account's limits, so that rows never spend the tokens of the keys' interactive calls.
+ * The pace of batch rows (src/batches/). Each account has a bucket of its own per environment, with the
+ * account's limits (CONTRACT §12: batch rows never spend the tokens of the keys' interactive calls, and
+ * never go faster than one key may). Live rows also share one bucket per operation across every account
+ * (`live`: NPCI forbids turning files into high-rate calls, and partners rate-limit). Rows are granted
+ * before they are taken, never on credit: a worker runs only as many rows as the buckets hold.
  */
 export class BatchPacer {
-  constructor(private limiter: KeyRateLimiter) {}
+  constructor(
+    private limiter: KeyRateLimiter,
+    private live: Limits,
+  ) {}
 
   /**
-   * Takes `rows` tokens on credit (a chunk runs at once; the bucket may go below zero and refills);
-   * answers how many milliseconds to wait before asking again, 0 to go now.
+   * Up to `max` rows of one batch, now: how many may start (at least 1), or how many milliseconds to
+   * wait before asking again.
    */
-  async take(accountId: string, environment: string, rows: number): Promise<number> {
-    const limits = await this.limiter.limitsOf(accountId);
-    const r = await this.limiter.bucket(`batch:${accountId}:${environment}:${limits.perSec}:${limits.burst}`, limits, rows);
-    return r.ok ? 0 : Math.ceil(((1 - r.tokens) / limits.perSec) * 1000);
+  async grant(b: { accountId: string; environment: string; operation: string }, max: number): Promise<{ rows: number; waitMs: number }> {
+    const account = await this.limiter.limitsOf(b.accountId);
+    const buckets: Array<[string, Limits]> = [[`batch:${b.accountId}:${b.environment}:${account.perSec}:${account.burst}`, account]];
+    if (b.environment === 'live') buckets.push([`batch-live:${b.operation}:${this.live.perSec}:${this.live.burst}`, this.live]);
+    let rows = max;
+    let waitMs = 0;
+    for (const [key, limits] of buckets) {
+      const { tokens } = await this.limiter.bucket(key, limits, 0);
+      rows = Math.min(rows, Math.floor(tokens));
+      if (tokens < 1) waitMs = Math.max(waitMs, Math.ceil(((1 - tokens) / limits.perSec) * 1000));
+    }
+    if (rows < 1) return { rows: 0, waitMs: Math.max(1, waitMs) };
+    for (const [key, limits] of buckets) await this.limiter.bucket(key, limits, rows);
+    return { rows, waitMs: 0 };
   }
 }
 

@@ -10,15 +10,18 @@
 // A key still held by a live call in flight (409) leaves the row running, to be tried again after the
 // lease.
 //
-// Fairness: rows take tokens from the account's batch bucket (access/rate-limit.ts BatchPacer), never
-// the keys' own; at most `rowsInFlight` rows of a batch are in the group commit's queue at once (two
-// half-chunks), so an interactive call waits behind at most that many.
+// Fairness: rows are granted by the account's batch bucket (and a live row by its operation's partner
+// pace) before they are taken (access/rate-limit.ts BatchPacer), never the keys' own tokens; each row
+// waits its turn of the thread (cooperative.ts) so a CPU-heavy row never holds other tenants' requests
+// for more than a slice; at most `rowsInFlight` rows of a batch are in the group commit's queue at once
+// (two half-chunks), so an interactive call waits behind at most that many.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditRow } from '../audit/chain.js';
 import { redact } from '../audit/redact.js';
 import type { DataClass } from '../audit/retention.js';
 import type { BatchPacer } from '../access/rate-limit.js';
 import { Gate } from '../db/group-commit.js';
+import { turn } from '../cooperative.js';
 import { ApiError } from '../errors.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { newId } from '../ids.js';
@@ -148,11 +151,14 @@ export class BatchEngine {
         renewed = performance.now();
       }
       while (more && chunks.length < (stopOnError ? 1 : 2)) {
-        const { items, leftover } = await store.take(id, size, fresh, chunks.flatMap((c) => c.rows));
+        // Paced before the rows are taken: a cancel while this waits leaves them not started (take()
+        // moves the cursor only while the batch is running), so they are cancelled, not run.
+        const granted = await this.pace(batch, size, stopping);
+        if (granted === 0) break;
+        const { items, leftover } = await store.take(id, granted, fresh, chunks.flatMap((c) => c.rows));
         fresh = leftover;
         more = items.length > 0;
         if (!more) break;
-        await this.pace(batch, items.length);
         chunks.push({ rows: items.map((i) => i.row), runs: this.start(batch, def, items), reserved: items.some((i) => i.reserved_paise > 0) });
       }
       const chunk = chunks.shift();
@@ -203,10 +209,14 @@ export class BatchEngine {
     for (const c of chunks.splice(0)) await this.saveChunk(batch, c);
   }
 
-  /** Waits for the account's batch bucket to allow `rows` more. */
-  private async pace(batch: Batch, rows: number): Promise<void> {
-    for (let wait = await this.deps.pacer.take(batch.account_id, batch.environment, rows); wait > 0; wait = await this.deps.pacer.take(batch.account_id, batch.environment, rows)) {
-      await delay(Math.min(wait, 1000));
+  /** Waits until the pace allows rows (access/rate-limit.ts BatchPacer): how many, up to `max`; 0 when stopping. */
+  private async pace(batch: Batch, max: number, stopping: () => boolean): Promise<number> {
+    const who = { accountId: batch.account_id, environment: batch.environment, operation: batch.operation };
+    for (;;) {
+      const { rows, waitMs } = await this.deps.pacer.grant(who, max);
+      if (rows > 0) return rows;
+      if (stopping()) return 0;
+      await delay(Math.min(waitMs, 1000));
     }
   }
 
@@ -217,6 +227,7 @@ export class BatchEngine {
     const audit = new RowAudit(batch, def, requestId, structuredClone(input));
     let answer: Answer;
     try {
+      await turn(); // a row's own work (a long name comparison) waits while other tenants' requests are served
       const { runner, call } = await prepareCall(def, this.deps.routes, { accountId: batch.account_id, environment: batch.environment, requestId, lane }, input, audit);
       if (item.reserved_paise > 0) {
         call.reserve = { paise: item.reserved_paise, take: (trx) => this.deps.store.takeReserve(trx, batch.id, item.row, item.reserved_paise) };

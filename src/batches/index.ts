@@ -36,7 +36,7 @@ export class Batches {
       store: this.store,
       routes: deps.operations,
       audit: deps.audit,
-      pacer: new BatchPacer(deps.rateLimiter),
+      pacer: new BatchPacer(deps.rateLimiter, { perSec: opts.livePerSec, burst: opts.livePerSec }),
       rowsInFlight: opts.rowsInFlight,
       leaseS: opts.leaseS,
       recheckS: opts.pollMs / 1000,

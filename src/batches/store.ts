@@ -366,15 +366,22 @@ export class BatchStore {
 
   /**
    * Returns to the wallet what the batch's rows matching `which` still reserve (rows that ended, or will
-   * never run, without a hold of their own): one UPDATE of the items, then one of the wallet.
+   * never run, without a hold of their own), in the caller's transaction (the one that ends those rows):
+   * one statement. The rows are read and locked first, so what goes back is what they held before they
+   * were zeroed (an UPDATE's RETURNING gives the new value, 0), and a row whose reserve a hold took
+   * meanwhile (takeReserve, in another transaction) is read again after that one commits and skipped.
    */
   private async giveBack(trx: Trx, b: { id: string; account_id: string }, which: ReturnType<typeof sql>): Promise<void> {
     await sql`
-      WITH r AS (
-        UPDATE batch_items SET reserved_paise = 0
+      WITH old AS (
+        SELECT row_no, reserved_paise FROM batch_items
         WHERE batch_id = ${b.id} AND reserved_paise > 0 AND ${which}
-        RETURNING reserved_paise)
-      UPDATE wallets SET balance_paise = balance_paise + (SELECT SUM(reserved_paise) FROM r), updated_at = now()
+        FOR UPDATE),
+      r AS (
+        UPDATE batch_items i SET reserved_paise = 0 FROM old
+        WHERE i.batch_id = ${b.id} AND i.row_no = old.row_no
+        RETURNING old.reserved_paise AS back)
+      UPDATE wallets SET balance_paise = balance_paise + (SELECT SUM(back) FROM r), updated_at = now()
       WHERE account_id = ${b.account_id} AND EXISTS (SELECT 1 FROM r)`.execute(trx);
   }
 

@@ -19,7 +19,7 @@ import { validateInput, type OperationRoutes } from '../operations/route.js';
 import type { Input } from '../operations/runner.js';
 import type { BatchStore, BatchView, NewItem } from './store.js';
 import type { RawRow } from './upload.js';
-import { yieldToOthers } from './engine.js';
+import { turn } from '../cooperative.js';
 
 export interface SubmitDeps {
   store: BatchStore;
@@ -125,7 +125,7 @@ async function checkRows(deps: SubmitDeps, who: Submitter, def: OperationDef, ba
   const items: NewItem[] = [];
   const errors: RowError[] = [];
   for (const raw of s.rows) {
-    if (raw.row % 100 === 0) await yieldToOthers(); // a long upload does not hold back other requests
+    await turn(); // a long upload does not hold back other requests
     const checked = await checkRow(def, batchId, raw, s.source, ctx);
     const rowErrors = checked.input ? repeats(checked.input, raw.row, seen) : checked.errors;
     errors.push(...rowErrors);

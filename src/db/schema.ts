@@ -121,6 +121,8 @@ export interface TransactionsTable {
   watch_next_at: Timestamp | null;
   watch_checks: ColumnType<number, number | undefined, number>;
   misses: ColumnType<number, number | undefined, number>;
+  /** The reference is free again: this call did nothing at all (migration 0026). */
+  ref_released: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface DoclockerSessionsTable {

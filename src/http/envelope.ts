@@ -11,7 +11,7 @@ export interface Envelope {
 }
 
 export function errorEnvelope(err: ApiError, requestId: string): Envelope {
-  const data: Record<string, unknown> = { Errorcode: err.errorcode, Status: 'Failed', Message: err.message, request_id: requestId };
+  const data: Record<string, unknown> = { Errorcode: err.errorcode, Status: 'Failed', Message: err.message, request_id: requestId, ...err.extra.data };
   if (err.extra.errors) {
     data.errors = err.extra.errors;
     data.Message = err.extra.errors.map((e) => e.message).join('; ');

@@ -57,7 +57,8 @@ export function ErrorEnvelope(http: number) {
         Status: Type.Literal('Failed'),
         Message: str('The message; for a 422, the field messages joined'),
         request_id: str('The X-Request-Id of this answer'),
-        ...(http === 422 ? { errors: Type.Optional(Type.Array(FieldError, { description: 'One entry per bad field' })) } : {}),
+        ...(http === 422 || http === 409 ? { errors: Type.Optional(Type.Array(FieldError, { description: 'One entry per bad field' })) } : {}),
+        ...(http === 409 ? { txn_id: Type.Optional(str('Errorcode 114: the transaction the reference_id already names')) } : {}),
       }),
     },
     // The title names the published component (http/openapi.ts shares it across routes).
@@ -72,7 +73,7 @@ function describe(http: number): string {
     402: 'Live wallet balance too low for the debit (Errorcode 105)',
     403: 'Client IP not on the allow-list, or live use not approved (Errorcode 102)',
     404: 'No such resource (Errorcode 109)',
-    409: 'The same idempotency key is still in flight (Errorcode 106)',
+    409: 'The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed)',
     413: 'Body over the limit (Errorcode 111)',
     415: 'Content-Type is not application/json (Errorcode 112)',
     417: 'An Expect header other than 100-continue (Errorcode 103)',

@@ -64,13 +64,20 @@ export class IdempotencyStore {
       .returning('key')
       .executeTakeFirst();
     if (inserted) return { kind: 'claimed', txnId: null };
+    return (await this.existing(s, hash)) ?? this.claim(s, hash); // released between our insert and select
+  }
 
+  /**
+   * What a key that exists already answers, without claiming one that does not (null): a replay, the
+   * take-over of a crashed holder's claim, or it throws 422/107 or 409/106.
+   */
+  async existing(s: IdemScope, hash: string): Promise<Claim | null> {
     const row = await this.db
       .selectFrom('idempotency_keys')
       .where((eb) => eb.and(keyOf(s)))
       .select(['request_hash', 'status', 'response_status', 'response_body', 'txn_id'])
       .executeTakeFirst();
-    if (!row) return this.claim(s, hash); // released between our insert and select
+    if (!row) return null;
     if (row.request_hash !== hash) {
       const message = 'This idempotency key was already used with a different request payload';
       throw new ApiError('idempotency_mismatch', message, { errors: [{ field: s.field ?? 'idempotency_key', message }] });
@@ -79,7 +86,7 @@ export class IdempotencyStore {
     // In flight: take it over only if its holder's lock ran out (the holder crashed).
     const taken = await this.db
       .updateTable('idempotency_keys')
-      .set({ locked_until: lockedUntil })
+      .set({ locked_until: new Date(Date.now() + this.lockMs) })
       .where((eb) => eb.and(keyOf(s)))
       .where('status', '=', 'in_flight')
       .where('locked_until', '<', sql<Date>`now()`)
@@ -97,7 +104,7 @@ export class IdempotencyStore {
    * each key it inserted; a key that exists already is left alone (a concurrent duplicate waits here for
    * the first to commit), and its caller asks claim() once this transaction is over.
    */
-  claimsInsert(claims: Array<{ scope: IdemScope; hash: string; txnId: string; response: string | null }>): RawBuilder<unknown> {
+  claimsInsert(claims: Array<{ scope: IdemScope; hash: string; txnId: string; response: string | null }>, where?: RawBuilder<unknown>): RawBuilder<unknown> {
     // A fixed order, so that two batches taking overlapping keys cannot deadlock.
     const sorted = [...claims].sort((x, y) => (scopeId(x.scope) < scopeId(y.scope) ? -1 : 1));
     const now = Date.now();
@@ -109,7 +116,15 @@ export class IdempotencyStore {
         ? { status: 'in_flight' as const, response_status: null, response_body: null, locked_until: new Date(now + this.lockMs) }
         : { status: 'done' as const, response_status: 200, response_body: c.response, locked_until: new Date(now) }),
     }));
-    return sql`${insertRows('idempotency_keys', CLAIM_COLUMNS, rows)} ON CONFLICT DO NOTHING RETURNING txn_id`;
+    return sql`${insertRows('idempotency_keys', CLAIM_COLUMNS, rows, where)} ON CONFLICT DO NOTHING RETURNING txn_id`;
+  }
+
+  /**
+   * Deletes the keys claimsInsert bound to transactions that were then not recorded (their reference
+   * was taken by a concurrent request in the same moment, operations/recorder.ts): nothing ran under them.
+   */
+  async unbind(on: Db | Transaction<DB>, txnIds: string[]): Promise<void> {
+    if (txnIds.length > 0) await on.deleteFrom('idempotency_keys').where('txn_id', 'in', txnIds).execute();
   }
 
   /** Stores the response; call inside the transaction that commits the operation's effect. */

@@ -154,11 +154,13 @@ export class LiveRunner implements Runner {
       outcome = await executeOperation(def, input, ctx);
     } catch (err) {
       if (!(err instanceof PartnerError) && !(err instanceof ApiError)) throw err; // unknown: stays pending, reconciled
-      // Nothing happened at the partner: the transaction fails, its hold is released, and the key is
-      // freed so that the client may retry it. In the lock order: the transaction row and its hold
-      // first, the idempotency key last. This is the one place a live key is released.
+      // Nothing happened at the partner: the transaction fails, its hold is released, and the key and
+      // the reference are freed so that the client may retry the same request. In the lock order: the
+      // transaction row and its hold first, the idempotency key last. This is the one place a live key
+      // (or a reference, CONTRACT §5) is released.
       await this.deps.db.transaction().execute(async (trx) => {
         await this.deps.settlement.failUnsent(trx, ctx.txnId, def.slug, err.message, false);
+        await this.deps.transactions.releaseReference(trx, ctx.txnId);
         if (key) await this.deps.idempotency.release(key.scope, trx);
       });
       if (err instanceof ApiError) throw err;

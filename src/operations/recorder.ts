@@ -44,7 +44,15 @@ export interface Recording {
  */
 const BATCHES_IN_FLIGHT = 2;
 
-export type Recorded = { kind: 'recorded'; row: TxRow } | { kind: 'key_taken' };
+/**
+ * What became of a recording: recorded; its idempotency key taken already (its caller asks
+ * IdempotencyStore for what the key answers); or its reference_id held by another transaction (CONTRACT
+ * §5: nothing recorded, no key claimed).
+ */
+export type Recorded = { kind: 'recorded'; row: TxRow } | { kind: 'key_taken' } | { kind: 'reference_taken' };
+
+/** Which recordings of a write went in, and which found their reference held. */
+type Inserted = { recorded: Built[]; referenceTaken: Set<Built> };
 
 /** A recording with its rows built (Recorder.build). */
 type Built = ReturnType<Recorder['build']>;
@@ -91,12 +99,13 @@ export class Recorder {
   private async write(built: Built[]): Promise<Recorded[]> {
     if (built.every(({ item }) => !item.hold && item.afterRecord.length === 0)) return this.outcomes(built, await this.insert(this.db, built, true));
     return this.db.transaction().execute(async (trx) => {
-      const recorded = await this.insert(trx, built, false);
+      const inserted = await this.insert(trx, built, false);
+      const { recorded } = inserted;
       for (const { item } of recorded) for (const write of item.afterRecord) await write(trx);
       const holds = recorded.flatMap((b) => (b.item.hold ? [b.item.hold] : []));
       if (holds.length > 0) await holdMany(trx, holds); // locks the wallet rows until the commit
       await appendChained(trx, recorded.flatMap((b) => (b.audit ? [b.audit] : []))); // the chain lock last: locks go keys → wallets → chain
-      return this.outcomes(built, recorded);
+      return this.outcomes(built, inserted);
     });
   }
 
@@ -106,29 +115,45 @@ export class Recorder {
    * the recordings that went in. A request's row goes in when it has no key, or its key went in (the
    * claims RETURN the txn_id they were inserted with); the first of several requests with one key in a
    * batch goes ahead, the others are duplicates.
+   *
+   * A reference_id names one transaction (CONTRACT §5). One a committed transaction holds is seen first
+   * (`held`): such a request claims no key and records nothing. Two requests taking one new reference at
+   * the same moment (here or in another process) are decided by the unique index: the second's row is
+   * not inserted, and the key it claimed in this statement is deleted at once (in the same database
+   * transaction, except for the sandbox's one-statement write, where it follows the statement).
    */
-  private async insert(on: Db | Transaction<DB>, built: Built[], chained: boolean): Promise<Built[]> {
+  private async insert(on: Db | Transaction<DB>, built: Built[], chained: boolean): Promise<Inserted> {
     const seen = new Set<string>();
     const keyed = built.filter(({ item }) => item.key && !seen.has(scopeId(item.key.scope)) && seen.add(scopeId(item.key.scope)));
     const first = new Set(keyed);
     const candidates = built.filter((b) => !b.item.key || first.has(b));
     const unkeyed = JSON.stringify(candidates.flatMap((b) => (b.item.key ? [] : [b.row.id])));
-    const claims = this.idempotency.claimsInsert(keyed.map(({ item, row, response }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response })));
+    const free = sql`v.txn_id NOT IN (SELECT id FROM held)`;
+    const claims = this.idempotency.claimsInsert(keyed.map(({ item, row, response }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response })), free);
     const audits = chained ? candidates.flatMap((b) => (b.audit ? [{ ...b.audit, keep: b.row.id }] : [])) : [];
-    const inserted = await sql<{ id: string }>`
-      WITH claimed AS (${claims}),
+    const inserted = await sql<{ id: string; how: 'recorded' | 'held' | 'claimed' }>`
+      WITH held AS (${this.transactions.referencesHeld(candidates.map((b) => b.values))}),
+      claimed AS (${claims}),
       recorded AS (${this.transactions.insertStatement(
         candidates.map((b) => b.values),
-        sql`v.id = ANY(ARRAY(SELECT txn_id FROM claimed UNION ALL SELECT jsonb_array_elements_text(${unkeyed}::jsonb)))`,
+        sql`v.id = ANY(ARRAY(SELECT txn_id FROM claimed UNION ALL SELECT jsonb_array_elements_text(${unkeyed}::jsonb))) AND v.id NOT IN (SELECT id FROM held)`,
       )} RETURNING id)
       ${audits.length > 0 ? sql`, ${chainedCtes(audits, sql`v.keep IN (SELECT id FROM recorded)`)}` : sql``}
-      SELECT id FROM recorded`.execute(on);
-    const ids = new Set(inserted.rows.map((r) => r.id));
-    return candidates.filter((b) => ids.has(b.row.id));
+      SELECT id, 'recorded' AS how FROM recorded
+      UNION ALL SELECT id, 'held' FROM held
+      UNION ALL SELECT txn_id, 'claimed' FROM claimed WHERE txn_id NOT IN (SELECT id FROM recorded)`.execute(on);
+    const how = new Map(inserted.rows.map((r) => [r.id, r.how]));
+    // Claimed but not recorded: a concurrent request took the reference first. Unkeyed and not recorded: the same.
+    const raced = candidates.filter((b) => how.get(b.row.id) === 'claimed' || (!b.item.key && !how.has(b.row.id)));
+    await this.idempotency.unbind(on, raced.filter((b) => b.item.key).map((b) => b.row.id));
+    return {
+      recorded: candidates.filter((b) => how.get(b.row.id) === 'recorded'),
+      referenceTaken: new Set([...raced, ...candidates.filter((b) => how.get(b.row.id) === 'held')]),
+    };
   }
 
-  private outcomes(built: Built[], recorded: Built[]): Recorded[] {
+  private outcomes(built: Built[], { recorded, referenceTaken }: Inserted): Recorded[] {
     const ok = new Set(recorded);
-    return built.map((b) => (ok.has(b) ? { kind: 'recorded', row: b.row } : { kind: 'key_taken' }));
+    return built.map((b) => (ok.has(b) ? { kind: 'recorded', row: b.row } : referenceTaken.has(b) ? { kind: 'reference_taken' } : { kind: 'key_taken' }));
   }
 }

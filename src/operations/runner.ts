@@ -9,6 +9,7 @@ import type { DB } from '../db/schema.js';
 import type { Claim, IdempotencyStore, IdemScope } from '../idempotency/store.js';
 import type { OperationConnector, OperationContext, OperationDef } from './operation.js';
 import type { Recorded, Recorder, Recording } from './recorder.js';
+import type { TransactionStore } from '../transactions/store.js';
 
 export type Input = Record<string, unknown> & { reference_id: string; idempotency_key?: string };
 
@@ -58,6 +59,7 @@ export interface Runner {
 export interface ClaimDeps {
   recorder: Recorder;
   idempotency: IdempotencyStore;
+  transactions: Pick<TransactionStore, 'holder'>;
 }
 
 export const inFlight = () => new ApiError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly');
@@ -65,18 +67,31 @@ export const inFlight = () => new ApiError('idempotency_in_flight', 'A request w
 /**
  * Records through the group commit. A key already taken is settled by claim(): a replay, a 422/107
  * or 409/106 (thrown), or the take-over of a crashed holder's claim (with the live transaction it had
- * started, if any).
+ * started, if any). A reference_id another transaction holds is 409/114 (thrown), unless the call's
+ * key already answers (CONTRACT §5: a replay, 422/107, 409/106).
  */
 export async function recordClaimed(deps: ClaimDeps, call: Call, recording: Recording): Promise<Extract<Recorded, { kind: 'recorded' }> | Claim> {
   const first = await deps.recorder.record(recording);
   if (first.kind === 'recorded') return first;
+  if (first.kind === 'reference_taken') return referenceTaken(deps, call);
   if (!call.key) throw new Error('only a keyed recording can find its key taken');
   const claim = await deps.idempotency.claim(call.key.scope, call.key.hash);
   if (claim.kind === 'replay' || claim.txnId) return claim;
   await deps.idempotency.release(call.key.scope); // a crashed holder's claim with nothing started: record afresh
   const again = await deps.recorder.record(recording);
   if (again.kind === 'recorded') return again;
+  if (again.kind === 'reference_taken') return referenceTaken(deps, call);
   throw inFlight();
+}
+
+/** A call whose reference_id another transaction holds: what its key answers if it exists, else 409/114. */
+async function referenceTaken(deps: ClaimDeps, call: Call): Promise<Claim> {
+  const existing = call.key && (await deps.idempotency.existing(call.key.scope, call.key.hash));
+  if (existing) return existing;
+  const { ctx, input } = call;
+  const holder = await deps.transactions.holder({ accountId: ctx.accountId, environment: ctx.environment, referenceId: input.reference_id });
+  if (!holder) throw inFlight(); // let go since (its call did nothing): a retry may take it
+  throw ApiError.referenceTaken(input.reference_id, holder);
 }
 
 /** The stored first answer, with what the store does not keep (a sandbox photo) put back. */

@@ -6,7 +6,7 @@
 import { sql, type Insertable, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { leaseDue } from '../db/lease.js';
-import { insertRows, type ColumnTypes } from '../db/recordset.js';
+import { insertRows, recordset, type ColumnTypes } from '../db/recordset.js';
 import type { DB, Environment, TransactionsTable, TxStatus } from '../db/schema.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
 import { subscribersOf, writeEvents, type Subscriber } from '../webhooks/store.js';
@@ -20,6 +20,9 @@ const TX_COLUMNS = ['id', 'account_id', 'environment', 'operation', 'reference_i
 /** A transaction as settlement decides on it: the row and which partner holds it under what id. */
 export type LockedTx = TxRow & Pick<Selectable<TransactionsTable>, 'partner' | 'partner_ref'>;
 const LOCKED_COLUMNS = [...TX_COLUMNS, 'partner', 'partner_ref'] as const;
+
+/** The columns referencesHeld() reads a reference from. */
+const REF_COLUMNS: ColumnTypes<'transactions'> = { id: 'text', account_id: 'text', environment: 'text', reference_id: 'text' };
 
 /** The columns a new transaction row is written with (build), and their types. */
 const BUILT_COLUMNS: ColumnTypes<'transactions'> = {
@@ -132,9 +135,44 @@ export function resultData(referenceId: string, o: { status: TxStatus; message: 
 export class TransactionStore {
   constructor(private db: Db) {}
 
-  /** The INSERT of built rows (build()) that `where` keeps (a row's values as `v.<column>`), as a statement to run within another. */
+  /**
+   * The INSERT of built rows (build()) that `where` keeps (a row's values as `v.<column>`), as a statement
+   * to run within another. A row whose reference_id another transaction of its account and environment
+   * holds is not inserted (migration 0026's unique index; a concurrent holder is waited for): the caller
+   * finds it missing from what the statement RETURNS.
+   */
   insertStatement(values: Array<ReturnType<TransactionStore['build']>['values']>, where: RawBuilder<unknown>): RawBuilder<unknown> {
-    return insertRows('transactions', BUILT_COLUMNS, values, where);
+    return sql`${insertRows('transactions', BUILT_COLUMNS, values, where)} ON CONFLICT DO NOTHING`;
+  }
+
+  /**
+   * The ids of the given rows whose reference_id a committed transaction already holds, as a set named
+   * by the caller's CTE (its column `id`): read before anything is claimed, so a reused reference claims
+   * no idempotency key (CONTRACT §5).
+   */
+  referencesHeld(values: ReadonlyArray<Pick<Insertable<TransactionsTable>, 'id' | 'account_id' | 'environment' | 'reference_id'>>): RawBuilder<unknown> {
+    const refs = values.map(({ id, account_id, environment, reference_id }) => ({ id, account_id, environment, reference_id }));
+    return sql`
+      SELECT v.id FROM ${recordset(REF_COLUMNS, refs)}
+      WHERE EXISTS (SELECT 1 FROM transactions t WHERE t.account_id = v.account_id AND t.environment = v.environment AND t.reference_id = v.reference_id AND NOT t.ref_released)`;
+  }
+
+  /** The transaction that holds a reference (CONTRACT §5), if any. */
+  async holder(ref: { accountId: string; environment: Environment; referenceId: string }): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('account_id', '=', ref.accountId)
+      .where('environment', '=', ref.environment)
+      .where('reference_id', '=', ref.referenceId)
+      .where('ref_released', '=', false)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** Frees a transaction's reference: its call did nothing at all (live-runner.ts; migration 0026). */
+  async releaseReference(trx: Transaction<DB>, id: string): Promise<void> {
+    await trx.updateTable('transactions').set({ ref_released: true }).where('id', '=', id).execute();
   }
 
   /** The row an operation will be answered from, and the values that store it. */
