@@ -101,6 +101,7 @@ export async function startServer(loc: StoreLocation, env: Record<string, string
       LOG_LEVEL: 'warn',
       SANGAM_RATE_LIMIT_PER_SEC: '1000000',
       SANGAM_RATE_LIMIT_BURST: '1000000',
+      SANGAM_BATCH_LIVE_ROWS_PER_SEC: '10000', // the partner pace is a production guard; the bench measures Sangam
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

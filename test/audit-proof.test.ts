@@ -226,7 +226,9 @@ describe('erasure and retention by data class', () => {
     assert.equal(early.status, 422);
     assert.equal(early.body.data.errors[0].field, 'reference_id');
     await eventually(async () => (await t.call('GET', `/api/v1/transactions/${reference}`)).body.data.status !== 'pending', 20_000);
-    await t.call('POST', PATHS.signature, { body: { ...VALID.signature(), reference_id: reference, name: MARKER } });
+    // A second call under the reference executes nothing (CONTRACT §5: 409/114), but its request is on record.
+    const reused = await t.call('POST', PATHS.signature, { body: { ...VALID.signature(), reference_id: reference, name: MARKER } });
+    assert.equal(reused.status, 409, reused.text);
     await eventually(async () => (await t.store.db.selectFrom('webhook_events').select('id').executeTakeFirst()) !== undefined);
     await t.services.audit.flush();
     const before = await dumpTables(t.store.db);
@@ -236,7 +238,7 @@ describe('erasure and retention by data class', () => {
     const res = await t.call('POST', '/api/v1/erasures', { body: { reference_id: reference } });
     assert.equal(res.status, 200, res.text);
     assert.ok(res.body.data.audit_rows_erased >= 3, JSON.stringify(res.body.data));
-    assert.equal(res.body.data.transactions_scrubbed, 2);
+    assert.equal(res.body.data.transactions_scrubbed, 1);
     await t.services.audit.flush();
 
     const dump = await dumpTables(t.store.db);

@@ -73,6 +73,7 @@ describe('live batches', () => {
       SANGAM_BATCH_ROWS_IN_FLIGHT: '4',
       SANGAM_RATE_LIMIT_PER_SEC: '100000',
       SANGAM_RATE_LIMIT_BURST: '100000',
+      SANGAM_BATCH_LIVE_ROWS_PER_SEC: '10000',
     });
     tc.after(async () => {
       await server.kill();

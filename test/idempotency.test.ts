@@ -65,11 +65,14 @@ describe('idempotency', () => {
     assert.equal(rc.headers['idempotent-replayed'], undefined);
   });
 
-  it('recharges without a key execute every time; with a key, once', async () => {
+  it('a recharge without a key executes once per reference (then 409/114); with a key, replayed', async () => {
     const body = VALID.recharge();
-    await t.call('POST', PATHS.recharge, { body });
-    await t.call('POST', PATHS.recharge, { body });
-    assert.equal(await count(body.reference_id), 2);
+    const first = await t.call('POST', PATHS.recharge, { body });
+    const second = await t.call('POST', PATHS.recharge, { body });
+    assert.equal(second.status, 409, second.text);
+    assert.equal(second.body.data.Errorcode, 114);
+    assert.equal(second.body.data.txn_id, first.body.data.txn_id);
+    assert.equal(await count(body.reference_id), 1);
     const keyed = { ...VALID.recharge(), idempotency_key: 'order-778' };
     await t.call('POST', PATHS.recharge, { body: keyed });
     const r = await t.call('POST', PATHS.recharge, { body: keyed });
