@@ -4,6 +4,8 @@
 // upstream would accept it; the second would cost unbounded recursion wherever a body is walked
 // (hashing, redaction). Such a request is refused before any handler runs: 422 naming the field, or
 // 400 for the depth. The walk is iterative, so a hostile body cannot overflow the stack here either.
+// Text this guard does not see parsed (a batch upload's NDJSON rows) is held to the same depth by
+// tooDeep, on the text before it is parsed.
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 
