@@ -152,6 +152,10 @@ describe('probe #37: batches read and written as CSV', () => {
     }
     const c = await asUser(t, me, 'POST', '/console/api/batches?environment=sandbox&operation=name-match', 'reference_id,consent,name_1,name_2\n', 'text/csv');
     assert.equal(c.status, 422, c.text);
+    // A CSV cell is text, never parsed as JSON: brackets 10,000 deep are a value the schema judges.
+    const deep = await upload(t, 'text/csv', `reference_id,consent,name_1,name_2\n${ref()},true,${nested(10_000)},A B\n`, 'operation=name-match&validate_only=true');
+    assert.equal(deep.status, 200, deep.text);
+    assert.deepEqual(deep.body.data.errors.map((e: { row: number; field: string }) => [e.row, e.field]), [[1, 'name_1']]);
     const after = await t.store.db.selectFrom('batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(after.n), Number(before.n), 'nothing created');
   });

@@ -3,8 +3,8 @@
 // (one JSON object a line). What makes the upload unreadable as a whole — no header or a column the
 // operation does not have, a row with more cells than the header, a line that is not JSON or nests
 // deeper than a JSON body may (checked on the text, before it is parsed), a NUL, too many rows, a CSV
-// with a header and no rows — is a 422 naming the row and the field, and nothing is created. Rows that are readable but
-// wrong for the operation are its schema's business (submit.ts).
+// with a header and no rows — is a 422 naming the row and the field, and nothing is created. Rows that
+// are readable but wrong for the operation are its schema's business (submit.ts).
 import sjson from 'secure-json-parse';
 import { ApiError, type FieldError } from '../errors.js';
 import type { OperationDef } from '../operations/operation.js';

@@ -1,7 +1,7 @@
 // Owns turning one name as given into the words the comparison uses: validation (CONTRACT §11: 1 to
-// 200 characters, at most 256 after NFKC, Latin or an Indian script), Unicode NFKC, relation tails and aliases, words and
-// initials, transliteration, honorifics (and the gender a title says: Mr, Smt), and each word's
-// phonetic key and weight. It never compares.
+// 200 characters, at most 256 after NFKC, Latin or an Indian script), Unicode NFKC, relation tails and
+// aliases, words and initials, transliteration, honorifics (and the gender a title says: Mr, Smt), and
+// each word's phonetic key and weight. It never compares; digits are dropped and only counted.
 //
 // Errors: NameMatchInputError (required, too_long, no_letters, unsupported_script), naming the field.
 import { NameMatchInputError, type NameMatchField } from './errors.js';
