@@ -11,7 +11,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
 
 /** From the bottom up. A room is a top-level folder or file of src/, or one of the finer names below. */
 export const LAYERS: string[][] = [
-  ['errors', 'ids', 'money', 'canonical', 'config', 'polling-loop', 'undici', 'cooperative'],
+  ['errors', 'ids', 'money', 'canonical', 'config', 'polling-loop', 'undici', 'cooperative', 'csv'],
   ['db'],
   ['metrics', 'catalog', 'contract', 'namematch', 'access', 'idempotency'],
   ['audit', 'ledger', 'accounts', 'webhooks'],

@@ -1,9 +1,9 @@
-// Owns audit exports: CSV (csv-stringify) or NDJSON, streamed page by page with constant memory.
+// Owns audit exports: CSV (csv.ts: a formula-looking cell is neutralised) or NDJSON, streamed page by page with constant memory.
 // Filters are validated before the stream starts; an error inside it (the store failing mid-export)
 // ends that one response, never the process: the stages are joined with pipeline(), which destroys
 // every stage with the error, and Fastify closes the response it was sending.
 import { pipeline, Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { csvWriter } from '../csv.js';
 import type { Db } from '../db/client.js';
 import { iterateAudit, type AuditFilters } from './search.js';
 
@@ -26,6 +26,5 @@ export function exportStream(db: Db, accountId: string, filters: AuditFilters, f
     })(),
   );
   if (format === 'ndjson') return rows;
-  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], cast: { boolean: (b) => (b ? 'true' : 'false') } });
-  return pipeline(rows, csv, () => {}); // the error, if any, is the returned stream's: its reader reports it
+  return pipeline(rows, csvWriter(EXPORT_COLUMNS), () => {}); // the error, if any, is the returned stream's: its reader reports it
 }

@@ -1,8 +1,9 @@
 // Owns a batch's results file: every row in row order with its operation's answer, as CSV (a header
-// row; the answer's message, a bad row's errors, and the whole answer as JSON in its own column) or
-// NDJSON (one item a line), streamed a page at a time with constant memory.
+// row; the answer's message, a bad row's errors, and the whole answer as JSON in its own column; a cell a
+// spreadsheet would run as a formula is neutralised, csv.ts) or NDJSON (one item a line), streamed a
+// page at a time with constant memory.
 import { pipeline, Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { csvWriter } from '../csv.js';
 import type { BatchStore, ItemView } from './store.js';
 
 export const RESULT_COLUMNS = ['row', 'reference_id', 'status', 'http_status', 'message', 'errors', 'result'] as const;
@@ -33,5 +34,5 @@ export function resultsStream(store: BatchStore, id: string, format: 'csv' | 'nd
     })(),
   );
   if (format === 'ndjson') return rows;
-  return pipeline(rows, stringify({ header: true, columns: [...RESULT_COLUMNS] }), () => {}); // an error is the returned stream's
+  return pipeline(rows, csvWriter(RESULT_COLUMNS), () => {}); // an error is the returned stream's
 }

@@ -1,13 +1,14 @@
 // Owns reading a batch's rows from what was sent: a JSON body's `items`, a CSV file (RFC 4180: a header
 // naming the operation's fields, quoted fields, "" inside quotes, CRLF or LF, a UTF-8 BOM) or NDJSON
 // (one JSON object a line). What makes the upload unreadable as a whole — no header or a column the
-// operation does not have, a row with more cells than the header, a line that is not JSON, a NUL, too
-// many rows — is a 422 naming the row and the field, and nothing is created. Rows that are readable but
-// wrong for the operation are its schema's business (submit.ts).
+// operation does not have, a row with more cells than the header, a line that is not JSON or nests
+// deeper than a JSON body may (checked on the text, before it is parsed), a NUL, too many rows, a CSV
+// with a header and no rows — is a 422 naming the row and the field, and nothing is created. Rows that
+// are readable but wrong for the operation are its schema's business (submit.ts).
 import sjson from 'secure-json-parse';
 import { ApiError, type FieldError } from '../errors.js';
 import type { OperationDef } from '../operations/operation.js';
-import { isCleanText } from '../http/input-guard.js';
+import { isCleanText, MAX_DEPTH, tooDeep } from '../http/input-guard.js';
 
 /** At most this many items in a JSON body (CONTRACT §12). */
 export const MAX_JSON_ITEMS = 1000;
@@ -105,6 +106,7 @@ function csvRows(def: OperationDef, text: string): RawRow[] {
   }
   const repeated = header.find((h, i) => header.indexOf(h) !== i);
   if (repeated) throw refuse([{ row: 0, field: repeated, message: `column "${repeated}" appears twice in the header` }]);
+  if (records.length === 1) throw refuse([{ row: 1, field: 'body', message: 'the CSV has a header and no rows: a batch takes 1 to 100,000 rows, one a line after the header' }]);
   return records.slice(1).map(({ cells }, i) => {
     const row = i + 1;
     if (cells.length > header.length) throw refuse([{ row, field: `column ${header.length + 1}`, message: `row ${row} has ${cells.length} cells; the header names ${header.length}` }]);
@@ -117,6 +119,17 @@ function csvRows(def: OperationDef, text: string): RawRow[] {
   });
 }
 
+/**
+ * A row nesting deeper than a JSON body may is refused on its text, before it is parsed: every later
+ * step (the schema, admit's copy, the audit row) may then walk the row without bounding it again.
+ */
+function refuseDeep(row: number, line: string): void {
+  const deep = tooDeep(line);
+  if (!deep) return;
+  const field = deep.field !== null && deep.field !== '' && isCleanText(deep.field) ? deep.field : null;
+  throw refuse([{ row, field: field ?? 'body', message: `row ${row}: ${field ?? 'the row'} nests deeper than ${MAX_DEPTH} levels` }]);
+}
+
 /** NDJSON rows: one JSON object a line (blank lines skipped). */
 function ndjsonRows(text: string): RawRow[] {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
@@ -124,6 +137,7 @@ function ndjsonRows(text: string): RawRow[] {
   if (lines.length > MAX_ROWS) throw tooMany(lines.length, MAX_ROWS);
   return lines.map((l, i) => {
     const row = i + 1;
+    refuseDeep(row, l);
     let value: unknown;
     try {
       value = sjson.parse(l, undefined, { protoAction: 'error', constructorAction: 'error' });

@@ -62,10 +62,18 @@ export function publicKeyFrom(text: string, kid?: string): KeyObject {
   return createPublicKey({ key: jwk, format: 'jwk' });
 }
 
+/**
+ * Whether `part` is the one base64url text of its bytes (RFC 7515 §2: no padding, no line breaks).
+ * Node's decoder is lenient: it ignores the unused low bits of the last character, so without this
+ * check four texts of one signature would verify, each with its own receipt_sha256.
+ */
+const canonicalBase64url = (part: string) => /^[A-Za-z0-9_-]+$/.test(part) && Buffer.from(part, 'base64url').toString('base64url') === part;
+
 /** Checks a receipt's form and signature with `publicKey`; never throws. */
 export function verifyReceipt(receipt: string, publicKey: KeyObject | ((kid: string | undefined) => KeyObject)): Verdict {
   const parts = receipt.trim().split('.');
   if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) return { ok: false, reason: 'not a compact JWS (three base64url parts)' };
+  if (!parts.every(canonicalBase64url)) return { ok: false, reason: 'a part is not canonical base64url (RFC 7515: no padding, and the unused bits of its last character must be zero)' };
   let header: Record<string, unknown>;
   let claims: Record<string, unknown>;
   try {

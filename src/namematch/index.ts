@@ -3,9 +3,9 @@
 // the decision against an account's thresholds, and the reasons. Pure, deterministic and synchronous:
 // the same two names and thresholds always give the same answer, with no I/O.
 //
-// Errors: NameMatchInputError — a name that is not a string, empty, over 200 characters, without
-// letters or in a script not read (`field` names it); thresholds out of 0–100 or review_at above
-// approve_at.
+// Errors: NameMatchInputError — a name that is not a string, empty, over 200 characters (or 256 after
+// NFKC), without letters or in a script not read (`field` names it); thresholds out of 0–100 or
+// review_at above approve_at.
 import { align, explain, type Alignment } from './align.js';
 import { NameMatchInputError } from './errors.js';
 import { parseName, type ParsedName } from './parse.js';
@@ -13,7 +13,7 @@ import { ALGORITHM_VERSION, type NameMatchCategory, type NameMatchDecision, type
 
 export { NameMatchInputError, type NameMatchErrorCode, type NameMatchField } from './errors.js';
 export { ALGORITHM_VERSION, CATEGORIES, REASON_CODES, type NameMatchCategory, type NameMatchDecision, type NameMatchReason, type NameMatchResult, type NameMatchThresholds, type ReasonCode } from './types.js';
-export { MAX_NAME_LENGTH } from './parse.js';
+export { MAX_NAME_LENGTH, MAX_NORMALISED_LENGTH } from './parse.js';
 
 /**
  * The defaults, set on the development split of the labelled set (bench/name-match.ts; the table is in

@@ -1,7 +1,7 @@
 // Owns turning one name as given into the words the comparison uses: validation (CONTRACT §11: 1 to
-// 200 characters, Latin or an Indian script), Unicode NFKC, relation tails and aliases, words and
-// initials, transliteration, honorifics (and the gender a title says: Mr, Smt), and each word's
-// phonetic key and weight. It never compares.
+// 200 characters, at most 256 after NFKC, Latin or an Indian script), Unicode NFKC, relation tails and
+// aliases, words and initials, transliteration, honorifics (and the gender a title says: Mr, Smt), and
+// each word's phonetic key and weight. It never compares; digits are dropped and only counted.
 //
 // Errors: NameMatchInputError (required, too_long, no_letters, unsupported_script), naming the field.
 import { NameMatchInputError, type NameMatchField } from './errors.js';
@@ -12,6 +12,13 @@ import type { NameMatchReason } from './types.js';
 import { tokenWeight } from './vocabulary.js';
 
 export const MAX_NAME_LENGTH = 200;
+/**
+ * The most characters a name may have once NFKC has expanded it. One character may become up to 18
+ * (U+FDFA), and the comparison's cost grows with its words, so the bound is on what is compared, not
+ * only on what was sent. 256 leaves room for the expansions real names have (a precomposed nukta
+ * letter such as क़ is two, a ligature such as ﬁ two).
+ */
+export const MAX_NORMALISED_LENGTH = 256;
 
 export interface Token {
   /** The word as written (after NFKC). */
@@ -56,7 +63,11 @@ const APOSTROPHES = /['’`´]/g;
 function validate(raw: unknown, field: NameMatchField): string {
   if (typeof raw !== 'string') throw new NameMatchInputError(field, 'required', `${field} must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
   if ([...raw].length > MAX_NAME_LENGTH) throw new NameMatchInputError(field, 'too_long', `${field} is longer than ${MAX_NAME_LENGTH} characters`);
-  const s = raw.normalize('NFKC').replace(INVISIBLE, '').trim();
+  const normalised = raw.normalize('NFKC'); // at most 18 × MAX_NAME_LENGTH code units
+  if ([...normalised].length > MAX_NORMALISED_LENGTH) {
+    throw new NameMatchInputError(field, 'too_long', `${field} is longer than ${MAX_NORMALISED_LENGTH} characters once Unicode NFKC normalisation expands it`);
+  }
+  const s = normalised.replace(INVISIBLE, '').trim();
   if (s.length === 0) throw new NameMatchInputError(field, 'required', `${field} is empty`);
   let letters = 0;
   for (const ch of s) {
@@ -156,8 +167,10 @@ export function parseName(raw: unknown, field: NameMatchField): ParsedName {
   const s = validate(raw, field);
   const reasons: NameMatchReason[] = [];
   let text = s;
-  if (/\p{N}/u.test(text)) {
-    reasons.push({ code: 'DIGITS_IGNORED', detail: `${field}: ${text.match(/\p{N}+/gu)!.join(', ')}` });
+  const digitGroups = text.match(/\p{N}+/gu)?.length ?? 0;
+  if (digitGroups > 0) {
+    // How many, never which: a name may hold an Aadhaar, PAN or account number, and reasons are answered and stored.
+    reasons.push({ code: 'DIGITS_IGNORED', detail: `${field}: ${digitGroups} ${digitGroups === 1 ? 'group' : 'groups'} of digits` });
     text = text.replace(/\p{N}+/gu, ' ');
   }
   const relation = RELATION_MARKER.exec(text.toLowerCase());
@@ -173,7 +186,7 @@ export function parseName(raw: unknown, field: NameMatchField): ParsedName {
   const titles: Array<[string, string]> = [];
   const forms = formsText.map((f) => tokenise(f, mixedCase, field, reasons, scripts, titles)).filter((f) => f.length > 0);
   if (scripts.size) reasons.push({ code: 'TRANSLITERATED', detail: `${field} read from ${[...scripts].join(' and ')}` });
-  if (forms.length === 0) reasons.push({ code: 'NO_NAME_LEFT', detail: `${field}: nothing is left of "${s}"` });
+  if (forms.length === 0) reasons.push({ code: 'NO_NAME_LEFT', detail: `${field}: nothing is left of "${s.replace(/\p{N}+/gu, ' ').replace(/\s+/g, ' ').trim()}"` });
   return { forms, reasons, length: [...text.trim()].length, title: titleOf(titles) };
 }
 

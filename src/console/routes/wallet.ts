@@ -1,9 +1,10 @@
 // Owns the client's wallet statement page: the API's statement (accounts/statement.ts), 100 a page,
 // with the same cursor rules, filtered by a transaction's reference (reference_id or txn_id) and a time
-// window, and the same rows as a CSV download.
+// window, and the same rows as a CSV download (csv.ts: amounts stay numbers, formula-looking text is
+// neutralised).
 import type { FastifyInstance } from 'fastify';
 import { Readable, pipeline } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { csvWriter } from '../../csv.js';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
 import { okEnvelope } from '../../http/envelope.js';
@@ -30,6 +31,6 @@ export function registerWallet(api: FastifyInstance, db: Db): void {
     const rows = Readable.from(statementEntries(db, accountOf(req), filterOf(req.query)));
     reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="sangam-statement.csv"');
     // The error, if any, is the returned stream's: its reader reports it (as audit/export.ts does).
-    return reply.send(pipeline(rows, stringify({ header: true, columns: [...COLUMNS] }), () => {}));
+    return reply.send(pipeline(rows, csvWriter(COLUMNS), () => {}));
   });
 }

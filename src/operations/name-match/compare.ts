@@ -1,8 +1,11 @@
 // Owns comparing names for the operations that do (name-match itself, and `data.name_match` in
 // mobile-to-bank-account, signature-match and the payout name check) under the account's thresholds.
 // A caller's name the engine cannot read never gets here: the schemas' `personName` keyword
-// (contract/fields.ts) refuses it first, a 422 naming the field.
+// (contract/fields.ts) refuses it first, a 422 naming the field, and so does comparingName's admit for
+// an operation whose published schema does not carry the keyword (signature-match's `name`).
+import { ApiError } from '../../errors.js';
 import { matchNames, NameMatchInputError, type NameMatchResult } from '../../namematch/index.js';
+import { NAME_RULE } from './schema.js';
 import type { OperationRequest, Outcome } from '../../providers/connector.js';
 import type { OperationContext, OperationDeps } from '../operation.js';
 
@@ -29,11 +32,26 @@ export async function withNameMatch(outcome: Outcome, ctx: OperationContext, cal
  */
 export function comparingName<I extends { name?: string }>(request: (input: I, ctx: OperationContext) => OperationRequest, partnerName: (fields: Record<string, unknown>) => unknown) {
   return {
+    /** A `name` the engine cannot read (no letter, another script, over 256 characters after NFKC) is refused before anything is recorded. */
+    async admit(input: I) {
+      admitName('name', input.name);
+    },
     request,
     async execute(input: I, ctx: OperationContext) {
       return withNameMatch(await ctx.connector.execute(request(input, ctx)), ctx, input.name, partnerName);
     },
   };
+}
+
+/** Errors: validation (422 naming `field`) when `name` is given and the engine cannot read it. */
+export function admitName(field: string, name: string | undefined): void {
+  if (name === undefined) return;
+  try {
+    matchNames(name, 'A');
+  } catch (err) {
+    if (!(err instanceof NameMatchInputError)) throw err;
+    throw ApiError.validation([{ field, message: `${field} must be ${NAME_RULE}` }]);
+  }
 }
 
 /**

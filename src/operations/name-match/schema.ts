@@ -2,7 +2,10 @@
 // which mobile-to-bank-account and signature-match also show as `data.name_match`.
 import { Type, type Static } from '@sinclair/typebox';
 import { Consent, ReferenceId } from '../../contract/fields.js';
-import { CATEGORIES, MAX_NAME_LENGTH, REASON_CODES } from '../../namematch/index.js';
+import { CATEGORIES, MAX_NAME_LENGTH, MAX_NORMALISED_LENGTH, REASON_CODES } from '../../namematch/index.js';
+
+/** What a name field must be, as a 422 says it (the description, in the published document, is shorter). */
+export const NAME_RULE = `1 to ${MAX_NAME_LENGTH} characters (at most ${MAX_NORMALISED_LENGTH} once Unicode NFKC expands them) with a letter, in Latin or an Indian script`;
 
 const Name = (which: string) =>
   Type.String({
@@ -10,7 +13,7 @@ const Name = (which: string) =>
     maxLength: MAX_NAME_LENGTH,
     personName: true,
     description: `The ${which} name: 1 to ${MAX_NAME_LENGTH} characters with at least one letter, in Latin or any Indian script`,
-    errorMessage: `name_${which === 'first' ? 1 : 2} must be 1 to ${MAX_NAME_LENGTH} characters with a letter, in Latin or an Indian script`,
+    errorMessage: `name_${which === 'first' ? 1 : 2} must be ${NAME_RULE}`,
     examples: [which === 'first' ? 'Shri Ramesh Kumar S/O Late Mohan Lal' : 'RAMESH K'],
   });
 
@@ -54,7 +57,7 @@ export const NameMatchObject = (description: string) => Type.Optional(Type.Objec
 
 /** A caller's name to compare with the one a partner returns. */
 export const NameToCompare = (description: string) =>
-  Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, personName: true, description, errorMessage: `must be 1 to ${MAX_NAME_LENGTH} characters with a letter, in Latin or an Indian script` });
+  Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, personName: true, description, errorMessage: `must be ${NAME_RULE}` });
 
 /** Its own result fields (the standard ones come from http/responses.ts): present on success. */
 export const NameMatchResult = Object.fromEntries(Object.entries(NameMatchFields).map(([k, v]) => [k, Type.Optional(v)]));
