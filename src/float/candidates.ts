@@ -38,7 +38,7 @@ export function subsetsSumming(amounts: readonly number[], target: number, bound
     if (cut) return;
     if (left === 0) {
       if (rest === 0) {
-        sets.push(pick.map((p) => order[p]!.i));
+        sets.push(pick.map((p) => order[p]!.i).sort((x, y) => x - y));
         if (sets.length >= bounds.maxSets) cut = true;
       }
       return;
