@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { runCommand } from '../src/admin/run.js';
-import { subsetsSumming } from '../src/float/candidates.js';
+import { members, subsetsSumming } from '../src/float/candidates.js';
 import type { FloatOutcome } from '../src/float/check.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
 import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
@@ -241,5 +241,10 @@ describe('float candidates: the bounded subset sum', () => {
     const capped = subsetsSumming(Array.from({ length: 40 }, () => 100), 200, { maxSize: 6, maxNodes: 1_000_000, maxSets: 5 });
     assert.equal(capped.sets.length, 5);
     assert.equal(capped.exhaustive, false);
+    // Membership is complete whatever the bounds: 900 and 250 belong to no subset summing to 1000 here.
+    assert.deepEqual(members([500, 300, 200, 900, 250], 1000), [true, true, true, false, false]);
+    assert.deepEqual(members([1000, 2000, 3000], 3000), [true, true, true]);
+    assert.deepEqual(members([150, 250], 100), [false, false]);
+    assert.equal(members([1, 2], 10_000_000), null, 'too many sums: not computed');
   });
 });

@@ -397,7 +397,10 @@ export interface FloatCandidates {
   sets: string[][];
   /** Whether the bounded search looked at every subset it allows (else more explanations may exist). */
   exhaustive: boolean;
-  /** The transactions named in `sets`. */
+  /**
+   * The transactions named in `sets`, then every other candidate that belongs to some exact explanation
+   * (of any size; `sets` 0): the complete list where the bounded search stopped early.
+   */
   transactions: Array<{ txn_id: string; account_id: string; reference_id: string; status: string; amount_paise: number; created_at: string; sets: number }>;
   /** Why no transaction can be named (no candidate in the window, the partner offers no statement …). */
   note: string | null;

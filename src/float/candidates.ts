@@ -62,3 +62,41 @@ export function subsetsSumming(amounts: readonly number[], target: number, bound
   for (let size = 1; size <= Math.min(bounds.maxSize, n) && !cut; size++) walk(0, size, target);
   return { sets, exhaustive: !cut };
 }
+
+const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
+
+/**
+ * For each amount, whether it belongs to at least one subset (of any size) summing exactly to
+ * `target`: the complete list of transactions that can explain a drift, where the bounded search of
+ * subsetsSumming may have stopped before finding the set that is true. A dynamic programme over the
+ * sums reachable before and after each amount, counted in units of the amounts' greatest common
+ * divisor (recharges are whole rupees); null when that is more than `maxUnits` sums (not computed).
+ */
+export function members(amounts: readonly number[], target: number, maxUnits = 200_000): boolean[] | null {
+  const g = amounts.reduce((acc, a) => (a > 0 ? gcd(acc, a) : acc), target);
+  const n = amounts.length;
+  if (g <= 0 || target % g !== 0) return amounts.map(() => false);
+  const t = target / g;
+  if (t > maxUnits || n * (t + 1) > 64 * maxUnits) return null;
+  const u = amounts.map((a) => (a > 0 && a % g === 0 ? a / g : 0));
+  // before[i]: sums reachable with amounts 0..i−1; after[i]: with amounts i..n−1.
+  const step = (from: Uint8Array, a: number) => {
+    const next = Uint8Array.from(from);
+    if (a > 0) for (let s = t; s >= a; s--) if (from[s - a]) next[s] = 1;
+    return next;
+  };
+  const before: Uint8Array[] = [new Uint8Array(t + 1)];
+  before[0]![0] = 1;
+  for (let i = 0; i < n; i++) before.push(step(before[i]!, u[i]!));
+  const after: Uint8Array[] = new Array(n + 1);
+  after[n] = new Uint8Array(t + 1);
+  after[n]![0] = 1;
+  for (let i = n - 1; i >= 0; i--) after[i] = step(after[i + 1]!, u[i]!);
+  return u.map((a, i) => {
+    if (a === 0 || a > t) return false;
+    const b = before[i]!;
+    const c = after[i + 1]!;
+    for (let s = 0; s <= t - a; s++) if (b[s] && c[t - a - s]) return true;
+    return false;
+  });
+}

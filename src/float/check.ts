@@ -16,7 +16,7 @@ import type { FloatCandidates } from '../db/schema.js';
 import { PollingWorker } from '../polling-loop.js';
 import { PartnerError } from '../providers/connector.js';
 import type { FloatAccount } from '../providers/router.js';
-import { DEFAULT_BOUNDS, subsetsSumming, type Bounds } from './candidates.js';
+import { DEFAULT_BOUNDS, members, subsetsSumming, type Bounds } from './candidates.js';
 import * as store from './store.js';
 
 export interface FloatCheckDeps {
@@ -128,6 +128,8 @@ export class FloatCheck extends PollingWorker {
     const { sets, exhaustive } = subsetsSumming(rows.map((r) => r.amount_paise), Math.abs(drift), bounds);
     const uses = new Map<number, number>();
     for (const s of sets) for (const i of s) uses.set(i, (uses.get(i) ?? 0) + 1);
+    // Every candidate that is part of some exact explanation, found or not by the bounded search.
+    (members(rows.map((r) => r.amount_paise), Math.abs(drift)) ?? []).forEach((m, i) => m && !uses.has(i) && uses.set(i, 0));
     const named = [...uses.keys()].sort((x, y) => uses.get(y)! - uses.get(x)! || x - y);
     const notes = [
       sets.length === 0 ? `no set of up to ${bounds.maxSize} of the ${rows.length} candidate transactions inside the reversal window sums to the drift` : null,
