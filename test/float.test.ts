@@ -219,6 +219,26 @@ describe('float reconciliation: the Setu prepaid wallet against Sangam\'s books'
     assert.equal((await setu()).state, 'balanced');
   });
 
+  it('the console shows the floats and records a funding through the same action (admins only)', async () => {
+    const login = await t.app.inject({ method: 'POST', url: '/console/api/login', payload: { email: ADMINS.maker, password: 'admin pass 1' } });
+    assert.equal(login.statusCode, 200, login.body);
+    const headers = { cookie: String(login.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': (JSON.parse(login.body) as { data: { csrf_token: string } }).data.csrf_token };
+    await setu();
+    const page = await t.app.inject({ method: 'GET', url: '/console/api/admin/float', headers });
+    assert.equal(page.statusCode, 200, page.body);
+    const data = (JSON.parse(page.body) as { data: { partners: Array<{ partner: string; drift_paise: number }> } }).data;
+    assert.equal(data.partners.find((p) => p.partner === 'setu')?.drift_paise, 0);
+    const bad = await t.app.inject({ method: 'POST', url: '/console/api/admin/float/funding', headers, payload: { partner: 'setu', amount_paise: -5 } });
+    assert.equal(bad.statusCode, 422, bad.body);
+    assert.equal((JSON.parse(bad.body) as { data: { errors: Array<{ field: string }> } }).data.errors[0]?.field, 'amount');
+    const ok = await t.app.inject({ method: 'POST', url: '/console/api/admin/float/funding', headers, payload: { partner: 'setu', amount_paise: 2500, memo: 'UTR 99' } });
+    assert.equal(ok.statusCode, 200, ok.body);
+    await sim('/wallet/topup', { amount: 2500 });
+    assert.equal((await twice()).state, 'balanced');
+    const fund = await t.store.db.selectFrom('audit_logs').select('request_body').where('path', '=', 'float fund').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    assert.equal((fund.request_body as { actor: string }).actor, `console:${ADMINS.maker}`);
+  });
+
   it('a balance that cannot be read concludes nothing and is kept as the check\'s error', async () => {
     emu.setFaults({ error_next: 1000, error_status: 503, scope: 'any' });
     const o = await setu();
