@@ -33,6 +33,7 @@ import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
+import { FloatCheck } from './float/check.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
 import { registerConsentRoutes } from './consents/routes.js';
 import { registerGoLiveRoutes } from './golive/routes.js';
@@ -62,6 +63,8 @@ export interface App {
   reconciler: Reconciler;
   webhooks: WebhookWorker;
   overdue: OverdueWatch;
+  /** The prepaid partners' float check (src/float/). */
+  float: FloatCheck;
   /** Every background worker, in the order they start and stop. */
   workers: BackgroundWorker[];
 }
@@ -171,6 +174,8 @@ function backgroundWorkers(config: Config, services: Services, batches: Batches,
   const webhooks = new WebhookWorker(services.db, config.webhooks, log);
   const overdue = new OverdueWatch(services.db, services.expectations, config.attention.pollMs, log);
   overdue.registerMetric(services.metrics.registry);
+  const { float: f } = config;
+  const float = new FloatCheck({ db: services.db, floats: () => services.partners?.floats() ?? [], confirmChecks: f.confirmChecks, windowS: f.windowS }, f.checkMs, log);
   const workers: BackgroundWorker[] = [
     periodic('idempotency purge', 3_600_000, () => services.idempotency.purge(retentionMs), log),
     nightlyRetention(services.db, config.auditRetention, config.auditCheckpoint.signingKey, log),
@@ -179,11 +184,12 @@ function backgroundWorkers(config: Config, services: Services, batches: Batches,
     reconciler,
     webhooks,
     overdue,
+    float,
     batches.worker,
     new Checkpointer(services.db, config.auditCheckpoint.signingKey, config.auditCheckpoint.everyS, log),
     new ConsentExpiry(services.consents.end, config.finalizerPollMs, log),
   ];
-  return { reconciler, webhooks, overdue, workers };
+  return { reconciler, webhooks, overdue, float, workers };
 }
 
 /** `logStream`: where the log lines go (stdout by default; tests capture them). */

@@ -73,6 +73,9 @@ export const EnvSchema = Type.Object({
   ),
   SANGAM_EXPECTED_FINAL_S: Type.Optional(Type.String({ description: 'Seconds a live pending may take to become final before it is overdue, per partner: name=seconds,… (* for every partner not named, and for pendings no partner holds)' })),
   SANGAM_OVERDUE_POLL_MS: Int(30_000, 10, 3_600_000, 'How often the overdue watch looks for pendings past their expectation'),
+  SANGAM_FLOAT_CHECK_MS: Int(300_000, 10, 86_400_000, "How often each prepaid partner's float balance is compared with Sangam's books (docs/RELIABILITY.md, Float reconciliation)"),
+  SANGAM_FLOAT_CONFIRM_CHECKS: Int(2, 1, 1000, 'Conclusive float checks in a row that must find the same drift before it goes to Needs attention'),
+  SANGAM_FLOAT_WINDOW_S: Type.Optional(Type.String({ pattern: '^\\d+$', description: "Seconds after a success inside which a drift's candidates are looked for (overrides every partner's reversal window)" })),
   SANGAM_WEBHOOK_RETRY_SCHEDULE: Type.String({
     default: '0,5,300,1800,7200,18000,36000,36000',
     pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$',
@@ -141,6 +144,8 @@ export interface Config {
   reversalWatchS: number[] | null;
   /** Overdue pendings (src/attention/): expectation overrides by partner name (`*`: any), and the watch's cadence. */
   attention: { expectedFinalS: Record<string, number>; pollMs: number };
+  /** Float reconciliation (src/float/): the check's cadence, the confirmations a drift needs, the candidates' window override. */
+  float: { checkMs: number; confirmChecks: number; windowS: number | null };
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; caFile: string | null; timeoutMs: number; disableAfterDays: number; pollMs: number };
   /** The batch worker (src/batches/). */
   batches: { pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number; livePerSec: number };
@@ -250,7 +255,7 @@ function partnerConfig(e: Env, env: Record<string, string | undefined>): Config[
 }
 
 /** The settings of the background workers that deliver webhooks, reconcile and watch for overdue pendings. */
-function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Config, 'webhooks' | 'reconcile' | 'reversalWatchS' | 'attention' | 'batches'> {
+function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Config, 'webhooks' | 'reconcile' | 'reversalWatchS' | 'attention' | 'float' | 'batches'> {
   return {
     webhooks: {
       retryScheduleS: e.SANGAM_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
@@ -275,6 +280,7 @@ function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Con
       }),
       pollMs: e.SANGAM_OVERDUE_POLL_MS,
     },
+    float: { checkMs: e.SANGAM_FLOAT_CHECK_MS, confirmChecks: e.SANGAM_FLOAT_CONFIRM_CHECKS, windowS: e.SANGAM_FLOAT_WINDOW_S ? Number(e.SANGAM_FLOAT_WINDOW_S) : null },
     batches: { pollMs: e.SANGAM_BATCH_POLL_MS, leaseS: e.SANGAM_BATCH_LEASE_S, rowsInFlight: e.SANGAM_BATCH_ROWS_IN_FLIGHT, batchesInFlight: e.SANGAM_BATCHES_IN_FLIGHT, livePerSec: e.SANGAM_BATCH_LIVE_ROWS_PER_SEC },
   };
 }

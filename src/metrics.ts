@@ -1,6 +1,8 @@
 // Owns the Prometheus metrics at /metrics (prom-client): partner latency and results, circuit breaker
 // states, live pendings (count and age, read from the store at scrape time), and the store counters
-// (statements, embedded engine CPU: db/stats.ts).
+// (statements, embedded engine CPU: db/stats.ts), and the prepaid partners' float drift (src/float/:
+// the last conclusive check's drift, how old that check is, the open drift items), read from the store
+// at scrape time so every process of a cluster answers the same.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Db } from './db/client.js';
@@ -63,6 +65,40 @@ export class Metrics {
       }
     };
     this.collectPending = collect;
+    this.floatGauges(db);
+  }
+
+  /**
+   * sangam_float_drift_paise{partner}: the partner's balance less what Sangam's books say it should
+   * hold, at the last conclusive check (0: they agree); sangam_float_check_age_seconds{partner}: how old
+   * that check is (it grows while the balance cannot be read); sangam_float_open_drifts{partner}: drift
+   * items waiting in Needs attention. Alert rules: docs/RELIABILITY.md, "Float reconciliation".
+   */
+  private floatGauges(db: Db): void {
+    const read = () =>
+      sql<{ partner: string; drift: number | null; age: number | null; open: number }>`
+        SELECT c.partner, c.drift_paise AS drift,
+               CASE WHEN c.drift_paise IS NULL THEN NULL ELSE EXTRACT(EPOCH FROM now() - c.checked_at)::float8 END AS age,
+               (SELECT COUNT(*) FROM float_drifts d WHERE d.partner = c.partner AND d.state = 'open')::int AS open
+        FROM float_checks c`.execute(db);
+    const gauge = (name: string, help: string, value: (r: { drift: number | null; age: number | null; open: number }) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['partner'],
+        registers: [this.registry],
+        async collect() {
+          const { rows } = await read();
+          this.reset();
+          for (const r of rows) {
+            const v = value(r);
+            if (v !== null) this.set({ partner: r.partner }, Number(v));
+          }
+        },
+      });
+    gauge('sangam_float_drift_paise', "Prepaid partner's float balance less what Sangam's books expect, at the last conclusive check (paise)", (r) => r.drift);
+    gauge('sangam_float_check_age_seconds', "Age of the last conclusive check of the partner's float", (r) => r.age);
+    gauge('sangam_float_open_drifts', 'Float drift items waiting in Needs attention', (r) => r.open);
   }
 
   /** Refreshes the store-backed gauges; called before each scrape. */

@@ -10,7 +10,9 @@
 // The test reverses prepaid recharges only while Sangam is up; one whose webhooks all missed Sangam
 // all the same (a kill or a dropped-webhook fault at that moment) is counted apart as "unobservable by
 // the API", never as a disagreement, and left out of the wallet's refunds. A delivery Sangam answered,
-// even with a refusal, does not make it unobservable.
+// even with a refusal, does not make it unobservable. Unobservable by the API is not unseen: before the
+// test ends, Setu's float (its wallet balance against Sangam's books, src/float/) must show exactly
+// their sum as drift, and each must be posted or a candidate of the drift's item in Needs attention.
 //
 // Bounded for a shared 2-core machine: 120 operations, 3 kills. Its wall time is mostly the four
 // server boots and, when a kill lands while the reconciler holds an enquiry, that enquiry's lease
@@ -44,6 +46,8 @@ describe('bank test: live traffic on the partner emulators through kill -9, faul
     assert.equal(report.wallet.balance, report.wallet.bySangam, "the wallet is Sangam's own transactions to the paisa");
     for (const u of x.unobservable) assert.match(u.deliveries, /^(never sent|(error|dropped|no_url)(, (error|dropped|no_url))*)$/, `${u.reference} reported as missed`);
     assert.deepEqual(x.disagreements, [], 'partner-versus-Sangam disagreements');
+    assert.equal(report.float.drift, report.float.unobservable, "Setu's float drift is exactly the reversals Sangam could not learn of");
+    for (const s of report.float.shown) assert.notEqual(s.shown, 'missing', `${s.reference} (${s.txnId}): neither posted nor a candidate in Needs attention`);
     assert.equal(report.wallet.balance, report.wallet.byPartners, 'the wallet is top-ups − debits + refunds as the partners booked them, to the paisa');
     // Every report a partner made was true (Sangam confirms webhooks at the status API), so none may
     // have been taken for a contradiction of a final state.

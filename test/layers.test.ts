@@ -17,7 +17,7 @@ export const LAYERS: string[][] = [
   ['audit', 'ledger', 'accounts', 'webhooks'],
   ['http', 'providers'],
   ['transactions', 'catalog/preflight', 'consents', 'golive'],
-  ['settlement'],
+  ['settlement', 'float'],
   ['attention'],
   ['operations'],
   // Batches run rows through the operations' runners (handed in by app.ts).

@@ -17,6 +17,7 @@ import { accounts, allowlist, keys, pricing, users, wallet } from './actions/ind
 import { submitFile } from './actions/batches.js';
 import { opts, required, UsageError } from './args.js';
 import { attentionCommands, type CommandContext } from './attention-commands.js';
+import { floatCommands } from './float-commands.js';
 import { loadReceiptKey, publicKeyFrom as receiptPublicKey, receiptHash, verifyReceipt } from '../consents/receipt.js';
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
@@ -282,6 +283,7 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   ...attentionCommands,
+  ...floatCommands,
 };
 
 function allowlistChange(args: string[], how: 'add' | 'remove') {

@@ -29,6 +29,12 @@ export const USAGE = `usage: sangam <command>
   attention show TXN_ID                     (a transaction with its whole partner history and resolutions)
   attention propose TXN_ID --action success|failed|reversal|dismiss --reason R [--evidence E] --as EMAIL
   attention approve|reject RESOLUTION_ID [--reason R] --as EMAIL
+  float opening|fund --partner NAME --amount INR [--memo M]   (a prepaid partner's balance as read there; a top-up sent to it)
+  float status                              (each prepaid partner's float as last checked, and the open drifts)
+  float statement --partner NAME [--limit N]   (the float's movements as Sangam books them, newest first)
+  float show DRIFT_ID                       (a drift with its candidates, resolutions and movements)
+  float propose DRIFT_ID --action reversal|adjustment|dismiss [--txn TXN_ID] [--amount=INR] --reason R [--evidence E] --as EMAIL
+  float approve|reject RESOLUTION_ID [--reason R] --as EMAIL   (an adjustment; a reversal is approved with attention approve)
                                             (money needs a second admin; --as names an admin console user)
   audit verify [--public-key PEM|BASE64] [--checkpoint]   (exit 1 at the first broken row of any chain or checkpoint)
   audit checkpoint                          (writes a signed checkpoint over every chain head)

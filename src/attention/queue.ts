@@ -1,6 +1,7 @@
 // Owns reading what needs a person, for the console and the CLI: the "Needs attention" queue (live
 // transactions that are overdue pendings, pendings in manual review, transactions with a conflict flag,
-// or with a resolution waiting for a second admin), its counts (the console badge), and one
+// or with a resolution waiting for a second admin; beside them the prepaid partners' float drifts,
+// attention/float.ts), its counts (the console badge, drifts included), and one
 // transaction's page: the row, its hold, its whole partner history and its resolutions.
 import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
@@ -101,11 +102,15 @@ function reasonHolds(reason: Reason, r: Row): boolean {
   }
 }
 
-/** How many transactions need attention, in all (each once) and per reason: the console's badge. */
-export async function attentionCounts(db: Db): Promise<Record<Reason | 'total', number>> {
-  const { rows } = await sql<Record<Reason | 'total', number>>`
-    SELECT COUNT(*) FILTER (WHERE ${ANY})::int AS total,
-           ${sql.join(REASONS.map((r) => sql`COUNT(*) FILTER (WHERE ${WHEN[r]})::int AS ${sql.ref(r)}`))}
+/**
+ * How many items need attention, in all and per reason: the console's badge. `float`: open float
+ * drifts (one per partner at most), counted in the total beside the transactions (each once).
+ */
+export async function attentionCounts(db: Db): Promise<Record<Reason | 'float' | 'total', number>> {
+  const { rows } = await sql<Record<Reason | 'float' | 'total', number>>`
+    SELECT COUNT(*) FILTER (WHERE ${ANY})::int + (SELECT COUNT(*) FROM float_drifts WHERE state = 'open')::int AS total,
+           ${sql.join(REASONS.map((r) => sql`COUNT(*) FILTER (WHERE ${WHEN[r]})::int AS ${sql.ref(r)}`))},
+           (SELECT COUNT(*) FROM float_drifts WHERE state = 'open')::int AS float
     FROM ${CANDIDATES}`.execute(db);
   return rows[0]!;
 }

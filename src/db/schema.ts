@@ -356,6 +356,72 @@ export interface ResolutionsTable {
   decision_reason: string | null;
 }
 
+/** Float reconciliation (migration 0027, src/float/). */
+export type FloatMovementKind = 'opening' | 'funding' | 'adjustment' | 'spend' | 'reversal';
+export interface FloatMovementsTable {
+  id: string;
+  partner: string;
+  kind: FloatMovementKind;
+  amount_paise: number;
+  txn_id: string | null;
+  memo: ColumnType<string, string | undefined, never>;
+  recorded_by: string;
+  at: CreatedAt;
+}
+export interface FloatChecksTable {
+  partner: string;
+  checked_at: Timestamp;
+  expected_paise: number | null;
+  actual_paise: number | null;
+  drift_paise: number | null;
+  streak: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  error_at: Timestamp | null;
+}
+export type FloatDriftState = 'open' | 'cleared' | 'adjusted' | 'dismissed';
+export interface FloatDriftsTable {
+  id: string;
+  partner: string;
+  state: FloatDriftState;
+  drift_paise: number;
+  expected_paise: number;
+  actual_paise: number;
+  candidates: ColumnType<FloatCandidates, string, string>;
+  opened_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  closed_at: Timestamp | null;
+  closed_by: string | null;
+  close_reason: string | null;
+}
+/** The transactions that explain a drift (src/float/candidates.ts). */
+export interface FloatCandidates {
+  /** Each exact explanation found: transaction ids whose amounts sum to the drift, smallest sets first. */
+  sets: string[][];
+  /** Whether the bounded search looked at every subset it allows (else more explanations may exist). */
+  exhaustive: boolean;
+  /**
+   * The transactions named in `sets`, then every other candidate that belongs to some exact explanation
+   * (of any size; `sets` 0): the complete list where the bounded search stopped early.
+   */
+  transactions: Array<{ txn_id: string; account_id: string; reference_id: string; status: string; amount_paise: number; created_at: string; sets: number }>;
+  /** Why no transaction can be named (no candidate in the window, the partner offers no statement …). */
+  note: string | null;
+}
+export interface FloatResolutionsTable {
+  id: string;
+  drift_id: string;
+  action: 'adjustment' | 'dismiss';
+  amount_paise: number | null;
+  reason: string;
+  evidence: string;
+  state: 'proposed' | 'applied' | 'rejected';
+  proposed_by: string;
+  proposed_at: CreatedAt;
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+  decision_reason: string | null;
+}
+
 /** A batch of one operation's rows (migration 0020, src/batches/). */
 export type BatchStatus = 'validating' | 'running' | 'completed' | 'cancelled' | 'failed';
 export interface BatchesTable {
@@ -456,6 +522,10 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   partner_events: PartnerEventsTable;
   resolutions: ResolutionsTable;
+  float_movements: FloatMovementsTable;
+  float_checks: FloatChecksTable;
+  float_drifts: FloatDriftsTable;
+  float_resolutions: FloatResolutionsTable;
   batches: BatchesTable;
   batch_items: BatchItemsTable;
   go_live_profiles: GoLiveProfilesTable;

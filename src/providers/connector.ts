@@ -131,6 +131,32 @@ export interface ReversalWatch {
   scheduleS: readonly number[];
 }
 
+/**
+ * A prepaid float the partner keeps for us (a wallet it debits for each operation it executes and
+ * credits when it refunds one: Setu's prepaid wallet). Declared by a connector that can read its
+ * balance; src/float/ compares that balance with what Sangam's own books say it should be
+ * (docs/RELIABILITY.md, "Float reconciliation"). The partner is assumed to debit an operation's face
+ * amount (`amount_paise`) when it accepts it and to credit it back on a failure or a reversal.
+ */
+export interface FloatTerms {
+  /** The operations whose transactions draw on the float. */
+  operations: readonly OperationSlug[];
+  /**
+   * How long after a success the partner may still reverse it, in seconds: drift candidates are
+   * looked for inside it. SANGAM_FLOAT_WINDOW_S overrides it.
+   */
+  reversalWindowS: number;
+  /** Whether the partner offers a statement that names each movement (then a drift names its transaction exactly). */
+  statement: boolean;
+}
+
+/** A partner's float balance as it reports it now, in paise. */
+export interface FloatBalance {
+  balancePaise: number;
+  /** When the partner says it read it (its answer's time), else when we asked. */
+  at: Date;
+}
+
 /** A callback that failed verification: answered 4xx, nothing changes. */
 export class CallbackRefused extends Error {}
 
@@ -252,6 +278,12 @@ export interface Connector {
    * is paid then); never a NoAnswer, because a validation moves no money.
    */
   vpaHolder?(vpa: string): Promise<VpaHolder>;
+  /**
+   * A prepaid float at the partner (see FloatTerms), with `floatBalance()` reading it: a PartnerError
+   * when it could not be read (nothing is concluded then). Both or neither.
+   */
+  readonly float?: FloatTerms;
+  floatBalance?(): Promise<FloatBalance>;
   /** Routes of its own, under /partners/<name>/ (an OAuth callback). */
   routes?(app: FastifyInstance, hooks: PartnerRouteHooks): void;
   close?(): Promise<void>;

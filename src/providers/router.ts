@@ -15,6 +15,8 @@ import {
   PartnerError,
   type Connector,
   type DthSubscriber,
+  type FloatBalance,
+  type FloatTerms,
   type OperationRequest,
   type OperationSlug,
   type OperatorLookup,
@@ -36,6 +38,13 @@ interface Endpoint {
   vars: Record<string, string>;
   connector: Connector;
   breaker: CircuitBreaker<[() => Promise<Outcome>], Outcome>;
+}
+
+/** A partner's prepaid float as src/float/ reads it: its terms and its balance now. */
+export interface FloatAccount {
+  partner: string;
+  terms: FloatTerms;
+  balance(): Promise<FloatBalance>;
 }
 
 /** The partner that produced an outcome travels with it, so the transaction records who holds it. */
@@ -139,6 +148,14 @@ export class PartnerRouter {
   /** What a partner's connector declares a pending with it normally takes to become final (seconds). */
   expectedFinalS(partner: string): number | undefined {
     return this.endpoints.get(partner)?.connector.expectedFinalS;
+  }
+
+  /** The partners that keep a prepaid float for us and can read its balance (src/float/), in configuration order. */
+  floats(): FloatAccount[] {
+    return [...this.endpoints.values()].flatMap((e) => {
+      const c = e.connector;
+      return c.float && c.floatBalance ? [{ partner: e.name, terms: c.float, balance: () => c.floatBalance!() }] : [];
+    });
   }
 
   /** The configured partners' names, in configuration order. */

@@ -5,7 +5,9 @@
 // UPI to Cashfree, dropped, duplicated, reordered, mis-signed and forged webhooks), and reversals at
 // the partners — some while Sangam is down, their webhooks given up before it is back. Once the run is
 // quiet, every operation is compared at the partner, in Sangam and in the client's answer (verdict.ts),
-// then the wallet, `ledger check` and `audit verify`. Used by test/bank.test.ts and bench/bank.ts.
+// then the wallet, `ledger check` and `audit verify`. A Setu prepaid reversal whose every webhook
+// missed Sangam must then be in Needs attention: the float check (src/float/, every 300 ms here) finds
+// Setu's wallet holding that much more than Sangam's books and names the recharge as a candidate. Used by test/bank.test.ts and bench/bank.ts.
 import { openStore } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createAccount, createKey } from '../../src/accounts/store.js';
@@ -16,6 +18,7 @@ import { topUp } from '../../src/ledger/ledger.js';
 import { listFees } from '../../src/ledger/pricing.js';
 import { checkLedger } from '../../src/ledger/check.js';
 import { verifyAudit } from '../../src/audit/checkpoints.js';
+import { float } from '../../src/admin/actions/index.js';
 import { randomBase62 } from '../../src/ids.js';
 import { freshStoreLocation, sleep } from '../harness.js';
 import { ServerProcess } from '../live-harness.js';
@@ -43,6 +46,12 @@ export interface BankReport {
   wallet: { balance: number; held: number; byPartners: number; bySangam: number };
   transactionsPerReference: string[];
   flagged: string[];
+  /**
+   * Setu's float once quiet: the drift the float check last measured against the sum of the
+   * unobservable reversals, and how each unobservable reversal is shown to a person (posted, or a
+   * candidate of the open drift item; `missing` otherwise).
+   */
+  float: { drift: number | null; unobservable: number; shown: Array<{ reference: string; txnId: string | null; shown: 'posted' | 'candidate' | 'missing' }> };
   ledger: { ok: boolean; breaches: string[] };
   audit: { ok: boolean; checked: number };
   ms: { total: number; run: number; settle: number };
@@ -82,7 +91,7 @@ const PHASES: Array<{ at: number; name: string; faults: Parameters<Partners['fau
   },
 ];
 
-async function seed(loc: { databaseUrl: string | undefined; dataDir: string }) {
+async function seed(loc: { databaseUrl: string | undefined; dataDir: string }, setuWalletPaise: number) {
   const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
   try {
     await migrate(store.db);
@@ -91,6 +100,8 @@ async function seed(loc: { databaseUrl: string | undefined; dataDir: string }) {
     await addEntry(store.db, accountId, 'live', '127.0.0.1');
     await approve(store.db, accountId, OPERATION_SLUGS);
     await topUp(store.db, accountId, START_PAISE, 'bank test funds');
+    // Setu's wallet as the operator reads it on its dashboard: where the float's books start.
+    await float.opening(store.db, 'cli', { partner: 'setu', amountPaise: setuWalletPaise, memo: 'bank test: Setu wallet at the start' });
     const fees = new Map((await listFees(store.db)).map((f) => [f.operation, f.fee_paise]));
     return { key, fees };
   } finally {
@@ -134,14 +145,18 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
     SANGAM_BREAKER_MIN_CALLS: '10000',
     SANGAM_RATE_LIMIT_PER_SEC: '100000',
     SANGAM_RATE_LIMIT_BURST: '100000',
+    SANGAM_FLOAT_CHECK_MS: '300',
+    SANGAM_FLOAT_CONFIRM_CHECKS: '2',
   });
   try {
-    const { key, fees } = await seed(loc);
+    const { key, fees } = await seed(loc, partners.setu.settings.walletPaise);
     const run = new BankRun(o, partners, server, key);
     await run.restart();
     await run.drive();
     const tRun = Date.now();
     const rows = await run.settle();
+    const unobservable = rows.filter((r) => r.partner.unobservable);
+    const drift = await floatSettled(server, unobservable.reduce((sum, r) => sum + r.op.amountPaise, 0), o.log);
     const tSettled = Date.now();
     const w = (await read(server, key, '/api/v1/account/wallet')).data as { balance: number; held: number };
     await server.stop();
@@ -158,7 +173,7 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
         byPartners: expectedWallet(rows, START_PAISE, fee, 'partner'),
         bySangam: expectedWallet(rows, START_PAISE, fee, 'sangam'),
       },
-      ...(await inspectStore(loc)),
+      ...(await inspectStore(loc, unobservable, drift)),
       ms: { total: Date.now() - t0, run: tRun - t0, settle: tSettled - tRun },
     };
   } finally {
@@ -168,10 +183,41 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
   }
 }
 
-/** What the store says once the server is stopped: one transaction per reference, flags, the ledger, the audit chains. */
-async function inspectStore(loc: { databaseUrl: string | undefined; dataDir: string }) {
+/** A gauge of /metrics for the partner `setu`; null when it has no value. */
+async function gauge(server: ServerProcess, name: string): Promise<number | null> {
+  const text = await (await fetch(`${server.base}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{partner="setu"}`));
+  return line === undefined ? null : Number(line.split(' ').at(-1));
+}
+
+/**
+ * Waits (up to 20 s) until the float check measures Setu's drift as `expected` — the reversals Sangam
+ * could not learn of — with an item open when it is not zero; answers the drift last measured.
+ */
+async function floatSettled(server: ServerProcess, expected: number, log: (line: string) => void): Promise<number | null> {
+  const by = Date.now() + 20_000;
+  let drift: number | null = null;
+  for (;;) {
+    drift = await gauge(server, 'sangam_float_drift_paise');
+    const open = await gauge(server, 'sangam_float_open_drifts');
+    if (drift === expected && (expected === 0 || open === 1)) break;
+    if (Date.now() > by) break;
+    await sleep(200);
+  }
+  log(`Setu float: drift ${drift} paise measured, ${expected} expected from the unobservable reversals`);
+  return drift;
+}
+
+/** What the store says once the server is stopped: one transaction per reference, flags, the float's drift item, the ledger, the audit chains. */
+async function inspectStore(loc: { databaseUrl: string | undefined; dataDir: string }, unobservable: Row[], drift: number | null) {
   const store = await openStore({ databaseUrl: loc.databaseUrl, dataDir: loc.dataDir });
   try {
+    const item = await store.db.selectFrom('float_drifts').select('candidates').where('partner', '=', 'setu').where('state', '=', 'open').executeTakeFirst();
+    const named = new Set(item?.candidates.transactions.map((c) => c.txn_id) ?? []);
+    const shown = unobservable.map((r) => {
+      const txnId = r.sangam.txnId;
+      return { reference: r.op.reference, txnId, shown: r.sangam.reversed ? ('posted' as const) : txnId && named.has(txnId) ? ('candidate' as const) : ('missing' as const) };
+    });
     const txns = await store.db.selectFrom('transactions').select(['reference_id', 'flagged', 'review_reason']).where('environment', '=', 'live').execute();
     const perRef = new Map<string, number>();
     for (const t of txns) perRef.set(t.reference_id, (perRef.get(t.reference_id) ?? 0) + 1);
@@ -180,6 +226,7 @@ async function inspectStore(loc: { databaseUrl: string | undefined; dataDir: str
     return {
       transactionsPerReference: [...perRef].filter(([, n]) => n !== 1).map(([ref, n]) => `${ref}: ${n}`),
       flagged: txns.filter((t) => t.flagged || t.review_reason).map((t) => `${t.reference_id}: ${t.flagged ?? t.review_reason}`),
+      float: { drift, unobservable: unobservable.reduce((sum, r) => sum + r.op.amountPaise, 0), shown },
       ledger: { ok: ledger.ok, breaches: ledger.breaches },
       audit: { ok: audit.ok, checked: audit.checked },
     };
@@ -307,6 +354,7 @@ export function reportLines(r: BankReport): string[] {
   for (const d of t.disagreements) lines.push(`  DISAGREE ${d.reference} ${d.txnId ?? ''}: ${d.why} (partner: ${d.partner}; Sangam: ${d.sangam})`);
   for (const c of t.contradictions) lines.push(`  CONTRADICTS ${c.reference}: ${c.why}`);
   for (const u of t.unobservable) lines.push(`  UNOBSERVABLE ${u.reference}: Setu reversed it and every REVERSED webhook missed Sangam (${u.deliveries})`);
+  lines.push(`Setu float: drift ${r.float.drift} paise, the unobservable reversals ${r.float.unobservable}; ${r.float.shown.map((s) => `${s.reference} ${s.shown}`).join(', ') || 'none to show'}`);
   for (const f of r.flagged) lines.push(`  FLAGGED ${f}`);
   return lines;
 }

@@ -5,6 +5,7 @@
 export * as accounts from './accounts.js';
 export * as allowlist from './allowlist.js';
 export * as attention from './attention.js';
+export * as float from './float.js';
 export * as goLive from './go-live.js';
 export * as batches from './batches.js';
 export * as keys from './keys.js';

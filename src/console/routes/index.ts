@@ -16,6 +16,7 @@ import { registerWebhooks } from './webhooks.js';
 import { registerWallet } from './wallet.js';
 import { registerAdmin } from './admin.js';
 import { registerAttention } from './attention.js';
+import { registerFloat } from './float.js';
 import { registerGoLive, registerGoLiveReview } from './go-live.js';
 import { registerBatches } from './batches.js';
 
@@ -36,6 +37,7 @@ export function registerConsoleApi(app: FastifyInstance, services: Services, bat
     // Its own scope, so its admin check runs on its routes only (after the session check above).
     await api.register(async (adminApi) => registerAdmin(adminApi, services));
     await api.register(async (adminApi) => registerAttention(adminApi, services));
+    await api.register(async (adminApi) => registerFloat(adminApi, services));
     await api.register(async (adminApi) => registerGoLiveReview(adminApi, db));
   });
 }

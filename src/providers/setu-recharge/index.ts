@@ -28,12 +28,19 @@
 // request can still be on its way and a second enquiry finds none. Polling (§4.5): no interval is
 // documented [G]; the reconciler's schedule spaces the enquiries.
 // Reversals: Setu signals them only by webhook (REVERSED, §4.3), handled in webhook.ts; its status API
-// never shows one (§9.4), so no reversal watch is declared (docs/DECISIONS.md says what covers it).
+// never shows one (§9.4), so no reversal watch is declared. What covers a reversal whose every webhook
+// was missed is the float: `floatBalance()` reads GET /wallet/balance (rupees, a JSON number: the spec
+// docs/partners/setu-recharge/), and src/float/ compares it with what Sangam's books say the wallet
+// should hold; a drift goes to the "Needs attention" queue with the recharges that explain it. Setu
+// offers no statement or transaction list through the API (only the balance), so a drift is named by
+// amount, not exactly; its reversal window is undocumented [G: 7 days, SANGAM_FLOAT_WINDOW_S].
 import {
   NoAnswer,
   PartnerError,
   type Connector,
   type ConnectorFactory,
+  type FloatBalance,
+  type FloatTerms,
   type OperationRequest,
   type OperatorLookup,
   type Outcome,
@@ -58,6 +65,7 @@ import {
   plansBody,
   plansOf,
   rechargeBody,
+  walletBalanceOf,
   SETU_LOCATION,
   SETU_OPERATOR,
   type SetuOperatorDetails,
@@ -112,6 +120,8 @@ export class SetuRechargeConnector implements Connector {
   readonly serves = ['recharge-commission'] as const;
   /** [G] Setu documents no time for `Processing` (§4.5); a top-up is normally final in seconds and its webhooks end within ~1 minute (§9.4). */
   readonly expectedFinalS = 1800;
+  /** The prepaid wallet every recharge draws on (docs/RELIABILITY.md, "Float reconciliation"). */
+  readonly float: FloatTerms = { operations: ['recharge-commission'], reversalWindowS: 7 * 86_400, statement: false };
   private api: SetuApi;
   private recorded: RecordedRequests<StoredRecharge>;
 
@@ -185,6 +195,19 @@ export class SetuRechargeConnector implements Connector {
     // A reversal its webhook announced while it could not be confirmed (webhook.ts): confirmed now.
     const parked = await this.ctx.sessions.get<ParkedReversal>(parkedKey(tx.txnId));
     return this.reportOf(d, known, parked && confirms(parked, d) ? { reason: parked.reason, at: new Date(parked.at) } : undefined);
+  }
+
+  /**
+   * [P] GET /wallet/balance: the wallet now, in paise. A PartnerError when Setu cannot be asked or
+   * refuses (ERR012 balance-api-unavailable-in-uat: its UAT has no balance API), or answers a balance we
+   * cannot read exactly.
+   */
+  async floatBalance(): Promise<FloatBalance> {
+    const a = await this.api.read('GET', '/wallet/balance', undefined, 'wallet balance');
+    if (a.status !== 200) throw new PartnerError('unavailable', this.api.refusal(a, 'wallet balance'));
+    const paise = walletBalanceOf(a.json);
+    if (paise === null) throw new PartnerError('unavailable', 'Setu answered a wallet balance that is not an INR amount in rupees and paise');
+    return { balancePaise: paise, at: new Date() };
   }
 
   routes: Connector['routes'] = (app, hooks) =>

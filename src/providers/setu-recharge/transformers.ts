@@ -257,3 +257,19 @@ export function reversalOf(w: SetuPaymentWebhook, now = new Date()): Reversal {
   const at = typeof w.timestamp === 'string' && !Number.isNaN(Date.parse(w.timestamp)) ? new Date(w.timestamp) : now;
   return { reason: text(w.failureReason) ?? 'Recharge reversed by the operator (Setu REVERSED)', at };
 }
+
+/**
+ * [P] `GET /wallet/balance` → `{success, data: {balance, currency: "INR"}, trace_id}`, the balance a JSON
+ * number in rupees (the spec's example 1500.75; the only rupee amount of the API besides webhooks).
+ * Paise, exactly (a number with more than two decimals, or none, is null: never rounded into a drift);
+ * a string is read as the webhooks' rupee strings are.
+ */
+export function walletBalanceOf(json: unknown): number | null {
+  const data = (json as { data?: { balance?: unknown; currency?: unknown } } | null)?.data;
+  if (!data || (data.currency !== undefined && data.currency !== 'INR')) return null;
+  const b = data.balance;
+  if (typeof b === 'string') return rupeeStringToPaise(b);
+  if (typeof b !== 'number' || !Number.isFinite(b) || Math.abs(b) > 1e12) return null;
+  const paise = Math.round(b * 100);
+  return Math.abs(b * 100 - paise) < 1e-6 ? paise : null;
+}
