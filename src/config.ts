@@ -23,10 +23,6 @@ export const EnvSchema = Type.Object({
   SANGAM_WORKER_BACKOFF_MS: Int(1000, 1, 600_000, 'Cluster: first wait before restarting a worker slot whose worker died again soon after it started (doubles each time)'),
   SANGAM_WORKER_BACKOFF_MAX_MS: Int(30_000, 1, 3_600_000, 'Cluster: longest wait before restarting a worker slot'),
   SANGAM_SANDBOX_PENDING_MS: Int(5000, 0, 3_600_000, 'How long a sandbox pending lasts'),
-  SANGAM_SANDBOX_WALLET: Type.Union([Type.Literal('account'), Type.Literal('simulated')], {
-    default: 'account',
-    description: "What a sandbox key's GET /account/wallet shows: the account's one wallet (CONTRACT §8), or a simulated, unchanging sandbox balance",
-  }),
   SANGAM_FINALIZER_POLL_MS: Int(1000, 10, 60_000, 'How often the pending finalizer scans the store'),
   SANGAM_AUTH_CACHE_MS: Int(500, 0, 1000, 'How long a key lookup is cached in process (revocation latency)'),
   SANGAM_DOCLOCKER_SESSION_TTL_S: Int(600, 10, 86_400, 'Lifetime of a document-locker client id'),
@@ -124,8 +120,6 @@ export interface Config {
   authFailuresPerMin: number;
   trustProxy: string | undefined;
   redisUrl: string | undefined;
-  /** What a sandbox key's wallet read shows (accounts/routes.ts). */
-  sandboxWallet: 'account' | 'simulated';
   partner: {
     secret: string | undefined;
     timeoutMs: number;
@@ -305,7 +299,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authFailuresPerMin: e.SANGAM_AUTH_FAILURES_PER_MIN,
     trustProxy: e.SANGAM_TRUST_PROXY?.trim() || undefined,
     redisUrl: e.SANGAM_REDIS_URL,
-    sandboxWallet: e.SANGAM_SANDBOX_WALLET,
     partner: partnerConfig(e, env),
     ...workerConfig(e, env),
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,

@@ -145,6 +145,15 @@ export const COMMANDS: Record<string, Command> = {
     return accounts.setConsentRequired(db, 'cli', { accountId: values.account!, requireLive: v === 'on' });
   },
 
+  async 'accounts sandbox-wallet'(db, args) {
+    const { values } = opts(args, { account: { type: 'string' }, show: { type: 'string' } });
+    required(values, 'account');
+    const show = values.show;
+    if (show === undefined) return { account: values.account!, ...(await accounts.sandboxWallet(db, values.account!)) };
+    if (show !== 'simulated' && show !== 'live') throw new UsageError('--show must be simulated or live');
+    return accounts.setSandboxWallet(db, 'cli', { accountId: values.account!, show });
+  },
+
   async 'consents verify'(db, args) {
     const { values, positionals } = opts(args, { 'public-key': { type: 'string' } }, 1);
     const receipt = positionals[0];
