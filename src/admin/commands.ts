@@ -173,7 +173,26 @@ export const COMMANDS: Record<string, Command> = {
     const { values } = opts(args, { email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean' }, account: { type: 'string' } });
     required(values, 'email', 'password');
     if (!/^[^@\s]+@[^@\s]+$/.test(values.email!)) throw new UsageError('--email must be an email address');
-    return users.create(db, 'cli', { email: values.email!, password: values.password!, isAdmin: values.admin === true, accountId: values.account ?? null });
+    const { id } = await users.create(db, 'cli', { email: values.email!, password: values.password!, isAdmin: values.admin === true, accountId: values.account ?? null });
+    return { id };
+  },
+
+  async 'users list'(db, args) {
+    opts(args, {});
+    return { users: await users.list(db) };
+  },
+
+  // Deciding on an admin made from the console (admin/actions/users.ts): as the operator, or --as a named admin.
+  async 'users approve-admin'(db, args) {
+    const { values, positionals } = opts(args, { as: { type: 'string' } }, 1);
+    if (!positionals[0]) throw new UsageError('usage: users approve-admin USER_ID [--as EMAIL]');
+    return users.approveAdmin(db, asAdmin(values.as), { userId: positionals[0] });
+  },
+
+  async 'users reject-admin'(db, args) {
+    const { values, positionals } = opts(args, { as: { type: 'string' }, reason: { type: 'string' } }, 1);
+    if (!positionals[0]) throw new UsageError('usage: users reject-admin USER_ID --reason R [--as EMAIL]');
+    return users.rejectAdmin(db, asAdmin(values.as), { userId: positionals[0], reason: values.reason });
   },
 
   async 'ledger check'(db, args) {
@@ -292,6 +311,9 @@ export const COMMANDS: Record<string, Command> = {
 
   ...attentionCommands,
 };
+
+/** The operator (`cli`), or the named admin console user with --as EMAIL (`cli:<email>`). */
+const asAdmin = (email: string | undefined) => (email === undefined ? 'cli' : (`cli:${email.trim().toLowerCase()}` as const));
 
 function allowlistChange(args: string[], how: 'add' | 'remove') {
   const { values, positionals } = opts(args, { account: { type: 'string' }, env: { type: 'string' } }, 1);

@@ -23,7 +23,10 @@ export const USAGE = `usage: sangam <command>
   wallet topup --account ID --amount INR
   batches submit --account ID --env sandbox|live --operation SLUG [--client-batch-id ID] [--validate-only] FILE
                                             (FILE: .csv with a header naming the fields, or .ndjson)
-  users create --email E --password P [--admin] [--account ID]   (a console user)
+  users create --email E --password P [--admin] [--account ID]   (a console user; an admin made here is effective at once)
+  users list
+  users approve-admin USER_ID [--as EMAIL]          (an admin made in the console waits for another admin's approval)
+  users reject-admin USER_ID --reason R [--as EMAIL]
   ledger check                              (exit 1 on any breach)
   store vacuum                              (VACUUM (ANALYZE) of every table: the embedded store has no autovacuum)
   attention list [--reason overdue|review|flagged|proposed] [--limit N]   (what needs a person, with counts)
