@@ -80,6 +80,7 @@ export const EnvSchema = Type.Object({
   SANGAM_WEBHOOK_DISABLE_AFTER_DAYS: Int(5, 1, 90, 'An endpoint failing this long is disabled'),
   SANGAM_WEBHOOK_POLL_MS: Int(500, 10, 60_000, 'How often the delivery worker looks for due attempts'),
   SANGAM_BATCH_POLL_MS: Int(500, 10, 60_000, 'How often the batch worker looks for batches to run (and re-reads rows still pending)'),
+  SANGAM_BATCH_IDENTITY_SWEEP_MS: Int(60_000, 10, 3_600_000, "How often final batch rows of identity operations have their stored input redacted (and rows past the identity retention erased)"),
   SANGAM_BATCH_LEASE_S: Int(30, 1, 3600, 'How long a process holds a batch it runs between chunks: one held by a process that died is taken again after this'),
   SANGAM_BATCH_ROWS_IN_FLIGHT: Int(400, 1, 1000, "Rows of one batch run at once (two half-chunks): bounds what a batch puts in the group commit's queue, and so the length of the write an interactive call of the same store waits behind (10,000 rows, embedded: 100 gave 977 rows/s with an interactive call beside it at p50 36 ms, 400 gave 1,260 rows/s and 112 ms; docs/PERFORMANCE.md, batches round 7)"),
   SANGAM_BATCHES_IN_FLIGHT: Int(4, 1, 64, 'Batches one process runs at once'),
@@ -136,7 +137,8 @@ export interface Config {
   attention: { expectedFinalS: Record<string, number>; pollMs: number };
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; caFile: string | null; timeoutMs: number; disableAfterDays: number; pollMs: number };
   /** The batch worker (src/batches/). */
-  batches: { pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number };
+  /** identitySweepMs: batches/retention.ts, the identity content of final batch rows. */
+  batches: { identitySweepMs: number; pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -268,7 +270,7 @@ function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Con
       }),
       pollMs: e.SANGAM_OVERDUE_POLL_MS,
     },
-    batches: { pollMs: e.SANGAM_BATCH_POLL_MS, leaseS: e.SANGAM_BATCH_LEASE_S, rowsInFlight: e.SANGAM_BATCH_ROWS_IN_FLIGHT, batchesInFlight: e.SANGAM_BATCHES_IN_FLIGHT },
+    batches: { identitySweepMs: e.SANGAM_BATCH_IDENTITY_SWEEP_MS, pollMs: e.SANGAM_BATCH_POLL_MS, leaseS: e.SANGAM_BATCH_LEASE_S, rowsInFlight: e.SANGAM_BATCH_ROWS_IN_FLIGHT, batchesInFlight: e.SANGAM_BATCHES_IN_FLIGHT },
   };
 }
 

@@ -15,6 +15,7 @@ import { migrate } from '../db/migrate.js';
 import { vacuumStore } from '../db/maintenance.js';
 import { accounts, allowlist, keys, pricing, users, wallet } from './actions/index.js';
 import { submitFile } from './actions/batches.js';
+import { eraseIdentityRowsBefore, redactFinalIdentityRows } from '../batches/retention.js';
 import { opts, required, UsageError } from './args.js';
 import { attentionCommands, type CommandContext } from './attention-commands.js';
 import { loadReceiptKey, publicKeyFrom as receiptPublicKey, receiptHash, verifyReceipt } from '../consents/receipt.js';
@@ -254,7 +255,9 @@ export const COMMANDS: Record<string, Command> = {
       throw new UsageError('give --before ISO_DATE or --days N (delete rows older than that), and/or --identity-days N / --bodies-days N (erase content older than that)');
     }
     const result = await purgeAudit(db, cut, signingKeyConfig());
-    return { ...Object.fromEntries(Object.entries(cut).map(([c, d]) => [`${c}_before`, d.toISOString()])), ...result };
+    // Batch rows of identity operations follow the identity class: final rows redacted, older rows erased.
+    const batchRows = { redacted: await redactFinalIdentityRows(db), erased: cut.identity ? await eraseIdentityRowsBefore(db, cut.identity) : 0 };
+    return { ...Object.fromEntries(Object.entries(cut).map(([c, d]) => [`${c}_before`, d.toISOString()])), ...result, batch_rows: batchRows };
   },
 
   async 'audit erase'(db, args) {
