@@ -35,6 +35,7 @@ import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
 import { FloatCheck } from './float/check.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
+import { sweepBatchIdentity } from './batches/retention.js';
 import { registerConsentRoutes } from './consents/routes.js';
 import { registerGoLiveRoutes } from './golive/routes.js';
 import { ConsentLinks, registerConsentPage } from './consents/page.js';
@@ -165,7 +166,7 @@ async function registerRoutes(app: FastifyInstance, services: Services, batches:
 
 /**
  * The background workers, in the order they stop: housekeeping first (idempotency keys past their
- * retention hourly, audit rows past theirs nightly, key usage batched), then the workers that settle,
+ * retention hourly, audit rows past theirs nightly, identity content of final batch rows, key usage batched), then the workers that settle,
  * ask partners and deliver, audit checkpoints last.
  */
 function backgroundWorkers(config: Config, services: Services, batches: Batches, log: FastifyBaseLogger) {
@@ -179,6 +180,7 @@ function backgroundWorkers(config: Config, services: Services, batches: Batches,
   const workers: BackgroundWorker[] = [
     periodic('idempotency purge', 3_600_000, () => services.idempotency.purge(retentionMs), log),
     nightlyRetention(services.db, config.auditRetention, config.auditCheckpoint.signingKey, log),
+    periodic('batch identity retention', config.batches.identitySweepMs, () => sweepBatchIdentity(services.db, config.auditRetention.identity), log),
     periodic('last_used_at flush', config.lastUsedFlushMs, () => services.auth.flushLastUsed(), log),
     services.finalizer,
     reconciler,

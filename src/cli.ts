@@ -1,11 +1,14 @@
 // The `sangam` command line. Every verb prints one JSON object on stdout. With the embedded store and
 // a server running, commands go through the server's admin socket (the store has one owner);
-// otherwise the CLI opens the store itself, applying migrations first.
+// otherwise the CLI opens the store itself, applying migrations first. It never makes an embedded store
+// by accident (CONTRACT §8): where SANGAM_DATA_DIR holds none and no DATABASE_URL is set, every verb but
+// `migrate` (the explicit act that creates one) exits 1 saying where it looked and how to point it at
+// the server's store.
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import type { Services } from './services.js';
 import { exportFromStore, parseExportArgs, writeExport } from './admin/audit-export.js';
-import { openStore } from './db/client.js';
+import { embeddedDir, openStore } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { runCommand, USAGE } from './admin/run.js';
 import { resolveCommand } from './admin/commands.js';
@@ -23,6 +26,21 @@ function print(code: number, output: unknown): number {
   return code;
 }
 
+/**
+ * Why the CLI must not open the store, or null when it may: an embedded store that does not exist yet is
+ * made only by `sangam migrate` (or the server). A PostgreSQL database named by DATABASE_URL exists
+ * already (creating it was the explicit act); the CLI applies its pending migrations.
+ */
+function missingStore(config: Config, verb: string): Record<string, unknown> | null {
+  if (config.databaseUrl || verb === 'migrate' || existsSync(path.join(embeddedDir(config.dataDir), 'PG_VERSION'))) return null;
+  return {
+    error: `no Sangam store in ${config.dataDir} (SANGAM_DATA_DIR resolved; its default is ./data of the current folder) and no DATABASE_URL set: nothing was created`,
+    looked_in: config.dataDir,
+    database_url: null,
+    fix: 'point the CLI at the server\'s store: run it from the server\'s folder, or set SANGAM_DATA_DIR=/path/to/the/server/data (embedded store) or DATABASE_URL=postgres://… (the server\'s PostgreSQL); to create a new empty store here on purpose, run `sangam migrate` first',
+  };
+}
+
 async function auditExport(config: Config, args: string[]): Promise<number> {
   let r;
   try {
@@ -30,6 +48,8 @@ async function auditExport(config: Config, args: string[]): Promise<number> {
   } catch (err) {
     return print(2, { error: (err as Error).message, usage: USAGE });
   }
+  const missing = missingStore(config, 'audit export');
+  if (missing) return print(1, missing);
   const viaServer = config.databaseUrl ? undefined : await exportFromServer(config.dataDir, r);
   if (viaServer) {
     const rows = await writeExport(viaServer, r.out, r.format);
@@ -95,6 +115,8 @@ export async function main(argv: string[]): Promise<number> {
     const viaServer = await sendToServer(config.dataDir, argv);
     if (viaServer) return print(viaServer.code, viaServer.output);
   }
+  const missing = missingStore(config, argv[0]!);
+  if (missing) return print(1, missing);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
   // Built only for a command that settles money (attention approve), with the server's own wiring.
   let services: Services | undefined;

@@ -23,10 +23,6 @@ export const EnvSchema = Type.Object({
   SANGAM_WORKER_BACKOFF_MS: Int(1000, 1, 600_000, 'Cluster: first wait before restarting a worker slot whose worker died again soon after it started (doubles each time)'),
   SANGAM_WORKER_BACKOFF_MAX_MS: Int(30_000, 1, 3_600_000, 'Cluster: longest wait before restarting a worker slot'),
   SANGAM_SANDBOX_PENDING_MS: Int(5000, 0, 3_600_000, 'How long a sandbox pending lasts'),
-  SANGAM_SANDBOX_WALLET: Type.Union([Type.Literal('account'), Type.Literal('simulated')], {
-    default: 'account',
-    description: "What a sandbox key's GET /account/wallet shows: the account's one wallet (CONTRACT §8), or a simulated, unchanging sandbox balance",
-  }),
   SANGAM_FINALIZER_POLL_MS: Int(1000, 10, 60_000, 'How often the pending finalizer scans the store'),
   SANGAM_AUTH_CACHE_MS: Int(500, 0, 1000, 'How long a key lookup is cached in process (revocation latency)'),
   SANGAM_DOCLOCKER_SESSION_TTL_S: Int(600, 10, 86_400, 'Lifetime of a document-locker client id'),
@@ -87,6 +83,7 @@ export const EnvSchema = Type.Object({
   SANGAM_WEBHOOK_DISABLE_AFTER_DAYS: Int(5, 1, 90, 'An endpoint failing this long is disabled'),
   SANGAM_WEBHOOK_POLL_MS: Int(500, 10, 60_000, 'How often the delivery worker looks for due attempts'),
   SANGAM_BATCH_POLL_MS: Int(500, 10, 60_000, 'How often the batch worker looks for batches to run (and re-reads rows still pending)'),
+  SANGAM_BATCH_IDENTITY_SWEEP_MS: Int(60_000, 10, 3_600_000, "How often final batch rows of identity operations have their stored input redacted (and rows past the identity retention erased)"),
   SANGAM_BATCH_LEASE_S: Int(30, 1, 3600, 'How long a process holds a batch it runs between chunks: one held by a process that died is taken again after this'),
   SANGAM_BATCH_ROWS_IN_FLIGHT: Int(400, 1, 1000, "Rows of one batch run at once (two half-chunks): bounds what a batch puts in the group commit's queue, and so the length of the write an interactive call of the same store waits behind (10,000 rows, embedded: 100 gave 977 rows/s with an interactive call beside it at p50 36 ms, 400 gave 1,260 rows/s and 112 ms; docs/PERFORMANCE.md, batches round 7)"),
   SANGAM_BATCHES_IN_FLIGHT: Int(4, 1, 64, 'Batches one process runs at once'),
@@ -128,8 +125,6 @@ export interface Config {
   authFailuresPerMin: number;
   trustProxy: string | undefined;
   redisUrl: string | undefined;
-  /** What a sandbox key's wallet read shows (accounts/routes.ts). */
-  sandboxWallet: 'account' | 'simulated';
   partner: {
     secret: string | undefined;
     timeoutMs: number;
@@ -148,7 +143,8 @@ export interface Config {
   float: { checkMs: number; confirmChecks: number; windowS: number | null };
   webhooks: { retryScheduleS: number[]; allowPrivate: boolean; caFile: string | null; timeoutMs: number; disableAfterDays: number; pollMs: number };
   /** The batch worker (src/batches/). */
-  batches: { pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number; livePerSec: number };
+  /** identitySweepMs: batches/retention.ts, the identity content of final batch rows. */
+  batches: { identitySweepMs: number; pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number; livePerSec: number };
   lastUsedFlushMs: number;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -281,7 +277,7 @@ function workerConfig(e: Env, env: Record<string, string | undefined>): Pick<Con
       pollMs: e.SANGAM_OVERDUE_POLL_MS,
     },
     float: { checkMs: e.SANGAM_FLOAT_CHECK_MS, confirmChecks: e.SANGAM_FLOAT_CONFIRM_CHECKS, windowS: e.SANGAM_FLOAT_WINDOW_S ? Number(e.SANGAM_FLOAT_WINDOW_S) : null },
-    batches: { pollMs: e.SANGAM_BATCH_POLL_MS, leaseS: e.SANGAM_BATCH_LEASE_S, rowsInFlight: e.SANGAM_BATCH_ROWS_IN_FLIGHT, batchesInFlight: e.SANGAM_BATCHES_IN_FLIGHT, livePerSec: e.SANGAM_BATCH_LIVE_ROWS_PER_SEC },
+    batches: { identitySweepMs: e.SANGAM_BATCH_IDENTITY_SWEEP_MS, pollMs: e.SANGAM_BATCH_POLL_MS, leaseS: e.SANGAM_BATCH_LEASE_S, rowsInFlight: e.SANGAM_BATCH_ROWS_IN_FLIGHT, batchesInFlight: e.SANGAM_BATCHES_IN_FLIGHT, livePerSec: e.SANGAM_BATCH_LIVE_ROWS_PER_SEC },
   };
 }
 
@@ -312,7 +308,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authFailuresPerMin: e.SANGAM_AUTH_FAILURES_PER_MIN,
     trustProxy: e.SANGAM_TRUST_PROXY?.trim() || undefined,
     redisUrl: e.SANGAM_REDIS_URL,
-    sandboxWallet: e.SANGAM_SANDBOX_WALLET,
     partner: partnerConfig(e, env),
     ...workerConfig(e, env),
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,

@@ -323,6 +323,76 @@ describe('needs attention', () => {
     const audited = await t.store.db.selectFrom('audit_logs').select('request_body').where('path', '=', 'attention approve').execute();
     assert.ok(audited.some((r) => (r.request_body as { actor: string }).actor === `cli:${ADMINS.checker}`));
   });
+
+  // Issue #37: an admin proposed, made `puppet@…` an admin from the console, signed in as it and approved.
+  it('maker-checker is not defeated by an admin the maker makes: the new admin waits for another admin, and can never check what was proposed before its rights took effect', async () => {
+    const ctx = { settlement: async () => t.services.settlement };
+    const cli = (...argv: string[]) => runCommand(t.store.db, argv, ctx);
+    const p = await pendingPayout(11);
+    const proposed = await propose(ADMINS.maker, p.txnId, { action: 'success', reason: 'Credited', evidence: 'UTR 412345678902' });
+    assert.equal(proposed.status, 200, JSON.stringify(proposed.body));
+    const id = proposed.body.data.id as string;
+
+    const made = await consoleCall(ADMINS.maker, 'POST', '/admin/users', { email: 'puppet@sangam.test', password: PASSWORD, is_admin: true, account_id: null });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    assert.deepEqual([made.body.data.admin, made.body.data.is_admin], ['pending', false]);
+    assert.match(made.body.message, /wait for approval/);
+    const puppetId = made.body.data.id as string;
+    sessions['puppet@sangam.test'] = await login('puppet@sangam.test');
+    const me = await consoleCall('puppet@sangam.test', 'GET', '/session');
+    assert.deepEqual([me.body.data.user.is_admin, me.body.data.user.admin_pending], [false, true]);
+
+    const held = await wallet();
+    const refused = await decideAs('puppet@sangam.test', id, 'approve');
+    assert.equal(refused.status, 403, JSON.stringify(refused.body));
+    assert.match(refused.body.data.Message, /wait for approval/);
+    const viaCli = await cli('attention', 'approve', id, '--as', 'puppet@sangam.test');
+    assert.deepEqual([viaCli.code, viaCli.output.status], [1, 403]);
+    assert.match(String(viaCli.output.error), /wait for approval/);
+    // Nor can the pending admin approve itself, nor its maker approve it.
+    assert.equal((await consoleCall('puppet@sangam.test', 'POST', `/admin/users/${puppetId}/approve-admin`)).status, 403);
+    const byMaker = await consoleCall(ADMINS.maker, 'POST', `/admin/users/${puppetId}/approve-admin`);
+    assert.equal(byMaker.status, 403, JSON.stringify(byMaker.body));
+    assert.match(byMaker.body.data.Message, /Maker-checker/);
+    assert.equal((await cli('users', 'approve-admin', puppetId, '--as', ADMINS.maker)).output.status, 403);
+
+    // A second admin approves the new admin: from now on it is one, but not for what was proposed before.
+    const approved = await consoleCall(ADMINS.checker, 'POST', `/admin/users/${puppetId}/approve-admin`);
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.equal(approved.body.data.admin, 'effective');
+    const late = await decideAs('puppet@sangam.test', id, 'approve');
+    assert.equal(late.status, 403, JSON.stringify(late.body));
+    assert.match(late.body.data.Message, /took effect .* after resolution/);
+    assert.deepEqual(await wallet(), held, 'nothing moved');
+    assert.equal((await txOf(p.ref)).status, 'pending');
+    assert.equal((await decideAs(ADMINS.checker, id, 'reject', { reason: 'Proposed again below' })).status, 200);
+
+    // What the maker proposes after the new admin's rights took effect, the new admin may check.
+    const again = await propose(ADMINS.maker, p.txnId, { action: 'success', reason: 'Credited', evidence: 'UTR 412345678902' });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    const ok = await decideAs('puppet@sangam.test', again.body.data.id, 'approve');
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal((await txOf(p.ref)).status, 'success');
+
+    // The trail shows who proposed, who approved, and how the approver became an admin.
+    const ids = Object.fromEntries(
+      (await t.store.db.selectFrom('console_users').select(['id', 'email']).where('email', 'in', [ADMINS.maker, ADMINS.checker]).execute()).map((u) => [u.email, u.id]),
+    );
+    const body = async (path: string, where: (b: Record<string, unknown>) => boolean) => {
+      const rows = await t.store.db.selectFrom('audit_logs').select('request_body').where('path', '=', path).execute();
+      return rows.map((r) => r.request_body as Record<string, unknown>).filter(where);
+    };
+    const [create] = await body('users create', (b) => b.user_id === puppetId);
+    assert.deepEqual([create!.admin, create!.admin_created_by, create!.actor], ['pending', ids[ADMINS.maker], `console:${ADMINS.maker}`]);
+    const [link] = await body('users approve-admin', (b) => b.user_id === puppetId);
+    assert.deepEqual([link!.admin_created_by, link!.admin_approved_by, link!.actor], [ids[ADMINS.maker], ids[ADMINS.checker], `console:${ADMINS.checker}`]);
+    const [approval] = await body('attention approve', (b) => b.resolution_id === again.body.data.id);
+    assert.deepEqual(
+      [approval!.maker, approval!.maker_user, approval!.checker, approval!.checker_user, approval!.checker_admin_created_by, approval!.checker_admin_approved_by],
+      [ADMINS.maker, ids[ADMINS.maker], 'puppet@sangam.test', puppetId, ids[ADMINS.maker], ids[ADMINS.checker]],
+    );
+    assert.equal((await runCommand(t.store.db, ['audit', 'verify'])).code, 0);
+  });
 });
 
 describe('expectations', () => {

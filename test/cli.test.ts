@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { freshStoreLocation, PATHS, sleep, VALID, type StoreLocation } from './harness.js';
 import { openStore } from '../src/db/client.js';
 
@@ -87,6 +90,42 @@ describe('sangam CLI', () => {
       assert.equal(body(rows[2]!.request_body).amount_paise, 1234);
     } finally {
       await store.close();
+    }
+  });
+
+  it('outside the server\'s folder, with no store there and no DATABASE_URL, refuses and creates nothing; `migrate` creates one on purpose', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'sangam-elsewhere-'));
+    const run = (args: string[]) =>
+      new Promise<{ code: number; out: string; err: string }>((resolve) => {
+        const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+        delete env.SANGAM_DATA_DIR; // the default, ./data of the folder it runs in
+        execFile(process.execPath, [path.join(ROOT, 'bin/sangam.js'), ...args], { cwd: folder, env }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
+        );
+      });
+    try {
+      const refused = await run(['accounts', 'create', '--name', 'Lost']);
+      assert.equal(refused.code, 1, refused.out);
+      assert.equal(refused.out, '', 'no key or id on stdout');
+      const why = JSON.parse(refused.err);
+      assert.equal(why.looked_in, path.join(folder, 'data'));
+      assert.match(why.error, new RegExp(`no Sangam store in ${path.join(folder, 'data').replace(/[.\\/]/g, '\\$&')}.*no DATABASE_URL`));
+      assert.match(why.fix, /SANGAM_DATA_DIR=/);
+      assert.match(why.fix, /DATABASE_URL=/);
+      assert.match(why.fix, /sangam migrate/);
+      assert.deepEqual(readdirSync(folder), [], 'nothing was created');
+      assert.equal((await run(['keys', 'list', '--account', 'acct_x'])).code, 1);
+      assert.equal(existsSync(path.join(folder, 'data')), false);
+
+      const migrated = await run(['migrate']);
+      assert.equal(migrated.code, 0, migrated.err);
+      assert.ok(Array.isArray(JSON.parse(migrated.out).applied));
+      assert.ok(existsSync(path.join(folder, 'data', 'pgdata', 'PG_VERSION')), 'migrate made the store where it ran');
+      const made = await run(['accounts', 'create', '--name', 'Found']);
+      assert.equal(made.code, 0, made.err);
+      assert.match(JSON.parse(made.out).id, /^acct_/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 

@@ -105,7 +105,7 @@ describe('go live in a browser', { skip: skipWithoutChromium }, () => {
     await nav().getByRole('link', { name: 'Go-live reviews' }).click();
     const card = page.getByRole('article', { name: 'Submission Test Fintech name-match' });
     await card.getByRole('button', { name: 'Approve' }).click();
-    await page.getByRole('alert').filter({ hasText: /Maker-checker: owner@acme\.test submitted this request/ }).waitFor();
+    await page.getByRole('alert').filter({ hasText: /Maker-checker: owner@acme\.test proposed go-live submission/ }).waitFor();
     assert.equal((await t.call('POST', PATHS.names, { key: t.liveKey, body: VALID.names() })).status, 403);
   });
 

@@ -160,7 +160,7 @@ describe('go-live checklist', () => {
 
     const self = await as(owner, 'POST', `/console/api/admin/go-live/${id}/approve`);
     assert.equal(self.status, 403);
-    assert.match(self.body.data.Message, /Maker-checker: owner@acme\.test submitted this request/);
+    assert.match(self.body.data.Message, /Maker-checker: owner@acme\.test proposed go-live submission/);
     assert.equal((await as(dev, 'POST', `/console/api/admin/go-live/${id}/approve`)).status, 403);
     assert.equal((await state('name-match')).status, 'submitted');
     assert.equal((await live()).status, 403);
@@ -217,5 +217,49 @@ describe('go-live checklist', () => {
       ['go-live submit', 'console:dev@acme.test'],
     ]);
     assert.equal((await runCommand(t.store.db, ['audit', 'verify'])).code, 0);
+  });
+
+  // Issue #37: an admin submitted, made `puppet@…` an admin from the console, signed in as it and approved.
+  it('an admin the submitter makes cannot approve: it waits for another admin, and never checks what was submitted before its rights took effect', async () => {
+    const open = (await state('signature-match')).submission!;
+    assert.equal((await as(checker, 'POST', `/console/api/admin/go-live/${open.id}/reject`, { reason: 'Resubmitted below' })).status, 200);
+    const sub = await as(owner, 'POST', '/console/api/go-live/submissions', { operations: ['signature-match'] });
+    assert.equal(sub.status, 200, JSON.stringify(sub.body));
+    const id = sub.body.data.submissions[0].id;
+
+    const made = await as(owner, 'POST', '/console/api/admin/users', { email: 'puppet@acme.test', password: 'long password', is_admin: true, account_id: null });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    assert.equal(made.body.data.admin, 'pending');
+    const puppetId = made.body.data.id;
+    const puppet = await login('puppet@acme.test');
+    const refused = await as(puppet, 'POST', `/console/api/admin/go-live/${id}/approve`);
+    assert.equal(refused.status, 403, JSON.stringify(refused.body));
+    assert.match(refused.body.data.Message, /wait for approval/);
+    assert.equal((await state('signature-match')).status, 'submitted');
+
+    assert.equal((await as(owner, 'POST', `/console/api/admin/users/${puppetId}/approve-admin`)).status, 403, 'its maker cannot approve it');
+    const approved = await as(checker, 'POST', `/console/api/admin/users/${puppetId}/approve-admin`);
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    const late = await as(puppet, 'POST', `/console/api/admin/go-live/${id}/approve`);
+    assert.equal(late.status, 403, JSON.stringify(late.body));
+    assert.match(late.body.data.Message, /took effect .* after go-live submission/);
+    assert.equal((await state('signature-match')).status, 'submitted');
+    assert.equal((await t.call('POST', PATHS.signature, { key: t.liveKey, body: VALID.signature() })).status, 403);
+
+    // Submitted after its rights took effect: the approved admin may check it.
+    assert.equal((await as(checker, 'POST', `/console/api/admin/go-live/${id}/reject`, { reason: 'Resubmit' })).status, 200);
+    const next = await as(owner, 'POST', '/console/api/go-live/submissions', { operations: ['signature-match'] });
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+    const ok = await as(puppet, 'POST', `/console/api/admin/go-live/${next.body.data.submissions[0].id}/approve`);
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal((await state('signature-match')).status, 'approved');
+
+    const users = Object.fromEntries((await t.store.db.selectFrom('console_users').select(['id', 'email']).execute()).map((u) => [u.email, u.id]));
+    const rows = await t.store.db.selectFrom('audit_logs').select('request_body').where('path', '=', 'go-live approve').execute();
+    const row = rows.map((r) => r.request_body as Record<string, unknown>).find((b) => b.submission_id === next.body.data.submissions[0].id)!;
+    assert.deepEqual(
+      [row.submitted_by_user, row.checker_user, row.checker_admin_created_by, row.checker_admin_approved_by, row.actor],
+      [users['owner@acme.test'], puppetId, users['owner@acme.test'], users['checker@sangam.test'], 'console:puppet@acme.test'],
+    );
   });
 });

@@ -2,6 +2,7 @@
 // and path errors, media type, size, hostile bodies, and the 500 that leaks nothing.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { addEntry } from '../src/access/allowlist.js';
 import { PATHS, startApp, VALID, type TestApp } from './harness.js';
 
 function assertError(r: { status: number; body: any; headers: Record<string, unknown> }, status: number, errorcode: number) {
@@ -125,8 +126,10 @@ describe('HTTP surface', () => {
   });
 
   it('the wallet answers balance, held and currency; sandbox calls never change it', async () => {
+    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
+    assert.deepEqual((await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey })).body.data, { balance: 0, held: 0, currency: 'INR' });
     const before = await t.call('GET', '/api/v1/account/wallet');
-    assert.deepEqual(before.body.data, { balance: 0, held: 0, currency: 'INR' });
+    assert.deepEqual(before.body.data, { balance: 1_000_000, held: 0, currency: 'INR', simulated: true });
     await t.call('POST', PATHS.upi, { body: VALID.upi() });
     await t.call('POST', PATHS.recharge, { body: VALID.recharge() });
     assert.deepEqual((await t.call('GET', '/api/v1/account/wallet')).body.data, before.body.data);

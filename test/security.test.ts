@@ -14,6 +14,9 @@ import { OPERATIONS } from '../src/operations/registry.js';
 import { eventually, PATHS, ROUTES, startApp, VALID, type TestApp } from './harness.js';
 import { liveReads, startLive, type LiveApp } from './live-harness.js';
 
+/** What a sandbox key reads at GET /account/wallet unless the operator opted its account in (CONTRACT §8). */
+const SIMULATED = { balance: 1_000_000, held: 0, currency: 'INR', simulated: true };
+
 describe('security: every authenticated route', () => {
   let t: TestApp;
   let revoked: string;
@@ -155,18 +158,20 @@ describe('security: isolation between accounts and environments', () => {
     const a = await createAccount(t.store.db, 'Rich');
     const { topUp } = await import('../src/ledger/ledger.js');
     await topUp(t.store.db, a.id, 12_345, null);
-    const k = await createKey(t.store.db, a.id, 'sandbox');
+    const k = await createKey(t.store.db, a.id, 'live');
+    await addEntry(t.store.db, a.id, 'live', '127.0.0.1');
+    await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
     assert.equal((await t.call('GET', '/api/v1/account/wallet', { key: k.key })).body.data.balance, 123.45);
-    assert.equal((await t.call('GET', '/api/v1/account/wallet')).body.data.balance, 0);
+    assert.equal((await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey })).body.data.balance, 0);
   });
 });
 
 // Issue #22, finding 2: a sandbox key read the live statement (every live debit, with its reference)
 // and the live wallet. Every route that reads the account's money or money records is probed here
 // from the other environment and from another account, after real live money moved (a top-up and a
-// live payment through the partner simulator). The wallet's balance is the account's one wallet for
-// every key (CONTRACT §8, [firm]) unless SANGAM_SANDBOX_WALLET=simulated; everything that lists live
-// money (statement, transactions, audit rows, webhook deliveries) is the live key's alone. The console
+// live payment through the partner simulator). A live key reads the account's one wallet; a sandbox
+// key a simulated one that no live movement changes (CONTRACT §8, [firm]), unless the operator opted
+// the account in to the live one; everything that lists live money (statement, transactions, audit rows, webhook deliveries) is the live key's alone. The console
 // belongs to the account's people, not to an environment: it shows the account's money, and only
 // its own account's.
 describe('security: what reads money, across environments and accounts', () => {
@@ -208,11 +213,12 @@ describe('security: what reads money, across environments and accounts', () => {
       const live = (await get('/api/v1/account/wallet', t.liveKey)).body.data;
       assert.ok(live.balance < 5_000, 'the live payment was debited');
       const sandbox = await get('/api/v1/account/wallet', t.key);
-      assert.deepEqual(sandbox.body.data, live, "CONTRACT §8: the account's one wallet, whichever key reads it");
-      assert.equal(sandbox.body.data.simulated, undefined);
+      assert.deepEqual(sandbox.body.data, SIMULATED, 'CONTRACT §8: a sandbox key learns nothing of live money');
       assert.equal((await t.call('POST', PATHS.upi, { body: VALID.upi() })).status, 200);
       assert.deepEqual((await get('/api/v1/account/wallet', t.liveKey)).body.data, live, 'a sandbox payment moves nothing');
-      for (const k of [other.sandbox, other.live]) assert.deepEqual((await get('/api/v1/account/wallet', k)).body.data, { balance: 0, held: 0, currency: 'INR' });
+      assert.deepEqual((await get('/api/v1/account/wallet', t.key)).body.data, SIMULATED);
+      assert.deepEqual((await get('/api/v1/account/wallet', other.live)).body.data, { balance: 0, held: 0, currency: 'INR' });
+      assert.deepEqual((await get('/api/v1/account/wallet', other.sandbox)).body.data, SIMULATED);
     },
     'GET /api/v1/account/statement': async () => {
       const live = (await get('/api/v1/account/statement?limit=500', t.liveKey)).body.data.items as Array<{ kind: string; txn_id: string | null }>;
@@ -318,15 +324,15 @@ describe('security: what reads money, across environments and accounts', () => {
   });
 });
 
-describe('security: SANGAM_SANDBOX_WALLET=simulated', () => {
+describe("security: the sandbox wallet (simulated by default; the operator's opt-in per account)", () => {
   let t: TestApp;
-  before(async () => (t = await startApp({ SANGAM_SANDBOX_WALLET: 'simulated' })));
+  before(async () => (t = await startApp()));
   after(() => t.close());
 
   it('a sandbox key reads a fixed simulated wallet, whatever the live wallet does; the live key reads the live one', async () => {
     const { topUp } = await import('../src/ledger/ledger.js');
     await addEntry(t.store.db, t.accountId, 'live', '127.0.0.1');
-    const simulated = { balance: 100_000, held: 0, currency: 'INR', simulated: true };
+    const simulated = SIMULATED;
     const sandbox = await t.call('GET', '/api/v1/account/wallet');
     assert.deepEqual(sandbox.body.data, simulated);
     assert.match(sandbox.body.message, /simulated/);
@@ -336,5 +342,44 @@ describe('security: SANGAM_SANDBOX_WALLET=simulated', () => {
     assert.deepEqual((await t.call('GET', '/api/v1/account/wallet')).body.data, simulated, 'unchanged by live money and by sandbox calls');
     assert.deepEqual((await t.call('GET', '/api/v1/account/statement')).body.data, { items: [], next_cursor: null });
     assert.equal((await t.call('GET', '/api/v1/account/statement', { key: t.liveKey })).body.data.items.length, 1);
+  });
+
+  it("an operator opts one account in to showing its sandbox keys the live wallet (CLI and console), audited; other accounts stay simulated; opting out restores the simulated wallet", async () => {
+    const { topUp } = await import('../src/ledger/ledger.js');
+    const other = await createAccount(t.store.db, 'Other');
+    const otherKey = (await createKey(t.store.db, other.id, 'sandbox')).key;
+    await topUp(t.store.db, other.id, 500, null);
+    const shown = await runCommand(t.store.db, ['accounts', 'sandbox-wallet', '--account', t.accountId]);
+    assert.deepEqual(shown.output, { account: t.accountId, sandbox_wallet: 'simulated' }, 'off by default');
+    const on = await runCommand(t.store.db, ['accounts', 'sandbox-wallet', '--account', t.accountId, '--show', 'live']);
+    assert.equal(on.code, 0, JSON.stringify(on.output));
+    const live = (await t.call('GET', '/api/v1/account/wallet', { key: t.liveKey })).body.data;
+    assert.equal(live.simulated, undefined);
+    assert.deepEqual((await t.call('GET', '/api/v1/account/wallet')).body.data, live, 'opted in: the sandbox key reads the live wallet');
+    assert.deepEqual((await t.call('GET', '/api/v1/account/wallet', { key: otherKey })).body.data, SIMULATED, 'the setting is per account');
+    assert.equal((await runCommand(t.store.db, ['accounts', 'sandbox-wallet', '--account', t.accountId, '--show', 'maybe'])).code, 2);
+    assert.equal((await runCommand(t.store.db, ['accounts', 'sandbox-wallet', '--account', 'acct_nope', '--show', 'live'])).code, 1);
+    // The console's admin area sets it too (an admin console user).
+    await runCommand(t.store.db, ['users', 'create', '--email', 'ops@example.com', '--password', 'correct horse battery', '--admin']);
+    const login = await t.app.inject({ method: 'POST', url: '/console/api/login', payload: { email: 'ops@example.com', password: 'correct horse battery' } });
+    assert.equal(login.statusCode, 200, login.body);
+    const headers = { cookie: String(login.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': (JSON.parse(login.body) as { data: { csrf_token: string } }).data.csrf_token };
+    const admin = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+      const r = await t.app.inject({ method, url, payload, headers });
+      return { status: r.statusCode, text: r.body, body: JSON.parse(r.body) };
+    };
+    const off = await admin('POST', `/console/api/admin/accounts/${t.accountId}/sandbox-wallet`, { sandbox_wallet: 'simulated' });
+    assert.equal(off.status, 200, off.text);
+    assert.deepEqual(off.body.data, { account: t.accountId, sandbox_wallet: 'simulated' });
+    assert.deepEqual((await t.call('GET', '/api/v1/account/wallet')).body.data, SIMULATED);
+    assert.equal((await admin('POST', `/console/api/admin/accounts/${t.accountId}/sandbox-wallet`, { sandbox_wallet: 'yes' })).status, 422);
+    const list = await admin('GET', '/console/api/admin/accounts');
+    assert.equal(list.body.data.items.find((a: { id: string }) => a.id === t.accountId).sandbox_wallet, 'simulated');
+    await t.services.audit.flush();
+    const rows = await t.store.db.selectFrom('audit_logs').select(['request_body']).where('path', '=', 'accounts sandbox-wallet').orderBy('id').execute();
+    assert.deepEqual(rows.map((r) => (typeof r.request_body === 'string' ? JSON.parse(r.request_body) : r.request_body)), [
+      { sandbox_wallet: 'live', actor: 'cli' },
+      { sandbox_wallet: 'simulated', actor: 'console:ops@example.com' },
+    ]);
   });
 });

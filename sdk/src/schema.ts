@@ -2347,7 +2347,7 @@ export interface operations {
                             /** @description Reserved by pending operations, INR */
                             held: number;
                             /**
-                             * @description Present on a sandbox key when the server gives the sandbox a simulated wallet (SANGAM_SANDBOX_WALLET=simulated): a fixed balance that sandbox calls never move
+                             * @description Present (true) on a sandbox key's read: the simulated sandbox wallet, a fixed ₹10,00,000.00 with nothing held that no live movement and no sandbox call changes. Absent when the key is live, or when the operator opted the account in to showing sandbox keys the live wallet
                              * @enum {boolean}
                              */
                             simulated?: true;

@@ -1,20 +1,17 @@
 // Owns the account endpoints a client's key can read: the wallet and its statement. The statement
 // lists live money (top-ups, debits of live operations, their references), so a sandbox key reads an
-// empty one, as it reads no live transaction. The wallet's balance is the account's one wallet for
-// every key (CONTRACT §8), unless SANGAM_SANDBOX_WALLET=simulated gives sandbox keys a fixed,
-// simulated balance instead (docs/DECISIONS.md).
+// empty one, as it reads no live transaction. A live key reads the account's one wallet; a sandbox key
+// reads a simulated wallet (`simulated: true`, a fixed balance nothing moves) unless the operator opted
+// the account in to showing sandbox keys the live one (CONTRACT §8, accounts/sandbox-wallet.ts).
 import type { FastifyInstance } from 'fastify';
 import { okEnvelope } from '../http/envelope.js';
 import { paiseToInr } from '../money.js';
 import type { Db } from '../db/client.js';
-import type { Config } from '../config.js';
 import { getWallet } from './store.js';
+import { readSandboxWallet, SANDBOX_BALANCE_PAISE } from './sandbox-wallet.js';
 import { statementPage, StatementCursor } from './statement.js';
 import { Type } from '@sinclair/typebox';
 import { Envelope, Nullable, Page, responses } from '../http/responses.js';
-
-/** The simulated sandbox wallet's balance: ₹1,00,000, never moved. */
-const SANDBOX_BALANCE_PAISE = 10_000_000;
 
 const Inr = (description: string) => Type.Number({ description: `${description}, INR` });
 
@@ -32,7 +29,7 @@ const StatementEntry = Type.Object({
   reason: Type.String({ description: 'Why the wallet moved: a top-up, what a debit paid for (a failed verification pays the fee of a completed check), what a reversal gave back' }),
 });
 
-export function registerAccountRoutes(app: FastifyInstance, services: { db: Db; config: Pick<Config, 'sandboxWallet'> }): void {
+export function registerAccountRoutes(app: FastifyInstance, services: { db: Db }): void {
   app.get(
     '/api/v1/account/wallet',
     {
@@ -46,7 +43,11 @@ export function registerAccountRoutes(app: FastifyInstance, services: { db: Db; 
               balance: Inr('Available'),
               held: Inr('Reserved by pending operations'),
               currency: Type.Literal('INR'),
-              simulated: Type.Optional(Type.Literal(true, { description: 'Present on a sandbox key when the server gives the sandbox a simulated wallet (SANGAM_SANDBOX_WALLET=simulated): a fixed balance that sandbox calls never move' })),
+              simulated: Type.Optional(
+                Type.Literal(true, {
+                  description: "Present (true) on a sandbox key's read: the simulated sandbox wallet, a fixed ₹10,00,000.00 with nothing held that no live movement and no sandbox call changes. Absent when the key is live, or when the operator opted the account in to showing sandbox keys the live wallet",
+                }),
+              ),
             }),
           ),
           { errors: [404] },
@@ -54,15 +55,16 @@ export function registerAccountRoutes(app: FastifyInstance, services: { db: Db; 
       },
     },
     async (req) => {
-      if (req.auth!.environment === 'sandbox' && services.config.sandboxWallet === 'simulated') {
-        return okEnvelope('Sandbox wallet: simulated, a fixed balance that sandbox calls never move; a live key reads the live wallet', {
+      const { accountId, environment } = req.auth!;
+      if (environment === 'sandbox' && (await readSandboxWallet(services.db, accountId)).sandbox_wallet === 'simulated') {
+        return okEnvelope('Sandbox wallet: simulated, a fixed balance that nothing moves; a live key reads the live wallet', {
           balance: paiseToInr(SANDBOX_BALANCE_PAISE),
           held: 0,
           currency: 'INR',
           simulated: true,
         });
       }
-      const w = await getWallet(services.db, req.auth!.accountId);
+      const w = await getWallet(services.db, accountId);
       return okEnvelope('Wallet balance', { balance: paiseToInr(w.balance_paise), held: paiseToInr(w.held_paise), currency: 'INR' });
     },
   );

@@ -15,6 +15,7 @@ import { migrate } from '../db/migrate.js';
 import { vacuumStore } from '../db/maintenance.js';
 import { accounts, allowlist, keys, pricing, users, wallet } from './actions/index.js';
 import { submitFile } from './actions/batches.js';
+import { eraseIdentityRowsBefore, redactFinalIdentityRows } from '../batches/retention.js';
 import { opts, required, UsageError } from './args.js';
 import { attentionCommands, type CommandContext } from './attention-commands.js';
 import { floatCommands } from './float-commands.js';
@@ -146,6 +147,15 @@ export const COMMANDS: Record<string, Command> = {
     return accounts.setConsentRequired(db, 'cli', { accountId: values.account!, requireLive: v === 'on' });
   },
 
+  async 'accounts sandbox-wallet'(db, args) {
+    const { values } = opts(args, { account: { type: 'string' }, show: { type: 'string' } });
+    required(values, 'account');
+    const show = values.show;
+    if (show === undefined) return { account: values.account!, ...(await accounts.sandboxWallet(db, values.account!)) };
+    if (show !== 'simulated' && show !== 'live') throw new UsageError('--show must be simulated or live');
+    return accounts.setSandboxWallet(db, 'cli', { accountId: values.account!, show });
+  },
+
   async 'consents verify'(db, args) {
     const { values, positionals } = opts(args, { 'public-key': { type: 'string' } }, 1);
     const receipt = positionals[0];
@@ -165,7 +175,26 @@ export const COMMANDS: Record<string, Command> = {
     const { values } = opts(args, { email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean' }, account: { type: 'string' } });
     required(values, 'email', 'password');
     if (!/^[^@\s]+@[^@\s]+$/.test(values.email!)) throw new UsageError('--email must be an email address');
-    return users.create(db, 'cli', { email: values.email!, password: values.password!, isAdmin: values.admin === true, accountId: values.account ?? null });
+    const { id } = await users.create(db, 'cli', { email: values.email!, password: values.password!, isAdmin: values.admin === true, accountId: values.account ?? null });
+    return { id };
+  },
+
+  async 'users list'(db, args) {
+    opts(args, {});
+    return { users: await users.list(db) };
+  },
+
+  // Deciding on an admin made from the console (admin/actions/users.ts): as the operator, or --as a named admin.
+  async 'users approve-admin'(db, args) {
+    const { values, positionals } = opts(args, { as: { type: 'string' } }, 1);
+    if (!positionals[0]) throw new UsageError('usage: users approve-admin USER_ID [--as EMAIL]');
+    return users.approveAdmin(db, asAdmin(values.as), { userId: positionals[0] });
+  },
+
+  async 'users reject-admin'(db, args) {
+    const { values, positionals } = opts(args, { as: { type: 'string' }, reason: { type: 'string' } }, 1);
+    if (!positionals[0]) throw new UsageError('usage: users reject-admin USER_ID --reason R [--as EMAIL]');
+    return users.rejectAdmin(db, asAdmin(values.as), { userId: positionals[0], reason: values.reason });
   },
 
   async 'ledger check'(db, args) {
@@ -227,7 +256,9 @@ export const COMMANDS: Record<string, Command> = {
       throw new UsageError('give --before ISO_DATE or --days N (delete rows older than that), and/or --identity-days N / --bodies-days N (erase content older than that)');
     }
     const result = await purgeAudit(db, cut, signingKeyConfig());
-    return { ...Object.fromEntries(Object.entries(cut).map(([c, d]) => [`${c}_before`, d.toISOString()])), ...result };
+    // Batch rows of identity operations follow the identity class: final rows redacted, older rows erased.
+    const batchRows = { redacted: await redactFinalIdentityRows(db), erased: cut.identity ? await eraseIdentityRowsBefore(db, cut.identity) : 0 };
+    return { ...Object.fromEntries(Object.entries(cut).map(([c, d]) => [`${c}_before`, d.toISOString()])), ...result, batch_rows: batchRows };
   },
 
   async 'audit erase'(db, args) {
@@ -285,6 +316,9 @@ export const COMMANDS: Record<string, Command> = {
   ...attentionCommands,
   ...floatCommands,
 };
+
+/** The operator (`cli`), or the named admin console user with --as EMAIL (`cli:<email>`). */
+const asAdmin = (email: string | undefined) => (email === undefined ? 'cli' : (`cli:${email.trim().toLowerCase()}` as const));
 
 function allowlistChange(args: string[], how: 'add' | 'remove') {
   const { values, positionals } = opts(args, { account: { type: 'string' }, env: { type: 'string' } }, 1);

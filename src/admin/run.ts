@@ -18,11 +18,15 @@ export const USAGE = `usage: sangam <command>
   approve|unapprove --account ID --operation SLUG|all
   accounts limits --account ID [--per-sec N|default] [--burst N|default]
   accounts consent --account ID [--require-live on|off]   (live calls must cite a consent_id)
+  accounts sandbox-wallet --account ID [--show simulated|live]   (what sandbox keys' wallet read shows; default simulated)
   consents verify RECEIPT [--public-key FILE]   (FILE: a JWK, a JWKS or PEM; default: this store's key; exit 1 if it does not verify)
   wallet topup --account ID --amount INR
   batches submit --account ID --env sandbox|live --operation SLUG [--client-batch-id ID] [--validate-only] FILE
                                             (FILE: .csv with a header naming the fields, or .ndjson)
-  users create --email E --password P [--admin] [--account ID]   (a console user)
+  users create --email E --password P [--admin] [--account ID]   (a console user; an admin made here is effective at once)
+  users list
+  users approve-admin USER_ID [--as EMAIL]          (an admin made in the console waits for another admin's approval)
+  users reject-admin USER_ID --reason R [--as EMAIL]
   ledger check                              (exit 1 on any breach)
   store vacuum                              (VACUUM (ANALYZE) of every table: the embedded store has no autovacuum)
   attention list [--reason overdue|review|flagged|proposed] [--limit N]   (what needs a person, with counts)

@@ -55,19 +55,20 @@ export async function resolutionsOf(db: Db, txnId: string): Promise<Resolution[]
   return db.selectFrom('resolutions').selectAll().where('txn_id', '=', txnId).orderBy('proposed_at').orderBy('id').execute();
 }
 
-export async function insertResolution(trx: Trx, r: { txnId: string; action: ResolutionAction; reason: string; evidence: string; by: string }): Promise<Resolution> {
+/** `by`: the maker's e-mail (what people read); `byUser`: their console user id (what maker-checker compares). */
+export async function insertResolution(trx: Trx, r: { txnId: string; action: ResolutionAction; reason: string; evidence: string; by: string; byUser: string }): Promise<Resolution> {
   return trx
     .insertInto('resolutions')
-    .values({ id: newId('res', 20), txn_id: r.txnId, action: r.action, reason: r.reason, evidence: r.evidence, state: 'proposed', proposed_by: r.by })
+    .values({ id: newId('res', 20), txn_id: r.txnId, action: r.action, reason: r.reason, evidence: r.evidence, state: 'proposed', proposed_by: r.by, proposed_by_user: r.byUser })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 /** Closes a proposal: applied or rejected, by whom, and why (a rejection's reason). */
-export async function decide(trx: Trx, id: string, d: { state: 'applied' | 'rejected'; by: string; reason?: string }): Promise<Resolution> {
+export async function decide(trx: Trx, id: string, d: { state: 'applied' | 'rejected'; by: string; byUser: string; reason?: string }): Promise<Resolution> {
   return trx
     .updateTable('resolutions')
-    .set({ state: d.state, decided_by: d.by, decided_at: new Date(), decision_reason: d.reason ?? null })
+    .set({ state: d.state, decided_by: d.by, decided_by_user: d.byUser, decided_at: new Date(), decision_reason: d.reason ?? null })
     .where('id', '=', id)
     .where('state', '=', 'proposed')
     .returningAll()

@@ -15,7 +15,10 @@
 // identifiers, not personal data (docs/DECISIONS.md) — except an Aadhaar number or VID inside an
 // idempotency key, which is masked like any other. Photos, addresses and dates of birth are dropped;
 // very long strings (images sent for OCR) are cut. Text PostgreSQL cannot store (NUL, unpaired
-// surrogates) becomes U+FFFD, so every answered request has its audit row.
+// surrogates) becomes U+FFFD, so every answered request has its audit row. A free-text name a person
+// chose — an uploaded file's name, which may well be `kyc-234123412346.csv` — is redacted like any
+// other field (redactText). maskAadhaar masks only whole Aadhaar numbers and VIDs, wherever they sit,
+// and leaves everything else as it is: for stored answers a client still reads (batch rows).
 import { verhoeffValid } from '../contract/verhoeff.js';
 
 const DROP_KEYS = new Set(['profile_image', 'photo', 'full_address', 'address', 'care_of', 'dob']);
@@ -97,6 +100,26 @@ function maskPerson(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return storable('*'.repeat(Math.max(0, value.length - 4)) + value.slice(-4));
   if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return typeof value === 'object' && value !== null ? '[redacted]' : value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactString(k, false), maskPerson(v, depth + 1)]));
+}
+
+/** A free-text value (a file name, a label) as the audit store may keep it: every run of 9+ digits masked to its last 4. */
+export const redactText = (s: string): string => redactString(s, false);
+
+/**
+ * `value` with every run of digits that holds an Aadhaar number or a VID masked to its last 4 digits,
+ * in strings and numbers at any depth, keys untouched; nothing else changes (UUIDs, timestamps and
+ * other numbers stay whole unless they hold one).
+ */
+export function maskAadhaar(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.replace(DIGIT_RUN, (run) => (holdsAadhaar(digitsOf(run)) ? maskAllButLast4(run) : run));
+  if (typeof value === 'number') {
+    const text = String(value);
+    const masked = maskAadhaar(text) as string;
+    return masked === text ? value : masked;
+  }
+  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH * 4) return value;
+  if (Array.isArray(value)) return value.map((v) => maskAadhaar(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskAadhaar(v, depth + 1)]));
 }
 
 export function redact(value: unknown, depth = 0, identity = false): unknown {

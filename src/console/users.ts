@@ -1,6 +1,9 @@
 // Owns console users and sessions: scrypt password hashes (node:crypto, N=2^15), sessions keyed by the
-// SHA-256 of a random cookie token, each with its own CSRF token, expiring after 12 hours.
+// SHA-256 of a random cookie token, each with its own CSRF token, expiring after 12 hours. A user's
+// `is_admin` here is whether admin rights are in effect: an admin waiting for a second admin's approval
+// (admin/actions/users.ts) signs in as a non-admin, with `admin_pending: true`.
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import { newId } from '../ids.js';
 import { requireAccount } from '../accounts/store.js';
@@ -30,19 +33,45 @@ let decoy: Promise<string> | null = null;
 export interface ConsoleUser {
   id: string;
   email: string;
+  /** Admin rights in effect. */
   is_admin: boolean;
+  /** Made an admin, waiting for another admin's approval: not an admin until then. */
+  admin_pending: boolean;
   account_id: string | null;
 }
 
-export async function createUser(db: Db, email: string, password: string, isAdmin: boolean, accountId: string | null): Promise<{ id: string }> {
+/** How a new admin's rights start: at once (the operator's CLI, the first admin) or after approval, and who made it. */
+export interface AdminGrant {
+  effective: boolean;
+  createdBy: string | null;
+}
+
+/** `grant` matters for an admin only; without it an admin is effective at once (the operator's CLI). */
+export async function createUser(db: Db, email: string, password: string, isAdmin: boolean, accountId: string | null, grant: AdminGrant = { effective: true, createdBy: null }): Promise<{ id: string }> {
   if (accountId) await requireAccount(db, accountId);
   const id = newId('usr', 16);
   await db
     .insertInto('console_users')
-    .values({ id, email: email.trim().toLowerCase(), password_hash: await hashPassword(password), is_admin: isAdmin, account_id: accountId })
+    .values({
+      id,
+      email: email.trim().toLowerCase(),
+      password_hash: await hashPassword(password),
+      is_admin: isAdmin,
+      account_id: accountId,
+      admin_since: isAdmin && grant.effective ? sql<Date>`now()` : null,
+      admin_created_by: isAdmin ? grant.createdBy : null,
+    })
     .execute();
   return { id };
 }
+
+const userOf = (row: { id: string; email: string; is_admin: boolean; admin_since: Date | null; account_id: string | null }): ConsoleUser => ({
+  id: row.id,
+  email: row.email,
+  is_admin: row.is_admin && row.admin_since !== null,
+  admin_pending: row.is_admin && row.admin_since === null,
+  account_id: row.account_id,
+});
 
 export async function authenticateUser(db: Db, email: string, password: string): Promise<ConsoleUser | null> {
   const row = await db.selectFrom('console_users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -52,7 +81,7 @@ export async function authenticateUser(db: Db, email: string, password: string):
     return null;
   }
   if (!(await checkPassword(password, row.password_hash))) return null;
-  return { id: row.id, email: row.email, is_admin: row.is_admin, account_id: row.account_id };
+  return userOf(row);
 }
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -69,11 +98,11 @@ export async function sessionUser(db: Db, token: string): Promise<(ConsoleUser &
   const row = await db
     .selectFrom('console_sessions as s')
     .innerJoin('console_users as u', 'u.id', 's.user_id')
-    .select(['u.id', 'u.email', 'u.is_admin', 'u.account_id', 's.csrf_token', 's.expires_at'])
+    .select(['u.id', 'u.email', 'u.is_admin', 'u.admin_since', 'u.account_id', 's.csrf_token', 's.expires_at'])
     .where('s.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
   if (!row || row.expires_at.getTime() <= Date.now()) return null;
-  return { id: row.id, email: row.email, is_admin: row.is_admin, account_id: row.account_id, csrf: row.csrf_token };
+  return { ...userOf(row), csrf: row.csrf_token };
 }
 
 export async function closeSession(db: Db, token: string): Promise<void> {

@@ -19,6 +19,8 @@ export interface AccountsTable {
   name_match_on_review: 'pay' | 'hold' | null;
   /** Live calls must cite a consent_id (migration 0019). */
   require_consent_live: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The operator's opt-in to showing sandbox keys the live wallet (migration 0028); off: the simulated one. */
+  sandbox_live_wallet: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface IpAllowlistTable {
@@ -312,6 +314,12 @@ export interface ConsoleUsersTable {
   is_admin: boolean;
   account_id: string | null;
   created_at: CreatedAt;
+  /** When admin rights took effect (migration 0028); null: not an admin, or an admin waiting for approval. */
+  admin_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The console user who made this admin; null: the operator's CLI (or not an admin). */
+  admin_created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The admin who approved this admin; null: effective at once (the CLI, the first admin). */
+  admin_approved_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ConsoleSessionsTable {
@@ -354,6 +362,9 @@ export interface ResolutionsTable {
   decided_by: string | null;
   decided_at: Timestamp | null;
   decision_reason: string | null;
+  /** The console user ids of the maker and the checker (migration 0028): maker-checker compares these. */
+  proposed_by_user: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_by_user: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Float reconciliation (migration 0027, src/float/). */
@@ -416,6 +427,7 @@ export interface FloatResolutionsTable {
   evidence: string;
   state: 'proposed' | 'applied' | 'rejected';
   proposed_by: string;
+  proposed_by_user: string;
   proposed_at: CreatedAt;
   decided_by: string | null;
   decided_at: Timestamp | null;
@@ -447,6 +459,10 @@ export interface BatchesTable {
   cancelled: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
+  /** Rows up to this one have had their identity content redacted, once final (migration 0028, batches/retention.ts). */
+  identity_redacted_through: ColumnType<number, number | undefined, number>;
+  /** When the identity retention erased the rows' content (batches/retention.ts). */
+  identity_erased_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** A batch row's status as the API shows it; `running` is derived (queued, at or below the batch's cursor). */
@@ -490,6 +506,9 @@ export interface GoLiveSubmissionsTable {
   decided_at: Timestamp | null;
   reason: string | null;
   checklist: string;
+  /** The console user ids of the submitter and the decider (migration 0028). */
+  submitted_by_user: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_by_user: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DB {

@@ -171,10 +171,10 @@ export async function candidateRows(db: Db, q: { partner: string; operations: re
   return rows;
 }
 
-export async function insertFloatResolution(trx: Trx, r: { driftId: string; action: FloatResolution['action']; amountPaise: number | null; reason: string; evidence: string; by: string }): Promise<FloatResolution> {
+export async function insertFloatResolution(trx: Trx, r: { driftId: string; action: FloatResolution['action']; amountPaise: number | null; reason: string; evidence: string; by: { id: string; email: string } }): Promise<FloatResolution> {
   return trx
     .insertInto('float_resolutions')
-    .values({ id: newId('fres', 20), drift_id: r.driftId, action: r.action, amount_paise: r.amountPaise, reason: r.reason, evidence: r.evidence, state: 'proposed', proposed_by: r.by })
+    .values({ id: newId('fres', 20), drift_id: r.driftId, action: r.action, amount_paise: r.amountPaise, reason: r.reason, evidence: r.evidence, state: 'proposed', proposed_by: r.by.email, proposed_by_user: r.by.id })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -40,11 +40,12 @@ export async function latestSubmissions(db: Db | Trx, accountId: string): Promis
 }
 
 /** Errors: validation (`operations`: a submission of it already waits — two submits raced past the check). */
-export async function insertSubmission(trx: Trx, s: { accountId: string; operation: string; by: string; checklist: unknown }): Promise<Submission> {
+/** `by`: the submitter's e-mail; `byUser`: their console user id (what maker-checker compares). */
+export async function insertSubmission(trx: Trx, s: { accountId: string; operation: string; by: string; byUser: string | null; checklist: unknown }): Promise<Submission> {
   try {
     return await trx
       .insertInto('go_live_submissions')
-      .values({ id: newId('glv', 20), account_id: s.accountId, operation: s.operation, state: 'submitted', submitted_by: s.by, checklist: JSON.stringify(s.checklist) })
+      .values({ id: newId('glv', 20), account_id: s.accountId, operation: s.operation, state: 'submitted', submitted_by: s.by, submitted_by_user: s.byUser, checklist: JSON.stringify(s.checklist) })
       .returningAll()
       .executeTakeFirstOrThrow();
   } catch (err) {
@@ -56,10 +57,10 @@ export async function insertSubmission(trx: Trx, s: { accountId: string; operati
 
 export const lockSubmission = (trx: Trx, id: string) => trx.selectFrom('go_live_submissions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 
-export async function decideSubmission(trx: Trx, id: string, d: { state: Exclude<GoLiveState, 'submitted'>; by: string; reason: string | null }): Promise<Submission> {
+export async function decideSubmission(trx: Trx, id: string, d: { state: Exclude<GoLiveState, 'submitted'>; by: string; byUser: string; reason: string | null }): Promise<Submission> {
   return trx
     .updateTable('go_live_submissions')
-    .set({ state: d.state, decided_by: d.by, decided_at: new Date(), reason: d.reason })
+    .set({ state: d.state, decided_by: d.by, decided_by_user: d.byUser, decided_at: new Date(), reason: d.reason })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
-// Owns the account actions: creating an account (with its wallet), its rate limits, and which
-// operations it is approved for with live keys.
+// Owns the account actions: creating an account (with its wallet), its rate limits, its settings
+// (name match, consent, what its sandbox keys' wallet read shows), and which operations it is approved
+// for with live keys.
 import type { Db } from '../../db/client.js';
 import { createAccount, requireAccount, setLimits as storeLimits } from '../../accounts/store.js';
 import { approve, unapprove } from '../../access/approvals.js';
@@ -8,6 +9,7 @@ import { ApiError } from '../../errors.js';
 import { adminAction, type Actor } from './run.js';
 import { readNameMatchSettings, writeNameMatchSettings, type NameMatchChange } from '../../accounts/name-match-settings.js';
 import { readConsentSettings, writeConsentSettings } from '../../consents/settings.js';
+import { readSandboxWallet, writeSandboxWallet, type SandboxWalletSetting } from '../../accounts/sandbox-wallet.js';
 
 /** Errors: validation (empty name). */
 export function create(db: Db, actor: Actor, input: { name: string }) {
@@ -51,6 +53,22 @@ export function setConsentRequired(db: Db, actor: Actor, input: { accountId: str
   return adminAction(db, actor, async (trx) => {
     const settings = await writeConsentSettings(trx, input.accountId, input.requireLive);
     return { result: { account: input.accountId, ...settings }, event: { accountId: input.accountId, action: 'accounts consent', detail: { require_consent_live: input.requireLive } } };
+  });
+}
+
+/** What the account's sandbox keys read at GET /account/wallet. Errors: not_found (account). */
+export const sandboxWallet = (db: Db, accountId: string) => readSandboxWallet(db, accountId);
+
+/**
+ * The operator's opt-in (`live`) to showing the account's sandbox keys its live wallet, or back to the
+ * simulated wallet (`simulated`, the default). Errors: not_found (account), validation (`sandbox_wallet`).
+ */
+export function setSandboxWallet(db: Db, actor: Actor, input: { accountId: string; show: string }) {
+  const show = input.show as SandboxWalletSetting['sandbox_wallet'];
+  if (show !== 'live' && show !== 'simulated') throw ApiError.validation([{ field: 'sandbox_wallet', message: 'sandbox_wallet must be simulated or live' }]);
+  return adminAction(db, actor, async (trx) => {
+    const setting = await writeSandboxWallet(trx, input.accountId, show);
+    return { result: { account: input.accountId, ...setting }, event: { accountId: input.accountId, action: 'accounts sandbox-wallet', detail: { ...setting } } };
   });
 }
 

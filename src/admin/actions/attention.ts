@@ -4,7 +4,8 @@
 // database transaction — or rejects it with a reason (the maker may withdraw their own). `dismiss`
 // moves no money and is applied when it is recorded. Every step is an ADMIN audit row (who, why, the
 // evidence): `attention propose`, `attention approve`, `attention reject`, `attention apply`.
-// Admins are people: a console user (`console:<email>`) or the CLI naming one (`cli:<email>`, --as).
+// Admins are people: a console user (`console:<email>`) or the CLI naming one (`cli:<email>`, --as),
+// compared by console user id; the checker's admin rights must predate the proposal (people.ts).
 //
 // Lock order: the transaction row first (SELECT … FOR UPDATE), then the resolution row, then wallets
 // (through settlement), the audit chain last.
@@ -29,7 +30,7 @@ import {
 } from '../../attention/resolutions.js';
 import type { TransactionStore, TxFacts } from '../../transactions/store.js';
 import { adminAction, type Actor } from './run.js';
-import { boundedText, requireAdminPerson } from './people.js';
+import { assertChecker, boundedText, checkerFacts, requireAdminPerson } from './people.js';
 
 export interface AttentionDeps {
   db: Db;
@@ -76,11 +77,11 @@ export function propose(deps: AttentionDeps, actor: Actor, input: { txnId: strin
     fits(action, tx);
     const open = await openResolution(trx, tx.id);
     if (open) throw ApiError.validation([{ field: 'txn_id', message: `resolution ${open.id} (${open.action}) is already waiting for approval: approve or reject it first` }]);
-    let r = await insertResolution(trx, { txnId: tx.id, action, reason, evidence, by: maker });
-    const proposed = event(tx, 'propose', { resolution_id: r.id, action, reason, evidence, maker });
+    let r = await insertResolution(trx, { txnId: tx.id, action, reason, evidence, by: maker.email, byUser: maker.id });
+    const proposed = event(tx, 'propose', { resolution_id: r.id, action, reason, evidence, maker: maker.email, maker_user: maker.id });
     if (money) return { result: resolutionView(r), event: proposed };
-    const effect = await applyResolution(trx, deps, tx, r, maker);
-    r = await decide(trx, r.id, { state: 'applied', by: maker });
+    const effect = await applyResolution(trx, deps, tx, r, maker.email);
+    r = await decide(trx, r.id, { state: 'applied', by: maker.email, byUser: maker.id });
     return { result: resolutionView(r), event: [proposed, event(tx, 'apply', { resolution_id: r.id, action, effect })] };
   });
 }
@@ -97,18 +98,18 @@ async function lockProposal(deps: AttentionDeps, trx: Trx, id: string): Promise<
 
 /**
  * A second admin approves a proposal: it is applied through settlement now, once. Errors: not_found,
- * forbidden (the maker, or not a named admin), validation (already decided; the transaction changed
+ * forbidden (the maker; not a named admin in effect; an admin since after the proposal), validation (already decided; the transaction changed
  * meanwhile — a callback settled it — so the action no longer fits: reject it).
  */
 export function approve(deps: AttentionDeps, actor: Actor, input: { id: string }) {
   return adminAction(deps.db, actor, async (trx) => {
     const { tx, r } = await lockProposal(deps, trx, input.id);
     const checker = await admin(trx, actor);
-    if (checker === r.proposed_by) throw new ApiError('forbidden', 'Maker-checker: a different admin must approve this resolution');
+    assertChecker(checker, { id: r.proposed_by_user, email: r.proposed_by }, r.proposed_at, `resolution ${r.id}`);
     fits(r.action, tx);
-    const effect = await applyResolution(trx, deps, tx, r, checker);
-    const done = await decide(trx, r.id, { state: 'applied', by: checker });
-    const detail = { resolution_id: r.id, action: r.action, reason: r.reason, evidence: r.evidence, maker: r.proposed_by, checker };
+    const effect = await applyResolution(trx, deps, tx, r, checker.email);
+    const done = await decide(trx, r.id, { state: 'applied', by: checker.email, byUser: checker.id });
+    const detail = { resolution_id: r.id, action: r.action, reason: r.reason, evidence: r.evidence, maker: r.proposed_by, maker_user: r.proposed_by_user, ...checkerFacts(checker) };
     return { result: { ...resolutionView(done), effect }, event: [event(tx, 'approve', detail), event(tx, 'apply', { ...detail, effect })] };
   });
 }
@@ -119,7 +120,7 @@ export function reject(deps: AttentionDeps, actor: Actor, input: { id: string; r
   return adminAction(deps.db, actor, async (trx) => {
     const { tx, r } = await lockProposal(deps, trx, input.id);
     const by = await admin(trx, actor);
-    const done = await decide(trx, r.id, { state: 'rejected', by, reason });
-    return { result: resolutionView(done), event: event(tx, 'reject', { resolution_id: r.id, action: r.action, maker: r.proposed_by, reason }) };
+    const done = await decide(trx, r.id, { state: 'rejected', by: by.email, byUser: by.id, reason });
+    return { result: resolutionView(done), event: event(tx, 'reject', { resolution_id: r.id, action: r.action, maker: r.proposed_by, maker_user: r.proposed_by_user, rejected_by: by.email, rejected_by_user: by.id, reason }) };
   });
 }

@@ -17,6 +17,7 @@ import { operationOf, submitBatch, type SubmitDeps, type Submitted } from '../..
 import { uploadRows, type UploadFormat } from '../../batches/upload.js';
 import { UsageError } from '../args.js';
 import { adminAction, type Actor } from './run.js';
+import { redactText } from '../../audit/redact.js';
 
 export interface FileSubmission {
   accountId: string;
@@ -27,7 +28,7 @@ export interface FileSubmission {
   validateOnly: boolean;
 }
 
-/** An upload's text with what to do with it; `name` (the file's) goes into the audit event. */
+/** An upload's text with what to do with it; `name` (the file's) goes into the audit event, redacted. */
 export interface UploadSubmission {
   accountId: string;
   environment: Environment;
@@ -54,7 +55,7 @@ export async function submitUpload(db: Db, deps: SubmitDeps, actor: Actor, s: Up
     onError: s.onError,
   });
   if (submitted.kind === 'batch' && !submitted.existing) {
-    const detail = { batch: submitted.batch.id, operation: def.slug, environment: s.environment, rows: submitted.batch.counts.total, file: s.name };
+    const detail = { batch: submitted.batch.id, operation: def.slug, environment: s.environment, rows: submitted.batch.counts.total, file: redactText(s.name) };
     await adminAction(db, actor, async () => ({ result: null, event: { accountId: s.accountId, environment: s.environment, action: 'batch submit', detail } }));
   }
   return submitted;

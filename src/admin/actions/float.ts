@@ -20,7 +20,7 @@ import { paiseToInr } from '../../money.js';
 import * as floats from '../../float/store.js';
 import { floatResolutionView } from '../../attention/float.js';
 import { adminAction, type Actor } from './run.js';
-import { boundedText, requireAdminPerson } from './people.js';
+import { assertChecker, boundedText, checkerFacts, requireAdminPerson } from './people.js';
 import { propose as proposeForTransaction, type AttentionDeps } from './attention.js';
 
 const PARTNER = /^[a-z0-9]{1,32}$/;
@@ -94,10 +94,10 @@ export async function propose(deps: AttentionDeps, actor: Actor, input: FloatPro
     if (waiting) throw ApiError.validation([{ field: 'id', message: `resolution ${waiting.id} (${waiting.action}) is already waiting for approval: approve or reject it first` }]);
     const action = input.action as 'adjustment' | 'dismiss';
     let r = await floats.insertFloatResolution(trx, { driftId: d.id, action, amountPaise: action === 'adjustment' ? input.amountPaise! : null, reason, evidence, by: maker });
-    const proposed = event('propose', { drift_id: d.id, partner: d.partner, resolution_id: r.id, action, amount_paise: r.amount_paise, drift_paise: d.drift_paise, reason, evidence, maker });
+    const proposed = event('propose', { drift_id: d.id, partner: d.partner, resolution_id: r.id, action, amount_paise: r.amount_paise, drift_paise: d.drift_paise, reason, evidence, maker: maker.email });
     if (action === 'adjustment') return { result: { kind: 'float', resolution: floatResolutionView(r) }, event: proposed };
-    await floats.closeDrift(trx, d.id, { state: 'dismissed', by: maker, reason });
-    r = await floats.decideFloatResolution(trx, r.id, { state: 'applied', by: maker });
+    await floats.closeDrift(trx, d.id, { state: 'dismissed', by: maker.email, reason });
+    r = await floats.decideFloatResolution(trx, r.id, { state: 'applied', by: maker.email });
     return { result: { kind: 'float', resolution: floatResolutionView(r) }, event: [proposed, event('apply', { drift_id: d.id, partner: d.partner, resolution_id: r.id, action })] };
   });
 }
@@ -130,11 +130,11 @@ export function approve(db: Db, actor: Actor, input: { id: string }) {
   return adminAction(db, actor, async (trx) => {
     const { d, r } = await lockProposal(trx, input.id);
     const checker = await requireAdminPerson(trx, actor, 'A float resolution');
-    if (checker === r.proposed_by) throw new ApiError('forbidden', 'Maker-checker: a different admin must approve this resolution');
-    const m = await floats.recordMovement(trx, { partner: d.partner, kind: 'adjustment', amountPaise: r.amount_paise!, memo: `${r.reason} (drift ${d.id}, resolution ${r.id})`, by: `${r.proposed_by} + ${checker}` });
-    await floats.closeDrift(trx, d.id, { state: 'adjusted', by: checker, reason: r.reason });
-    const done = await floats.decideFloatResolution(trx, r.id, { state: 'applied', by: checker });
-    const detail = { drift_id: d.id, partner: d.partner, resolution_id: r.id, action: r.action, amount_paise: r.amount_paise, movement_id: m.id, maker: r.proposed_by, checker };
+    assertChecker(checker, { id: r.proposed_by_user, email: r.proposed_by }, r.proposed_at, `float resolution ${r.id}`);
+    const m = await floats.recordMovement(trx, { partner: d.partner, kind: 'adjustment', amountPaise: r.amount_paise!, memo: `${r.reason} (drift ${d.id}, resolution ${r.id})`, by: `${r.proposed_by} + ${checker.email}` });
+    await floats.closeDrift(trx, d.id, { state: 'adjusted', by: checker.email, reason: r.reason });
+    const done = await floats.decideFloatResolution(trx, r.id, { state: 'applied', by: checker.email });
+    const detail = { drift_id: d.id, partner: d.partner, resolution_id: r.id, action: r.action, amount_paise: r.amount_paise, movement_id: m.id, maker: r.proposed_by, ...checkerFacts(checker) };
     return { result: floatResolutionView(done), event: [event('approve', detail), event('apply', detail)] };
   });
 }
@@ -149,7 +149,7 @@ export function reject(db: Db, actor: Actor, input: { id: string; reason?: strin
     const r = (await floats.getFloatResolution(trx, input.id, true))!;
     if (r.state !== 'proposed') throw ApiError.validation([{ field: 'id', message: `resolution ${input.id} is already ${r.state}` }]);
     const by = await requireAdminPerson(trx, actor, 'A float resolution');
-    const done = await floats.decideFloatResolution(trx, r.id, { state: 'rejected', by, reason });
+    const done = await floats.decideFloatResolution(trx, r.id, { state: 'rejected', by: by.email, reason });
     return { result: floatResolutionView(done), event: event('reject', { drift_id: r.drift_id, resolution_id: r.id, maker: r.proposed_by, reason }) };
   });
 }

@@ -1,6 +1,7 @@
 // Owns the go-live actions (issue #26 item 5): the account keeps its go-live profile, submits
 // operations for live use, and an admin approves or rejects each submission with a reason. Approval
-// is maker-checker — whoever submitted cannot approve it — and grants live use by writing the same
+// is maker-checker — whoever submitted cannot approve it (compared by console user id), nor can an
+// admin whose rights took effect after the submission (people.ts) — and grants live use by writing the same
 // `approvals` row `sangam approve` writes (access/approvals.ts), in the same transaction. Every step
 // is an ADMIN audit row: `go-live profile`, `go-live submit`, `go-live approve`, `go-live reject`.
 //
@@ -13,7 +14,7 @@ import { OPERATION_SLUGS } from '../../operations/registry.js';
 import { checklist, submissionView, type OperationChecklist } from '../../golive/checklist.js';
 import { decideSubmission, insertSubmission, lockSubmission, writeProfile, type ProfileField, type Submission } from '../../golive/store.js';
 import { adminAction, type Actor } from './run.js';
-import { boundedText, personOf, requireAdminPerson } from './people.js';
+import { assertChecker, boundedText, checkerFacts, personOf, requireAdminPerson } from './people.js';
 
 const REASON_MAX = 1000;
 
@@ -61,9 +62,10 @@ export function submit(db: Db, actor: Actor, input: { accountId: string; operati
   if (ops.length === 0) throw ApiError.validation([{ field: 'operations', message: 'operations must name at least one operation' }]);
   return adminAction(db, actor, async (trx) => {
     const chosen = submittable(ops, (await checklist(trx, input.accountId, OPERATION_SLUGS)).operations);
+    const byUser = (await trx.selectFrom('console_users').select('id').where('email', '=', by).executeTakeFirst())?.id ?? null;
     const rows: Submission[] = [];
-    for (const c of chosen) rows.push(await insertSubmission(trx, { accountId: input.accountId, operation: c.operation, by, checklist: c.items }));
-    const events = rows.map((r) => ({ accountId: r.account_id, environment: 'live' as const, action: 'go-live submit', detail: { submission_id: r.id, operation: r.operation, submitted_by: by } }));
+    for (const c of chosen) rows.push(await insertSubmission(trx, { accountId: input.accountId, operation: c.operation, by, byUser, checklist: c.items }));
+    const events = rows.map((r) => ({ accountId: r.account_id, environment: 'live' as const, action: 'go-live submit', detail: { submission_id: r.id, operation: r.operation, submitted_by: by, submitted_by_user: byUser } }));
     return { result: { submissions: rows.map(submissionView) }, event: events };
   });
 }
@@ -84,10 +86,10 @@ export function approve(db: Db, actor: Actor, input: { id: string }) {
   return adminAction(db, actor, async (trx) => {
     const s = await openSubmission(trx, input.id);
     const checker = await requireAdminPerson(trx, actor, 'A go-live approval');
-    if (checker === s.submitted_by.toLowerCase()) throw new ApiError('forbidden', `Maker-checker: ${checker} submitted this request, so a different admin must approve it`);
+    assertChecker(checker, { id: s.submitted_by_user, email: s.submitted_by }, s.submitted_at, `go-live submission ${s.id}`);
     await grant(trx, s.account_id, [s.operation]);
-    const done = await decideSubmission(trx, s.id, { state: 'approved', by: checker, reason: null });
-    const detail = { submission_id: s.id, operation: s.operation, submitted_by: s.submitted_by, checker };
+    const done = await decideSubmission(trx, s.id, { state: 'approved', by: checker.email, byUser: checker.id, reason: null });
+    const detail = { submission_id: s.id, operation: s.operation, submitted_by: s.submitted_by, submitted_by_user: s.submitted_by_user, ...checkerFacts(checker) };
     return { result: { submission: submissionView(done), approved: await listApprovals(trx, s.account_id) }, event: { accountId: s.account_id, environment: 'live', action: 'go-live approve', detail } };
   });
 }
@@ -98,8 +100,8 @@ export function reject(db: Db, actor: Actor, input: { id: string; reason?: strin
   return adminAction(db, actor, async (trx) => {
     const s = await openSubmission(trx, input.id);
     const by = await requireAdminPerson(trx, actor, 'A go-live rejection');
-    const done = await decideSubmission(trx, s.id, { state: 'rejected', by, reason });
-    const detail = { submission_id: s.id, operation: s.operation, submitted_by: s.submitted_by, reason };
+    const done = await decideSubmission(trx, s.id, { state: 'rejected', by: by.email, byUser: by.id, reason });
+    const detail = { submission_id: s.id, operation: s.operation, submitted_by: s.submitted_by, rejected_by: by.email, rejected_by_user: by.id, reason };
     return { result: { submission: submissionView(done) }, event: { accountId: s.account_id, environment: 'live', action: 'go-live reject', detail } };
   });
 }

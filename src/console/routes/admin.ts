@@ -1,5 +1,5 @@
 // Owns the operators' pages (admins only, for every route registered here): accounts with their wallets
-// and approvals, creating an account, top-ups and approvals through the shared admin actions (audited as
+// and approvals, creating an account, top-ups, approvals and the sandbox wallet setting through the shared admin actions (audited as
 // console:<email>); console users (admin-users.ts), pricing and rate limits (admin-pricing.ts). The
 // manual-review queue is part of "Needs attention" (attention.ts).
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +17,7 @@ import { registerAdminPricing } from './admin-pricing.js';
 
 const NewAccount = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
 const TopUp = Type.Object({ amount: Amount(10_000_000) });
+const SandboxWallet = Type.Object({ sandbox_wallet: Type.Union([Type.Literal('simulated'), Type.Literal('live')], { errorMessage: 'sandbox_wallet must be simulated or live' }) });
 const Approval = Type.Object({ operation: Type.String({ enum: ['all', ...SLUGS] }), approved: Type.Boolean() });
 type Id = { Params: { id: string } };
 
@@ -37,6 +38,10 @@ export function registerAdmin(api: FastifyInstance, services: Services): void {
     return okEnvelope('Wallet topped up', { balance: paiseToInr(r.balance_paise) });
   });
 
+  api.post<Id & { Body: Static<typeof SandboxWallet> }>('/console/api/admin/accounts/:id/sandbox-wallet', { schema: { hide: true, body: SandboxWallet } }, async (req) =>
+    okEnvelope('Sandbox wallet setting updated', await accounts.setSandboxWallet(db, actorOf(req), { accountId: req.params.id, show: req.body.sandbox_wallet })),
+  );
+
   api.post<Id & { Body: Static<typeof Approval> }>('/console/api/admin/accounts/:id/approvals', { schema: { hide: true, body: Approval } }, async (req) => {
     const r = await accounts.setApproval(db, actorOf(req), { accountId: req.params.id, ...req.body });
     return okEnvelope('Approvals updated', { approved: r.approved });
@@ -48,7 +53,7 @@ async function accountList(db: Db) {
   const rows = await db
     .selectFrom('accounts as a')
     .innerJoin('wallet_balances as w', 'w.account_id', 'a.id')
-    .select(['a.id', 'a.name', 'a.created_at', 'w.balance_paise', 'w.held_paise'])
+    .select(['a.id', 'a.name', 'a.created_at', 'a.sandbox_live_wallet', 'w.balance_paise', 'w.held_paise'])
     .orderBy('a.created_at', 'desc')
     .limit(500)
     .execute();
@@ -59,6 +64,7 @@ async function accountList(db: Db) {
     created_at: r.created_at.toISOString(),
     balance: paiseToInr(r.balance_paise),
     held: paiseToInr(r.held_paise),
+    sandbox_wallet: r.sandbox_live_wallet ? 'live' : 'simulated',
     approvals: approvals.filter((a) => a.account_id === r.id).map((a) => a.operation),
   }));
 }

@@ -21,9 +21,11 @@ export function accountOf(req: FastifyRequest): string {
   return id;
 }
 
-/** Errors: forbidden (not an admin). */
+/** Errors: forbidden (not an admin, or an admin whose rights wait for another admin's approval). */
 export function requireAdmin(req: FastifyRequest): void {
-  if (!req.consoleUser!.is_admin) throw new ApiError('forbidden', 'Admins only');
+  const u = req.consoleUser!;
+  if (u.admin_pending) throw new ApiError('forbidden', 'Admins only: your admin rights wait for approval by another admin');
+  if (!u.is_admin) throw new ApiError('forbidden', 'Admins only');
 }
 
 export const actorOf = (req: FastifyRequest): Actor => consoleActor(req.consoleUser!.email);

@@ -78,6 +78,8 @@ CREATE TABLE float_resolutions (
   evidence        text NOT NULL,
   state           text NOT NULL CHECK (state IN ('proposed', 'applied', 'rejected')),
   proposed_by     text NOT NULL,
+  -- The maker's console user id: maker-checker compares ids, never e-mails (admin/actions/people.ts).
+  proposed_by_user text NOT NULL,
   proposed_at     timestamptz NOT NULL DEFAULT now(),
   decided_by      text,
   decided_at      timestamptz,

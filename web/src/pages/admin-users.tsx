@@ -1,4 +1,5 @@
-// Admin · Users: every console user with their admin flag and account; create one (audited).
+// Admin · Users: every console user with their admin state and account; create one (audited). An admin
+// made here waits for another admin's approval (Approve / Refuse on its row; its maker cannot approve it).
 import { api, when } from '../api';
 import { Empty, Failure, Table, useData } from '../ui';
 
@@ -6,6 +7,7 @@ interface User {
   id: string;
   email: string;
   is_admin: boolean;
+  admin: 'effective' | 'pending' | null;
   account_id: string | null;
   account_name: string | null;
   created_at: string;
@@ -24,6 +26,16 @@ export function AdminUsers() {
         body: { email: f.get('email'), password: f.get('password'), is_admin: f.get('is_admin') === 'on', account_id: f.get('account_id') || null },
       });
       form.reset();
+      users.reload();
+    } catch (err) {
+      users.setError((err as Error).message);
+    }
+  };
+  const decide = async (u: User, how: 'approve-admin' | 'reject-admin') => {
+    const reason = how === 'reject-admin' ? window.prompt(`Why refuse admin rights to ${u.email}?`) : null;
+    if (how === 'reject-admin' && !reason) return;
+    try {
+      await api(`/admin/users/${u.id}/${how}`, { method: 'POST', body: how === 'reject-admin' ? { reason } : {} });
       users.reload();
     } catch (err) {
       users.setError((err as Error).message);
@@ -64,7 +76,23 @@ export function AdminUsers() {
           {users.data.items.map((u) => (
             <tr key={u.id}>
               <td>{u.email}</td>
-              <td>{u.is_admin ? 'admin' : '—'}</td>
+              <td>
+                {u.admin === 'pending' ? (
+                  <>
+                    admin, waiting for approval{' '}
+                    <button type="button" onClick={() => void decide(u, 'approve-admin')}>
+                      Approve
+                    </button>{' '}
+                    <button type="button" onClick={() => void decide(u, 'reject-admin')}>
+                      Refuse
+                    </button>
+                  </>
+                ) : u.is_admin ? (
+                  'admin'
+                ) : (
+                  '—'
+                )}
+              </td>
               <td>{u.account_id ? `${u.account_name} (${u.account_id})` : '—'}</td>
               <td>{when(u.created_at)}</td>
             </tr>
