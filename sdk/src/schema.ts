@@ -764,7 +764,7 @@ export interface components {
         };
         /**
          * Error409
-         * @description The same idempotency key is still in flight (Errorcode 106)
+         * @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed)
          */
         Error409: {
             data: {
@@ -772,13 +772,23 @@ export interface components {
                  * @description See the error table (CONTRACT §1)
                  * @enum {integer}
                  */
-                Errorcode: 106;
+                Errorcode: 106 | 114;
+                /** @description One entry per bad field */
+                errors?: {
+                    /** @description The request field, as a dotted path (`body`, `path` or `header` for the whole) */
+                    field: string;
+                    message: string;
+                    /** @description A batch upload: the row the field is in (1 is the first item; 0 a CSV header) */
+                    row?: number;
+                }[];
                 /** @description The message; for a 422, the field messages joined */
                 Message: string;
                 /** @description The X-Request-Id of this answer */
                 request_id: string;
                 /** @enum {string} */
                 Status: "Failed";
+                /** @description Errorcode 114: the transaction the reference_id already names */
+                txn_id?: string;
             };
             message: string;
             /** @enum {boolean} */
@@ -1304,7 +1314,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
             409: {
                 headers: {
                     /** @description The key's burst: requests it may make at once */
@@ -1727,7 +1737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
             409: {
                 headers: {
                     /** @description The key's burst: requests it may make at once */
@@ -3458,7 +3468,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
             409: {
                 headers: {
                     /** @description The key's burst: requests it may make at once */
@@ -6237,7 +6247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
             409: {
                 headers: {
                     /** @description The key's burst: requests it may make at once */
@@ -6697,7 +6707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
             409: {
                 headers: {
                     /** @description The key's burst: requests it may make at once */
@@ -8384,7 +8394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
             409: {
                 headers: {
                     /** @description The key's burst: requests it may make at once */
@@ -8845,7 +8855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
             409: {
                 headers: {
                     /** @description The key's burst: requests it may make at once */
@@ -9595,7 +9605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
             409: {
                 headers: {
                     /** @description The key's burst: requests it may make at once */
@@ -10101,7 +10111,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description The same idempotency key is still in flight (Errorcode 106) */
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
             409: {
                 headers: {
                     /** @description The key's burst: requests it may make at once */
