@@ -10,7 +10,7 @@
 //   - serialising answers from the response schemas against JSON.stringify (serialize).
 // Runs on the embedded store, and on PostgreSQL too when DATABASE_URL is set (scale-out and audit need
 // it). Bounded: BENCH_SECONDS per load (default 10, plus half as much warm-up), BENCH_CONNECTIONS (50).
-// BENCH_ONLY=sandbox,live,hot,scale,scale-n,footprint,webhooks,audit,serialize,name-match,batches runs a subset (the
+// BENCH_ONLY=sandbox,live,hot,scale,scale-n,footprint,webhooks,audit,serialize,name-match,batches,tenants runs a subset (the
 // baseline always runs, except for name-match alone, which needs no server: the engine on the labelled set);
 // BENCH_ONLY=bank runs the bank test's long run (bench/bank.ts), which a plain `npm run bench` leaves out.
 import { randomUUID } from 'node:crypto';
@@ -34,6 +34,7 @@ import { printSerialize, serializeBench } from './serialize.js';
 import { nameMatchBench, printNameMatch } from './name-match.js';
 import { bankBench, printBank } from './bank.js';
 import { batchesBench, printBatches } from './batches.js';
+import { printTenants, tenantsBench } from './tenants.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
@@ -235,11 +236,20 @@ async function batches() {
   printBatches(rows);
 }
 
-// name-match and batches alone need no baseline.
+/** One tenant's batch beside another tenant's calls (bench/tenants.ts), each store in turn. */
+async function tenants() {
+  const rows = [];
+  for (const kind of STORES) rows.push(await tenantsBench(kind.label, () => kind.open()));
+  printTenants(rows);
+}
+
+// name-match, batches and tenants alone need no baseline.
 if (ONLY.size === 1 && ONLY.has('name-match')) nameMatch();
 else if (ONLY.size === 1 && ONLY.has('batches')) await batches();
+else if (ONLY.size === 1 && ONLY.has('tenants')) await tenants();
 else {
   await main();
   if (want('name-match')) nameMatch();
   if (want('batches')) await batches();
+  if (want('tenants')) await tenants();
 }

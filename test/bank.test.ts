@@ -40,6 +40,8 @@ describe('bank test: live traffic on the partner emulators through kill -9, faul
     assert.deepEqual(x.madeAtBoth, [], 'no payout made at both UPI partners');
     assert.deepEqual(x.contradictions, [], 'no client answer contradicts the final state');
     assert.deepEqual(report.transactionsPerReference, [], 'one transaction per operation');
+    assert.ok(report.twins.pairs > 0 && report.twins.taken > 0, JSON.stringify(report.twins));
+    assert.deepEqual(report.twins.broken, [], 'one reference sent twice at once under two keys executes once');
     assert.ok(report.ledger.ok, report.ledger.breaches.join('\n'));
     assert.ok(report.audit.ok, 'audit verify');
     assert.equal(report.wallet.held, 0);

@@ -23,7 +23,7 @@ import { randomBase62 } from '../../src/ids.js';
 import { freshStoreLocation, sleep } from '../harness.js';
 import { ServerProcess } from '../live-harness.js';
 import { Partners, type Kind } from './partners.js';
-import { plan, Progress, runClients, type Answer, type Op } from './workload.js';
+import { plan, Progress, runClients, type Answer, type Op, type TwinAnswers } from './workload.js';
 import { disagreement, expectedWallet, tally, type Row, type SangamView, type Tally } from './verdict.js';
 
 export interface BankOptions {
@@ -43,6 +43,8 @@ export interface BankReport {
   faultPhases: string[];
   reversals: { whileDown: number; whileUp: number; byLifecycle: number };
   clients: { requests: number; retries: number; replays: number; unanswered: number };
+  /** Operations sent twice at once under two keys: how many, how many of those got a 409/114, and what broke CONTRACT §5. */
+  twins: { pairs: number; taken: number; broken: string[] };
   wallet: { balance: number; held: number; byPartners: number; bySangam: number };
   transactionsPerReference: string[];
   flagged: string[];
@@ -167,6 +169,7 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
       faultPhases: PHASES.map((p) => p.name),
       reversals: { ...run.reversals, byLifecycle: rows.filter((r) => r.partner.reversed).length - run.reversals.whileDown - run.reversals.whileUp },
       clients: { ...run.stats, unanswered: run.ops.length - run.answers.size },
+      twins: { pairs: run.twins.length, taken: run.twins.filter((t) => t.answers.some((a) => a?.status === 'taken')).length, broken: run.twins.flatMap(twinBreach) },
       wallet: {
         balance: Math.round(w.balance * 100),
         held: Math.round(w.held * 100),
@@ -181,6 +184,20 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
     await partners.close();
     await loc.drop();
   }
+}
+
+/**
+ * Why a twin pair breaks CONTRACT §5, or nothing: both executed, one unanswered, or a 409/114 naming
+ * another transaction than the one that executed.
+ */
+function twinBreach(t: TwinAnswers): string[] {
+  const [a, b] = t.answers;
+  if (!a || !b) return [`${t.reference}: a twin got no definite answer`];
+  const ran = [a, b].filter((x) => x.status !== 'taken' && x.status !== 'unsent');
+  if (ran.length > 1) return [`${t.reference}: both twins executed (${ran.map((x) => x.txnId).join(', ')})`];
+  const taken = [a, b].find((x) => x.status === 'taken');
+  if (taken && ran[0] && taken.txnId !== ran[0].txnId) return [`${t.reference}: 409/114 named ${taken.txnId}, ${ran[0].txnId} executed`];
+  return [];
 }
 
 /** A gauge of /metrics for the partner `setu`; null when it has no value. */
@@ -218,9 +235,10 @@ async function inspectStore(loc: { databaseUrl: string | undefined; dataDir: str
       const txnId = r.sangam.txnId;
       return { reference: r.op.reference, txnId, shown: r.sangam.reversed ? ('posted' as const) : txnId && named.has(txnId) ? ('candidate' as const) : ('missing' as const) };
     });
-    const txns = await store.db.selectFrom('transactions').select(['reference_id', 'flagged', 'review_reason']).where('environment', '=', 'live').execute();
+    const txns = await store.db.selectFrom('transactions').select(['reference_id', 'flagged', 'review_reason', 'ref_released']).where('environment', '=', 'live').execute();
+    // A reference names one transaction (CONTRACT §5); a call answered 502/504 let its reference go.
     const perRef = new Map<string, number>();
-    for (const t of txns) perRef.set(t.reference_id, (perRef.get(t.reference_id) ?? 0) + 1);
+    for (const t of txns) if (!t.ref_released) perRef.set(t.reference_id, (perRef.get(t.reference_id) ?? 0) + 1);
     const ledger = await checkLedger(store.db);
     const audit = await verifyAudit(store.db);
     return {
@@ -240,6 +258,7 @@ class BankRun {
   readonly ops: Op[];
   readonly progress: Progress;
   answers = new Map<string, Answer>();
+  twins: TwinAnswers[] = [];
   stats = { requests: 0, retries: 0, replays: 0 };
   reversals = { whileDown: 0, whileUp: 0 };
   kills = 0;
@@ -270,8 +289,8 @@ class BankRun {
     const halt = new AbortController();
     const clients = runClients(this.ops, this.o.clients, () => this.server.base, this.key, this.progress, halt.signal);
     const director = this.direct().catch((err: unknown) => (halt.abort(), Promise.reject(err)));
-    const [{ answers, stats }] = await Promise.all([clients, director]);
-    Object.assign(this, { answers, stats });
+    const [{ answers, stats, twins }] = await Promise.all([clients, director]);
+    Object.assign(this, { answers, stats, twins });
     this.partners.faults({});
     this.o.log(`all ${answers.size}/${this.ops.length} answered after ${stats.requests} requests (${stats.retries} retries, ${stats.replays} replays)`);
   }
@@ -346,6 +365,7 @@ export function reportLines(r: BankReport): string[] {
     `${t.operations} operations (${Object.entries(t.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}); ${r.kills} kill -9; ${r.faultPhases.length} fault phases; reversals: ${r.reversals.whileDown} while Sangam was down, ${r.reversals.whileUp} while up, ${r.reversals.byLifecycle} by the partners' own lifecycle`,
     `at the partners: ${Object.entries(t.partnerOutcomes).sort().map(([k, n]) => `${k}: ${n}`).join('; ')}`,
     `clients: ${r.clients.requests} requests, ${r.clients.retries} retries, ${r.clients.replays} replays, ${r.clients.unanswered} unanswered`,
+    `one reference, two keys at once: ${r.twins.pairs} pairs, ${r.twins.taken} answered 409/114, ${r.twins.broken.length} broken`,
     `partner-versus-Sangam disagreements: ${t.disagreements.length}; made at both UPI partners: ${t.madeAtBoth.length}; client answers contradicting the final state: ${t.contradictions.length}; prepaid reversals unobservable by the API (every webhook missed, PARTNERS.md §9.4): ${t.unobservable.length}`,
     `wallet: balance ${r.wallet.balance} paise, held ${r.wallet.held}; the partners' books imply ${r.wallet.byPartners} (difference ${r.wallet.balance - r.wallet.byPartners}); Sangam's own transactions imply ${r.wallet.bySangam}`,
     `ledger check: ${r.ledger.ok ? 'ok' : r.ledger.breaches.join('; ')}; audit verify: ${r.audit.ok ? 'ok' : 'BROKEN'} (${r.audit.checked} rows); references with other than one transaction: ${r.transactionsPerReference.length}; flagged for review: ${r.flagged.length}`,

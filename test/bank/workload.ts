@@ -2,7 +2,9 @@
 // recharges, interleaved, each with its own reference and idempotency key and a lifecycle picked by
 // the partners' magic inputs), and clients that send each one again with the same key until they get
 // a definite answer — through connection refusals while Sangam is down, 409 while a crashed request
-// still holds the key, and 5xx.
+// still holds the key, and 5xx. Every sixth operation has a twin: the same request sent at the same
+// moment with a fresh idempotency key (a client retrying through its own queue with a new SDK call);
+// one of the two executes and the other is told 409/114 naming it (CONTRACT §5).
 import { randomUUID } from 'node:crypto';
 import { commissionPaise, DTH_OPERATORS, MOBILE_OPERATORS } from '../../src/catalog/operators.js';
 import { PATHS, sleep } from '../harness.js';
@@ -16,11 +18,16 @@ export interface Op {
   amountPaise: number;
   /** What the client pays if it succeeds, fee excluded: the amount less the operator's commission. */
   netPaise: number;
+  /** Sent twice at once, the second time under a fresh idempotency key. */
+  twin: boolean;
 }
 
-/** The definite answer a client got: an operation's status, or `unsent` (502/504, Errorcode 113: nothing done). */
+/**
+ * The definite answer a client got: an operation's status, `unsent` (502/504, Errorcode 113: nothing
+ * done), or `taken` (409/114: the reference names another transaction, `txnId`; nothing done).
+ */
 export interface Answer {
-  status: Outcome | 'unsent';
+  status: Outcome | 'unsent' | 'taken';
   txnId: string | null;
   /** Requests it took (1 = answered at the first try). */
   tries: number;
@@ -40,7 +47,7 @@ function opOf(i: number, kind: Kind, k: number, run: string): Op {
   const idempotency_key = randomUUID();
   if (kind === 'upi') {
     const amountPaise = 100 + ((k * 3719) % 4900);
-    return { i, kind, reference, amountPaise, netPaise: amountPaise, body: { reference_id: reference, consent: true, vpa: `${VPAS[k % VPAS.length]}.${k}@ybl`, amount: amountPaise / 100, idempotency_key } };
+    return { i, kind, reference, amountPaise, netPaise: amountPaise, twin: i % 6 === 2, body: { reference_id: reference, consent: true, vpa: `${VPAS[k % VPAS.length]}.${k}@ybl`, amount: amountPaise / 100, idempotency_key } };
   }
   // Setu picks the lifecycle from the last four digits; the others keep every number a plain success.
   const suffix = SUFFIXES[k % SUFFIXES.length] || `2${pad(k % 1000, 3)}`;
@@ -48,11 +55,11 @@ function opOf(i: number, kind: Kind, k: number, run: string): Op {
     // 91 04 56: Jio in Maharashtra, not ported (the emulator's lookup); whole rupees, as Setu takes them.
     const amountPaise = (10 + ((k * 7) % 90)) * 100;
     const body = { reference_id: reference, consent: true, mobile: `910456${suffix}`, operator: 'JIO', circle: 'MH', amount: amountPaise / 100, idempotency_key };
-    return { i, kind, reference, amountPaise, netPaise: amountPaise - commissionPaise(MOBILE_OPERATORS, 'JIO', amountPaise), body };
+    return { i, kind, reference, amountPaise, netPaise: amountPaise - commissionPaise(MOBILE_OPERATORS, 'JIO', amountPaise), twin: i % 6 === 2, body };
   }
   const amountPaise = 10_000 + ((k * 1733) % 40_000);
   const body = { reference_id: reference, consent: true, subscriber_id: `123456${suffix}`, operator: 'TS', amount: amountPaise / 100, idempotency_key };
-  return { i, kind, reference, amountPaise, netPaise: amountPaise - commissionPaise(DTH_OPERATORS, 'TS', amountPaise), body };
+  return { i, kind, reference, amountPaise, netPaise: amountPaise - commissionPaise(DTH_OPERATORS, 'TS', amountPaise), twin: i % 6 === 2, body };
 }
 
 /** `counts` operations of each kind, interleaved so that every phase of the run sees every kind. */
@@ -87,6 +94,12 @@ export class Progress {
   }
 }
 
+/** A twin pair's two definite answers: the request as planned, and its twin under a fresh key. */
+export interface TwinAnswers {
+  reference: string;
+  answers: [Answer | undefined, Answer | undefined];
+}
+
 export interface ClientStats {
   requests: number;
   /** Requests that got no definite answer: connection refused or reset, 409, 429, 5xx. */
@@ -101,39 +114,55 @@ export interface ClientStats {
  */
 export async function runClients(ops: Op[], clients: number, base: () => string, key: string, progress: Progress, stop: AbortSignal) {
   const answers = new Map<string, Answer>();
+  const twins: TwinAnswers[] = [];
   const stats: ClientStats = { requests: 0, retries: 0, replays: 0 };
   let next = 0;
-  const send = async (op: Op): Promise<Answer | null> => {
+  const send = async (op: Op, body: Record<string, unknown>): Promise<Answer | null> => {
     stats.requests++;
     const r = await fetch(`${base()}${PATH[op.kind]}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(op.body),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });
     const j = (await r.json().catch(() => null)) as { data?: { status?: Outcome; txn_id?: string; Errorcode?: number } } | null;
     if (r.headers.get('idempotent-replayed') === 'true') stats.replays++;
     if (r.status === 200 && j?.data?.status) return { status: j.data.status, txnId: j.data.txn_id ?? null, tries: 0 };
     if ((r.status === 502 || r.status === 504) && j?.data?.Errorcode === 113) return { status: 'unsent', txnId: null, tries: 0 };
+    if (r.status === 409 && j?.data?.Errorcode === 114) return { status: 'taken', txnId: j.data.txn_id ?? null, tries: 0 };
     if (r.status === 409 || r.status === 429 || r.status >= 500) return null;
     throw new Error(`${op.reference}: HTTP ${r.status} ${JSON.stringify(j)}`);
   };
-  const perform = async (op: Op) => {
-    progress.start();
+  /** One request, sent again with the same key until a definite answer. */
+  const attempt = async (op: Op, body: Record<string, unknown>): Promise<Answer | undefined> => {
     const giveUpAt = Date.now() + 120_000;
     for (let tries = 1; !stop.aborted && Date.now() < giveUpAt; tries++) {
-      const a = await send(op).catch((err: Error) => {
+      const a = await send(op, body).catch((err: Error) => {
         if (err.message.startsWith(op.reference)) throw err;
         return null; // refused, reset or timed out: Sangam is down or was killed mid-request
       });
-      if (a) return void answers.set(op.reference, { ...a, tries });
+      if (a) return { ...a, tries };
       stats.retries++;
       await sleep(50);
     }
+    return undefined;
+  };
+  const perform = async (op: Op) => {
+    progress.start();
+    if (!op.twin) {
+      const a = await attempt(op, op.body);
+      if (a) answers.set(op.reference, a);
+      return;
+    }
+    const pair = await Promise.all([attempt(op, op.body), attempt(op, { ...op.body, idempotency_key: randomUUID() })]);
+    twins.push({ reference: op.reference, answers: pair });
+    // The operation's answer is the one that executed it (the other names it, 409/114, or was unsent).
+    const a = pair.find((x) => x && x.status !== 'taken' && x.status !== 'unsent') ?? pair.find((x) => x?.status === 'unsent') ?? pair[0];
+    if (a) answers.set(op.reference, a);
   };
   const client = async () => {
     while (next < ops.length && !stop.aborted) await perform(ops[next++]!);
   };
   await Promise.all(Array.from({ length: clients }, client));
-  return { answers, stats };
+  return { answers, stats, twins };
 }
