@@ -34,7 +34,7 @@ import { WebhookWorker } from './webhooks/worker.js';
 import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
-import { registerConsentRoutes } from './consents/routes.js';
+import { registerConsentKeyRoutes, registerConsentRoutes } from './consents/routes.js';
 import { registerGoLiveRoutes } from './golive/routes.js';
 import { ConsentLinks, registerConsentPage } from './consents/page.js';
 import { ConsentExpiry } from './consents/expiry.js';
@@ -139,6 +139,8 @@ async function registerDocsAndProbes(app: FastifyInstance, config: Config, store
 
 /** Every route: what a key can call under /api/v1 (authenticated before the body is read), then the rest. */
 async function registerRoutes(app: FastifyInstance, services: Services, batches: Batches): Promise<void> {
+  // The receipt key is public (CONTRACT §13): outside the key guard, limited per client IP.
+  registerConsentKeyRoutes(app, { receiptKey: services.consents.records.receiptKey, limit: services.publicKeyReads });
   await app.register(async (api) => {
     api.addHook('onRequest', accessGuard(services));
     for (const def of OPERATIONS) registerOperation(api, def, services.operations);
