@@ -9304,6 +9304,228 @@ export interface operations {
                         statuscode: "ERR";
                     }) | ({
                         data: {
+                            /**
+                             * @description Present when input was compared with reference_signature
+                             * @enum {string}
+                             */
+                            compared_with?: "reference_signature";
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description The name read from the signature; null when the partner reads none (one that compares two signatures) */
+                            extracted_name?: string | null;
+                            /** @description The partner's verdict when it compares two signatures */
+                            matched?: boolean | null;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
+                            name_match_score?: number;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "signature-match";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The score at which the partner calls two signatures a match */
+                            threshold?: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /**
+                             * @description Present when input was compared with reference_signature
+                             * @enum {string}
+                             */
+                            compared_with?: "reference_signature";
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description The name read from the signature; null when the partner reads none (one that compares two signatures) */
+                            extracted_name?: string | null;
+                            /** @description The partner's verdict when it compares two signatures */
+                            matched?: boolean | null;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
+                            name_match_score?: number;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "signature-match";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The score at which the partner calls two signatures a match */
+                            threshold?: number | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /**
+                             * @description Present when input was compared with reference_signature
+                             * @enum {string}
+                             */
+                            compared_with?: "reference_signature";
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description The name read from the signature; null when the partner reads none (one that compares two signatures) */
+                            extracted_name?: string | null;
+                            /** @description The partner's verdict when it compares two signatures */
+                            matched?: boolean | null;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /** @description Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures */
+                            name_match_score?: number;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "signature-match";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description The score at which the partner calls two signatures a match */
+                            threshold?: number | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
                             /** @description Send the user here to grant consent */
                             authorization_url: string;
                             /** @description Pass to doclocker-download-aadhaar once the user has authorized */
@@ -9393,6 +9615,147 @@ export interface operations {
                             /** @description Pass to doclocker-download-aadhaar once the user has authorized */
                             doclocker__client__id?: string;
                             environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /**
+                             * Format: date-time
+                             * @description The request fails if the user has not authorized by then
+                             */
+                            expires_at?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "doclocker-initialize";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            /** @description Send the user here to grant consent */
+                            authorization_url?: string;
+                            /** @description Pass to doclocker-download-aadhaar once the user has authorized */
+                            doclocker__client__id?: string;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /**
+                             * Format: date-time
+                             * @description The request fails if the user has not authorized by then
+                             */
+                            expires_at?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "doclocker-initialize";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description Send the user here to grant consent */
+                            authorization_url?: string;
+                            /** @description Pass to doclocker-download-aadhaar once the user has authorized */
+                            doclocker__client__id?: string;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /**
+                             * Format: date-time
+                             * @description The request fails if the user has not authorized by then
+                             */
+                            expires_at?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "doclocker-initialize";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description Send the user here to grant consent */
+                            authorization_url?: string;
+                            /** @description Pass to doclocker-download-aadhaar once the user has authorized */
+                            doclocker__client__id?: string;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode: number;
                             /**
@@ -9567,6 +9930,192 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "doclocker-download-aadhaar";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                            /** @description A signed link to the XML document exactly as it was signed; it expires */
+                            Xml_Url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            Aadhaar_Xml_Data?: {
+                                Address: {
+                                    Country: string;
+                                    Dist: string;
+                                    State: string;
+                                    Street: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                Care_Of: string;
+                                /** @description Date of birth as the XML gives it (DD-MM-YYYY) */
+                                Dob: string;
+                                Full_Address: string;
+                                Full_Name: string;
+                                Gender: string;
+                                /** @description Only the last 4 digits are shown */
+                                Masked_Aadhaar: string;
+                                /** @description The photo, base64 JPEG/PNG; not kept: absent from replays and GET /transactions in live */
+                                Profile_Image?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "doclocker-download-aadhaar";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                            /** @description A signed link to the XML document exactly as it was signed; it expires */
+                            Xml_Url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            Aadhaar_Xml_Data?: {
+                                Address: {
+                                    Country: string;
+                                    Dist: string;
+                                    State: string;
+                                    Street: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                Care_Of: string;
+                                /** @description Date of birth as the XML gives it (DD-MM-YYYY) */
+                                Dob: string;
+                                Full_Address: string;
+                                Full_Name: string;
+                                Gender: string;
+                                /** @description Only the last 4 digits are shown */
+                                Masked_Aadhaar: string;
+                                /** @description The photo, base64 JPEG/PNG; not kept: absent from replays and GET /transactions in live */
+                                Profile_Image?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "doclocker-download-aadhaar";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                            /** @description A signed link to the XML document exactly as it was signed; it expires */
+                            Xml_Url?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            Aadhaar_Xml_Data?: {
+                                Address: {
+                                    Country: string;
+                                    Dist: string;
+                                    State: string;
+                                    Street: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                Care_Of: string;
+                                /** @description Date of birth as the XML gives it (DD-MM-YYYY) */
+                                Dob: string;
+                                Full_Address: string;
+                                Full_Name: string;
+                                Gender: string;
+                                /** @description Only the last 4 digits are shown */
+                                Masked_Aadhaar: string;
+                                /** @description The photo, base64 JPEG/PNG; not kept: absent from replays and GET /transactions in live */
+                                Profile_Image?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode: number;
                             message: string;
@@ -9835,6 +10384,255 @@ export interface operations {
                         statuscode: "ERR";
                     }) | ({
                         data: {
+                            account?: {
+                                account_holder_name: string;
+                                /** @description Masked: only the last 4 digits are shown */
+                                account_number: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                bank_name?: string | null;
+                                /** @description Branch name, when the partner network gives one; null in the sandbox (the offline IFSC directory has no branch names) */
+                                branch: string | null;
+                                /** @description IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox */
+                                ifsc: string;
+                            };
+                            /**
+                             * @deprecated
+                             * @description Deprecated: account_number_match and ifsc_match together (true when every given field matches)
+                             */
+                            account_match?: boolean;
+                            /** @description Present when account_number was given: it is the linked account */
+                            account_number_match?: boolean;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description Present when ifsc was given: it is the linked account's branch code */
+                            ifsc_match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description Present when name was given: it compared with account_holder_name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "mobile-to-bank-account";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            service?: "mobile-to-bank-account";
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            account?: {
+                                account_holder_name: string;
+                                /** @description Masked: only the last 4 digits are shown */
+                                account_number: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                bank_name?: string | null;
+                                /** @description Branch name, when the partner network gives one; null in the sandbox (the offline IFSC directory has no branch names) */
+                                branch: string | null;
+                                /** @description IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox */
+                                ifsc: string;
+                            };
+                            /**
+                             * @deprecated
+                             * @description Deprecated: account_number_match and ifsc_match together (true when every given field matches)
+                             */
+                            account_match?: boolean;
+                            /** @description Present when account_number was given: it is the linked account */
+                            account_number_match?: boolean;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description Present when ifsc was given: it is the linked account's branch code */
+                            ifsc_match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description Present when name was given: it compared with account_holder_name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "mobile-to-bank-account";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            service?: "mobile-to-bank-account";
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            account?: {
+                                account_holder_name: string;
+                                /** @description Masked: only the last 4 digits are shown */
+                                account_number: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                bank_name?: string | null;
+                                /** @description Branch name, when the partner network gives one; null in the sandbox (the offline IFSC directory has no branch names) */
+                                branch: string | null;
+                                /** @description IFSC of the branch holding the account; always a code of the IFSC directory in the sandbox */
+                                ifsc: string;
+                            };
+                            /**
+                             * @deprecated
+                             * @description Deprecated: account_number_match and ifsc_match together (true when every given field matches)
+                             */
+                            account_match?: boolean;
+                            /** @description Present when account_number was given: it is the linked account */
+                            account_number_match?: boolean;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description Present when ifsc was given: it is the linked account's branch code */
+                            ifsc_match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description Present when name was given: it compared with account_holder_name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "mobile-to-bank-account";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            service?: "mobile-to-bank-account";
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
                             /** @description INR */
                             amount: number;
                             environment: "sandbox" | "live";
@@ -9962,6 +10760,207 @@ export interface operations {
                             /** @description INR */
                             amount?: number;
                             environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "upi-payment-status";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            /** @description INR */
+                            amount: number;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "upi-payment-status";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount: number;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "upi-payment-status";
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The bank's UTR; null while pending */
+                            utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode: number;
                             message: string;
@@ -10158,6 +11157,156 @@ export interface operations {
                         data: {
                             /** @description INR */
                             amount: number;
+                            /** @description The circle code used, when known */
+                            circle?: string | null;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission: number;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "recharge-commission";
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount: number;
+                            /** @description The circle code used, when known */
+                            circle?: string | null;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "recharge-commission";
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description The circle code used, when known */
+                            circle?: string | null;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "recharge-commission";
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            /** @description INR */
+                            amount: number;
                             /** @description What the operator pays on this recharge, INR */
                             commission: number;
                             environment: "sandbox" | "live";
@@ -10247,6 +11396,150 @@ export interface operations {
                             /** @description What the operator pays on this recharge, INR */
                             commission?: number;
                             environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "dth-recharge";
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description Sangam's transaction id */
+                            txn_id?: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            /** @description INR */
+                            amount: number;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission: number;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "dth-recharge";
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount: number;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "dth-recharge";
+                            /** @description The operator code the recharge went to */
+                            operator?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description Sangam's transaction id */
+                            txn_id: string;
+                            /** @description The operator's reference; null while pending or failed */
+                            utr?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description INR */
+                            amount?: number;
+                            /** @description What the operator pays on this recharge, INR */
+                            commission?: number;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode: number;
                             message: string;
@@ -10398,6 +11691,180 @@ export interface operations {
                             /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
                             decision?: "approve" | "review" | "reject";
                             environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description decision == "approve" */
+                            match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "name-match";
+                            /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                            optimistic_score?: number;
+                            /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                            pessimistic_score?: number;
+                            reasons?: {
+                                /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                /** @description The words concerned */
+                                detail: string;
+                            }[];
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @description 0 to 100: the weighted share of the two names that corresponds */
+                            score?: number;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            /** @description The engine that answered; a new version may score differently */
+                            algorithm_version?: string;
+                            /** @description Cashfree's five bands, from the scores alone */
+                            category?: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                            /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                            decision?: "approve" | "review" | "reject";
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description decision == "approve" */
+                            match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "name-match";
+                            /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                            optimistic_score?: number;
+                            /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                            pessimistic_score?: number;
+                            reasons?: {
+                                /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                /** @description The words concerned */
+                                detail: string;
+                            }[];
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @description 0 to 100: the weighted share of the two names that corresponds */
+                            score?: number;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description The engine that answered; a new version may score differently */
+                            algorithm_version?: string;
+                            /** @description Cashfree's five bands, from the scores alone */
+                            category?: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                            /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                            decision?: "approve" | "review" | "reject";
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description decision == "approve" */
+                            match?: boolean;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "name-match";
+                            /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                            optimistic_score?: number;
+                            /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                            pessimistic_score?: number;
+                            reasons?: {
+                                /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                /** @description The words concerned */
+                                detail: string;
+                            }[];
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @description 0 to 100: the weighted share of the two names that corresponds */
+                            score?: number;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description The engine that answered; a new version may score differently */
+                            algorithm_version?: string;
+                            /** @description Cashfree's five bands, from the scores alone */
+                            category?: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                            /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                            decision?: "approve" | "review" | "reject";
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
                             /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
                             Errorcode: number;
                             /** @description decision == "approve" */
