@@ -67,7 +67,7 @@ const Checklist = ({ items, quiet = false }: { items: Item[]; quiet?: boolean })
   <ul className="checklist">
     {items.map((i) => (
       <li key={i.id} className={i.done ? 'done' : quiet ? 'open' : 'todo'}>
-        <span aria-label={i.done ? 'done' : 'not done'}>{i.done ? '✓' : quiet ? '·' : '✗'}</span> <strong>{LABELS[i.id] ?? i.id}</strong>:{' '}
+        <span aria-label={i.done ? 'done' : 'not done'}>{i.done ? '✓' : quiet ? '·' : '✗'}</span> <strong>{LABELS[i.id] ?? i.id}:</strong>{' '}
         <span className="detail" title={i.detail}>
           {i.detail}
         </span>
