@@ -36,7 +36,7 @@ import { OverdueWatch } from './attention/overdue.js';
 import { FloatCheck } from './float/check.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
 import { sweepBatchIdentity } from './batches/retention.js';
-import { registerConsentRoutes } from './consents/routes.js';
+import { registerConsentKeyRoutes, registerConsentRoutes } from './consents/routes.js';
 import { registerGoLiveRoutes } from './golive/routes.js';
 import { ConsentLinks, registerConsentPage } from './consents/page.js';
 import { ConsentExpiry } from './consents/expiry.js';
@@ -143,6 +143,8 @@ async function registerDocsAndProbes(app: FastifyInstance, config: Config, store
 
 /** Every route: what a key can call under /api/v1 (authenticated before the body is read), then the rest. */
 async function registerRoutes(app: FastifyInstance, services: Services, batches: Batches): Promise<void> {
+  // The receipt key is public (CONTRACT §13): outside the key guard, limited per client IP.
+  registerConsentKeyRoutes(app, { receiptKey: services.consents.records.receiptKey, limit: services.publicKeyReads });
   await app.register(async (api) => {
     api.addHook('onRequest', accessGuard(services));
     for (const def of OPERATIONS) registerOperation(api, def, services.operations);

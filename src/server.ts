@@ -13,6 +13,7 @@
 // Boot (target < 2 s, issue #28): only the config and the embedded engine's thread are imported
 // statically, so the engine opens on its thread while this one loads everything else (imported here).
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from './config.js';
 import { PGlitePool } from './db/pglite-pool.js';
 
@@ -55,7 +56,11 @@ async function start(config: Config): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const ms = (a: number, b: number) => Math.round(b - a);
   const bootMs = { store_and_modules: ms(t0, t2), migrations: Math.round(migrationsMs), app: ms(t2, performance.now()), since_process_start: Math.round(performance.now()) };
-  app.log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.dataDir : undefined, bootMs }, 'sangam ready');
+  const where = listening(app.server.address(), config.host);
+  app.log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.dataDir : undefined, bootMs, ...where }, 'sangam ready');
+  if (where.reachable === 'every network interface') {
+    app.log.info(`listening on every network interface (HOST=${config.host}): other machines can reach this server; set HOST=127.0.0.1 to keep it on this machine`);
+  }
   // A process manager that forked us (PM2's wait_ready, a test) learns we listen — on our port, not
   // some other process's.
   process.send?.('ready');
@@ -98,3 +103,13 @@ main().catch((err: unknown) => {
   process.stderr.write(`sangam failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });
+
+/** Which address the server listens on, for the start-up log: `host:port`, and who can reach it. */
+export function listening(address: string | AddressInfo | null, host: string): { listen: string; reachable: string } {
+  const a = address && typeof address === 'object' ? address : null;
+  const shown = a ? (a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`) : String(address ?? host);
+  const ip = a?.address ?? host;
+  const loopback = ip === 'localhost' || ip === '::1' || ip.startsWith('127.');
+  const everywhere = ip === '0.0.0.0' || ip === '::';
+  return { listen: shown, reachable: loopback ? 'this machine only' : everywhere ? 'every network interface' : `the interface of ${ip}` };
+}

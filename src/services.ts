@@ -23,7 +23,7 @@ import { Metrics } from './metrics.js';
 import { Pricing } from './ledger/pricing.js';
 import { AllowlistGuard } from './access/allowlist.js';
 import { ApprovalGuard } from './access/approvals.js';
-import { AuthFailureThrottle, KeyRateLimiter, MemoryBucketStore } from './access/rate-limit.js';
+import { ActionLimit, AuthFailureThrottle, KeyRateLimiter, MemoryBucketStore } from './access/rate-limit.js';
 import { RedisBucketStore } from './access/redis-bucket.js';
 import { ClusterBucketStore } from './access/cluster-bucket.js';
 import { Expectations } from './attention/expectations.js';
@@ -44,6 +44,10 @@ export interface Services {
   authThrottle: AuthFailureThrottle;
   /** Failed console sign-ins per address and email. */
   signInThrottle: AuthFailureThrottle;
+  /** Reads of the public receipt key (no API key) per client IP. */
+  publicKeyReads: ActionLimit;
+  /** The console's "Send test event": per endpoint, and per account across its endpoints. */
+  testEvents: { perEndpoint: ActionLimit; perAccount: ActionLimit };
   audit: AuditWriter;
   idempotency: IdempotencyStore;
   transactions: TransactionStore;
@@ -109,6 +113,11 @@ function operationRoutes(
 
 /** Failed console sign-ins allowed per address and email a minute. */
 const CONSOLE_SIGN_INS_PER_MIN = 10;
+/** Reads of the receipt key without an API key, per client IP (a verifier caches it; docs/CONSENT.md). */
+const PUBLIC_KEY_READS = { burst: 30, perMinute: 30 };
+/** Console test events (each one an outbound signed delivery): per endpoint, and per account. */
+const TEST_EVENTS_PER_ENDPOINT = { burst: 5, perMinute: 6 };
+const TEST_EVENTS_PER_ACCOUNT = { burst: 20, perMinute: 30 };
 
 export async function buildServices(config: Config, store: Store, log: FastifyBaseLogger): Promise<Services> {
   const db = store.db;
@@ -146,6 +155,11 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
     rateLimiter: new KeyRateLimiter(db, config.rateLimit, config.authCacheMs, buckets, log),
     authThrottle: new AuthFailureThrottle('auth', config.authFailuresPerMin, buckets, log),
     signInThrottle: new AuthFailureThrottle('console', CONSOLE_SIGN_INS_PER_MIN, buckets, log),
+    publicKeyReads: new ActionLimit('jwks', PUBLIC_KEY_READS, buckets, log, 'Too many reads of the public key from this address (it changes rarely: cache it, Cache-Control says how long)'),
+    testEvents: {
+      perEndpoint: new ActionLimit('webhook-test', TEST_EVENTS_PER_ENDPOINT, buckets, log, 'Too many test events to this endpoint'),
+      perAccount: new ActionLimit('webhook-test-account', TEST_EVENTS_PER_ACCOUNT, buckets, log, "Too many test events from this account's endpoints"),
+    },
     audit: new AuditWriter(db),
     idempotency,
     transactions,

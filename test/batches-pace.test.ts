@@ -24,7 +24,9 @@ describe('batch rows keep to the account rate limit', () => {
     assert.equal(r.status, 200, r.text);
     const seen = new Set<number>();
     await eventually(async () => {
-      const b = (await t.call('GET', `/api/v1/batches/${r.body.data.id}`)).body.data;
+      const g = await t.call('GET', `/api/v1/batches/${r.body.data.id}`);
+      if (g.status === 429) return false; // the key's own limit is 2 a second too
+      const b = g.body.data;
       seen.add(b.counts.success);
       return b.status === 'completed';
     }, 60_000);

@@ -40,13 +40,30 @@ describe('hosted consent page', () => {
     const r = await page(path(a.withdraw_url));
     assert.equal(r.statusCode, 200);
     assert.match(r.headers['content-type'] as string, /text\/html/);
-    for (const text of ['To check the bank account linked to your mobile', 'mobile-to-bank-account', 'version 2026-11 (en)', '******3210', 'data-status="active"']) assert.ok(r.body.includes(text), text);
+    for (const text of ['To check the bank account linked to your mobile', 'Bank account from mobile number', 'version 2026-11 (en)', '******3210', 'data-status="active"']) assert.ok(r.body.includes(text), text);
     assert.ok(!r.body.includes('9876543210'), 'the full mobile number is never shown');
     assert.ok(r.body.includes(`name="t" value="${token(a.withdraw_url)}"`));
     assert.equal(r.headers['cache-control'], 'no-store');
     assert.equal(r.headers['referrer-policy'], 'no-referrer');
     assert.equal(r.headers['x-frame-options'], 'DENY');
     assert.match(r.headers['content-security-policy'] as string, /frame-ancestors 'none'/);
+  });
+
+  it('speaks to a person: operations by name, dates in India\'s time, no slugs or raw timestamps in the text', async () => {
+    const c = (await t.call('POST', '/api/v1/consents', { body: { ...body('9000000001'), operations: ['upi-payment-status', 'mobile-to-bank-account'], collected_at: '2026-11-28T13:36:00Z', expires_at: '2027-01-05T00:05:00Z' } })).body.data;
+    const r = await page(path(c.withdraw_url));
+    assert.equal(r.statusCode, 200, r.body);
+    const text = r.body.replace(/<[^>]*>/g, ' ');
+    for (const shown of ['UPI payment', 'Bank account from mobile number', '28 Nov 2026, 7:06 pm IST', '5 Jan 2027, 5:35 am IST', 'Active']) assert.ok(text.includes(shown), `${shown} in ${text}`);
+    assert.ok(!/upi-payment-status|mobile-to-bank-account/.test(text), 'no slug in the text');
+    assert.ok(!/\d{4}-\d\d-\d\dT/.test(text), 'no ISO timestamp in the text');
+    assert.ok(r.body.includes('datetime="2026-11-28T13:36:00.000Z"'), 'the exact moment stays machine-readable');
+  });
+
+  it('every registered operation has a name for people', async () => {
+    const { OPERATION_SLUGS } = await import('../src/operations/registry.js');
+    const { OPERATION_NAMES } = await import('../src/contract/operation-names.js');
+    for (const slug of OPERATION_SLUGS) assert.ok(OPERATION_NAMES[slug], `no name for ${slug} in src/contract/operation-names.ts`);
   });
 
   it('a missing, wrong or other consent\'s token is a 404, for the page and the withdrawal', async () => {

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
 import { createAccount, createKey } from '../src/accounts/store.js';
 import { createEndpoint } from '../src/webhooks/store.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
@@ -87,6 +87,39 @@ describe('consent records (sandbox)', () => {
     const rows = await t.store.db.selectFrom('audit_logs').select(['request_body', 'data_class']).where('path', '=', 'consents create').execute();
     const row = rows.find((r) => JSON.stringify(r.request_body).includes(createHash('sha256').update(c.receipt).digest('hex')));
     assert.equal(row?.data_class, 'consent', 'kept past the content clocks');
+  });
+
+  it('the receipt key is public: no API key, a bare JWK Set at /.well-known/jwks.json that jose fetches, cacheable and limited per IP', async () => {
+    const c = await create();
+    const enveloped = await t.call('GET', '/api/v1/consents/public-key', { key: null });
+    assert.equal(enveloped.status, 200, enveloped.text);
+    assert.equal(enveloped.body.statuscode, 'TXN');
+    assert.match(String(enveloped.headers['cache-control']), /^public, max-age=\d+$/);
+    const bare = await t.call('GET', '/.well-known/jwks.json', { key: null });
+    assert.equal(bare.status, 200, bare.text);
+    assert.match(String(bare.headers['content-type']), /^application\/jwk-set\+json/);
+    assert.match(String(bare.headers['cache-control']), /^public, max-age=\d+$/);
+    assert.deepEqual(bare.body, enveloped.body.data, 'the same set, without the envelope');
+    // A stock JOSE verifier given only the URL, over real HTTP, with no key.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    const remote = createRemoteJWKSet(new URL(`http://127.0.0.1:${port}/.well-known/jwks.json`));
+    const { payload } = await jwtVerify(c.receipt, remote, { typ: 'consent-receipt+jwt', algorithms: ['EdDSA'] });
+    assert.equal(payload.jti, c.id);
+    // The OpenAPI document asks for no key on either.
+    const doc = (await t.call('GET', '/openapi.json', { key: null })).body;
+    for (const p of ['/api/v1/consents/public-key', '/.well-known/jwks.json']) assert.deepEqual(doc.paths[p].get.security, [], p);
+    // An anonymous client cannot read (and audit) it without end: per client IP, a 429 with Retry-After.
+    let limited: Awaited<ReturnType<TestApp['call']>> | undefined;
+    for (let i = 0; i < 100 && !limited; i++) {
+      const r = await t.call('GET', '/api/v1/consents/public-key', { key: null, ip: '203.0.113.77' });
+      if (r.status !== 200) limited = r;
+    }
+    assert.equal(limited?.status, 429, 'limited within 100 reads');
+    assert.equal(limited!.body.data.Errorcode, 108);
+    assert.ok(Number(limited!.headers['retry-after']) >= 1);
+    assert.equal((await t.call('GET', '/.well-known/jwks.json', { key: null, ip: '203.0.113.77' })).status, 429, 'one bucket for both forms');
+    assert.equal((await t.call('GET', '/.well-known/jwks.json', { key: null, ip: '203.0.113.78' })).status, 200, 'another address is not affected');
   });
 
   it('is cited, counted and listed; refuses bad input with 422s naming the field', async () => {

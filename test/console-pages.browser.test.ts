@@ -1,5 +1,5 @@
 // The console pages of issue #27 in a real browser (playwright-core driving Debian's Chromium) against
-// the real server process: a named key, logs filtered by environment, a webhook endpoint created, sent
+// the real server process: a named key, logs (the latest on open) filtered by environment, a webhook endpoint created, sent
 // a test event (received and signed), rotated and deleted, the admin area creating a user, changing a
 // price and a rate limit, the wallet filtered and exported, the overview's range. Screenshots go to
 // test-artifacts/console-*.png (docs/ keeps a copy: docs/CONSOLE.md).
@@ -73,10 +73,13 @@ describe('console pages in a browser (issue #27)', { skip: skipWithoutChromium }
       assert.equal(r.status, 200);
     }
     await go('Logs', 'Logs');
+    // The latest requests show as the page opens, before any search.
+    const rows = page.getByRole('row').filter({ hasText: reference });
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.count(), 2);
     await page.getByLabel('Environment').selectOption('sandbox');
     await page.getByRole('button', { name: 'Search' }).click();
-    const rows = page.getByRole('row').filter({ hasText: reference });
-    await rows.first().waitFor();
+    await rows.nth(1).waitFor();
     assert.equal(await rows.count(), 2);
     assert.match(await rows.first().innerText(), /sandbox/);
     await shot('logs');

@@ -99,6 +99,23 @@ describe('console pages (issue #27)', () => {
     }
   });
 
+  it('Send test event is rate limited per endpoint (429/108 with Retry-After), and another endpoint still gets one', async () => {
+    const make = async () => (await as(dev, 'POST', '/console/api/webhooks', { environment: 'sandbox', url: rxUrl })).body.data.id as string;
+    const [a, b] = [await make(), await make()];
+    const answers: Array<{ status: number; body: { data: { Errorcode?: number } }; headers: Record<string, unknown> }> = [];
+    for (let i = 0; i < 20; i++) answers.push(await as(dev, 'POST', `/console/api/webhooks/${a}/test`, { environment: 'sandbox' }));
+    const ok = answers.filter((r) => r.status === 200).length;
+    assert.ok(ok >= 1 && ok < 20, `some sent, then limited: ${answers.map((r) => r.status).join(',')}`);
+    const limited = answers.find((r) => r.status === 429)!;
+    assert.equal(limited.body.data.Errorcode, 108);
+    assert.ok(Number(limited.headers['retry-after']) >= 1, 'Retry-After');
+    assert.ok(answers.slice(answers.indexOf(limited)).every((r) => r.status === 429), 'no burst gets through once limited');
+    const queued = await t.store.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<string>().as('n')).where('endpoint_id', '=', a).executeTakeFirstOrThrow();
+    assert.equal(Number(queued.n), ok, 'a refused test event queues nothing');
+    assert.equal((await as(dev, 'POST', `/console/api/webhooks/${b}/test`, { environment: 'sandbox' })).status, 200, 'another endpoint has its own bucket');
+    for (const id of [a, b]) await as(dev, 'DELETE', `/console/api/webhooks/${id}?environment=sandbox`);
+  });
+
   it('keys get a name, kept when rolled; CLI keys create --name', async () => {
     const k = await as(dev, 'POST', '/console/api/keys', { environment: 'sandbox', name: ' checkout server ' });
     assert.equal(k.status, 200, k.text);

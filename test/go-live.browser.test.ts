@@ -2,8 +2,10 @@
 // an admin of that account, fills in the go-live profile, verifies its live webhook endpoint with a
 // test event, sees every item of name-match's checklist done and submits it; being its submitter, they
 // cannot approve it (maker-checker); a second admin approves it in the browser, and the live call then
-// goes through. Screenshots go to test-artifacts/ (docs/console-go-live.png is the submitted checklist,
-// docs/console-go-live-review.png the reviewer's page).
+// goes through. An operation approved from the CLI shows as approved (no red crosses, its checklist
+// folded) on a compact page; the live call's fee shows on the wallet as a debit, −₹…. Screenshots go to
+// test-artifacts/ (docs/console-go-live.png is the page with name-match submitted and signature-match
+// approved, docs/console-go-live-review.png the reviewer's page).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
@@ -89,15 +91,40 @@ describe('go live in a browser', { skip: skipWithoutChromium }, () => {
     await form.getByRole('button', { name: 'Save profile' }).click();
     await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     // Every item done once the page reloads the checklist: the test event was acknowledged meanwhile.
-    for (let i = 0; i < 200 && (await card.locator('li.todo').count()) > 0; i++) {
+    // The four items every operation shares are shown once, above the operations; the card holds its own two.
+    const shared = page.getByRole('article', { name: 'Checklist for every operation' });
+    for (let i = 0; i < 200 && (await card.locator('li.todo').count()) + (await shared.locator('li.todo').count()) > 0; i++) {
       await page.reload();
       await card.waitFor();
     }
-    assert.equal(await card.locator('li.done').count(), 6, await card.innerText());
+    assert.equal(await shared.locator('li.done').count(), 4, await shared.innerText());
+    assert.equal(await card.locator('li.done').count(), 2, await card.innerText());
+    assert.match(await card.innerText(), /^Name match/, 'named for people, the slug beside it');
     await card.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.getByRole('status').filter({ hasText: 'Submitted for review: name-match' }).waitFor();
     await page.getByTestId('status-name-match').filter({ hasText: /^submitted$/ }).waitFor();
+  });
+
+  it('an operation approved from the CLI shows as approved: no red crosses, its checklist folded; the page stays compact', async () => {
+    // signature-match has no successful sandbox call, so one item of its checklist is not done.
+    assert.equal((await runCommand(t.store.db, ['approve', '--account', t.accountId, '--operation', 'signature-match'])).code, 0);
+    await page.reload();
+    const card = page.getByRole('article', { name: 'Go-live signature-match' });
+    await card.waitFor();
+    await page.getByTestId('status-signature-match').filter({ hasText: /^approved$/ }).waitFor();
+    assert.match(await card.innerText(), /Live use is approved \(by an operator\)/);
+    assert.equal(await card.locator('li.todo').count(), 0, 'no item of an approved operation is marked as failing');
+    assert.equal(await card.locator('li').first().isVisible(), false, 'its checklist is folded away');
+    // Its consent notice (recorded for name-match only) and sandbox calls are missing: shown, in grey.
+    await card.getByText(/Checklist as it is now \(4 of 6 done\)/).click();
+    assert.equal(await card.locator('li').first().isVisible(), true);
+    assert.match((await card.locator('li.open').allInnerTexts()).join('\n'), /Successful sandbox calls/);
+    // Compact: the profile is folded away once complete, the shared items shown once, operations in a grid.
+    assert.equal(await page.getByRole('form', { name: 'Go-live profile' }).isVisible(), false);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(height < 1400, `the page is ${height} px tall for ${await page.locator('article.op').count()} operations`);
+    await card.getByText(/Checklist as it is now/).click(); // folded again for the screenshot
     await shot('console-go-live');
   });
 
@@ -126,5 +153,19 @@ describe('go live in a browser', { skip: skipWithoutChromium }, () => {
     const state = await t.call('GET', '/api/v1/account/go-live');
     const nm = state.body.data.operations.find((o: { operation: string }) => o.operation === 'name-match');
     assert.deepEqual([nm.status, nm.submission.submitted_by, nm.submission.decided_by], ['approved', 'owner@acme.test', 'checker@sangam.test']);
+  });
+
+  it('the wallet shows the live call\'s fee as a debit, −₹…, and a total that never goes below zero', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn('owner@acme.test');
+    await nav().getByRole('link', { name: 'Wallet' }).click();
+    const table = page.getByRole('table', { name: 'Statement' });
+    const debit = table.locator('td.num.debit').first();
+    await debit.waitFor();
+    assert.match(await debit.innerText(), /^−₹\d[\d,]*\.\d\d$/);
+    const text = await table.innerText();
+    assert.ok(!text.includes('₹-') && !text.includes('-₹'), text);
+    for (const total of await table.locator('tbody tr td:last-child').allInnerTexts()) assert.match(total, /^₹\d/, 'a total is never negative');
+    await shot('console-wallet-debit');
   });
 });

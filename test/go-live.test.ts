@@ -127,6 +127,24 @@ describe('go-live checklist', () => {
     assert.equal(s.ready, true);
   });
 
+  it('a sandbox key reads the progress but not the live set-up or the profile; a live key reads everything', async () => {
+    const sandbox = await t.call('GET', '/api/v1/account/go-live');
+    const live = await t.call('GET', '/api/v1/account/go-live', { key: t.liveKey });
+    assert.equal(live.status, 200, live.text);
+    assert.equal(live.body.data.profile.legal_name, PROFILE.legal_name);
+    assert.equal(sandbox.body.data.profile, null);
+    const text = JSON.stringify(sandbox.body.data);
+    for (const secret of ['127.0.0.1', rx.url, PROFILE.legal_name, PROFILE.contact_email]) {
+      assert.ok(JSON.stringify(live.body.data).includes(secret), `a live key sees ${secret}`);
+      assert.ok(!text.includes(secret), `a sandbox key does not see ${secret}`);
+    }
+    // The same progress either way: statuses, readiness, which items are done.
+    const progress = (b: { data: { operations: OpState[] } }) => b.data.operations.map((o) => [o.operation, o.status, o.items.map((i) => `${i.id}:${i.done}`)]);
+    assert.deepEqual(progress(sandbox.body), progress(live.body));
+    const nm = sandbox.body.data.operations.find((o: OpState) => o.operation === 'name-match');
+    assert.match(nm.items.find((i: { id: string }) => i.id === 'allowlist').detail, /has entries/);
+  });
+
   it('submission refuses what is unknown or not ready, naming operations', async () => {
     for (const body of [{ operations: ['no-such-op'] }, { operations: ['upi-payment-status'] }, { operations: 'name-match' }, { operations: [] }, {}]) {
       const r = await as(owner, 'POST', '/console/api/go-live/submissions', body);

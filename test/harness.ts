@@ -248,6 +248,8 @@ export interface Route {
   body?: () => Record<string, unknown>;
   /** It reads the account's money or money records: the security suite probes it across environments and accounts. */
   money?: true;
+  /** Public: it answers without an API key (the consent receipt key, CONTRACT §13); the security suite checks that instead. */
+  public?: true;
 }
 
 /**
@@ -287,7 +289,7 @@ export const ROUTES: Route[] = [
     }),
   },
   { method: 'GET', path: '/api/v1/consents' },
-  { method: 'GET', path: '/api/v1/consents/public-key' },
+  { method: 'GET', path: '/api/v1/consents/public-key', public: true },
   { method: 'GET', path: '/api/v1/consents/{id}' },
   { method: 'POST', path: '/api/v1/consents/{id}/withdraw', body: () => ({}) },
   { method: 'POST', path: '/api/v1/batches', body: () => ({ operation: 'name-match', items: [{ ...VALID.names() }] }) },

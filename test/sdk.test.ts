@@ -6,7 +6,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ts from 'typescript';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createAccount, createKey, setLimits } from '../src/accounts/store.js';
@@ -20,6 +23,30 @@ const { Sangam, SangamError, SangamConnectionError, SangamTimeoutError, WebhookV
 
 /** Reads one field of an answer whose `data` the document may not type yet. */
 const f = (v: unknown, name: string): any => (v as Record<string, unknown>)[name]; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The compiler's errors for a strict ES module `main` that imports the SDK's source. */
+function compileAgainstSdk(main: string): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sangam-sdk-types-'));
+  try {
+    const file = path.join(dir, 'main.mts');
+    writeFileSync(file, main);
+    const program = ts.createProgram([file], {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true,
+      types: ['node'],
+      typeRoots: [path.join(root, 'node_modules/@types')],
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+    });
+    return ts.getPreEmitDiagnostics(program).map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 interface Seen {
   method: string;
@@ -284,6 +311,60 @@ describe('the TypeScript SDK against a real server', () => {
     const headers = new Headers();
     for (const [k, v] of Object.entries(delivery.headers)) if (typeof v === 'string') headers.set(k, v);
     assert.equal(sdk.verifyWebhook(delivery.body, headers, secret).type, 'transaction.success');
+  });
+
+  it('types what waitForFinal and the operations answer: a final payment\'s utr and amount, a pending payment\'s txn_id, a signature\'s extracted_name', () => {
+    const typed = compileAgainstSdk(`
+      import type { Sangam } from ${JSON.stringify(`${root}sdk/src/index.js`)};
+      /** Compiles only for a type that is neither any nor unknown. */
+      type Typed<T> = 0 extends 1 & T ? never : unknown extends T ? never : T;
+      export async function reads(s: Sangam): Promise<unknown[]> {
+        const out: unknown[] = [];
+        const final = await s.waitForFinal('r', { operation: 'upi-payment-status' });
+        const op: 'upi-payment-status' = final.operation;
+        out.push(op);
+        if (final.status === 'success') {
+          const utr: Typed<typeof final.utr> & (string | null) = final.utr;
+          const amount: number = final.amount;
+          const txn: string = final.txn_id;
+          out.push(utr, amount, txn);
+        } else {
+          const failed: 'failed' = final.status;
+          out.push(failed, final.Errorcode, final.Message);
+        }
+        const paid = await s.upiPayment({ reference_id: 'u', consent: true, vpa: 'pending@sandbox', amount: 5 });
+        if (paid.status === 'pending') {
+          const txn: string = paid.txn_id;
+          const amount: number = paid.amount;
+          out.push(txn, amount);
+        }
+        const sig = await s.signatureMatch({ reference_id: 's', consent: true, input: 'https://example.com/s.png' });
+        if (sig.status === 'success') {
+          const name: Typed<typeof sig.extracted_name> & (string | null) = sig.extracted_name;
+          out.push(name);
+        }
+        const any = await s.waitForFinal('x');
+        if (any.operation === 'recharge-commission' && any.status === 'success') {
+          const commission: number = any.commission;
+          const utr: string | null = any.utr;
+          out.push(commission, utr);
+        }
+        return out;
+      }
+    `);
+    assert.deepEqual(typed, []);
+    // And what must not compile: a final answer is never pending; a success amount is not a string.
+    const wrong = compileAgainstSdk(`
+      import type { Sangam } from ${JSON.stringify(`${root}sdk/src/index.js`)};
+      export async function wrong(s: Sangam): Promise<string> {
+        const final = await s.waitForFinal('r', { operation: 'upi-payment-status' });
+        if (final.status === 'pending') return 'never';
+        return final.status === 'success' ? final.amount : '';
+      }
+    `);
+    assert.equal(wrong.length, 2, wrong.join('\n'));
+    assert.match(wrong[0]!, /^TS2367: .*'"pending"'/);
+    assert.match(wrong[1]!, /^TS2322: Type 'number' is not assignable to type 'string'/);
   });
 
   it('a strict TypeScript program using every operation compiles with tsc --strict and runs against the server', async () => {

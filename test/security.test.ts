@@ -41,7 +41,22 @@ describe('security: every authenticated route', () => {
     for (const d of documented) assert.ok(covered.has(d), `not covered by the security suite: ${d}`);
   });
 
-  for (const route of ROUTES) {
+  it('the public routes are public: they answer without a key, and the document asks for none', async () => {
+    const doc = (await t.call('GET', '/openapi.json', { key: null })).body;
+    const open = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown[] }>>)
+      .flatMap(([p, ms]) => Object.entries(ms).filter(([, op]) => Array.isArray(op.security) && op.security.length === 0).map(([m]) => `${m.toUpperCase()} ${p}`))
+      .filter((r) => r.includes(' /api/v1/'));
+    assert.deepEqual(open.sort(), ROUTES.filter((r) => r.public).map((r) => `${r.method} ${r.path}`).sort());
+    for (const route of ROUTES.filter((r) => r.public)) {
+      for (const key of [null, 'definitely-not-a-key', revoked]) {
+        const r = await t.call(route.method, route.path, { key });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.body.ok, true);
+      }
+    }
+  });
+
+  for (const route of ROUTES.filter((r) => !r.public)) {
     const url = route.path.replace('{reference_id}', 'some-ref').replace('{id}', route.path.includes('batches') ? 'bat_AAAAAAAAAAAAAAAAAAAA' : 'we_AAAAAAAAAAAAAAAAAAAA').replace('{request_id}', 'req_AAAAAAAAAAAAAAAAAAAA');
     for (const [name, key, pattern] of [
       ['no key', null, /missing/i],

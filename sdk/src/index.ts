@@ -17,6 +17,16 @@ export { verify as verifyWebhook, WebhookVerificationError, type WebhookEvent, t
 
 export type Environment = 'sandbox' | 'live';
 
+/** A transaction as GET /api/v1/transactions/{reference_id} answers it: one shape per operation and status. */
+export type Transaction = Data<'/api/v1/transactions/{reference_id}', 'get'>;
+/** The operations' slugs, as a transaction names them. */
+export type OperationSlug = Transaction['operation'];
+/**
+ * A final transaction (success or failed) of operation `O`, as waitForFinal answers it: narrow on
+ * `status` to read its fields with their types (a success UPI payment's `utr`, `amount`, `txn_id`).
+ */
+export type FinalTransaction<O extends OperationSlug = OperationSlug> = Exclude<Extract<Transaction, { operation: O }>, { status: 'pending' }>;
+
 export interface SangamOptions {
   /** sk_test_… (sandbox) or sk_live_… (live): the key decides the environment. */
   apiKey: string;
@@ -30,9 +40,9 @@ export interface SangamOptions {
   timeoutMs?: number;
 }
 
-export interface WaitOptions {
-  /** The operation the reference belongs to; another operation's transaction under it is an error. */
-  operation?: string;
+export interface WaitOptions<O extends OperationSlug = OperationSlug> {
+  /** The operation the reference belongs to; another operation's transaction under it is an error. It also types the answer. */
+  operation?: O;
   /** Give up after this long, in ms (default 120000): a SangamTimeoutError. */
   timeoutMs?: number;
   /** First pause between polls, in ms (default 500); it grows 1.5× per poll up to maxIntervalMs. */
@@ -190,19 +200,20 @@ export class Sangam {
    * Polls the transaction until it is final (any status but `pending`: success, or failed, reversals
    * included) and returns its data. Pauses grow 1.5× per poll; throws SangamTimeoutError after timeoutMs.
    */
-  async waitForFinal(referenceId: string, options: WaitOptions = {}): Promise<Data<P['transaction'], 'get'>> {
+  async waitForFinal<O extends OperationSlug = OperationSlug>(referenceId: string, options: WaitOptions<O> = {}): Promise<FinalTransaction<O>> {
     const read = () => this.transactions.get(referenceId, options.signal ? { signal: options.signal } : {});
-    return this.poll(referenceId, read, options, 120_000, (data) => {
-      const tx = data as unknown as { status?: string; operation?: string };
-      if (options.operation && tx.operation && tx.operation !== options.operation) {
+    const final = await this.poll(referenceId, read, options, 120_000, (tx) => {
+      if (options.operation && tx.operation !== options.operation) {
         throw new Error(`reference_id ${referenceId} names a ${tx.operation} transaction, not ${options.operation}`);
       }
       return tx.status !== 'pending';
     });
+    // Checked above: the operation asked for (when given), and not pending.
+    return final as FinalTransaction<O>;
   }
 
   /** Reads until `done`, pausing 1.5× longer each time; SangamTimeoutError after timeoutMs. */
-  private async poll<D>(id: string, read: () => Promise<D>, options: WaitOptions, defaultTimeoutMs: number, done: (data: D) => boolean): Promise<D> {
+  private async poll<D>(id: string, read: () => Promise<D>, options: WaitOptions<OperationSlug>, defaultTimeoutMs: number, done: (data: D) => boolean): Promise<D> {
     const deadline = Date.now() + (options.timeoutMs ?? defaultTimeoutMs);
     let pause = options.intervalMs ?? 500;
     for (;;) {

@@ -205,3 +205,39 @@ export class AuthFailureThrottle {
     });
   }
 }
+
+/**
+ * One kind of action that costs Sangam something whoever asks, limited per subject: reads of the public
+ * receipt key per client IP (no key to count against), console test events per endpoint and per
+ * account. `burst` at once, then `perMinute`; a 429 with Retry-After past that.
+ */
+export class ActionLimit {
+  private limits: Limits;
+
+  constructor(
+    private kind: string,
+    limits: { burst: number; perMinute: number },
+    private store: BucketStore,
+    private log: FastifyBaseLogger,
+    /** What the 429 says was too frequent, such as "Test events to this endpoint". */
+    private what: string,
+  ) {
+    this.limits = { perSec: limits.perMinute / 60, burst: limits.burst };
+  }
+
+  /** Takes one token for `who`; throws 429 (rate_limited, Retry-After) when none is left. */
+  async take(who: string): Promise<void> {
+    let r: { ok: boolean; tokens: number };
+    try {
+      r = await this.store.take(`${this.kind}:${who}`, this.limits);
+    } catch (err) {
+      this.log.error({ err, kind: this.kind }, 'rate limiter store unavailable; action allowed');
+      return;
+    }
+    if (r.ok) return;
+    const retryAfter = Math.max(1, Math.ceil((1 - r.tokens) / this.limits.perSec));
+    throw new ApiError('rate_limited', `${this.what}: at most ${this.limits.burst} at once, then ${Math.round(this.limits.perSec * 60)} a minute; retry after ${retryAfter} s`, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+}

@@ -1,6 +1,7 @@
 // Owns the hosted consent page: a link Sangam hands out with every consent record (`withdraw_url`)
 // that the person who consented can open, without any key, to see the consent (purpose, operations,
-// notice version, status, their masked identifier) and withdraw it — the same withdrawal as
+// notice version, status, their masked identifier; operations by name and dates in IST, for a person,
+// not an integrator) and withdraw it — the same withdrawal as
 // POST /api/v1/consents/{id}/withdraw, audited as `subject:consent-page`. The link carries a token,
 // HMAC-SHA256 of the consent id under the deployment's `consent_page` secret: unguessable, valid for
 // that consent only, and no longer than the consent lives (a withdrawn one shows as withdrawn). The
@@ -12,6 +13,7 @@ import type { Db } from '../db/client.js';
 import { ApiError } from '../errors.js';
 import { loadSecret } from '../http/signed-url.js';
 import { esc, sendPage } from '../http/html-page.js';
+import { istDateTime, operationName } from '../contract/operation-names.js';
 import { getConsent, type ConsentView, type Scope } from './store.js';
 import { withdraw, type EndDeps } from './withdrawal.js';
 
@@ -52,12 +54,18 @@ const consentScope = async (db: Db, id: string): Promise<Scope | undefined> => {
   return row && { accountId: row.account_id, environment: row.environment };
 };
 
+/** Status words for the person, not the API's. */
+const STATUS: Record<string, string> = { active: 'Active', withdrawn: 'Withdrawn', expired: 'Expired' };
+
+/** The consent as the person reads it: operations by name, moments in India's time (IST). */
 function details(c: ConsentView): string {
   const subject = Object.values(c.subject).filter(Boolean).join(', ');
-  return `<dl><dt>Purpose</dt><dd>${esc(c.purpose.text)}</dd><dt>Covers</dt><dd>${esc(c.operations.join(', '))}</dd>
+  const covers = `<ul>${c.operations.map((op) => `<li>${esc(operationName(op))}</li>`).join('')}</ul>`;
+  const status = `${esc(STATUS[c.status] ?? c.status)}${c.ended_at ? ` since ${esc(istDateTime(c.ended_at))}` : ''}`;
+  return `<dl><dt>Purpose</dt><dd>${esc(c.purpose.text)}</dd><dt>Covers</dt><dd>${covers}</dd>
 <dt>Notice</dt><dd>version ${esc(c.notice.version)} (${esc(c.notice.language)})</dd><dt>You</dt><dd>${esc(subject)}</dd>
-<dt>Status</dt><dd data-status="${esc(c.status)}">${esc(c.status)}${c.ended_at ? ` since ${esc(c.ended_at)}` : ''}</dd>
-<dt>Given</dt><dd>${esc(c.collected_at)}${c.expires_at ? `, until ${esc(c.expires_at)}` : ''}</dd></dl>`;
+<dt>Status</dt><dd data-status="${esc(c.status)}">${status}</dd>
+<dt>Given</dt><dd><time datetime="${esc(c.collected_at)}">${esc(istDateTime(c.collected_at))}</time>${c.expires_at ? `, until <time datetime="${esc(c.expires_at)}">${esc(istDateTime(c.expires_at))}</time>` : ''}</dd></dl>`;
 }
 
 const withdrawForm = (id: string, token: string) =>

@@ -1,6 +1,8 @@
 // Owns the consent records API (CONTRACT §13): record a consent and get its signed receipt, read one
-// with its uses, list a subject's by mobile number, withdraw one, and the receipt key as a JWK Set.
-// Consents are per account and environment: another's is a 404.
+// with its uses, list a subject's by mobile number, withdraw one; and the receipt key as a JWK Set,
+// which is public (registerConsentKeyRoutes: no API key, per-IP limit, cacheable), because the person,
+// an auditor or a regulator checks a receipt without being a client. Consents are per account and
+// environment: another's is a 404.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { okEnvelope } from '../http/envelope.js';
@@ -8,8 +10,9 @@ import { Envelope, Nullable, responses } from '../http/responses.js';
 import { Mobile } from '../contract/fields.js';
 import { OPERATION_SLUGS } from '../operations/registry.js';
 import type { Services } from '../services.js';
+import type { ActionLimit } from '../access/rate-limit.js';
 import { CONSENT_ID_PATTERN } from './gate.js';
-import { jwks } from './receipt.js';
+import { jwks, type ReceiptKey } from './receipt.js';
 import { createConsent, getConsent, listBySubjectMobile } from './store.js';
 import { withdraw } from './withdrawal.js';
 import { ConsentLinks } from './page.js';
@@ -110,19 +113,6 @@ export function registerConsentRoutes(app: FastifyInstance, services: Services):
     async (req) => okEnvelope('Consents', { items: await Promise.all((await listBySubjectMobile(deps.records, scope(req), req.query.subject_mobile)).map((c) => links.linked(c))) }),
   );
 
-  app.get(
-    '/api/v1/consents/public-key',
-    {
-      schema: {
-        operationId: 'consentReceiptKeys',
-        summary: 'The key that signs consent receipts, as a JWK Set (RFC 7517)',
-        tags: TAGS,
-        response: responses(Envelope(Type.Object({ keys: Type.Array(Jwk) }))),
-      },
-    },
-    async () => okEnvelope('Consent receipt keys', jwks(deps.records.receiptKey)),
-  );
-
   app.get<{ Params: Static<typeof IdParams> }>(
     '/api/v1/consents/:id',
     {
@@ -144,5 +134,59 @@ export function registerConsentRoutes(app: FastifyInstance, services: Services):
       },
     },
     async (req) => okEnvelope('Consent withdrawn', await links.linked(await withdraw(deps.end, scope(req), req.params.id, `key:${req.auth!.keyId}`))),
+  );
+}
+
+/** How long a verifier may cache the key set: a rotated key is published beside the old one first. */
+export const JWKS_MAX_AGE_S = 3600;
+const JwkSet = Type.Object({ keys: Type.Array(Jwk) }, { description: 'JWK Set (RFC 7517): the Ed25519 keys that sign consent receipts' });
+/** Public: no API key (an empty security requirement in the OpenAPI document). */
+const PUBLIC = { security: [] as Array<Record<string, string[]>> };
+
+/**
+ * The receipt key without an API key, in two forms: `GET /api/v1/consents/public-key` in the API's
+ * envelope, and `GET /.well-known/jwks.json`, the bare JWK Set standard JOSE tools fetch (jose's
+ * createRemoteJWKSet, a JWKS URL in any JWT library). Registered outside the API key guard. Each read
+ * costs one token of the client IP's bucket (`limit`; a 429 with Retry-After past it): the answer is
+ * static and cacheable (Cache-Control public), so a verifier reads it rarely, and an /api/v1 read also
+ * writes an audit row, which an anonymous client must not be able to multiply at will.
+ */
+export function registerConsentKeyRoutes(app: FastifyInstance, deps: { receiptKey: ReceiptKey; limit: ActionLimit }): void {
+  const body = jwks(deps.receiptKey);
+  const cache = `public, max-age=${JWKS_MAX_AGE_S}`;
+  app.get(
+    '/api/v1/consents/public-key',
+    {
+      schema: {
+        operationId: 'consentReceiptKeys',
+        summary: 'The key that signs consent receipts, as a JWK Set (RFC 7517); no API key needed',
+        description: 'Public: anyone may verify a receipt. The same set, without the envelope, is at /.well-known/jwks.json. Cacheable (Cache-Control); limited per client IP.',
+        tags: TAGS,
+        ...PUBLIC,
+        response: responses(Envelope(JwkSet), { authenticated: false, errors: [429] }),
+      },
+    },
+    async (req, reply) => {
+      await deps.limit.take(req.ip);
+      reply.header('cache-control', cache);
+      return okEnvelope('Consent receipt keys', body);
+    },
+  );
+  const text = JSON.stringify(body);
+  app.get(
+    '/.well-known/jwks.json',
+    {
+      schema: {
+        operationId: 'wellKnownJwks',
+        summary: 'The consent receipt key as a bare JWK Set, for JOSE tools (no envelope, no API key)',
+        tags: TAGS,
+        ...PUBLIC,
+        response: responses({ content: { 'application/jwk-set+json': { schema: JwkSet } }, description: 'The JWK Set' }, { authenticated: false, errors: [429] }),
+      },
+    },
+    async (req, reply) => {
+      await deps.limit.take(req.ip);
+      return reply.header('cache-control', cache).type('application/jwk-set+json').send(text);
+    },
   );
 }

@@ -150,6 +150,19 @@ export const ResultEnvelope = (fields: Record<string, TSchema>, description: str
     { description },
   );
 
+/**
+ * An operation's answers after an erasure (transactions/erasure.ts): `erased_at` set, the fields in
+ * `kept` (the outcome and the money facts) still required where they were, every other field optional.
+ */
+export const ErasedResultEnvelope = (fields: Record<string, TSchema>, kept: ReadonlySet<string>, description: string) =>
+  ResultEnvelope(
+    {
+      ...Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, kept.has(k) ? s : Type.Optional(required(s))])),
+      erased_at: Type.String({ format: 'date-time', description: "When its content was erased: only the outcome and the money facts remain" }),
+    },
+    description,
+  );
+
 type Schema = TSchema & { headers?: Record<string, TSchema> };
 const withHeaders = (s: TSchema, headers: Record<string, TSchema>): Schema => ({ ...s, headers });
 

@@ -23,7 +23,7 @@ import { ERASED } from '../audit/retention.js';
 import { TransactionStore } from './store.js';
 
 /** What survives an erasure in a stored result or event: the outcome and the money, never the person. */
-const KEPT = new Set([
+export const KEPT: ReadonlySet<string> = new Set([
   'status', 'reference_id', 'verified_at', 'message', 'txn_id', 'utr', 'amount', 'amount_paise', 'fee', 'fee_paise',
   'commission', 'commission_paise', 'operation', 'environment', 'reversed_at', 'reversal_reason', 'Errorcode', 'Status', 'request_id',
 ]);

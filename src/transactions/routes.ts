@@ -4,9 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
-import { operationBySlug } from '../operations/registry.js';
+import { OPERATIONS, operationBySlug } from '../operations/registry.js';
 import { ReferenceId } from '../contract/fields.js';
-import { responses, ResultEnvelope } from '../http/responses.js';
+import { ErasedResultEnvelope, responses, ResultEnvelope } from '../http/responses.js';
+import { KEPT } from './erasure.js';
 import type { TransactionStore } from './store.js';
 
 export function registerTransactionRoutes(app: FastifyInstance, services: { transactions: TransactionStore }): void {
@@ -20,12 +21,20 @@ export function registerTransactionRoutes(app: FastifyInstance, services: { tran
         tags: ['Transactions'],
         params: Type.Object({ reference_id: ReferenceId }),
         response: responses(
-          ResultEnvelope(
-            {
-              operation: Type.String({ description: 'The operation slug, such as upi-payment-status' }),
-              environment: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]),
-            },
-            "The operation's latest state; data also holds that operation's own result fields",
+          // One answer per operation (its own result fields, `operation` the discriminator), each in its
+          // three statuses, and as it reads once erased (erased_at; the money facts stay required): a
+          // typed client narrows on data.operation and data.status and reads utr, amount, score… with
+          // their types (the SDK's waitForFinal), not as unknown.
+          Type.Union(
+            OPERATIONS.flatMap((def) => {
+              const fields = {
+                ...def.result,
+                operation: Type.Literal(def.slug, { description: 'The operation slug, such as upi-payment-status' }),
+                environment: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]),
+              };
+              return [ResultEnvelope(fields, `A ${def.slug} transaction`), ErasedResultEnvelope(fields, KEPT, `A ${def.slug} transaction whose content was erased`)];
+            }),
+            { description: "The operation's latest state: the envelope and data the operation's own answer would now give, plus operation and environment" },
           ),
           { errors: [404] },
         ),

@@ -46,5 +46,9 @@ export async function api<T = Record<string, unknown>>(path: string, init: { met
 export const qs = (params: Record<string, string | undefined>) =>
   new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => !!e[1])).toString();
 
-export const inr = (n: number) => `₹${n.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/**
+ * An INR amount in Indian grouping: ₹1,23,456.00; a negative one (a debit) with the minus sign before the
+ * rupee sign, as Indian statements write it: −₹121.00, never ₹-121.00.
+ */
+export const inr = (n: number) => `${n < 0 ? '−' : ''}₹${Math.abs(n).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');

@@ -1,13 +1,15 @@
 // Owns the console's go-live pages (issue #26 item 5): the account's user keeps the go-live profile,
 // reads the checklist and submits operations; an admin reads the submissions with each account's
 // checklist and approves or rejects them. Everything goes through the shared go-live actions
-// (admin/actions/go-live.ts: maker-checker, audited as console:<email>).
+// (admin/actions/go-live.ts: maker-checker, audited as console:<email>). Each operation comes with its
+// name for people (contract/operation-names.ts) beside its slug.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../db/client.js';
 import { okEnvelope } from '../../http/envelope.js';
 import { goLive } from '../../admin/actions/index.js';
 import { submissionQueue } from '../../golive/store.js';
+import { operationName } from '../../contract/operation-names.js';
 import { accountOf, actorOf, requireAdmin } from './context.js';
 
 const text = (name: string, max: number, shape?: { pattern: string; what: string }) =>
@@ -34,7 +36,10 @@ const Reject = Type.Object({ reason: Type.Optional(Type.String()) });
 type Id = { Params: { id: string } };
 
 export function registerGoLive(api: FastifyInstance, db: Db): void {
-  api.get('/console/api/go-live', { schema: { hide: true } }, async (req) => okEnvelope('Go-live checklist', await goLive.goLiveState(db, accountOf(req))));
+  api.get('/console/api/go-live', { schema: { hide: true } }, async (req) => {
+    const state = await goLive.goLiveState(db, accountOf(req));
+    return okEnvelope('Go-live checklist', { ...state, operations: state.operations.map((o) => ({ ...o, name: operationName(o.operation) })) });
+  });
 
   api.put<{ Body: Static<typeof Profile> }>('/console/api/go-live/profile', { schema: { hide: true, body: Profile } }, async (req) =>
     okEnvelope('Go-live profile saved', await goLive.saveProfile(db, actorOf(req), { accountId: accountOf(req), change: req.body })),
@@ -55,7 +60,7 @@ export function registerGoLiveReview(api: FastifyInstance, db: Db): void {
     const items = rows.map((r) => {
       const state = checklists.get(r.account_id)!;
       const now = state.operations.find((o) => o.operation === r.operation);
-      return { ...goLive.submissionOf(r), account_id: r.account_id, account_name: r.account_name, operation: r.operation, profile: state.profile, items: now?.items ?? [], submitted_items: JSON.parse(r.checklist) };
+      return { ...goLive.submissionOf(r), account_id: r.account_id, account_name: r.account_name, operation: r.operation, name: operationName(r.operation), profile: state.profile, items: now?.items ?? [], submitted_items: JSON.parse(r.checklist) };
     });
     return okEnvelope('Go-live submissions', { items });
   });

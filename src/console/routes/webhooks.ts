@@ -1,6 +1,7 @@
 // Owns the client's webhook pages: endpoints with their delivery status; registering one (its secret
-// shown once), rotating its secret, sending it a test event, deleting it; its recent deliveries and
-// replays. Every change goes through the same webhook services the API routes use (webhooks/).
+// shown once), rotating its secret, sending it a test event (limited per endpoint and per account: each
+// one is an outbound signed delivery, retried; a 429 with Retry-After past the limit), deleting it;
+// its recent deliveries and replays. Every change goes through the same webhook services the API routes use (webhooks/).
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Services } from '../../services.js';
@@ -21,7 +22,7 @@ const Rotate = Type.Object({ environment: Env, overlap_seconds: Type.Optional(Ty
 const Id = Type.Object({ id: Type.String({ pattern: '^we_[0-9A-Za-z]{20}$', errorMessage: 'id must be a webhook endpoint id (we_…)' }) });
 type One<B = unknown> = { Params: Static<typeof Id>; Body: B; Querystring: Static<typeof Query> };
 
-export function registerWebhooks(api: FastifyInstance, services: Pick<Services, 'db' | 'config'>): void {
+export function registerWebhooks(api: FastifyInstance, services: Pick<Services, 'db' | 'config' | 'testEvents'>): void {
   const { db } = services;
   const scopeOf = (req: Parameters<typeof accountOf>[0], environment: 'sandbox' | 'live') => ({ accountId: accountOf(req), environment });
 
@@ -39,9 +40,12 @@ export function registerWebhooks(api: FastifyInstance, services: Pick<Services, 
     okEnvelope('Secret rotated: copy it now', await rotateSecret(db, scopeOf(req, req.body.environment), req.params.id, req.body.overlap_seconds ?? DEFAULT_OVERLAP_S)),
   );
 
-  api.post<One<Static<typeof Query>>>('/console/api/webhooks/:id/test', { schema: { hide: true, params: Id, body: Query } }, async (req) =>
-    okEnvelope('Test event queued', await sendTestEvent(db, scopeOf(req, req.body.environment), req.params.id)),
-  );
+  api.post<One<Static<typeof Query>>>('/console/api/webhooks/:id/test', { schema: { hide: true, params: Id, body: Query } }, async (req) => {
+    const scope = scopeOf(req, req.body.environment);
+    await services.testEvents.perEndpoint.take(`${scope.accountId}:${scope.environment}:${req.params.id}`);
+    await services.testEvents.perAccount.take(scope.accountId);
+    return okEnvelope('Test event queued', await sendTestEvent(db, scope, req.params.id));
+  });
 
   api.delete<One>('/console/api/webhooks/:id', { schema: { hide: true, params: Id, querystring: Query } }, async (req) => {
     await deleteEndpoint(db, scopeOf(req, req.query.environment), req.params.id);

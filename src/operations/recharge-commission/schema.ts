@@ -24,8 +24,8 @@ export type RechargeRequest = Static<typeof RechargeRequest>;
 
 /** Its own result fields, shared with dth-recharge (the standard ones come from http/responses.ts). */
 export const RechargeResult = {
-  txn_id: PresentIn(['success'], Type.String({ description: "Sangam's transaction id" })),
-  amount: PresentIn(['success'], Type.Number({ description: 'INR' })),
+  txn_id: PresentIn(['success', 'pending'], Type.String({ description: "Sangam's transaction id" })),
+  amount: PresentIn(['success', 'pending'], Type.Number({ description: 'INR' })),
   operator: Type.Optional(Type.String({ description: 'The operator code the recharge went to' })),
   utr: PresentIn(['success'], Nullable(Type.String(), { description: "The operator's reference; null while pending or failed" })),
   commission: PresentIn(['success'], Type.Number({ description: 'What the operator pays on this recharge, INR' })),

@@ -31,7 +31,7 @@ export type SignatureMatchRequest = Static<typeof SignatureMatchRequest>;
 /** Its own result fields (the standard ones come from http/responses.ts). */
 export const SignatureMatchResult = {
   name_match_score: PresentIn(['success'], Type.Number({ minimum: 0, maximum: 100, description: 'Similarity 0 to 100: with `name`, of the name read from the signature; with a comparing partner, of the two signatures' })),
-  extracted_name: Type.Optional(Type.String({ description: 'The name read from the signature (sandbox)' })),
+  extracted_name: PresentIn(['success'], Nullable(Type.String(), { description: 'The name read from the signature; null when the partner reads none (one that compares two signatures)' })),
   matched: Type.Optional(Nullable(Type.Boolean(), { description: "The partner's verdict when it compares two signatures" })),
   threshold: Type.Optional(Nullable(Type.Number(), { description: 'The score at which the partner calls two signatures a match' })),
   name_match: NameMatchObject('Present when name was given and the partner read a name from the signature: it compared with extracted_name under the account thresholds; name_match_score keeps its meaning'),

@@ -26,8 +26,8 @@ export type UpiPaymentRequest = Static<typeof UpiPaymentRequest>;
 
 /** Its own result fields (the standard ones come from http/responses.ts). */
 export const UpiPaymentResult = {
-  txn_id: PresentIn(['success'], Type.String({ description: "Sangam's transaction id" })),
-  amount: PresentIn(['success'], Type.Number({ description: 'INR' })),
+  txn_id: PresentIn(['success', 'pending'], Type.String({ description: "Sangam's transaction id" })),
+  amount: PresentIn(['success', 'pending'], Type.Number({ description: 'INR' })),
   utr: PresentIn(['success'], Nullable(Type.String(), { description: "The bank's UTR; null while pending" })),
   name_match: NameMatchObject('Present when beneficiary_name was given: it compared with the VPA holder\'s registered name under the account thresholds'),
 };

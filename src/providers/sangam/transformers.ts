@@ -28,7 +28,7 @@ export function fieldsFrom(op: Op, a: PartnerAnswer, ctx: Amounts): Obj {
   const d = (a.data ?? {}) as Obj;
   switch (op) {
     case 'signatureMatch':
-      return { name_match_score: d.score, extracted_name: d.extracted_name };
+      return { name_match_score: d.score, extracted_name: typeof d.extracted_name === 'string' ? d.extracted_name : null };
     case 'aadhaarInitialize':
       return { doclocker__client__id: d.client_id, authorization_url: d.authorization_url };
     case 'aadhaarDownload': {

@@ -97,7 +97,8 @@ export function outcomeOf(body: unknown, name: string | undefined): Outcome | nu
   return {
     status: 'success',
     message: `Signature compared with the reference signature; score ${d.score}${threshold !== null ? ` (threshold ${threshold})` : ''}${verdict}${note}`,
-    fields: { name_match_score: d.score, matched, threshold, compared_with: 'reference_signature' },
+    // Surepass compares signatures and reads no name: extracted_name is null, as the result promises.
+    fields: { name_match_score: d.score, extracted_name: null, matched, threshold, compared_with: 'reference_signature' },
   };
 }
 

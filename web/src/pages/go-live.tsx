@@ -2,6 +2,10 @@
 // consent notice), the checklist of every operation, and submitting the ready ones for review. For
 // admins: the submissions with the account's profile and checklist, approved (by an admin other
 // than the submitter: maker-checker) or rejected with a reason. Approval grants live use at once.
+// Compact (issue #37): the items every operation shares (profile, allow-list, webhook) are shown once,
+// each operation one card with its own items; an approved operation (by a reviewer or an operator's
+// `sangam approve`) says so, with its checklist folded away and nothing marked as failing; the profile
+// folds away once complete.
 import { useEffect, useState } from 'react';
 import { api, when } from '../api';
 import { Empty, Failure, Status, useData } from '../ui';
@@ -22,6 +26,8 @@ interface Submission {
 }
 interface OperationState {
   operation: string;
+  /** Its name for people ("UPI payment"). */
+  name: string;
   status: 'not_submitted' | 'submitted' | 'approved' | 'rejected';
   ready: boolean;
   items: Item[];
@@ -53,15 +59,56 @@ const LABELS: Record<string, string> = {
   sandbox_calls: 'Successful sandbox calls',
 };
 
-const Checklist = ({ items }: { items: Item[] }) => (
+/** Items that are the same for every operation: shown once, above the operations. */
+const SHARED = new Set(['business_details', 'use_case', 'allowlist', 'webhook']);
+
+/** `quiet`: the items of an approved operation, where a missing one fails nothing (no red cross). */
+const Checklist = ({ items, quiet = false }: { items: Item[]; quiet?: boolean }) => (
   <ul className="checklist">
     {items.map((i) => (
-      <li key={i.id} className={i.done ? 'done' : 'todo'}>
-        <span aria-label={i.done ? 'done' : 'not done'}>{i.done ? '✓' : '✗'}</span> <strong>{LABELS[i.id] ?? i.id}</strong>: {i.detail}
+      <li key={i.id} className={i.done ? 'done' : quiet ? 'open' : 'todo'}>
+        <span aria-label={i.done ? 'done' : 'not done'}>{i.done ? '✓' : quiet ? '·' : '✗'}</span> <strong>{LABELS[i.id] ?? i.id}:</strong>{' '}
+        <span className="detail" title={i.detail}>
+          {i.detail}
+        </span>
       </li>
     ))}
   </ul>
 );
+
+const STATUS_CLASS: Record<OperationState['status'], string> = { approved: 'good', submitted: 'wait', rejected: 'bad', not_submitted: 'none' };
+
+function OperationCard({ o, chosen, toggle }: { o: OperationState; chosen: boolean; toggle: () => void }) {
+  const own = o.items.filter((i) => !SHARED.has(i.id));
+  const approved = o.status === 'approved';
+  return (
+    <article className={`golive op ${approved ? 'approved' : ''}`} aria-label={`Go-live ${o.operation}`}>
+      <h2>
+        <label>
+          <input type="checkbox" name="operations" value={o.operation} disabled={!o.ready || o.status === 'submitted' || approved} checked={chosen} onChange={toggle} /> {o.name}
+        </label>{' '}
+        <code className="slug">{o.operation}</code>{' '}
+        <span className={`badge ${STATUS_CLASS[o.status]}`} data-testid={`status-${o.operation}`}>
+          {o.status.replace('_', ' ')}
+        </span>
+      </h2>
+      {approved ? (
+        <>
+          <p className="hint">Live use is approved{o.submission?.state === 'approved' && o.submission.decided_by ? ` (by ${o.submission.decided_by} ${when(o.submission.decided_at)})` : ' (by an operator)'}.</p>
+          <details>
+            <summary>Checklist as it is now ({o.items.filter((i) => i.done).length} of {o.items.length} done)</summary>
+            <Checklist items={o.items} quiet />
+          </details>
+        </>
+      ) : (
+        <>
+          <Checklist items={own} />
+          <Decision s={o.submission} />
+        </>
+      )}
+    </article>
+  );
+}
 
 function Decision({ s }: { s: Submission | null }) {
   if (!s) return null;
@@ -112,6 +159,17 @@ function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: () => vo
   );
 }
 
+/** The profile, folded away when it was complete as the page opened (it stays as the user leaves it). */
+function ProfileSection({ profile, complete, onSaved }: { profile: Profile; complete: boolean; onSaved: () => void }) {
+  const [open, setOpen] = useState(!complete);
+  return (
+    <details className="golive profile" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Go-live profile {complete ? '(complete)' : '(to fill in)'}</summary>
+      <ProfileForm profile={profile} onSaved={onSaved} />
+    </details>
+  );
+}
+
 export function GoLive() {
   const { data, error, reload, setError } = useData(() => api<State>('/go-live'), []);
   const [chosen, setChosen] = useState<string[]>([]);
@@ -128,32 +186,28 @@ export function GoLive() {
     }
   };
   const toggle = (op: string) => setChosen(chosen.includes(op) ? chosen.filter((o) => o !== op) : [...chosen, op]);
+  const shared = (data?.operations[0]?.items ?? []).filter((i) => SHARED.has(i.id));
+  const profileDone = shared.filter((i) => i.id === 'business_details' || i.id === 'use_case').every((i) => i.done);
   return (
-    <section>
+    <section className="golive-page">
       <h1>Go live</h1>
       <p className="hint">Each operation needs a reviewer&apos;s approval before live keys may use it. Fill in the profile, complete the checklist, then submit.</p>
-      {data && <ProfileForm profile={data.profile} onSaved={reload} />}
+      {data && <ProfileSection profile={data.profile} complete={profileDone} onSaved={reload} />}
       <Failure error={error} />
       {done && (
         <p role="status" className="hint">
           {done}
         </p>
       )}
-      {data?.operations.map((o) => (
-        <article key={o.operation} className="golive" aria-label={`Go-live ${o.operation}`}>
-          <h2>
-            <label>
-              <input type="checkbox" name="operations" value={o.operation} disabled={!o.ready || o.status === 'submitted' || o.status === 'approved'} checked={chosen.includes(o.operation)} onChange={() => toggle(o.operation)} />{' '}
-              {o.operation}
-            </label>{' '}
-            <span className={`badge ${o.status === 'rejected' ? 'bad' : ''}`} data-testid={`status-${o.operation}`}>
-              {o.status.replace('_', ' ')}
-            </span>
-          </h2>
-          <Checklist items={o.items} />
-          <Decision s={o.submission} />
+      {data && (
+        <article className="golive" aria-label="Checklist for every operation">
+          <h2>For every operation</h2>
+          <Checklist items={shared} />
         </article>
-      ))}
+      )}
+      <div className="golive-ops">
+        {data?.operations.map((o) => <OperationCard key={o.operation} o={o} chosen={chosen.includes(o.operation)} toggle={() => toggle(o.operation)} />)}
+      </div>
       <div className="toolbar">
         <button onClick={submit} disabled={chosen.length === 0}>
           Submit for review
@@ -167,6 +221,7 @@ interface Review extends Submission {
   account_id: string;
   account_name: string;
   operation: string;
+  name: string;
   profile: Profile;
   items: Item[];
 }
@@ -184,7 +239,7 @@ function ReviewCard({ r, onDone }: { r: Review; onDone: (error: string) => void 
   return (
     <article className="golive" aria-label={`Submission ${r.account_name} ${r.operation}`}>
       <h2>
-        {r.account_name} · {r.operation} <span className="badge">{r.state}</span>
+        {r.account_name} · {r.name} <code className="slug">{r.operation}</code> <span className="badge">{r.state}</span>
       </h2>
       <p>
         {[r.profile.legal_name, r.profile.address, r.profile.website, r.profile.contact_name, r.profile.contact_email, r.profile.contact_phone].filter(Boolean).join(' · ')}

@@ -1,7 +1,8 @@
 // Logs: search the audit trail (reference, operation, environment, outcome, time, free text), open one
 // entry to see its redacted request and response, export what the filters match. A row's path keeps its
-// reference as the Reference column shows it (the server masks both alike).
-import { useState } from 'react';
+// reference as the Reference column shows it (the server masks both alike). The latest entries load as
+// the page opens (issue #37: it was empty until Search was pressed).
+import { useEffect, useState } from 'react';
 import { api, qs, when } from '../api';
 import { Empty, Failure, Select } from '../ui';
 
@@ -44,6 +45,8 @@ export function Logs() {
     void search(f);
   };
   const open = async (id: string) => setDetail(await api(`/logs/${id}`));
+  // The newest entries, unfiltered, on open.
+  useEffect(() => void search({}), []); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
     <section>
@@ -82,8 +85,8 @@ export function Logs() {
         </a>
       </div>
       <Failure error={error} />
-      {items === null && <Empty>Search to see requests. Leave the filters empty for the latest.</Empty>}
-      {items && items.length === 0 && <Empty>No request matches these filters.</Empty>}
+      {items === null && !error && <p className="loading">Loading the latest requests…</p>}
+      {items && items.length === 0 && <Empty>{Object.keys(filters).length ? 'No request matches these filters.' : 'No requests yet: calls made with your keys show here.'}</Empty>}
       {items && items.length > 0 && (
         <div className="table-wrap">
           <table>

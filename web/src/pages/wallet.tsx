@@ -1,5 +1,7 @@
 // Wallet statement: top-ups and debits, newest first, with the running total; each row names its
 // transaction (reference_id and txn_id). Filter by reference and dates; download what the filter keeps.
+// Amount is signed (a debit is negative, −₹121.00); Total after is the wallet's running total, which the
+// ledger never lets go below zero.
 import { useState } from 'react';
 import { api, inr, qs, when } from '../api';
 import { Empty, Failure, Table, useData } from '../ui';
@@ -70,7 +72,7 @@ export function Wallet() {
               <td>{e.reference_id ?? '—'}</td>
               <td>{e.txn_id ? <code>{e.txn_id}</code> : '—'}</td>
               <td>{e.reason}</td>
-              <td className="num">{inr(e.amount)}</td>
+              <td className={`num ${e.amount < 0 ? 'debit' : 'credit'}`}>{inr(e.amount)}</td>
               <td className="num">{inr(e.balance_after)}</td>
             </tr>
           ))}
