@@ -266,6 +266,9 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
       if (a.madeAt) assert.equal(await a.madeAt(txnId), 0, 'no status enquiry created it');
       await a.decide!(txnId, 'failed');
       assert.equal((await final(body.reference_id as string)).body.data.status, 'failed');
+      // A failure a person records costs what a failure costs (the fee of a completed check, else nothing).
+      assert.deepEqual(await wallet(), minus(before, a.refusalCharge(body)));
+      return;
     } else {
       assert.equal(r.body.statuscode, 'TUP', r.text);
       const txnId = await txnIdOf(a, r, body.reference_id as string);
