@@ -69,7 +69,7 @@ export function paymentView(rec: FetchRecord, webhook = false): Record<string, u
   };
 }
 
-/** [P] `{"clientID", "secret"}` → `{token, expiresIn}`; [G] the 401 body. */
+/** [P] `{"clientID", "secret"}` → `{token, expiresIn, success, traceId}`; [G] the 401 body. */
 export async function registerToken(app: FastifyInstance, d: ApiDeps): Promise<void> {
   app.post('/api/v2/auth/token', async (req) => {
     d.calls.token = (d.calls.token ?? 0) + 1;
@@ -77,7 +77,7 @@ export async function registerToken(app: FastifyInstance, d: ApiDeps): Promise<v
     if (typeof b !== 'object' || b === null || typeof b.clientID !== 'string' || typeof b.secret !== 'string') throw invalidParams('clientID and secret are required');
     if (b.clientID !== d.clientId || b.secret !== d.clientSecret) throw badCredentials();
     if (d.latencyMs > 0) await d.sleep(d.latencyMs);
-    return d.tokens.issue(d.clientId, 'bbps');
+    return { ...d.tokens.issue(d.clientId, 'bbps'), success: true, traceId: req.id };
   });
 }
 
