@@ -234,6 +234,10 @@ export class Partners {
     const s = b?.payment?.status;
     if (!b || !s) return none;
     const outcome = s === 'Success' || s === 'Credit_Adjustment' ? 'success' : s === 'Failure' ? 'failed' : 'pending';
-    return { ...none, at: 'setudth', outcome, reversed: s === 'Credit_Adjustment', moving: outcome === 'pending' || (b.plan === 'refund' && s === 'Success') };
+    // A DTH refund, like a prepaid reversal, is signalled only by webhook (payment/response keeps Success).
+    const tries = this.dth.webhookLog().filter((w) => w.ref === b.refId && w.label === 'BILL_PAY Credit_Adjustment');
+    const how = [...new Set(tries.map((w) => w.outcome))].join(', ') || 'never sent';
+    const missed = tries.every((w) => w.status_code === null);
+    return { ...none, at: 'setudth', outcome, reversed: s === 'Credit_Adjustment', unobservable: s === 'Credit_Adjustment' && missed ? how : false, moving: outcome === 'pending' || (b.plan === 'refund' && s === 'Success') };
   }
 }
