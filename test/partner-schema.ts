@@ -59,13 +59,16 @@ export class PartnerSpec {
     return this.check(`req ${method} ${path}`, [json.schema as Json], body);
   }
 
-  /** An answer to `method path` with HTTP `status` against every answer documented under that status. */
-  response(path: string, method: string, status: number | string, body: unknown): SchemaCheck {
+  /**
+   * An answer to `method path` with HTTP `status` against every answer documented under that status, or
+   * only the one named `variant` (Setu's `200-failed-fetch`; `200` alone is its standard answer).
+   */
+  response(path: string, method: string, status: number | string, body: unknown, variant?: string): SchemaCheck {
     const responses = (this.operation(path, method).responses ?? {}) as Json;
-    const keys = Object.keys(responses).filter((k) => k === String(status) || k.startsWith(`${status}-`));
+    const keys = Object.keys(responses).filter((k) => (variant ? k === variant : k === String(status) || k.startsWith(`${status}-`)));
     const schemas = keys.map((k) => ((((this.deref(responses[k]) as Json).content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined)).filter(isObj);
     if (!schemas.length) throw new Error(`${this.kind}: ${method.toUpperCase()} ${path} documents no JSON answer under HTTP ${status} (documented: ${Object.keys(responses).join(', ')})`);
-    return this.check(`res ${method} ${path} ${status}`, schemas, body);
+    return this.check(`res ${method} ${path} ${variant ?? status}`, schemas, body);
   }
 
   /** The HTTP statuses an operation documents (`200`, `400`, …), variants folded. */
