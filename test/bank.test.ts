@@ -7,7 +7,8 @@
 //
 // The one exception (PARTNERS.md §9.4): a Setu prepaid reversal is signalled only by webhook — the
 // status API keeps saying Successful — so one whose every delivery was missed is invisible to Sangam.
-// The test reverses prepaid recharges only while Sangam is up; one whose webhooks all missed Sangam
+// The same holds for a Setu BBPS DTH refund (Credit_Adjustment is documented in the BILL_PAY webhook only).
+// The test reverses prepaid recharges and DTH payments only while Sangam is up; one whose webhooks all missed Sangam
 // all the same (a kill or a dropped-webhook fault at that moment) is counted apart as "unobservable by
 // the API", never as a disagreement, and left out of the wallet's refunds. A delivery Sangam answered,
 // even with a refusal, does not make it unobservable. Unobservable by the API is not unseen: before the

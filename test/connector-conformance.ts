@@ -28,7 +28,7 @@ export const CONFORMANCE_EXEMPT: Record<string, string> = {
   digilocker: 'an OAuth consent flow, not one call: success, denied consent (the refusal) and an unverifiable document are digilocker-live.test.ts; it has no pending state, 5xx path to reconcile or webhook',
 };
 
-export type Scenario = 'success' | 'refusal' | 'pendingReconciled' | 'lost' | 'forgedWebhook' | 'duplicateEvent' | 'wrongCredentials';
+export type Scenario = 'success' | 'refusal' | 'pendingReconciled' | 'unknownAnswer' | 'lost' | 'forgedWebhook' | 'duplicateEvent' | 'wrongCredentials';
 
 /** What the emulator is asked to answer. */
 export type Steer =
@@ -83,8 +83,20 @@ export interface ConformanceAdapter {
   total?(): number;
   /** What a refusal's message says (the partner's reason, in our words). */
   refusalMessage: RegExp;
-  /** How the partner answers a 5xx before any work: pending then failed by the enquiry, or a 502 at once. */
-  lost: 'pending-then-failed' | 'refused-at-once';
+  /**
+   * How the partner answers a 5xx before any work: pending then failed by a DOCUMENTED not-found on a
+   * documented lookup; a 502 at once (the partner documents that answer as "nothing executed"); or pending
+   * with its hold until a person decides (the partner documents no answer that says "nothing executed").
+   */
+  lost: 'pending-then-failed' | 'refused-at-once' | 'pending-until-decided';
+  /**
+   * The "unknown answer" rule: makes the partner's status lookup answer what it does not document (the
+   * gateway's 404 for a route, as if the lookup were not there), or puts it back. Absent when the partner
+   * documents no lookup at all — then every enquiry is unknown and `decide` ends the transaction.
+   */
+  lookupUnknown?(on: boolean): Promise<void>;
+  /** A person settles a pending transaction (the console's Needs attention, maker-checker): test/person-decides.ts. */
+  decide?(txnId: string, action: 'success' | 'failed'): Promise<void>;
   /** Scenarios that cannot apply to this partner, and why. */
   notApplicable?: Partial<Record<Scenario, string>>;
   /** Partner-specific checks of a success, beside the common ones (what the partner recorded, its reference). */
@@ -95,11 +107,19 @@ const TITLES: Record<Scenario, string> = {
   success: 'success: final success, the partner holds it once, debited once',
   refusal: 'refusal: a business failure, nothing paid, charged only what a completed check costs',
   pendingReconciled: 'a 5xx after the partner did the work: pending, the client’s retry sends nothing, reconciled by enquiry; charged once',
+  unknownAnswer:
+    'an answer that is not a documented outcome (a 5xx after the work, then the gateway’s 404 for the lookup route): pending with its hold, never re-sent, failed or failed over, until a documented answer or a person decides',
   lost: 'no answer and nothing at the partner (a 5xx before any work): failed, nothing paid or charged, never sent again',
   forgedWebhook: 'a forged webhook is refused with a 4xx and changes nothing',
   duplicateEvent: 'duplicate webhook deliveries are applied once',
   wrongCredentials: 'a credential the partner refuses: a 502 that says so and shows no secret; nothing made, nothing debited',
 };
+
+/**
+ * Shown (as a skip) for a kind whose adapter cannot yet make its lookup answer what the partner does not
+ * document (its emulator has no switch for the gateway's 404) nor end a transaction by a person.
+ */
+const NO_UNKNOWN_KNOB = 'the adapter offers neither lookupUnknown (its emulator has no switch for an undocumented lookup answer yet) nor decide';
 
 /** Runs every scenario for one partner; call it inside the partner's describe block. */
 export function conformance(a: ConformanceAdapter): void {
@@ -107,7 +127,7 @@ export function conformance(a: ConformanceAdapter): void {
   const call = (body: Record<string, unknown>) => a.app().call('POST', a.path, { key: a.app().liveKey, body });
   const ctx: Ctx = { a, call, txOf, wallet, final };
   for (const s of Object.keys(TITLES) as Scenario[]) {
-    const why = a.notApplicable?.[s];
+    const why = a.notApplicable?.[s] ?? (s === 'unknownAnswer' && !a.lookupUnknown && !a.decide ? NO_UNKNOWN_KNOB : undefined);
     const title = `conformance (${a.kind}): ${TITLES[s]}`;
     if (why) it(title, { skip: `not applicable: ${why}` }, () => {});
     else
@@ -149,6 +169,22 @@ async function txnIdOf(a: ConformanceAdapter, r: { body: any }, ref: string): Pr
   if (typeof r.body.data?.txn_id === 'string') return r.body.data.txn_id;
   const row = await a.app().store.db.selectFrom('transactions').select('id').where('reference_id', '=', ref).executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * The transaction stays pending with its hold while the reconciler asks about it (twice at least): not
+ * failed, not sent to another partner, its hold in the wallet.
+ */
+async function stillPending(c: Ctx, txnId: string, body: Record<string, unknown>): Promise<void> {
+  const db = c.a.app().store.db;
+  const row = () => db.selectFrom('transactions').select(['status', 'partner', 'checks']).where('id', '=', txnId).executeTakeFirstOrThrow();
+  const first = await row();
+  await eventually(async () => (await row()).checks >= 2, 20_000);
+  const now = await row();
+  assert.equal(now.status, 'pending');
+  assert.equal(now.partner, first.partner, 'never failed over');
+  assert.equal((await c.txOf(body.reference_id as string)).body.data.status, 'pending');
+  assert.ok((await c.wallet()).held >= c.a.debit(body), 'the hold is kept');
 }
 
 const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
@@ -197,6 +233,31 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
     assert.deepEqual(await wallet(), minus(before, a.debit(body)));
   },
 
+  async unknownAnswer(c) {
+    const { a, call, final, wallet } = c;
+    const { before, body, r } = await begin(c, 'success', 'error-after-work');
+    await a.lookupUnknown?.(true);
+    try {
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.statuscode, 'TUP', r.text);
+      const txnId = await txnIdOf(a, r, body.reference_id as string);
+      const created = (await a.creates?.(txnId)) ?? null;
+      const again = await call(body);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      await stillPending(c, txnId, body);
+      assert.equal(await a.madeAt!(txnId), 1, 'the partner holds it once');
+      if (created !== null) assert.equal(await a.creates!(txnId), created, 'nothing was sent again');
+      // Then a documented answer (the lookup back), or — where the partner documents none — a person.
+      if (a.lookupUnknown) await a.lookupUnknown(false);
+      else await a.decide!(txnId, 'success');
+    } finally {
+      await a.lookupUnknown?.(false);
+    }
+    const done = await final(body.reference_id as string, 15_000);
+    assert.equal(done.body.data.status, 'success', done.text);
+    assert.deepEqual(await wallet(), minus(before, a.debit(body)));
+  },
+
   async lost(c) {
     const { a, call, final, wallet } = c;
     const { before, body, r } = await begin(c, 'success', 'error-before-work');
@@ -204,6 +265,16 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
       assert.ok(r.status === 502 || r.status === 504, r.text);
       assert.equal(r.body.data.Errorcode, 113);
       assert.match(r.body.data.Message, /nothing was (executed or )?debited/);
+    } else if (a.lost === 'pending-until-decided') {
+      assert.equal(r.body.statuscode, 'TUP', r.text);
+      const txnId = await txnIdOf(a, r, body.reference_id as string);
+      await stillPending(c, txnId, body);
+      if (a.madeAt) assert.equal(await a.madeAt(txnId), 0, 'no status enquiry created it');
+      await a.decide!(txnId, 'failed');
+      assert.equal((await final(body.reference_id as string)).body.data.status, 'failed');
+      // A failure a person records costs what a failure costs (the fee of a completed check, else nothing).
+      assert.deepEqual(await wallet(), minus(before, a.refusalCharge(body)));
+      return;
     } else {
       assert.equal(r.body.statuscode, 'TUP', r.text);
       const txnId = await txnIdOf(a, r, body.reference_id as string);

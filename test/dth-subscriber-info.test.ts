@@ -6,7 +6,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { codes, DTH_OPERATORS } from '../src/catalog/operators.js';
 import { BILLERS, subscriberFor } from '../src/partner-sim/setu-dth/billers.js';
-import { startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
+import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
 import { startApp, type TestApp } from './harness.js';
 import { startPartnerApp } from './live-harness.js';
 
@@ -83,6 +83,7 @@ describe('DTH subscriber info live, from the setu-dth bill fetch', () => {
         SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: emu.settings.clientSecret,
         SANGAM_PARTNER_SETUDTH_PARTNER_ID: String(emu.settings.partnerId),
         SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE: '9812300000',
+        ...Object.fromEntries(Object.entries(SETU_DTH_CONNECTOR_VARS).map(([k, v]) => [`SANGAM_PARTNER_SETUDTH_${k}`, v])),
         SANGAM_PARTNER_SETUDTH_WEBHOOK_SECRET: 'setu_dth_webhook_path_secret_for_tests_01',
         SANGAM_PARTNER_ROUTES: 'dth-recharge=setudth',
         SANGAM_PARTNER_TIMEOUT_MS: '1000',

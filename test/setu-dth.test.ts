@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { listFees } from '../src/ledger/pricing.js';
 import { BILLERS } from '../src/partner-sim/setu-dth/billers.js';
-import { startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
+import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
 import { PartnerError } from '../src/providers/connector.js';
 import { createSetuDth } from '../src/providers/setu-dth/index.js';
 import { billerFor, billerMapOf, ourDthCode, reversalOf, statusOf } from '../src/providers/setu-dth/transformers.js';
@@ -14,13 +14,14 @@ import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
 import { eventually, PATHS, sleep, uuid, VALID } from './harness.js';
 import { factoryContext, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
+import { personDecides } from './person-decides.js';
 
 const SECRET = 'setu_dth_webhook_path_secret_for_tests_01';
 const CUSTOMER_MOBILE = '9812300000';
 
 async function startDthApp(emu: SetuDthEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
   const s = emu.settings;
-  const vars = { CLIENT_ID: s.clientId, CLIENT_SECRET: s.clientSecret, PARTNER_ID: String(s.partnerId), CUSTOMER_MOBILE, WEBHOOK_SECRET: SECRET };
+  const vars = { CLIENT_ID: s.clientId, CLIENT_SECRET: s.clientSecret, PARTNER_ID: String(s.partnerId), CUSTOMER_MOBILE, WEBHOOK_SECRET: SECRET, ...SETU_DTH_CONNECTOR_VARS };
   return startPartnerApp(
     {
       ...partnerSuiteEnv('setudth', 'setu-dth', emu.url, vars, 'dth-recharge'),
@@ -90,7 +91,10 @@ describe('setu-dth connector, end to end', () => {
       const refId = paymentsOf(txnId)[0]!.refId;
       return emu.webhookLog().filter((w) => w.ref === refId && w.label === 'BILL_PAY Success' && w.status_code === 200).length >= 2;
     },
-    lost: 'pending-then-failed',
+    // BBPS documents no not-found answer on payment/response: a payment/request 5xx stays pending for a person.
+    lost: 'pending-until-decided',
+    lookupUnknown: async (missing) => assert.equal((await sim('/lookup', { missing })).status, 200),
+    decide: (txnId, action) => personDecides(t, txnId, action),
     wrongCredentials: { start: (env) => startDthApp(emu, null, { ...env, SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: 'wrong-secret' }), message: /Setu BBPS refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
     total: () => emu.bills().length,
     afterSuccess: async (txnId, done) => {
@@ -98,9 +102,13 @@ describe('setu-dth connector, end to end', () => {
       const [bill, ...more] = paymentsOf(txnId);
       assert.equal(more.length, 0);
       assert.equal(bill!.input.biller.id, 'TATAPLAY00NAT1');
-      assert.deepEqual(bill!.input.billParameters, [{ name: 'Subscriber Number', value: '1234561234' }]);
+      assert.deepEqual(bill!.input.customerParams, [{ name: 'Subscriber Number', value: '1234561234' }]);
+      assert.deepEqual(bill!.input.agent, { id: SETU_DTH_CONNECTOR_VARS.AGENT_ID, channel: 'INT' });
       assert.equal(bill!.input.customerMobile, CUSTOMER_MOBILE);
       assert.equal(bill!.payment!.input.amount, 35000);
+      assert.equal(bill!.payment!.input.remitterName, SETU_DTH_CONNECTOR_VARS.REMITTER_NAME);
+      assert.equal(bill!.payment!.input.accountInfo, SETU_DTH_CONNECTOR_VARS.ACCOUNT_INFO);
+      assert.equal(bill!.payment!.input.planId, null, 'Tata Play is not plan-mandatory');
       assert.equal(bill!.payment!.input.paymentRefId, txnId.replace('_', ''));
       assert.equal(done.body.data.utr, bill!.payment!.billerRefId);
     },
@@ -183,7 +191,7 @@ describe('setu-dth connector, end to end', () => {
     const ep = await t.call('POST', '/api/v1/webhook-endpoints', { key: t.liveKey, body: { url: 'https://127.0.0.1:9/hooks' } });
     assert.equal(ep.status, 200, ep.text);
     const before = await wallet();
-    const body = { ...VALID.dth(), subscriber_id: '1234560004', operator: 'SD', amount: 400 };
+    const body = { ...VALID.dth(), subscriber_id: '1234560004', operator: 'DT', amount: 400 };
     const r = await dth(body);
     assert.equal(r.body.data.status, 'success');
     const txnId = r.body.data.txn_id as string;
@@ -197,15 +205,17 @@ describe('setu-dth connector, end to end', () => {
     assert.deepEqual(await wallet(), before);
     const events = await t.store.db.selectFrom('webhook_events').select(['type']).where('txn_id', '=', txnId).execute();
     assert.ok(events.some((e) => e.type === 'transaction.reversed'), JSON.stringify(events));
-    // the same BILL_PAY again (a retry) returns nothing twice
+    // payment/response never shows the refund (its enum has none): only the BILL_PAY webhook told us
     const bill = paymentsOf(txnId)[0]!;
-    const again = await webhook({ event: 'BILL_PAY', data: { refId: bill.refId, status: 'Credit_Adjustment', paymentDetails: { paymentRefId: bill.payment!.input.paymentRefId } } });
+    assert.ok(emu.requests().some((q) => q.path === '/api/v2/bbps/bills/payment/response' && (q.answer as { data?: { refId?: string; status?: string } }).data?.refId === bill.refId && (q.answer as { data: { status: string } }).data.status === 'Success'));
+    // the same BILL_PAY again (a retry) returns nothing twice
+    const again = await webhook({ event: 'BILL_PAY', data: { refId: bill.refId, status: 'Credit_Adjustment', paymentDetails: { paymentRefId: bill.payment!.input.paymentRefId, amount: 40000 } } });
     assert.equal(again.status, 200);
     assert.deepEqual(await wallet(), before);
     await t.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.data.id}`, { key: t.liveKey });
   });
 
-  it('unsigned webhooks are safe: wrong secret 401, a refId not ours 404, a forged refund of a success changes nothing, BILL_FETCH ignored', async () => {
+  it('unsigned webhooks are safe: wrong secret 401, a refId not ours 404, a refund that is not of our payment (amount, BBPS transaction) or of an unpaid one 409 and changes nothing, BILL_FETCH ignored', async () => {
     const before = await wallet();
     const body = { ...VALID.dth(), subscriber_id: '1234564321', operator: 'AD', amount: 300 };
     const r = await dth(body);
@@ -214,9 +224,14 @@ describe('setu-dth connector, end to end', () => {
     const refund = { traceId: 'x', event: 'BILL_PAY', data: { refId: bill.refId, status: 'Credit_Adjustment', paymentDetails: { paymentRefId: bill.payment!.input.paymentRefId } } };
     assert.equal((await webhook(refund, 'not_the_secret_at_all_00000000000000')).status, 401);
     assert.equal((await webhook({ ...refund, data: { ...refund.data, paymentDetails: { paymentRefId: 'txnNotOurs0000000000000' } } })).status, 404);
-    const forged = await webhook(refund);
-    assert.equal(forged.status, 200);
-    assert.equal(((await forged.json()) as { applied: unknown }).applied, 'status');
+    for (const forged of [
+      refund, // no amount
+      { ...refund, data: { ...refund.data, paymentDetails: { ...refund.data.paymentDetails, amount: 29900 } } },
+      { ...refund, data: { ...refund.data, transactionId: 'CC01NOTTHEPAYMENT000', paymentDetails: { ...refund.data.paymentDetails, amount: 30000 } } },
+    ]) {
+      const r = await webhook(forged);
+      assert.equal(r.status, 409, JSON.stringify(forged));
+    }
     assert.equal((await txOf(body.reference_id)).body.data.reversed_at ?? null, null);
     assert.deepEqual(await wallet(), plus(before, charged(30000, 900)));
     assert.equal((await webhook({ event: 'BILL_FETCH', data: { refId: bill.refId } })).status, 200);
@@ -241,6 +256,25 @@ describe('setu-dth connector, end to end', () => {
       assert.deepEqual(await wallet(), plus(before, charged(10000, 250)));
     });
   }
+
+  it('a plan-mandatory biller (Sun Direct): the plan of exactly that amount is named by its Id in the fetch and the payment; no plan of that amount is a 502, nothing sent', async () => {
+    const before = await wallet();
+    const plans = ((await (await fetch(`${emu.url}/_sim/catalogue`)).json()) as { billers: Array<{ id: string }> }).billers;
+    assert.ok(plans.some((b) => b.id === 'SUNDIRECT0NAT1'));
+    const body = { ...VALID.dth(), subscriber_id: '1234567001', operator: 'SD', amount: 251 };
+    const r = await dth(body);
+    assert.equal(r.body.data.status, 'success', r.text);
+    const [bill] = paymentsOf(r.body.data.txn_id);
+    assert.equal(bill!.input.planId, 'SUNDPLN003');
+    assert.deepEqual(bill!.input.customerParams, [{ name: 'Smart Card Number', value: '1234567001' }, { name: 'Id', value: 'SUNDPLN003' }]);
+    assert.equal(bill!.payment!.input.planId, 'SUNDPLN003');
+    const fetches = (await calls())['/api/v2/bbps/bills/fetch/request'] ?? 0;
+    const off = await dth({ ...VALID.dth(), subscriber_id: '1234567002', operator: 'SD', amount: 250 });
+    assert.equal(off.status, 502, off.text);
+    assert.match(off.body.data.Message, /Sun Direct sells DTH recharges only as plans and it has no plan of that amount.*251.*nothing was executed or debited/);
+    assert.equal((await calls())['/api/v2/bbps/bills/fetch/request'] ?? 0, fetches);
+    assert.deepEqual(await wallet(), plus(before, charged(25100, Math.round((await txOf(body.reference_id)).body.data.commission * 100))));
+  });
 
   it('an expired token: the 401 is followed by a fresh token and the call succeeds', async () => {
     const issued = (await calls()).tokens_issued ?? 0;
@@ -295,13 +329,19 @@ describe('setu-dth transformers and factory', () => {
 
   it('the factory names the full variable that is missing or malformed', () => {
     const ctx = (vars: Record<string, string>) => factoryContext('setudth', vars);
-    const all = { CLIENT_ID: 'c', CLIENT_SECRET: 's', PARTNER_ID: '1001', CUSTOMER_MOBILE: CUSTOMER_MOBILE, WEBHOOK_SECRET: SECRET };
-    for (const v of Object.keys(all)) {
+    const all = { CLIENT_ID: 'c', CLIENT_SECRET: 's', PARTNER_ID: '1001', CUSTOMER_MOBILE: CUSTOMER_MOBILE, WEBHOOK_SECRET: SECRET, ...SETU_DTH_CONNECTOR_VARS };
+    for (const v of Object.keys(all).filter((k) => k !== 'AGENT_CHANNEL')) {
       const { [v]: _, ...rest } = all as Record<string, string>;
       assert.throws(() => createSetuDth(ctx(rest)), new RegExp(`SANGAM_PARTNER_SETUDTH_${v} is required`));
     }
     assert.throws(() => createSetuDth(ctx({ ...all, PARTNER_ID: 'abc' })), /SANGAM_PARTNER_SETUDTH_PARTNER_ID must be/);
     assert.throws(() => createSetuDth(ctx({ ...all, CUSTOMER_MOBILE: '12345' })), /SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE must be/);
+    assert.throws(() => createSetuDth(ctx({ ...all, AGENT_CHANNEL: 'WEB' })), /SANGAM_PARTNER_SETUDTH_AGENT_CHANNEL must be one of INT, /);
+    assert.throws(() => createSetuDth(ctx({ ...all, AGENT_IP: '300.1.1.1' })), /SANGAM_PARTNER_SETUDTH_AGENT_IP must be an IPv4 address/);
+    const { AGENT_IP: _ip, AGENT_MAC: _mac, ...noInt } = all;
+    assert.throws(() => createSetuDth(ctx({ ...noInt, AGENT_CHANNEL: 'MOB' })), /SANGAM_PARTNER_SETUDTH_AGENT_IP is required/);
+    void createSetuDth(ctx({ ...noInt, AGENT_CHANNEL: 'POS' })).close?.();
+    assert.throws(() => createSetuDth(ctx({ ...all, ACCOUNT_INFO: 'wallet-without-mobile' })), /SANGAM_PARTNER_SETUDTH_ACCOUNT_INFO must be WalletName\|MobileNo/);
     void createSetuDth(ctx(all)).close?.();
   });
 });

@@ -5,7 +5,7 @@
 // test holds Sangam's to.
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../../src/partner-sim/cashfree-payouts/index.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../../src/partner-sim/razorpayx/index.js';
-import { startSetuDthEmulator, type SetuDthEmulator } from '../../src/partner-sim/setu-dth/index.js';
+import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../../src/partner-sim/setu-dth/index.js';
 import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../../src/partner-sim/setu-recharge/index.js';
 import { paymentRefIdOf, txnIdOfPaymentRef } from '../../src/providers/setu/transformers.js';
 import { eventually } from '../harness.js';
@@ -93,6 +93,7 @@ export class Partners {
       SANGAM_PARTNER_SETUDTH_CLIENT_SECRET: dth.settings.clientSecret,
       SANGAM_PARTNER_SETUDTH_PARTNER_ID: String(dth.settings.partnerId),
       SANGAM_PARTNER_SETUDTH_CUSTOMER_MOBILE: '9812300000',
+      ...Object.fromEntries(Object.entries(SETU_DTH_CONNECTOR_VARS).map(([k, v]) => [`SANGAM_PARTNER_SETUDTH_${k}`, v])),
       SANGAM_PARTNER_SETUDTH_WEBHOOK_SECRET: SETUDTH_SECRET,
       SANGAM_PARTNER_ROUTES: 'upi-payment-status=rzp>cashfree;recharge-commission=setu;dth-recharge=setudth',
     };
@@ -233,6 +234,10 @@ export class Partners {
     const s = b?.payment?.status;
     if (!b || !s) return none;
     const outcome = s === 'Success' || s === 'Credit_Adjustment' ? 'success' : s === 'Failure' ? 'failed' : 'pending';
-    return { ...none, at: 'setudth', outcome, reversed: s === 'Credit_Adjustment', moving: outcome === 'pending' || (b.plan === 'refund' && s === 'Success') };
+    // A DTH refund, like a prepaid reversal, is signalled only by webhook (payment/response keeps Success).
+    const tries = this.dth.webhookLog().filter((w) => w.ref === b.refId && w.label === 'BILL_PAY Credit_Adjustment');
+    const how = [...new Set(tries.map((w) => w.outcome))].join(', ') || 'never sent';
+    const missed = tries.every((w) => w.status_code === null);
+    return { ...none, at: 'setudth', outcome, reversed: s === 'Credit_Adjustment', unobservable: s === 'Credit_Adjustment' && missed ? how : false, moving: outcome === 'pending' || (b.plan === 'refund' && s === 'Success') };
   }
 }

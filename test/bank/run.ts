@@ -312,7 +312,8 @@ class BankRun {
       await this.server.kill();
       this.kills++;
       // Reversed while Sangam is down; every delivery of their webhooks fails before it is back.
-      const reversed = await this.partners.reverseLatest({ rzp: 2, cf: 1, dth: 2 }, windowMs);
+      // (Not DTH: like a prepaid reversal, a DTH refund is signalled only by webhook — Setu's payment/response has no refund.)
+      const reversed = await this.partners.reverseLatest({ rzp: 2, cf: 1 }, windowMs);
       await this.partners.missed(reversed);
       this.reversals.whileDown += reversed.length;
       const down = Date.now();

@@ -1,13 +1,15 @@
-// Owns the emulated Cashfree Verification API (PARTNERS.md §5.1): the headers every call must carry,
-// `POST /verification/mobile/penny-drop` and the status call beside it. Handlers stay thin: auth, the
-// fault/latency hook and the `x-request-id` echo run first, validate.ts checks the body, state.ts works.
+// Owns the emulated Cashfree Verification API (PARTNERS.md §5.1): the headers every call must carry and
+// `POST /verification/mobile/penny-drop` — the only call Cashfree documents for it. There is no status call
+// (Cashfree's reference and its Secure ID endpoint list show none): a GET on the same path is a route the
+// gateway does not have (index.ts). Handlers stay thin: auth, the fault/latency hook and the `x-request-id`
+// echo run first, validate.ts checks the body, state.ts works.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalid, missing, serverError, throttled, unauthenticated } from './errors.js';
 import { failAfterAccept, misbehave as misbehaveAs, type CallDeps } from '../common/faults.js';
 import type { SyncFaults } from '../sync-faults.js';
 import { planFor } from './directory.js';
 import type { PennyDropState } from './state.js';
-import { validatePennyDrop, VERIFICATION_ID } from './validate.js';
+import { validatePennyDrop } from './validate.js';
 
 export const PENNY_DROP_PATH = '/mobile/penny-drop';
 
@@ -38,19 +40,6 @@ async function misbehave(req: FastifyRequest, d: ApiDeps): Promise<void> {
   await misbehaveAs(d.faults(), req.method === 'POST', { throttled, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
 }
 
-/** [G] the status call: `?verification_id=` or `?reference_id=`, as Cashfree's other status calls take their ids. */
-function statusQuery(q: Record<string, string | undefined>): { verification_id?: string; reference_id?: number } {
-  if (q.verification_id !== undefined) {
-    if (!VERIFICATION_ID.test(q.verification_id)) throw invalid('verification_id_invalid', 'verification_id is invalid');
-    return { verification_id: q.verification_id };
-  }
-  if (q.reference_id !== undefined) {
-    if (!/^[1-9][0-9]{0,15}$/.test(q.reference_id)) throw invalid('reference_id_invalid', 'reference_id should be a number');
-    return { reference_id: Number(q.reference_id) };
-  }
-  throw missing('verification_id');
-}
-
 export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<void> {
   api.addHook('onRequest', async (req, reply) => {
     // [P] an `x-request-id` sent is echoed back (Cashfree V2 headers); on every answer, errors included.
@@ -68,5 +57,4 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
     if (failAfterAccept(d.faults())) throw serverError(d.faults().error_status);
     return rec.view;
   });
-  api.get<{ Querystring: Record<string, string | undefined> }>(PENNY_DROP_PATH, async (req) => d.state.find(statusQuery(req.query)).view);
 }

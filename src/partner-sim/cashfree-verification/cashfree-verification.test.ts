@@ -33,7 +33,12 @@ describe('Cashfree Mobile Penny Drop emulator', () => {
   const consent = { obtained: true, type: 'EXPLICIT', timestamp: '2025-10-27T09:24:36Z', purpose: 'Verify the payout account' };
   const request = (mobile: string | number, extra: Record<string, unknown> = {}) => ({ verification_id: `v_${randomUUID().slice(0, 8)}`, mobile_number: mobile, user_consent: consent, ...extra });
   const pennyDrop = (body: unknown, extra?: Record<string, string>) => call('POST', '/mobile/penny-drop', body, extra);
-  const status = (q: string) => call('GET', `/mobile/penny-drop?${q}`);
+  /** What the emulator holds for a verification_id (Cashfree documents no status call: this reads the emulator's own record). */
+  const status = async (q: string) => {
+    const id = new URLSearchParams(q).get('verification_id');
+    const rec = emu.verifications().find((v) => v.view.verification_id === id);
+    return rec ? { status: 200, body: rec.view as any } : { status: 404, body: { code: 'verification_id_not_found' } as any };
+  };
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(emu.origin + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };
@@ -49,7 +54,7 @@ describe('Cashfree Mobile Penny Drop emulator', () => {
         assert.equal(body.type, 'authentication_error');
       }
       const { 'x-api-version': _, ...noVersion } = headers;
-      const res = await fetch(`${emu.url}/mobile/penny-drop?verification_id=x`, { headers: noVersion });
+      const res = await fetch(`${emu.url}/mobile/penny-drop`, { method: 'POST', headers: { ...noVersion, 'content-type': 'application/json' }, body: JSON.stringify(request('9876543210')) });
       assert.equal(res.status, 400);
       assert.deepEqual(await res.json(), { type: 'invalid_request_error', code: 'x-api-version_missing', message: 'x-api-version is missing in the request' });
       assert.equal((await pennyDrop(request('9876543210'), { 'x-api-version': 'v2' })).body.code, 'x-api-version_invalid');
@@ -149,12 +154,16 @@ describe('Cashfree Mobile Penny Drop emulator', () => {
       const unknown = await call('GET', '/mobile/penny-drops');
       assert.equal(unknown.status, 404);
       assert.deepEqual(Object.keys(unknown.body).sort(), ['code', 'message', 'type']);
+      // Cashfree documents no status call: a GET on the penny-drop path is a route the gateway does not have
+      const get = await call('GET', `/mobile/penny-drop?verification_id=${base.verification_id}`);
+      assert.equal(get.status, 404);
+      assert.equal(get.body.code, 'request_url_not_found');
       assert.equal(emu.verifications().filter((v) => v.input.verification_id === base.verification_id).length, 0);
     });
   });
 
-  describe('one penny drop per verification_id, and the status call', () => {
-    it('answers 409 for a reused verification_id without a second penny drop; the status call returns the first answer', async () => {
+  describe('one penny drop per verification_id', () => {
+    it('answers 409 for a reused verification_id without a second penny drop; the record keeps the first answer', async () => {
       const req = request('9812345678');
       const first = await pennyDrop(req);
       const again = await pennyDrop(req);
@@ -166,12 +175,7 @@ describe('Cashfree Mobile Penny Drop emulator', () => {
       assert.equal(mine[0].requests, 2);
       assert.equal(mine[0].penny_drops, 1);
       assert.deepEqual((await status(`verification_id=${req.verification_id}`)).body, first.body);
-      assert.deepEqual((await status(`reference_id=${first.body.reference_id}`)).body, first.body);
-      const missing = await status('verification_id=never_seen');
-      assert.equal(missing.status, 404);
-      assert.equal(missing.body.code, 'verification_id_not_found');
-      assert.equal((await status('')).body.code, 'verification_id_missing');
-      assert.equal((await status('reference_id=abc')).body.code, 'reference_id_invalid');
+      assert.equal((await status('verification_id=never_seen')).status, 404);
     });
   });
 
@@ -244,7 +248,7 @@ describe('Cashfree Mobile Penny Drop emulator', () => {
       assert.equal(mine[0]!.requests, 2);
     });
 
-    it('timeout_next hangs for timeout_ms then answers; throttle_next answers 429; scope create spares the status call', async () => {
+    it('timeout_next hangs for timeout_ms then answers; throttle_next answers 429; scope create spares other calls', async () => {
       await admin('POST', '/_sim/faults', { timeout_next: 1, timeout_ms: 150 });
       const t0 = Date.now();
       const slow = await pennyDrop(request('9876500003'));
@@ -252,7 +256,7 @@ describe('Cashfree Mobile Penny Drop emulator', () => {
       assert.equal(slow.status, 200);
 
       await admin('POST', '/_sim/faults', { throttle_next: 1, scope: 'create' });
-      assert.equal((await status(`verification_id=${slow.body.verification_id}`)).status, 200, 'a GET does not consume a create-scoped fault');
+      assert.equal((await call('GET', '/mobile/penny-drops')).status, 404, 'another call does not consume a create-scoped fault');
       const limited = await pennyDrop(request('9876500004'));
       assert.equal(limited.status, 429);
       assert.deepEqual(Object.keys(limited.body).sort(), ['code', 'message', 'type']);

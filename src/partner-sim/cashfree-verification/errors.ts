@@ -22,7 +22,5 @@ export const throttled = (): CfError => new CfError(429, { type: 'rate_limit_err
 export const duplicateVerification = (id: string): CfError =>
   new CfError(409, { type: 'invalid_request_error', code: 'verification_id_already_exists', message: `verification_id ${id} already exists` });
 
-/** [G] an unknown verification on the status call. */
-export const verificationNotFound = (): CfError => new CfError(404, { type: 'invalid_request_error', code: 'verification_id_not_found', message: 'verification_id does not exist' });
-
+/** [G] the gateway's answer to a route it does not have (a GET on the penny-drop path included). */
 export const routeNotFound = (): CfError => new CfError(404, { type: 'invalid_request_error', code: 'request_url_not_found', message: 'The requested URL was not found on the server.' });

@@ -1,10 +1,11 @@
 // Owns the Cashfree Mobile Penny Drop emulator (`sangam partner-sim --kind cashfree-verification`): a
 // Fastify server speaking Cashfree's Verification API as PARTNERS.md §5.1 documents it — header auth,
 // `POST /verification/mobile/penny-drop` answering the account linked to a mobile number with real IFSC
-// codes, Cashfree's `{type, code, message}` errors — plus a status call, and misbehaviour on demand
-// (/_sim/faults). Synchronous, no webhooks (none documented). Everything lives in memory.
+// codes, Cashfree's `{type, code, message}` errors — and misbehaviour on demand (/_sim/faults). No status
+// call and no webhooks (none documented). Every request body is kept as sent (`requests()`), so tests can
+// hold what a connector really sends against the partner's document. Everything lives in memory.
 import type { FastifyInstance } from 'fastify';
-import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, keepRequests, type ReceivedRequest, startEmulator } from '../common/server.js';
 import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
@@ -43,6 +44,8 @@ export interface CashfreeVerificationEmulator extends EmulatorHandle<CashfreeVer
   url: string;
   origin: string;
   verifications(): PennyDropRecord[];
+  /** The API requests received, bodies as sent (parsed JSON), oldest first. */
+  requests(): ReceivedRequest[];
 }
 
 export function startCashfreeVerificationEmulator(opts: CashfreeVerificationEmulatorOptions = {}): Promise<CashfreeVerificationEmulator> {
@@ -54,9 +57,10 @@ export function startCashfreeVerificationEmulator(opts: CashfreeVerificationEmul
     build: async ({ app, settings: s, timers, faults, replaceFaults }) => {
       const state = new PennyDropState({ pendingMs: () => s.pendingMs, later: timers.later });
       const apiDeps = { state, faults, clientId: s.clientId, clientSecret: s.clientSecret, latencyMs: s.latencyMs, sleep: timers.sleep };
+      const received = keepRequests(app, '/verification/');
       await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/verification' });
       await registerAdmin(app, { state, getFaults: faults, setFaults: replaceFaults });
-      return { handle: { verifications: () => [...state.byId.values()] }, basePath: '/verification' };
+      return { handle: { verifications: () => [...state.byId.values()], requests: () => [...received] }, basePath: '/verification' };
     },
   });
 }

@@ -1,7 +1,7 @@
 // Owns the penny drops the emulator has made: one per verification_id, never two (a repeated id is a
 // 409), each with its request count and history so /_sim can prove a one-rupee credit went out at most
 // once. A pending one moves to its final status on a timer; the status call reads the same record.
-import { duplicateVerification, verificationNotFound } from './errors.js';
+import { duplicateVerification } from './errors.js';
 import { linkedAccount, utrFor, type LinkedAccount, type Plan, type IfscDetails } from './directory.js';
 import { nameMatch } from './name-match.js';
 import type { PennyDropInput } from './validate.js';
@@ -62,12 +62,6 @@ export class PennyDropState {
     return rec;
   }
 
-  /** By verification_id or reference_id (the status call takes either); 404 when unknown. */
-  find(q: { verification_id?: string; reference_id?: number }): PennyDropRecord {
-    const rec = q.verification_id !== undefined ? this.byId.get(q.verification_id) : this.byReference.get(q.reference_id!);
-    if (!rec || (q.reference_id !== undefined && rec.view.reference_id !== q.reference_id)) throw verificationNotFound();
-    return rec;
-  }
 
   private settle(rec: PennyDropRecord, status: PennyDropStatus): void {
     rec.view = this.view(rec.input, rec.view.reference_id, status);

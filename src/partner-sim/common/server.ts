@@ -52,6 +52,44 @@ export function jsonBodies(app: FastifyInstance, invalid: () => Error, emptyIsNo
   });
 }
 
+/** One API request an emulator answered: what was sent (the body parsed) and what it answered. */
+export interface ReceivedRequest {
+  method: string;
+  /** The path without its query. */
+  path: string;
+  url: string;
+  body: unknown;
+  status: number;
+  /** The answer's body, parsed when it was JSON. */
+  answer: unknown;
+}
+
+/** How many requests an emulator keeps (the oldest go first). */
+const KEPT_REQUESTS = 2000;
+
+/**
+ * Keeps every request under `prefix` (not the /_sim test surface) with its answer, so tests can hold the
+ * bodies a connector really sends, and the emulator's answers, against the partner's own document.
+ */
+export function keepRequests(app: FastifyInstance, prefix: string): ReceivedRequest[] {
+  const kept: ReceivedRequest[] = [];
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (!req.url.startsWith(prefix)) return payload;
+    let answer: unknown = payload;
+    if (typeof payload === 'string') {
+      try {
+        answer = JSON.parse(payload);
+      } catch {
+        answer = payload;
+      }
+    }
+    kept.push({ method: req.method, path: req.url.split('?')[0]!, url: req.url, body: req.body, status: reply.statusCode, answer });
+    if (kept.length > KEPT_REQUESTS) kept.shift();
+    return payload;
+  });
+  return kept;
+}
+
 type StatusError = Error & { statusCode?: number };
 
 export interface ErrorShapes {

@@ -1,6 +1,7 @@
 // Owns the BBPS emulator's test-control surface under /_sim (not part of Setu): faults, the ledger of every
 // fetch and payment with the payment requests seen per paymentRefId (to prove "never paid twice"), the
-// webhook log, forced payment transitions, the webhook URL, token expiry and call counters.
+// webhook log, forced payment transitions, the webhook URL, token expiry, call counters, and a switch that
+// makes payment/response answer like a route the gateway does not have (POST /_sim/lookup).
 import type { FastifyInstance } from 'fastify';
 import { registerSettle, registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
 import { registerTokenAdmin, type SetuAdminDeps } from '../setu-recharge/admin.js';
@@ -13,6 +14,7 @@ export interface AdminDeps extends SetuAdminDeps {
   state: BbpsState;
   webhookUrl: () => string | null;
   setWebhookUrl: (url: string | null) => void;
+  lookup: { missing: boolean };
 }
 
 function row(r: FetchRecord) {
@@ -42,5 +44,11 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
   registerWebhookUrl(app, d.webhookUrl, d.setWebhookUrl);
 
   registerTokenAdmin(app, d.tokens, d.calls);
+  // payment/response answered as a route the gateway does not have (`{"missing": true}`), or as Setu again.
+  app.post<{ Body: { missing?: unknown } }>('/_sim/lookup', async (req, reply) => {
+    if (typeof req.body?.missing !== 'boolean') return reply.code(400).send({ error: 'missing must be a boolean' });
+    d.lookup.missing = req.body.missing;
+    return { missing: d.lookup.missing };
+  });
   app.get('/_sim/catalogue', async () => ({ billers: BILLERS.map((b) => ({ id: b.id, name: b.name, param: b.customerParams[0] })), magic_suffixes: MAGIC_SUFFIXES }));
 }

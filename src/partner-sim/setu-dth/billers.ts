@@ -1,16 +1,21 @@
-// Owns the DTH catalogue of the BBPS emulator: billers of category `DTH` with their customer parameters,
-// their plans, and the deterministic subscriber behind a subscriber number. PARTNERS.md §4.7 documents only
-// that billers (`GET /api/v2/bbps/billers`, category DTH) and plans (`GET /api/v2/bbps/billers/plans`) exist,
-// so every field name here is [G]: plausible BBPS vocabulary (`customerParams`, `fetchOption`, …).
-// `Independent TV` is a biller Sangam has no code for, to exercise a connector's "unmapped → clear failure".
+// Owns the DTH catalogue of the BBPS emulator: billers of category `DTH` in the shape of Setu's own
+// OpenAPI (docs/partners/setu-dth/: `customerParams[].paramName`, the required biller fields, and
+// `planRequirement`), their plans (`GET /api/v2/bbps/billers/plans`, plan-mdm-integration.mdx: `Id`,
+// `amountInRupees`, …), and the deterministic subscriber behind a subscriber number. The values (ids,
+// limits, which biller is plan-mandatory) are [G]. Sun Direct is plan-mandatory, as Setu's guide shows it
+// ("Sun Direct TV: Subscriber Number → channel packages"). `Independent TV` is a biller Sangam has no code
+// for, to exercise a connector's "unmapped → clear failure".
 
+/** [P] a biller's customer parameter (every field required by the OpenAPI). */
 export interface CustomerParam {
-  name: string;
+  paramName: string;
   dataType: 'NUMERIC' | 'ALPHANUMERIC';
   minLength: number;
   maxLength: number;
   regex: string;
   optional: boolean;
+  values: string;
+  visibility: boolean;
 }
 
 export interface Biller {
@@ -18,32 +23,44 @@ export interface Biller {
   name: string;
   categoryName: 'DTH';
   coverage: 'IND';
-  fetchOption: 'MANDATORY';
-  paymentAmountExactness: 'ANY';
-  planMdmRequirement: 'OPTIONAL';
+  exactness: 'Any';
+  fetchApiType: 'BILL_VALIDATE';
+  payWithoutFetchAllowed: false;
+  supportsPendingStatus: true;
+  planRequirement: 'MANDATORY' | 'OPTIONAL';
   status: 'ACTIVE';
+  paymentChannels: Array<{ paymentChannel: string; minLimit: number; maxLimit: number; supportsPendingStatus: boolean }>;
+  paymentModes: Array<{ paymentMode: string; minLimit: number; maxLimit: number; supportsPendingStatus: boolean }>;
   customerParams: CustomerParam[];
 }
 
-const param = (name: string, min: number, max: number): CustomerParam => ({
-  name,
+const param = (paramName: string, min: number, max: number): CustomerParam => ({
+  paramName,
   dataType: 'NUMERIC',
   minLength: min,
   maxLength: max,
   regex: `^[0-9]{${min},${max}}$`,
   optional: false,
+  values: '',
+  visibility: true,
 });
 
-const biller = (id: string, name: string, p: CustomerParam): Biller => ({
+const limits = { minLimit: 100, maxLimit: 5_000_000, supportsPendingStatus: true };
+
+const biller = (id: string, name: string, p: CustomerParam, planRequirement: Biller['planRequirement'] = 'OPTIONAL'): Biller => ({
   id,
   name,
   categoryName: 'DTH',
   coverage: 'IND',
-  // [P] DTH is "common with" validation before payment: a fetch (validation) must precede every payment here.
-  fetchOption: 'MANDATORY',
-  paymentAmountExactness: 'ANY',
-  planMdmRequirement: 'OPTIONAL',
+  exactness: 'Any',
+  // [P] DTH is a Bill Validation → Payment biller (quickstart.mdx §1.1): a fetch (validation) precedes every payment.
+  fetchApiType: 'BILL_VALIDATE',
+  payWithoutFetchAllowed: false,
+  supportsPendingStatus: true,
+  planRequirement,
   status: 'ACTIVE',
+  paymentChannels: ['INT', 'INTB', 'MOB', 'MOBB', 'AGT'].map((paymentChannel) => ({ paymentChannel, ...limits })),
+  paymentModes: ['Wallet', 'UPI', 'Internet Banking', 'Debit Card', 'Account Transfer'].map((paymentMode) => ({ paymentMode, ...limits })),
   customerParams: [p],
 });
 
@@ -51,7 +68,7 @@ const biller = (id: string, name: string, p: CustomerParam): Biller => ({
 export const BILLERS: readonly Biller[] = [
   biller('AIRTELDTH0NAT1', 'Airtel Digital TV', param('Customer ID', 10, 10)),
   biller('DISHTV0000NAT1', 'Dish TV', param('Registered Mobile Number / Viewing Card Number', 10, 11)),
-  biller('SUNDIRECT0NAT1', 'Sun Direct', param('Smart Card Number', 10, 11)),
+  biller('SUNDIRECT0NAT1', 'Sun Direct', param('Smart Card Number', 10, 11), 'MANDATORY'),
   biller('TATAPLAY00NAT1', 'Tata Play', param('Subscriber Number', 10, 10)),
   biller('VIDEOCON00NAT1', 'Videocon d2h', param('Customer ID', 6, 12)),
   biller('INDEPTV000NAT1', 'Independent TV', param('Customer ID', 10, 10)),
@@ -77,6 +94,24 @@ const COMMON: readonly Row[] = [
   [59, 'Sports Add-on', 'All sports channels in SD', '1 Month', 'Add-on'],
   [2149, 'Hindi Value Pack (12 months)', 'Hindi Value Pack for 12 months plus 1 month free', '13 Months', 'Long Term'],
 ];
+
+/** [P] a plan as GET /api/v2/bbps/billers/plans answers it (plan-mdm-integration.mdx §4.2.3). */
+export function planView(b: Biller, p: DthPlan): Record<string, unknown> {
+  return {
+    Id: p.id,
+    billerId: b.id,
+    amountInRupees: String(p.amount / 100),
+    categoryType: p.category.replace(/[^A-Za-z0-9]/g, '').toUpperCase(),
+    description: `${p.name}: ${p.description}`,
+    effectiveFrom: null,
+    effectiveTo: null,
+    status: p.status,
+    additionalInfo: [
+      { paramName: 'Package Details', paramValue: p.name },
+      { paramName: 'Validity', paramValue: p.validity },
+    ],
+  };
+}
 
 export function plansFor(b: Biller): DthPlan[] {
   const prefix = b.id.slice(0, 4);

@@ -1,18 +1,19 @@
 // Owns the Setu BBPS BillPay v2 (COU) emulator for DTH (`sangam partner-sim --kind setu-dth`). Setu's
 // prepaid API is mobile-only; DTH goes through BBPS, a different product with its own host, token endpoint
 // (`{clientID, secret}` → `{token, expiresIn}`) and `X-PARTNER-ID` header (PARTNERS.md §4.7), hence a
-// separate kind. Billers, plans, the async fetch → pay flow and the `BILL_FETCH` / `BILL_PAY` webhooks are
-// documented in outline only; the fields the emulator fills in are [G] and say so where they are defined.
+// separate kind. Requests and answers follow Setu's own OpenAPI (docs/partners/setu-dth/) and guides; the
+// values it fills in are [G] and say so where they are defined. Every API request is kept with its answer
+// (`requests()`), so tests hold both against Setu's schema. A route BBPS does not have is the gateway's 404.
 // It shares faults, tokens and the webhook sender with the prepaid emulator. Everything lives in memory.
 import type { FastifyInstance } from 'fastify';
-import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, keepRequests, type ReceivedRequest, startEmulator } from '../common/server.js';
 import { newTraceId } from '../setu-recharge/errors.js';
 import { NO_FAULTS, type Faults } from '../setu-recharge/faults.js';
 import { TokenIssuer } from '../setu-recharge/tokens.js';
 import { istNow, PAYMENT_RETRIES, WebhookSender, type DeliveryRecord } from '../setu-recharge/webhooks.js';
 import { registerAdmin } from './admin.js';
 import { fetchView, paymentView, registerApi, registerToken } from './api.js';
-import { BbpsError, invalidParams, routeNotFound } from './errors.js';
+import { BbpsError, GATEWAY_NOT_FOUND, invalidParams } from './errors.js';
 import { BbpsState, type FetchRecord } from './state.js';
 
 export interface SetuDthEmulatorOptions {
@@ -53,10 +54,26 @@ export const SETU_DTH_DEFAULTS = {
 
 export type SetuDthSettings = typeof SETU_DTH_DEFAULTS;
 
+/**
+ * The connector variables (SANGAM_PARTNER_<NAME>_…) a setu-dth partner needs besides the credentials, with
+ * values this emulator accepts: an INT agent (ip and mac, as Setu's OpenAPI requires for that channel) and
+ * the payer of a Wallet payment (NPCI's `WalletName|MobileNo`).
+ */
+export const SETU_DTH_CONNECTOR_VARS = {
+  AGENT_ID: 'SG01SG01INT512345678',
+  AGENT_CHANNEL: 'INT',
+  AGENT_IP: '203.0.113.10',
+  AGENT_MAC: '48-4D-7E-CB-DB-6F',
+  REMITTER_NAME: 'Sangam Test Operator',
+  ACCOUNT_INFO: 'Setu Wallet|9812300000',
+} as const;
+
 export interface SetuDthEmulator extends EmulatorHandle<SetuDthSettings, Faults> {
   setWebhookUrl(url: string | null): void;
   bills(): FetchRecord[];
   webhookLog(): DeliveryRecord[];
+  /** The API requests received, bodies as sent, with the answers given, oldest first (auth token calls included). */
+  requests(): ReceivedRequest[];
 }
 
 export function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise<SetuDthEmulator> {
@@ -81,7 +98,7 @@ export function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise
         later: timers.later,
         onFetched: (rec) => send(rec, 'BILL_FETCH', rec.error ? { error: { ...rec.error, refId: rec.refId } } : { data: fetchView(rec) }, `BILL_FETCH ${rec.status}`),
         onPaid: (rec, final) => {
-          const data = paymentView(rec);
+          const data = paymentView(rec, true);
           const forged = faults().forged_success && data.status !== 'Success';
           if (forged) {
             data.status = 'Success';
@@ -92,12 +109,14 @@ export function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise
       });
       const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
       const calls: Record<string, number> = {};
-      const deps = { state, tokens, faults, clientId: s.clientId, clientSecret: s.clientSecret, partnerId: s.partnerId, latencyMs: s.latencyMs, sleep: timers.sleep, calls };
+      const received = keepRequests(app, '/api/');
+      const lookup = { missing: false };
+      const deps = { state, tokens, faults, clientId: s.clientId, clientSecret: s.clientSecret, partnerId: s.partnerId, latencyMs: s.latencyMs, sleep: timers.sleep, calls, lookup };
       await app.register(async (scope) => registerToken(scope, deps));
       await app.register(async (scope) => registerApi(scope, deps));
       const setWebhookUrl = (u: string | null) => void (webhookUrl = u);
-      await registerAdmin(app, { state, tokens, webhooks, calls, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl });
-      return { handle: { setWebhookUrl, bills: () => [...state.fetches.values()], webhookLog: () => webhooks.log }, close: () => webhooks.close() };
+      await registerAdmin(app, { state, tokens, webhooks, calls, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl, lookup });
+      return { handle: { setWebhookUrl, bills: () => [...state.fetches.values()], webhookLog: () => webhooks.log, requests: () => [...received] }, close: () => webhooks.close() };
     },
   });
 }
@@ -110,6 +129,6 @@ function installErrorHandling(app: FastifyInstance): void {
     known: (err, req) => (err instanceof BbpsError ? { status: err.statusCode, body: err.body(req.id) } : undefined),
     client: (err, req) => invalidParams(err.message).body(req.id),
     server: (req) => new BbpsError(500, 'internal-server-error', 'Internal server error').body(req.id),
-    notFound: (req) => routeNotFound().body(req.id),
+    notFound: () => GATEWAY_NOT_FOUND.body,
   });
 }

@@ -39,8 +39,9 @@ describe('Setu BBPS (DTH) emulator', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
   const fetchBody = (subscriber: string, billerId = TATA, name = 'Subscriber Number') => ({
+    agent: { id: 'AGT0001', channel: 'INT', ip: '203.0.113.10', mac: '48-4D-7E-CB-DB-6F' },
     biller: { id: billerId },
-    customer: { mobile: '9876543210', billParameters: [{ name, value: subscriber }] },
+    customer: { mobile: '9876543210', customerParams: [{ name, value: subscriber }] },
   });
   /** Fetch (validate) and wait for its final state. */
   async function validated(subscriber: string, billerId = TATA, name = 'Subscriber Number') {
@@ -54,7 +55,8 @@ describe('Setu BBPS (DTH) emulator', () => {
   }
   const payBody = (refId: string, amount = 23500, paymentRefId = payRef()) => ({
     refId,
-    paymentDetails: { mode: 'UPI', paymentRefId, amount, timestamp: '2024-02-07T13:54:00+05:30' },
+    paymentDetails: { mode: 'UPI', paymentRefId, amount, timestamp: '2024-02-07T13:54:00+05:30', accountInfo: 'agent@ybl' },
+    remitter: { name: 'Sangam Test Operator' },
   });
   const payment = (refId: string) => call('POST', '/api/v2/bbps/bills/payment/response', { refId });
   const hooksFor = (refId: string, event: string) => hook.got.map((g) => g.body).filter((g) => g.event === event && (g.data?.refId ?? g.error?.refId) === refId);
@@ -82,14 +84,16 @@ describe('Setu BBPS (DTH) emulator', () => {
     assert.deepEqual(billers.map((b: any) => b.name), ['Airtel Digital TV', 'Dish TV', 'Sun Direct', 'Tata Play', 'Videocon d2h', 'Independent TV']);
     assert.ok(billers.every((b: any) => b.categoryName === 'DTH' && b.id.length === 14 && b.customerParams.length === 1));
     assert.deepEqual((await call('GET', '/api/v2/bbps/billers?categoryName=Electricity')).body.data.billers, []);
-    const plans = (await call('GET', `/api/v2/bbps/billers/plans?billerId=${TATA}`)).body.data.plans;
+    assert.ok(billers.every((b: any) => typeof b.customerParams[0].paramName === 'string' && !('name' in b.customerParams[0])));
+    assert.deepEqual(billers.filter((b: any) => b.planRequirement === 'MANDATORY').map((b: any) => b.name), ['Sun Direct']);
+    const plans = (await call('GET', `/api/v2/bbps/billers/plans?billerIds=${TATA}`)).body.data.plans;
     assert.ok(plans.length >= 4);
     for (const p of plans) {
-      assert.deepEqual(Object.keys(p).sort(), ['amount', 'category', 'description', 'id', 'name', 'status', 'validity']);
-      assert.ok(Number.isInteger(p.amount));
+      assert.deepEqual(Object.keys(p).sort(), ['Id', 'additionalInfo', 'amountInRupees', 'billerId', 'categoryType', 'description', 'effectiveFrom', 'effectiveTo', 'status']);
+      assert.match(p.amountInRupees, /^[0-9]+$/);
     }
-    const missing = await call('GET', '/api/v2/bbps/billers/plans?billerId=NOPE');
-    assert.equal(missing.status, 404);
+    const missing = await call('GET', '/api/v2/bbps/billers/plans?billerIds=NOPE');
+    assert.equal(missing.status, 400, 'BBPS documents 400 and 500 only');
     assert.equal(missing.body.error.code, 'biller-not-found');
   });
 
@@ -97,9 +101,9 @@ describe('Setu BBPS (DTH) emulator', () => {
     const a = await validated('1234567890');
     const b = await validated('1234567890');
     assert.equal(a.status, 'Success');
-    assert.deepEqual(a.bills[0].customerName, b.bills[0].customerName);
-    assert.deepEqual(a.bills[0].amount, b.bills[0].amount);
-    assert.ok(a.bills[0].additionalInfo.some((i: any) => i.name === 'Account Balance'));
+    assert.deepEqual(a.bills, [], 'a validation biller: the subscriber at data level');
+    assert.equal(a.customerName, b.customerName);
+    assert.ok(a.additionalInfo.some((i: any) => i.name === 'Account Balance'));
     const w = await waitFor(() => hooksFor(a.refId, 'BILL_FETCH')[0]);
     assert.deepEqual(Object.keys(w).sort(), ['data', 'event', 'timeStamp', 'traceId']);
     assert.equal(w.data.status, 'Success');
@@ -117,8 +121,19 @@ describe('Setu BBPS (DTH) emulator', () => {
     assert.equal(wrongName.status, 400);
     assert.equal(wrongName.body.error.code, 'invalid-params');
     assert.equal((await call('POST', '/api/v2/bbps/bills/fetch/request', fetchBody('12345'))).status, 400);
-    assert.equal((await call('POST', '/api/v2/bbps/bills/fetch/request', fetchBody('1234567890', 'NOPE'))).status, 404);
-    assert.equal((await call('POST', '/api/v2/bbps/bills/fetch/response', { refId: 'NOPE' })).status, 404);
+    assert.equal((await call('POST', '/api/v2/bbps/bills/fetch/request', fetchBody('1234567890', 'NOPE'))).status, 400);
+    assert.equal((await call('POST', '/api/v2/bbps/bills/fetch/response', { refId: 'NOPE' })).status, 400);
+    // v2 refuses v1's billParameters and a fetch without its agent, in Setu's 400 shape
+    const { agent: _a, ...noAgent } = fetchBody('1234567890');
+    for (const bad of [noAgent, { ...fetchBody('1234567890'), customer: { mobile: '9876543210', billParameters: [{ name: 'Subscriber Number', value: '1234567890' }] } }, { ...fetchBody('1234567890'), agent: { id: 'A', channel: 'INT' } }]) {
+      const r = await call('POST', '/api/v2/bbps/bills/fetch/request', bad);
+      assert.equal(r.status, 400, JSON.stringify(bad));
+      assert.deepEqual(Object.keys(r.body).sort(), ['error', 'success', 'traceId']);
+    }
+    // a route BBPS does not have: the gateway's 404, not Setu's envelope
+    const nowhere = await call('POST', '/api/v2/bbps/bills/payment/status', { refId: 'x' });
+    assert.equal(nowhere.status, 404);
+    assert.equal(nowhere.body.success, undefined);
   });
 
   it('pays: plain Success with a BILL_PAY webhook in the documented data shape; 0001 fails; 0002/0003 poll to final', async () => {
@@ -129,10 +144,10 @@ describe('Setu BBPS (DTH) emulator', () => {
     assert.equal(r.body.data.refId, v.refId);
     const p = (await payment(v.refId)).body.data;
     assert.equal(p.status, 'Success');
-    assert.deepEqual(p.paymentDetails, { mode: 'UPI', paymentRefId: ref, amount: 23500, timestamp: '2024-02-07T13:54:00+05:30' });
+    assert.deepEqual(p.paymentDetails, { mode: 'UPI', paymentRefId: ref, amount: 23500, timestamp: '2024-02-07T13:54:00+05:30', accountInfo: 'agent@ybl' });
     assert.equal(p.billerId, TATA);
     const w = await waitFor(() => hooksFor(v.refId, 'BILL_PAY')[0]);
-    assert.deepEqual(Object.keys(w.data).sort(), ['billerId', 'billerRefId', 'paymentDetails', 'refId', 'status', 'transactionId']);
+    assert.deepEqual(Object.keys(w.data).sort(), ['additionalInfo', 'billerId', 'billerRefId', 'paymentDetails', 'refId', 'status', 'transactionId']);
 
     const f = await validated('1234560001');
     await call('POST', '/api/v2/bbps/bills/payment/request', payBody(f.refId));
@@ -151,12 +166,12 @@ describe('Setu BBPS (DTH) emulator', () => {
     await waitFor(async () => (await payment(ko3.refId)).body.data.status === 'Failure');
   });
 
-  it('0004 is Success then Credit_Adjustment (the refund), by webhook and by polling; 0005 waits for a settle', async () => {
+  it('0004 is Success then Credit_Adjustment (the refund) by webhook only — payment/response keeps Success, its enum has no refund; 0005 waits for a settle', async () => {
     const v = await validated('1234560004');
     await call('POST', '/api/v2/bbps/bills/payment/request', payBody(v.refId));
     const got = await waitFor(() => hooksFor(v.refId, 'BILL_PAY').length >= 2 && hooksFor(v.refId, 'BILL_PAY'));
     assert.deepEqual(got.map((g) => g.data.status), ['Success', 'Credit_Adjustment']);
-    assert.equal((await payment(v.refId)).body.data.status, 'Credit_Adjustment');
+    assert.equal((await payment(v.refId)).body.data.status, 'Success');
 
     const h = await validated('1234560005');
     await call('POST', '/api/v2/bbps/bills/payment/request', payBody(h.refId));
@@ -178,8 +193,28 @@ describe('Setu BBPS (DTH) emulator', () => {
     assert.equal(other.body.error.code, 'payment-already-initiated');
     const ledger = (await admin('GET', '/_sim/bills')).body;
     assert.deepEqual(ledger.requests[ref], { requests: 2, payments: 1 });
-    const bad = await call('POST', '/api/v2/bbps/bills/payment/request', { refId: v.refId, paymentDetails: { mode: 'Cheque', paymentRefId: payRef(), amount: 100, timestamp: '2024-02-07T13:54:00+05:30' } });
+    const bad = await call('POST', '/api/v2/bbps/bills/payment/request', { ...payBody(v.refId), paymentDetails: { ...payBody(v.refId).paymentDetails, mode: 'Cheque' } });
     assert.equal(bad.status, 400);
+    // Setu's guide: remitter.name and paymentDetails.accountInfo are required
+    const w = await validated('1234567890');
+    const { remitter: _r, ...noRemitter } = payBody(w.refId);
+    assert.equal((await call('POST', '/api/v2/bbps/bills/payment/request', noRemitter)).status, 400);
+    const { accountInfo: _i, ...noInfo } = payBody(w.refId).paymentDetails;
+    assert.equal((await call('POST', '/api/v2/bbps/bills/payment/request', { ...payBody(w.refId), paymentDetails: noInfo })).status, 400);
+  });
+
+  it('a plan-mandatory biller (Sun Direct) is paid only for one of its plans, at exactly its amount', async () => {
+    const SUN = 'SUNDIRECT0NAT1';
+    const plans = (await call('GET', `/api/v2/bbps/billers/plans?billerIds=${SUN}`)).body.data.plans;
+    const plan = plans[0];
+    const amount = Number(plan.amountInRupees) * 100;
+    const none = await validated('1234567890', SUN, 'Smart Card Number');
+    assert.equal((await call('POST', '/api/v2/bbps/bills/payment/request', payBody(none.refId, amount))).status, 400, 'no plan named');
+    const wrong = { ...payBody(none.refId, amount + 100), paymentDetails: { ...payBody(none.refId, amount + 100).paymentDetails, Id: plan.Id } };
+    assert.equal((await call('POST', '/api/v2/bbps/bills/payment/request', wrong)).status, 400, 'not the plan amount');
+    const ok = { ...payBody(none.refId, amount), paymentDetails: { ...payBody(none.refId, amount).paymentDetails, Id: plan.Id } };
+    assert.equal((await call('POST', '/api/v2/bbps/bills/payment/request', ok)).status, 200);
+    assert.equal((await payment(none.refId)).body.data.paymentDetails.Id, plan.Id);
   });
 
   it('faults: error_next before anything, error_after_accept_next after paying, timeout, forged_success, out_of_order, drop', async () => {
@@ -188,7 +223,7 @@ describe('Setu BBPS (DTH) emulator', () => {
     const e = await call('POST', '/api/v2/bbps/bills/payment/request', payBody(v.refId));
     assert.equal(e.status, 503);
     assert.equal(e.body.error.code, 'upstream-connectivity-error');
-    assert.equal((await payment(v.refId)).status, 404, 'nothing was paid');
+    assert.equal((await payment(v.refId)).status, 400, 'nothing was paid (BBPS documents 400, no 404)');
 
     await admin('POST', '/_sim/faults', { error_after_accept_next: 1 });
     const ref = payRef();

@@ -11,13 +11,16 @@
 //   0005     Success    Processing until POST /_sim/payments/{refId}/settle
 //   0009     Failure (subscriber not found); paying it is refused
 //
-// [P] BILL_PAY statuses Success | Failure | Credit_Adjustment; [G] `Processing` while pending, and
-// Credit_Adjustment also shown by payment/response (BBPS answers from the same record).
+// [P] payment/response statuses Success | Failure | Processing (its OpenAPI enum); the refund
+// (Credit_Adjustment) is documented in the BILL_PAY webhook only, so payment/response keeps showing the
+// refunded payment as Success (api.ts paymentView) while the webhook says Credit_Adjustment.
+// [P] a plan-mandatory biller's payment names one of its plans (paymentDetails.Id, or the fetch's "Id"
+// customer parameter) and pays exactly its amount (plan-mdm-integration.mdx); [G] the refusal texts.
 import { randomInt } from 'node:crypto';
 import type { Biller, Subscriber } from './billers.js';
 import { subscriberFor } from './billers.js';
 import { conflict, invalidParams, notFound } from './errors.js';
-import type { FetchInput, PaymentInput } from './validate.js';
+import { planOf, type FetchInput, type PaymentInput } from './validate.js';
 
 export type Plan = 'success' | 'failure' | 'pending_success' | 'pending_failure' | 'refund' | 'held' | 'not_found';
 export const MAGIC_SUFFIXES: Readonly<Record<string, Plan>> = {
@@ -49,6 +52,8 @@ export interface FetchRecord {
   subscriber: Subscriber | null;
   error: Reason | null;
   traceId: string;
+  /** [P] the fetch answer's billerRefId. */
+  billerRefId: string;
   payment: PaymentRecord | null;
 }
 
@@ -78,6 +83,17 @@ export const FORCEABLE: Readonly<Record<string, readonly PayStatus[]>> = {
   Credit_Adjustment: ['Success'],
 };
 
+/** A plan-mandatory biller: the payment names an active plan of it and pays exactly its amount. */
+function checkPlan(rec: FetchRecord, input: PaymentInput): void {
+  const b = rec.input.biller;
+  const id = input.planId ?? rec.input.planId;
+  if (b.planRequirement !== 'MANDATORY') return;
+  if (!id) throw invalidParams(`Plan selection is mandatory for biller ${b.id}: paymentDetails.Id is required`);
+  const plan = planOf(b, id);
+  if (!plan) throw invalidParams(`No active plan ${id} for biller ${b.id}`);
+  if (plan.amount !== input.amount) throw invalidParams(`paymentDetails.amount must equal the plan amount ${plan.amount}`);
+}
+
 export class BbpsState {
   readonly fetches = new Map<string, FetchRecord>();
   readonly byPaymentRef = new Map<string, string>();
@@ -88,7 +104,7 @@ export class BbpsState {
 
   fetch(input: FetchInput, traceId: string): FetchRecord {
     // [G] BBPS refIds are 35 characters
-    const rec: FetchRecord = { refId: pick(35, UPPER), input, plan: MAGIC_SUFFIXES[input.subscriber.slice(-4)] ?? 'success', status: 'Processing', subscriber: null, error: null, traceId, payment: null };
+    const rec: FetchRecord = { refId: pick(35, UPPER), input, plan: MAGIC_SUFFIXES[input.subscriber.slice(-4)] ?? 'success', status: 'Processing', subscriber: null, error: null, traceId, billerRefId: pick(10, '0123456789'), payment: null };
     this.fetches.set(rec.refId, rec);
     this.o.later(this.o.fetchMs(), () => {
       if (rec.plan === 'not_found') {
@@ -116,6 +132,7 @@ export class BbpsState {
     if (this.byPaymentRef.has(input.paymentRefId)) throw conflict('duplicate-payment-ref-id', `Duplicate Payment Reference ID : ${input.paymentRefId}`);
     if (rec.payment) throw conflict('payment-already-initiated', `A payment was already made for refId ${rec.refId}`);
     if (rec.status !== 'Success') throw invalidParams(`The bill fetch for refId ${rec.refId} has not succeeded (status ${rec.status})`);
+    checkPlan(rec, input);
     const p: PaymentRecord = { input, status: 'Processing', billerRefId: pick(12, UPPER), transactionId: `CC01${pick(16, '0123456789')}`, failureReason: null, history: [] };
     rec.payment = p;
     this.byPaymentRef.set(input.paymentRefId, rec.refId);

@@ -1,23 +1,27 @@
-// Owns the `cashfree-verification` connector (Cashfree Verification API, Mobile Penny Drop, PARTNERS.md
-// §5.1), serving mobile-to-bank-account. Variables: CLIENT_ID, CLIENT_SECRET (Verification Suite keys)
-// and API_VERSION (optional, YYYY-MM-DD, default 2024-12-01 as documented); URL is the API base such as
+// Owns the `cashfree-verification` connector (Cashfree Verification API, Mobile Penny Drop; PARTNER.md
+// beside this file says what Cashfree's own material says and what is still our reading), serving
+// mobile-to-bank-account. Variables: CLIENT_ID, CLIENT_SECRET (Verification Suite keys) and API_VERSION
+// (optional, YYYY-MM-DD, default 2024-12-01 as documented); URL is the API base such as
 // https://api.cashfree.com/verification. A missing or malformed one stops the boot naming it.
 //
-// execute: POST <URL>/mobile/penny-drop with verification_id = our transaction id (Cashfree's key for
-// the penny drop: a repeat is refused, never a second rupee [G]) and user_consent filled from our
+// execute: POST <URL>/mobile/penny-drop — the only call Cashfree documents for it — with verification_id =
+// our transaction id, mobile_number as its sample sends it (a number) and user_consent filled from our
 // `consent: true` (transformers.ts). The exact body and what the client gave to compare are kept in the
-// partner sessions (`pennydrop:<txnId>`) BEFORE it is sent (../recorded.ts), so a status enquiry can compare. Answers:
+// partner sessions (`pennydrop:<txnId>`) BEFORE it is sent (../recorded.ts). Answers:
 //   - VALID → success (account, masked), INVALID → failed "no account linked" (a completed check, charged),
-//     PENDING or a status we do not know → pending, settled by status enquiry (no webhook is documented).
+//     PENDING or a status we do not know → pending.
 //   - PartnerError (nothing happened; 502/504, nothing charged; the router may fail over): not reached,
-//     400/401/403/404/415/422/429 (refusals before any penny drop), and a 5xx after which Cashfree has no
-//     record of the verification_id (one status call right away tells).
-//   - The 5xx whose penny drop exists, and 409 (the id was used): answered from the status call.
-//   - NoAnswer (pending, reconciled here): a read timeout or broken connection after sending, a 5xx the
-//     status call cannot clarify, a 2xx we cannot read, a VALID without its account.
-// status: GET <URL>/mobile/penny-drop?verification_id=… [G: the status call is not in the captured docs;
-// the shape mirrors Cashfree's other status calls]. A lookup that never creates (CONTRACT §9): unknown
-// there is null, and the reconciler fails a request no longer on its way that a second enquiry misses.
+//     and 400/401/403/404/415/422/429 — refusals before any penny drop.
+//   - NoAnswer (pending, the fee held; never sent again, never failed over): a read timeout or a broken
+//     connection after sending, any 5xx, a 409, a 2xx we cannot read. Cashfree may have made (and billed)
+//     the penny drop: concluding "not executed" from an answer it does not document would let the
+//     client's retry (or another partner) send a second rupee.
+// status: Cashfree documents NO status call for the mobile penny drop (nor idempotency of the POST, so it is
+// never replayed to learn the outcome). A pending penny drop therefore stays pending with its hold: the
+// reconciler's enquiries answer "pending", the transaction is overdue after expectedFinalS and goes to
+// manual review at the cutoff — the console's Needs attention queue, where a person (Cashfree's dashboard
+// or support in hand) settles it. Only our own record answers null: no `pennydrop:` record means the
+// request was never sent. When Cashfree documents a status call, it belongs here.
 import {
   partnerVars,
   NoAnswer,
@@ -31,9 +35,8 @@ import {
   type TxRef,
 } from '../connector.js';
 import { CashfreeVerificationHttp, type CfAnswer } from './http.js';
-import { enquiry } from '../partner-http.js';
 import { RecordedRequests } from '../recorded.js';
-import { asPennyDrop, errorText, givenOf, outcomeOf, pennyDropBody, PENDING_MESSAGE, type GivenAccount } from './transformers.js';
+import { asPennyDrop, errorText, givenOf, outcomeOf, pennyDropBody, type GivenAccount } from './transformers.js';
 
 /** [P] the default x-api-version of the Verification API. */
 const DEFAULT_API_VERSION = '2024-12-01';
@@ -76,7 +79,7 @@ function refusalText(a: CfAnswer): string {
 
 export class CashfreeVerificationConnector implements Connector {
   readonly serves = ['mobile-to-bank-account'] as const;
-  /** [G] A penny drop (§5.1) is an IMPS credit, final in seconds; PENDING has no documented end and no webhook. */
+  /** [G] A penny drop is a UPI credit, final in seconds; PENDING has no documented end, no webhook, no status call: past this a person looks. */
   readonly expectedFinalS = 1800;
   private http: CashfreeVerificationHttp;
   private recorded: RecordedRequests<StoredCreate>;
@@ -106,34 +109,21 @@ export class CashfreeVerificationConnector implements Connector {
       return outcome;
     }
     if (a.status === 409 || a.status >= 500) {
-      // 409: a penny drop under this id exists. 5xx: it may exist. The status call says which.
-      let found: Outcome | null | 'unknown';
-      try {
-        found = await this.lookup(req.txnId, stored.given);
-      } catch {
-        throw pending(`Cashfree failed (HTTP ${a.status}) and its status could not be read; the outcome will follow`);
-      }
-      if (found === 'unknown') {
-        if (a.status === 409) throw pending('Cashfree reports this verification as existing but cannot show it yet; the outcome will follow');
-        await this.recorded.forget(req.txnId);
-        throw new PartnerError('unavailable', `Cashfree failed (HTTP ${a.status}${errorText(a.json) ? `: ${errorText(a.json)}` : ''}) and holds no penny drop for this request; nothing was executed or debited`);
-      }
-      if (!found) throw pending(`Cashfree did not give a usable answer; the outcome will follow`);
-      return found;
+      // 409: a penny drop under this id exists. 5xx: it may exist. Cashfree documents no way to ask which.
+      const why = errorText(a.json);
+      throw pending(`Cashfree answered HTTP ${a.status}${why ? ` (${why})` : ''}: the penny drop may have been made, and Cashfree documents no status call; it stays pending with its fee held until a person settles it`);
     }
-    // Any other 4xx: refused before a penny drop (validation, credentials, throttling).
+    // Any other 4xx: refused before a penny drop (validation, credentials, throttling, a route it does not have).
     await this.recorded.forget(req.txnId);
     throw new PartnerError('unavailable', `${refusalText(a)}; nothing was executed or debited`);
   }
 
   async status(tx: TxRef): Promise<PartnerReport | null> {
     if (tx.operation !== 'mobile-to-bank-account') return null;
-    const stored = await this.recorded.get(tx.txnId);
-    // A lookup by our id, never a resend (CONTRACT §9): a verification Cashfree has no record of is null.
-    const found = await enquiry(() => this.lookup(tx.txnId, stored?.given ?? {}));
-    if (found === 'unknown') return null;
-    const outcome: Outcome = found ?? { status: 'pending', message: PENDING_MESSAGE, fields: { service: 'mobile-to-bank-account' } };
-    return { txnId: tx.txnId, partnerRef: outcome.partnerRef ?? null, outcome };
+    // Our own record is the one thing that says "never sent": it is written before the POST goes out.
+    if (!(await this.recorded.get(tx.txnId))) return null;
+    const message = 'Cashfree documents no status call for the mobile penny drop: it stays pending, with its fee held, until a person settles it (Needs attention)';
+    return { txnId: tx.txnId, partnerRef: tx.partnerRef, outcome: { status: 'pending', message, fields: { service: 'mobile-to-bank-account' } } };
   }
 
   close(): Promise<void> {
@@ -142,18 +132,6 @@ export class CashfreeVerificationConnector implements Connector {
 
   private create(txnId: string, body: string): Promise<CfAnswer> {
     return this.http.call('POST', PATH, this.ctx.timeoutFor('mobile-to-bank-account'), txnId, body);
-  }
-
-  /**
-   * The status call: the outcome Cashfree now shows, null for an answer we cannot use, 'unknown' when
-   * it has no such verification (404). Throws Unsent/Unanswered, or an Error for any other answer.
-   */
-  private async lookup(txnId: string, given: GivenAccount): Promise<Outcome | null | 'unknown'> {
-    const a = await this.http.call('GET', `${PATH}?verification_id=${encodeURIComponent(txnId)}`, this.ctx.timeoutFor('mobile-to-bank-account'), txnId);
-    if (a.status === 404) return 'unknown';
-    const p = a.status === 200 ? asPennyDrop(a.json) : null;
-    if (a.status !== 200) throw new Error(`status call failed with HTTP ${a.status}`);
-    return p && outcomeOf(p, txnId, given);
   }
 }
 

@@ -24,8 +24,11 @@ export interface CfUserConsent {
 /** `POST /verification/mobile/penny-drop` [P §5.1]. `name` is optional and we have none to send. */
 export interface CfPennyDropRequest {
   verification_id: string;
-  /** A 10-digit string [G: the sample sends a number; the answer a string]. */
-  mobile_number: string;
+  /**
+   * A number, as Cashfree's only sample request sends it (`"mobile_number": 999999999`; its answer echoes a
+   * string). The schema's type is not retrievable (PARTNER.md): we follow the sample. Ours are 10 digits, a safe integer.
+   */
+  mobile_number: number;
   user_consent: CfUserConsent;
 }
 
@@ -89,7 +92,7 @@ export function verificationIdOf(txnId: string): string {
 export function pennyDropBody(txnId: string, mobile: string, at: Date): CfPennyDropRequest {
   return {
     verification_id: verificationIdOf(txnId),
-    mobile_number: mobile,
+    mobile_number: Number(mobile),
     user_consent: { obtained: true, type: 'EXPLICIT', timestamp: at.toISOString().replace(/\.\d{3}Z$/, 'Z'), purpose: CONSENT_PURPOSE },
   };
 }

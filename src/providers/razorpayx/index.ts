@@ -159,10 +159,14 @@ export class RazorpayxConnector implements Connector {
     return ours[0] ?? null;
   }
 
-  /** GET one payout; null when RazorpayX says there is no such payout. */
+  /**
+   * GET one payout; null only when RazorpayX says, as it documents, that there is no such payout (400 "The
+   * id provided does not exist", field id). A 404 is not its answer for an unknown id (a gateway's, for a
+   * route): never read as "no payout" — it throws, and the payout stays pending with its hold (#38).
+   */
   private async fetch(path: string): Promise<RzpPayout | null> {
     const a = await enquiry(() => this.http.call('GET', path, this.ctx.timeoutFor('upi-payment-status')));
-    if (a.status === 404 || (a.status === 400 && (a.json as RzpErrorBody | null)?.error?.field === 'id')) return null;
+    if (a.status === 400 && (a.json as RzpErrorBody | null)?.error?.field === 'id') return null;
     const p = a.status === 200 ? asPayout(a.json) : null;
     if (!p) throw new Error(`status enquiry failed with HTTP ${a.status}`);
     return p;

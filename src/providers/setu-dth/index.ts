@@ -1,31 +1,41 @@
-// Owns the `setu-dth` connector (Setu BBPS BillPay v2, PARTNERS.md §4.7), serving dth-recharge. Setu's
-// prepaid API is mobile-only; DTH goes through BBPS: its own host, token and header, hence its own kind.
+// Owns the `setu-dth` connector (Setu BBPS BillPay v2, Setu's own OpenAPI in docs/partners/setu-dth/ and
+// PARTNER.md beside this file), serving dth-recharge. Setu's prepaid API is mobile-only; DTH goes through
+// BBPS: its own host, token and header, hence its own kind.
 // Variables: CLIENT_ID, CLIENT_SECRET, PARTNER_ID (an integer, sent as X-PARTNER-ID), CUSTOMER_MOBILE (the
 // mobile BBPS records as the payer's — Sangam is not told the end customer's: the agent's own),
-// WEBHOOK_SECRET (the secret path segment of the webhook URL, see webhook.ts); optional PAYMENT_MODE
-// (default Wallet). A missing or malformed one stops the boot naming it.
+// WEBHOOK_SECRET (the secret path segment of the webhook URL, see webhook.ts); AGENT_ID and AGENT_CHANNEL
+// (default INT) with the channel's own fields (INT/INTB: AGENT_IP, AGENT_MAC; MOB/MOBB: AGENT_IP, AGENT_APP,
+// AGENT_OS, AGENT_IMEI; AGT/BSC: AGENT_POSTAL_CODE, AGENT_GEOCODE, AGENT_TERMINAL_ID; BNKBRNCH: …, AGENT_IFSC;
+// ATM/KIOSK: AGENT_TERMINAL_ID), as BBPS certification issued them — every fetch carries them;
+// REMITTER_NAME (remitter.name: the business that pays, the Sangam operator whose funds Setu debits) and
+// ACCOUNT_INFO (paymentDetails.accountInfo: that debit instrument in NPCI's format for the mode, e.g.
+// `WalletName|MobileNo` for Wallet); optional PAYMENT_MODE (default Wallet). A missing or malformed one
+// stops the boot naming it.
 //
 // Auth: POST <URL>/api/v2/auth/token {clientID, secret} → {token, expiresIn}, kept until shortly before
 // it expires, fetched again after a 401 and the call repeated once (a 401 executed nothing). How it calls
 // Setu, the shared shapes and the webhook secret are the Setu products' common part, ../setu/.
 //
-// execute, the documented async pattern:
+// execute, the documented Bill Validation → Payment flow:
 //   1. the DTH billers (GET /api/v2/bbps/billers?categoryName=DTH, cached 6 h), mapped to our codes by
-//      name; no biller for the operator asked → PartnerError naming what Setu lists unmapped;
+//      name; no biller for the operator asked → PartnerError naming what Setu lists unmapped. A biller with
+//      planRequirement MANDATORY sells only plans: its plan of exactly this amount (GET …/billers/plans,
+//      cached 6 h) is named by its Id in the fetch and the payment; none or several → PartnerError;
 //   2. bill fetch (validation): POST …/bills/fetch/request → refId, polled at …/fetch/response
 //      (100 ms doubling to 1 s, within the operation's deadline). A fetch Failure (the biller knows no
 //      such subscriber) is a business failure: failed, nothing paid or charged. Still Processing at the
 //      deadline → PartnerError('timeout'): nothing was paid;
 //   3. payment: POST …/bills/payment/request with paymentRefId = our transaction id without its
-//      underscore (one payment per refId and per paymentRefId, §4.7 [G]: a repeat is a 409 and executes
-//      nothing). What a status enquiry needs (refId, the body, our amounts) is kept in the partner
-//      sessions (`pay:<txnId>`) BEFORE it is sent (../recorded.ts). Refused (4xx) → PartnerError; no answer or a 5xx →
-//      NoAnswer (pending, reconciled); accepted → one read of …/payment/response (the async pattern
-//      answers synchronous outcomes at once; anything else is left to the webhook and the reconciler).
+//      underscore (one payment per refId: a repeat is a documented 409 and executes nothing). What a status
+//      enquiry needs (refId, the body, our amounts) is kept in the partner sessions (`pay:<txnId>`) BEFORE it
+//      is sent (../recorded.ts). Refused (4xx) → PartnerError; no answer or a 5xx → NoAnswer (pending,
+//      reconciled); accepted → one read of …/payment/response.
 // status: POST …/payment/response {refId}. Success → success (utr = billerRefId), Failure → failed,
-// Credit_Adjustment → a success with a reversal (the refund: the client's debit and our commission
-// come back), anything else pending. A lookup that never pays (CONTRACT §9): a refId with no payment
-// is null. The reversal watch asks the same after a Success (a refund shows as Credit_Adjustment).
+// anything else pending. BBPS documents no not-found answer there (only 400 and 500), so an answer that is
+// not a payment is NOT "never paid": the transaction stays pending with its hold until a documented answer
+// or a person (Needs attention) decides. Only our own record says "never sent" (no `pay:` record: null).
+// Refunds (Credit_Adjustment) are documented in the BILL_PAY webhook only (webhook.ts), so there is no
+// reversal watch: payment/response's status enum has no refund.
 // dthSubscriberInfo (GET /api/v1/dth/subscriber-info): steps 1 and 2 alone — the bill fetch answers the
 // subscriber's name, current pack, balance and next recharge date (subscriberOf); nothing is paid. A fetch
 // Failure, or an id the biller's parameter rule refuses, is a subscriber it does not know (null).
@@ -54,16 +64,20 @@ import {
   outcomeOf,
   PAYMENT_MODES,
   paymentBody,
+  planFor,
   reversalOf,
   subscriberRefusal,
   subscriberOf,
+  type BbpsAgent,
   type BbpsFetchResponse,
   type BbpsPayment,
   type BillerMap,
   type MappedBiller,
+  type Payer,
   type StoredPayment,
 } from './transformers.js';
 import { registerWebhooks } from './webhook.js';
+import { agentOf, payerOf } from './settings.js';
 
 const STORED_TTL_S = 7 * 24 * 3600;
 const BILLERS_TTL_MS = 6 * 3600_000;
@@ -71,11 +85,19 @@ const BILLERS_TTL_MS = 6 * 3600_000;
 interface Settings extends SetuCommonSettings {
   partnerId: string;
   customerMobile: string;
+  agent: BbpsAgent;
+  payer: Payer;
 }
 
 function settings(ctx: PartnerContext): Settings {
   const { need, full, ...common } = setuSettings(ctx, 'setu-dth', PAYMENT_MODES);
-  const s: Settings = { ...common, partnerId: need('PARTNER_ID'), customerMobile: need('CUSTOMER_MOBILE') };
+  const s: Settings = {
+    ...common,
+    partnerId: need('PARTNER_ID'),
+    customerMobile: need('CUSTOMER_MOBILE'),
+    agent: agentOf(ctx.vars, need, full),
+    payer: payerOf(common.mode, need, full),
+  };
   if (!/^[0-9]{1,18}$/.test(s.partnerId)) throw new Error(`${full('PARTNER_ID')} must be the integer partner id Setu issued`);
   if (!/^[6-9][0-9]{9}$/.test(s.customerMobile)) throw new Error(`${full('CUSTOMER_MOBILE')} must be a 10-digit Indian mobile number`);
   return s;
@@ -93,16 +115,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class SetuDthConnector implements Connector {
   readonly serves = ['dth-recharge'] as const;
-  /**
-   * PARTNERS.md §4.7: payment/response shows a refund as Credit_Adjustment; no refund window is
-   * documented [G]. Watched for 30 days after the success, the longest BBPS complaint cycle we assume.
-   */
-  readonly reversalWatch = { operations: ['dth-recharge'] as const, scheduleS: [300, 3600, 6 * 3600, 86_400, 3 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400] };
   /** [G] BBPS documents no time to a final BILL_PAY (§4.7): the biller confirms through BBPS, slower than a top-up. */
   readonly expectedFinalS = 3600;
   private api: SetuApi;
   private recorded: RecordedRequests<StoredPayment>;
   private billers: { map: Promise<BillerMap>; at: number } | null = null;
+  private planLists = new Map<string, { list: Promise<unknown>; at: number }>();
 
   constructor(
     private ctx: PartnerContext,
@@ -130,14 +148,16 @@ export class SetuDthConnector implements Connector {
     const bad = subscriberRefusal(biller, req.subscriberId);
     if (bad) throw new PartnerError('unavailable', `${bad}; nothing was executed or debited`);
 
-    // 1. Bill fetch: the biller validates the subscriber. Nothing is paid until it succeeds.
-    const { refId, fetched } = await this.fetchBill(biller, req.subscriberId, deadline);
+    const planId = biller.plansRequired ? planFor(biller, await this.plansOf(biller.id), req.amountPaise) : undefined;
+
+    // 1. Bill fetch: the biller validates the subscriber (and the plan). Nothing is paid until it succeeds.
+    const { refId, fetched } = await this.fetchBill(biller, req.subscriberId, deadline, planId);
     if (fetched.status === 'Failure') return fetchFailureOf(fetched, known);
 
     // 2. Payment, under our reference.
     const stored: StoredPayment = {
       refId,
-      body: paymentBody(refId, paymentRefIdOf(req.txnId), req.amountPaise, this.s.mode, istTimestamp()),
+      body: paymentBody(refId, paymentRefIdOf(req.txnId), req.amountPaise, this.s.payer, istTimestamp(), planId),
       amountPaise: req.amountPaise,
       commissionPaise: req.commissionPaise,
     };
@@ -177,9 +197,12 @@ export class SetuDthConnector implements Connector {
     const refId = stored?.refId ?? tx.partnerRef;
     if (!refId) return null;
     const known: Known = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? stored?.amountPaise ?? null, commissionPaise: stored?.commissionPaise ?? tx.commissionPaise };
-    // A lookup, never a resend (CONTRACT §9): no payment under the refId is null.
+    // A lookup, never a resend (CONTRACT §9). We sent a payment under this refId (its record says so): an
+    // answer that is not a payment is not "never paid" — BBPS documents no such answer — so it stays pending.
     const p = await this.payment(refId);
-    return p ? this.reportOf(p, known) : null;
+    if (p) return this.reportOf(p, known);
+    const message = 'Setu BBPS shows no payment for this request in any answer it documents; it stays pending, with its hold, until Setu answers or a person decides';
+    return { txnId: tx.txnId, partnerRef: refId, outcome: { status: 'pending', message, fields: fieldsOf('pending', null, known), partnerRef: refId } };
   }
 
   routes: Connector['routes'] = (app, hooks) =>
@@ -202,18 +225,21 @@ export class SetuDthConnector implements Connector {
     return { txnId: known.txnId, partnerRef: outcome.partnerRef ?? null, outcome, ...(reversal ? { reversal } : {}) };
   }
 
-  /** POST …/payment/response: the payment as BBPS sees it now; null when there is none for that refId. */
+  /**
+   * POST …/payment/response: the payment as BBPS sees it now; null for a 4xx that is not one (BBPS documents
+   * 400 and 500 only, and no not-found: null never means "not paid"). A 5xx is a PartnerError (ask again).
+   */
   async payment(refId: string): Promise<BbpsPayment | null> {
     const a = await this.api.read('POST', '/api/v2/bbps/bills/payment/response', { refId }, 'status enquiry');
     const p = a.status >= 200 && a.status < 300 ? dataOf<BbpsPayment>(a.json) : null;
     if (p && typeof p.status === 'string') return p;
-    if (a.status === 404) return null;
+    if (a.status >= 400 && a.status < 500) return null;
     throw new PartnerError('unavailable', `status enquiry: ${this.api.refusal(a, 'status enquiry')}`);
   }
 
   /** Bill fetch request, then its answer once final. */
-  private async fetchBill(biller: MappedBiller, subscriberId: string, deadline: number): Promise<{ refId: string; fetched: BbpsFetchResponse }> {
-    const f = await this.api.read('POST', '/api/v2/bbps/bills/fetch/request', fetchBody(biller, subscriberId, this.s.customerMobile), 'bill fetch');
+  private async fetchBill(biller: MappedBiller, subscriberId: string, deadline: number, planId?: string): Promise<{ refId: string; fetched: BbpsFetchResponse }> {
+    const f = await this.api.read('POST', '/api/v2/bbps/bills/fetch/request', fetchBody(this.s.agent, biller, subscriberId, this.s.customerMobile, planId), 'bill fetch');
     const refId = dataOf<{ refId?: string }>(f.json)?.refId;
     if (f.status !== 200 || typeof refId !== 'string' || !refId) throw new PartnerError('unavailable', `${this.api.refusal(f, 'bill fetch')}; nothing was executed or debited`);
     return { refId, fetched: await this.awaitFetch(refId, deadline) };
@@ -229,6 +255,22 @@ export class SetuDthConnector implements Connector {
       if (Date.now() + wait >= deadline) throw new PartnerError('timeout', 'The biller did not confirm the subscriber in time; nothing was executed or debited');
       await sleep(wait);
     }
+  }
+
+  /** [P] GET /api/v2/bbps/billers/plans?billerIds=… → data.plans (cached 6 h per biller; a failure is not kept). */
+  private plansOf(billerId: string): Promise<unknown> {
+    const held = this.planLists.get(billerId);
+    if (held && Date.now() - held.at < BILLERS_TTL_MS) return held.list;
+    const list = this.api.read('GET', `/api/v2/bbps/billers/plans?billerIds=${encodeURIComponent(billerId)}`, undefined, 'plan list').then((a) => {
+      if (a.status !== 200) throw new PartnerError('unavailable', `${this.api.refusal(a, 'plan list')}; nothing was executed or debited`);
+      return dataOf<{ plans?: unknown }>(a.json)?.plans;
+    });
+    const entry = { list, at: Date.now() };
+    this.planLists.set(billerId, entry);
+    list.catch(() => {
+      if (this.planLists.get(billerId) === entry) this.planLists.delete(billerId);
+    });
+    return list;
   }
 
   private billerMap(): Promise<BillerMap> {

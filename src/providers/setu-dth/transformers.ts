@@ -3,8 +3,9 @@
 // envelope, the mapping of its DTH billers to our operator codes (CONTRACT §3: AD DT SD TS VD) by their
 // names — a biller we do not map is never guessed at —, the status mapping and the Outcome with our
 // result fields (`txn_id`, `amount` and `commission` in INR, `utr` the biller's reference).
-// §4.7 documents the endpoints, the async refId pattern, the webhook envelope and the BILL_PAY data;
-// the biller, fetch and request field names beyond those are [G] (the emulator's, marked there too).
+// Field names follow Setu's own BBPS BillPay v2 OpenAPI (docs/partners/setu-dth/, schema-tested in
+// test/setu-dth-schema.test.ts) and its guides; PARTNER.md beside this file says which reading comes
+// from where, and which are still ours alone.
 import { PartnerError, type DthSubscriber, type Outcome, type Reversal } from '../connector.js';
 import { errorText, resultFields, setuOutcome, text, type Known, type SetuError } from '../setu/transformers.js';
 
@@ -13,22 +14,48 @@ import { errorText, resultFields, setuOutcome, text, type Known, type SetuError 
 /** [G] BBPS's `{code, message}`; its envelope is Setu's, with `traceId` (../setu/transformers.ts). */
 export type BbpsError = SetuError;
 
-/** [G] one customer parameter a biller asks for (its name, and the value's rule). */
+/** [P] one customer parameter a biller asks for (`paramName`, and the value's rule). */
 export interface BbpsCustomerParam {
-  name?: string;
+  paramName?: string;
   minLength?: number;
   maxLength?: number;
   regex?: string;
   optional?: boolean;
 }
 
-/** [P] GET /api/v2/bbps/billers (category DTH); [G] its fields. */
+/** [P] GET /api/v2/bbps/billers (category DTH). */
 export interface BbpsBiller {
   id?: string;
   name?: string;
   categoryName?: string;
   status?: string;
   customerParams?: BbpsCustomerParam[];
+  /** [P] MANDATORY: a payment must name one of the biller's plans (plan-mdm-integration.mdx). */
+  planRequirement?: 'MANDATORY' | 'OPTIONAL' | 'CONDITIONAL' | (string & {});
+}
+
+/** [P] GET /api/v2/bbps/billers/plans?billerIds=… → data.plans[] (plan-mdm-integration.mdx §4.2.3). */
+export interface BbpsPlan {
+  Id?: string;
+  amountInRupees?: string;
+  billerId?: string;
+  description?: string;
+  status?: 'ACTIVE' | 'DEACTIVATED' | (string & {});
+}
+
+/** [P] the agent block every fetch carries: its id and channel, and the channel's own fields (INT: ip, mac; MOB: app, os, imei, ip; …). */
+export interface BbpsAgent {
+  id: string;
+  channel: string;
+  ip?: string;
+  mac?: string;
+  app?: string;
+  os?: string;
+  imei?: string;
+  postalCode?: string;
+  geocode?: string;
+  terminalId?: string;
+  ifsc?: string;
 }
 
 export interface BbpsBillParameter {
@@ -36,28 +63,41 @@ export interface BbpsBillParameter {
   value: string;
 }
 
-/** POST /api/v2/bbps/bills/fetch/request [P path; G body]. */
+/** [P] POST /api/v2/bbps/bills/fetch/request: `agent` and `customer.customerParams` required (v1's billParameters, renamed). */
 export interface BbpsFetchRequest {
+  agent: BbpsAgent;
   biller: { id: string };
-  customer: { mobile: string; billParameters: BbpsBillParameter[] };
+  customer: { mobile: string; customerParams: BbpsBillParameter[] };
 }
 
-/** POST …/fetch/response → data [G]: the subscriber as the biller knows them. */
+type BbpsBill = { amount?: number | null; customerName?: string; dueDate?: string | null; billNumber?: string; additionalInfo?: BbpsBillParameter[] };
+
+/**
+ * [P] POST …/fetch/response → data: the subscriber as the biller knows them. A validation biller (DTH)
+ * may answer `bills: []` with `customerName` (and `dueDate`) at data level (quickstart.mdx §4.1);
+ * `additionalInfo` is data-level in the OpenAPI.
+ */
 export interface BbpsFetchResponse {
   refId?: string;
   status?: 'Processing' | 'Success' | 'Failure' | (string & {});
-  billerId?: string;
-  bills?: Array<{ amount?: number; customerName?: string; dueDate?: string; planId?: string; additionalInfo?: BbpsBillParameter[] }>;
+  customerName?: string | null;
+  dueDate?: string | null;
+  additionalInfo?: BbpsBillParameter[];
+  bills?: BbpsBill[];
   failureReason?: BbpsError;
 }
 
-/** POST /api/v2/bbps/bills/payment/request [P path; G body, after the documented BILL_PAY paymentDetails]. */
+/**
+ * [P] POST /api/v2/bbps/bills/payment/request: paymentDetails (amount in paise, mode, paymentRefId 6–35,
+ * timestamp; accountInfo — "Required: Debit instrument info" in Setu's guide; `Id` the plan of a
+ * plan-mandatory biller) and remitter.name ("Required").
+ */
 export interface BbpsPaymentRequest {
   refId: string;
-  paymentDetails: { mode: string; paymentRefId: string; amount: number; timestamp: string };
+  paymentDetails: { mode: string; paymentRefId: string; amount: number; timestamp: string; accountInfo: string; Id?: string };
+  remitter: { name: string };
 }
 
-/** [P] BILL_PAY statuses; [G] Processing while pending. */
 /** What a status enquiry or a webhook needs later (kept in the partner sessions before paying): the fetch's refId, the body, our amounts. */
 export interface StoredPayment {
   refId: string;
@@ -75,7 +115,7 @@ export interface BbpsPayment {
   billerRefId?: string;
   transactionId?: string;
   failureReason?: BbpsError;
-  paymentDetails?: { mode?: string; paymentRefId?: string; amount?: number; timestamp?: string };
+  paymentDetails?: { mode?: string; paymentRefId?: string; amount?: number; timestamp?: string; Id?: string };
   billerId?: string;
 }
 
@@ -88,8 +128,23 @@ export interface BbpsWebhook {
   error?: BbpsError & { refId?: string };
 }
 
-/** [G] the payment modes (the prepaid API's documented list; BBPS adds others). */
-export const PAYMENT_MODES = ['Internet Banking', 'UPI', 'Debit Card', 'Credit Card', 'Wallet', 'Prepaid Card', 'IMPS', 'NEFT', 'Account Transfer'] as const;
+/** [P] the payment modes of paymentDetails.mode (the OpenAPI's enum). */
+export const PAYMENT_MODES = ['Internet Banking', 'Debit Card', 'Credit Card', 'Prepaid Card', 'IMPS', 'Cash', 'UPI', 'Wallet', 'NEFT', 'AEPS', 'Account Transfer', 'Bharat QR', 'USSD', 'BHIM Aadhaar Pay'] as const;
+
+/** [P] the agent channels, and the fields each needs besides id and channel (the OpenAPI's agent descriptions). */
+export const AGENT_CHANNELS: Readonly<Record<string, readonly (keyof BbpsAgent)[]>> = {
+  INT: ['ip', 'mac'],
+  INTB: ['ip', 'mac'],
+  MOB: ['ip', 'app', 'os', 'imei'],
+  MOBB: ['ip', 'app', 'os', 'imei'],
+  AGT: ['postalCode', 'geocode', 'terminalId'],
+  BSC: ['postalCode', 'geocode', 'terminalId'],
+  BNKBRNCH: ['postalCode', 'geocode', 'ifsc'],
+  ATM: ['terminalId'],
+  KIOSK: ['terminalId'],
+  POS: [],
+  MPOS: [],
+};
 
 // ---- Billers ↔ our DTH codes ---------------------------------------------------------------------
 
@@ -121,7 +176,9 @@ export function ourDthCode(b: BbpsBiller): string {
 export interface MappedBiller {
   id: string;
   name: string;
-  param: BbpsCustomerParam & { name: string };
+  param: BbpsCustomerParam & { paramName: string };
+  /** [P] planRequirement MANDATORY: every payment names a plan of the biller (its `Id`). */
+  plansRequired: boolean;
 }
 
 export interface BillerMap {
@@ -145,9 +202,9 @@ export function billerMapOf(list: unknown): BillerMap {
       unmapped.push(String(b.name ?? b.id));
       continue;
     }
-    const param = (b.customerParams ?? []).find((p) => typeof p?.name === 'string' && !p.optional);
+    const param = (b.customerParams ?? []).find((p) => typeof p?.paramName === 'string' && !p.optional);
     if (!param || byCode.has(code)) continue;
-    byCode.set(code, { id: b.id, name: String(b.name), param: param as MappedBiller['param'] });
+    byCode.set(code, { id: b.id, name: String(b.name), param: param as MappedBiller['param'], plansRequired: b.planRequirement === 'MANDATORY' });
   }
   return { byCode, unmapped };
 }
@@ -171,20 +228,49 @@ export function subscriberRefusal(b: MappedBiller, subscriberId: string): string
     pattern = null; // a pattern we cannot read: the biller checks it
   }
   if (subscriberId.length < min || subscriberId.length > max || (pattern && !pattern.test(subscriberId))) {
-    return `${b.name} takes a ${p.name} of ${min === max ? min : `${min} to ${max}`} characters${pattern ? ` matching ${p.regex}` : ''}`;
+    return `${b.name} takes a ${p.paramName} of ${min === max ? min : `${min} to ${max}`} characters${pattern ? ` matching ${p.regex}` : ''}`;
   }
   return null;
 }
 
-export const fetchBody = (b: MappedBiller, subscriberId: string, customerMobile: string): BbpsFetchRequest => ({
+/**
+ * The fetch (validation) body: the agent block, the biller, and the subscriber under the biller's own
+ * paramName. For a plan-mandatory biller paying a plan, the plan's Id as the customer parameter "Id"
+ * (plan-mdm-integration.mdx §4.4: "Most static plan billers accept the plan ID as customerParams[name=\"Id\"]").
+ */
+export const fetchBody = (agent: BbpsAgent, b: MappedBiller, subscriberId: string, customerMobile: string, planId?: string): BbpsFetchRequest => ({
+  agent,
   biller: { id: b.id },
-  customer: { mobile: customerMobile, billParameters: [{ name: b.param.name, value: subscriberId }] },
+  customer: { mobile: customerMobile, customerParams: [{ name: b.param.paramName, value: subscriberId }, ...(planId ? [{ name: 'Id', value: planId }] : [])] },
 });
 
-export const paymentBody = (refId: string, paymentRefId: string, amountPaise: number, mode: string, timestamp: string): BbpsPaymentRequest => ({
+/** What a payment carries besides its reference and amount: our mode, the debit instrument and the payer (the settings). */
+export interface Payer {
+  mode: string;
+  accountInfo: string;
+  remitterName: string;
+}
+
+export const paymentBody = (refId: string, paymentRefId: string, amountPaise: number, payer: Payer, timestamp: string, planId?: string): BbpsPaymentRequest => ({
   refId,
-  paymentDetails: { mode, paymentRefId, amount: amountPaise, timestamp },
+  paymentDetails: { mode: payer.mode, paymentRefId, amount: amountPaise, timestamp, accountInfo: payer.accountInfo, ...(planId ? { Id: planId } : {}) },
+  remitter: { name: payer.remitterName },
 });
+
+/**
+ * The plan a plan-mandatory biller sells at exactly this amount (BBPS: "amounts … must match the selected
+ * plan's amount exactly"). None, or more than one, is a PartnerError that says so: we never pick a pack
+ * for the subscriber.
+ */
+export function planFor(b: MappedBiller, plans: unknown, amountPaise: number): string {
+  const list = Array.isArray(plans) ? (plans as BbpsPlan[]) : [];
+  const active = list.filter((p) => p && typeof p.Id === 'string' && p.Id && (p.status === undefined || p.status === 'ACTIVE') && (p.billerId === undefined || p.billerId === b.id));
+  const hits = active.filter((p) => paiseOfRupees(text(p.amountInRupees)) === amountPaise);
+  if (hits.length === 1) return hits[0]!.Id!;
+  const amounts = [...new Set(active.map((p) => text(p.amountInRupees)).filter((a): a is string => !!a))].slice(0, 20).join(', ');
+  const why = hits.length ? `${hits.length} of its plans cost that amount and Sangam does not choose a pack for the subscriber` : `it has no plan of that amount${amounts ? ` (its plans, in rupees: ${amounts})` : ''}`;
+  throw new PartnerError('unavailable', `${b.name} sells DTH recharges only as plans and ${why}; nothing was executed or debited`);
+}
 
 // ---- Answers → ours ------------------------------------------------------------------------------
 
@@ -222,10 +308,13 @@ export function fetchFailureOf(f: BbpsFetchResponse, k: Known): Outcome {
   return { status: 'failed', message: `The biller could not find the subscriber${why ? `: ${why}` : ''}; nothing was paid`, fields: fieldsOf('failed', null, k) };
 }
 
-/** A bill's additionalInfo value by name (case and spacing ignored), or null. */
-function infoOf(bill: NonNullable<BbpsFetchResponse['bills']>[number], name: string): string | null {
-  const hit = (Array.isArray(bill.additionalInfo) ? bill.additionalInfo : []).find((i) => typeof i?.name === 'string' && squash(i.name) === squash(name));
-  return text(hit?.value);
+/** An additionalInfo value by name (case and spacing ignored), at data level first, then the bill's; or null. */
+function infoOf(f: BbpsFetchResponse, bill: BbpsBill | undefined, name: string): string | null {
+  for (const list of [f.additionalInfo, bill?.additionalInfo]) {
+    const hit = (Array.isArray(list) ? list : []).find((i) => typeof i?.name === 'string' && squash(i.name) === squash(name));
+    if (text(hit?.value)) return text(hit?.value);
+  }
+  return null;
 }
 
 /** "123.50" (rupees, as BBPS writes amounts in additionalInfo [G]) → paise; anything else → null. */
@@ -244,17 +333,17 @@ function isoDateOf(v: string | null): string | null {
 }
 
 /**
- * A successful bill fetch as subscriber info [G]: the name is the bill's customerName, the pack its
- * "Current Plan" (else its planId), the balance its "Account Balance" and the next recharge date its
- * "Next Recharge Date" (else the bill's dueDate). A detail the biller leaves out is null.
+ * A successful bill fetch as subscriber info: the name is customerName at data level [P: a validation
+ * biller's answer, quickstart.mdx §4.1] or the first bill's [P]; the pack, balance and next recharge date
+ * are additionalInfo entries "Current Plan", "Account Balance", "Next Recharge Date" [G: each biller names
+ * its own; these are the names we read], the date else dueDate. A detail the biller leaves out is null.
  */
 export function subscriberOf(f: BbpsFetchResponse): DthSubscriber {
   const bill = Array.isArray(f.bills) ? f.bills[0] : undefined;
-  if (!bill) return { name: null, pack: null, balancePaise: null, nextRechargeDate: null };
   return {
-    name: text(bill.customerName),
-    pack: infoOf(bill, 'Current Plan') ?? text(bill.planId),
-    balancePaise: paiseOfRupees(infoOf(bill, 'Account Balance')),
-    nextRechargeDate: isoDateOf(infoOf(bill, 'Next Recharge Date') ?? text(bill.dueDate)),
+    name: text(f.customerName) ?? text(bill?.customerName),
+    pack: infoOf(f, bill, 'Current Plan'),
+    balancePaise: paiseOfRupees(infoOf(f, bill, 'Account Balance')),
+    nextRechargeDate: isoDateOf(infoOf(f, bill, 'Next Recharge Date') ?? text(f.dueDate) ?? text(bill?.dueDate)),
   };
 }
