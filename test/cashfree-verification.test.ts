@@ -148,6 +148,8 @@ describe('cashfree-verification connector, end to end', () => {
     // Cashfree documents no status call: whatever the 5xx, only a person can say whether a rupee went out.
     lost: 'pending-until-decided',
     decide: (txnId, action) => personDecides(t, txnId, action),
+    decidesMade: 'failed', // a success carries the holder's name, which a person cannot supply
+
     wrongCredentials: {
       start: (env) => startCfApp(emu, { ...env, SANGAM_PARTNER_CASHFREEVRS_CLIENT_SECRET: 'wrong-secret' }),
       message: /Cashfree refused our Verification API credentials \(HTTP 401\)/,
@@ -168,7 +170,7 @@ describe('cashfree-verification connector, end to end', () => {
     ['9000000002', 'success'],
     ['9000000003', 'failed'],
   ] as const) {
-    it(`PENDING (${mobile}): TUP with the fee held, still pending after enquiries (no status call exists), ${ends} when a person settles it; one penny drop`, async () => {
+    it(`PENDING (${mobile}, ${ends} at Cashfree): TUP with the fee held, still pending after enquiries (no status call exists), failed when a person settles it (never success: its answer would lack the holder's name); one penny drop`, async () => {
       const before = await balance();
       const acct = linkedAccount(mobile);
       const body = { ...VALID.bank(), mobile, account_number: acct.bank_account };
@@ -184,9 +186,10 @@ describe('cashfree-verification connector, end to end', () => {
       await eventually(async () => (await row()).checks >= 2);
       assert.equal((await row()).status, 'pending', 'never failed by the reconciler');
       assert.deepEqual(sentFor(txnId).map((q) => q.method), ['POST'], 'one POST, and no call Cashfree does not document');
-      await personDecides(t, txnId, ends);
+      await assert.rejects(personDecides(t, txnId, 'success'), /carries what the partner read/);
+      await personDecides(t, txnId, 'failed');
       const done = await final(body.reference_id);
-      assert.equal(done.body.data.status, ends);
+      assert.equal(done.body.data.status, 'failed');
       assert.equal(dropsFor(txnId).length, 1);
       assert.equal(dropsFor(txnId)[0]!.requests, 1);
       // A failure is a completed check too: charged the fee, as INVALID is.
@@ -222,8 +225,8 @@ describe('cashfree-verification connector, end to end', () => {
     await sleep(300);
     assert.equal(dropsFor(txnId).length, 1);
     assert.deepEqual(sentFor(txnId).map((q) => q.method), ['POST']);
-    await personDecides(t, txnId, 'success');
-    assert.equal((await final(body.reference_id)).body.data.status, 'success');
+    await personDecides(t, txnId, 'failed');
+    assert.equal((await final(body.reference_id)).body.data.status, 'failed');
   });
 
   it('a 429 before execution: 502, nothing charged, the reference freed so a retry succeeds', async () => {

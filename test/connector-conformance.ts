@@ -97,6 +97,12 @@ export interface ConformanceAdapter {
   lookupUnknown?(on: boolean): Promise<void>;
   /** A person settles a pending transaction (the console's Needs attention, maker-checker): test/person-decides.ts. */
   decide?(txnId: string, action: 'success' | 'failed'): Promise<void>;
+  /**
+   * What a person records for a transaction the partner did make but never answered: success, or
+   * failed where the operation's success carries what the partner read, which a person cannot supply
+   * (src/contract/partner-read.ts; a verification still pays its fee).
+   */
+  decidesMade?: 'success' | 'failed';
   /** Scenarios that cannot apply to this partner, and why. */
   notApplicable?: Partial<Record<Scenario, string>>;
   /** Partner-specific checks of a success, beside the common ones (what the partner recorded, its reference). */
@@ -249,13 +255,14 @@ const SCENARIOS: Record<Scenario, (c: Ctx) => Promise<void>> = {
       if (created !== null) assert.equal(await a.creates!(txnId), created, 'nothing was sent again');
       // Then a documented answer (the lookup back), or — where the partner documents none — a person.
       if (a.lookupUnknown) await a.lookupUnknown(false);
-      else await a.decide!(txnId, 'success');
+      else await a.decide!(txnId, a.decidesMade ?? 'success');
     } finally {
       await a.lookupUnknown?.(false);
     }
+    const ends = a.lookupUnknown ? 'success' : (a.decidesMade ?? 'success');
     const done = await final(body.reference_id as string, 15_000);
-    assert.equal(done.body.data.status, 'success', done.text);
-    assert.deepEqual(await wallet(), minus(before, a.debit(body)));
+    assert.equal(done.body.data.status, ends, done.text);
+    assert.deepEqual(await wallet(), minus(before, ends === 'success' ? a.debit(body) : a.refusalCharge(body)));
   },
 
   async lost(c) {

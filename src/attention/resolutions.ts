@@ -8,6 +8,7 @@
 // a live success (a correcting posting returns the debit); `dismiss` clears a conflict flag or a manual
 // review and moves no money. A failed transaction is never turned into a success: a final state never
 // changes (CONTRACT §6); a partner that paid after all is settled with it outside Sangam.
+import { SUCCESS_CARRIES_PARTNER_DATA } from '../contract/partner-read.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { Trx } from '../db/transaction.js';
@@ -25,6 +26,10 @@ export type Resolution = Selectable<ResolutionsTable>;
 export function unfit(action: ResolutionAction, tx: TxFacts): string | null {
   switch (action) {
     case 'success':
+      if (SUCCESS_CARRIES_PARTNER_DATA.has(tx.operation) && tx.status === 'pending') {
+        return `a ${tx.operation} success carries what the partner read, which a person cannot supply: wait for the partner's answer, or mark it failed (a verification still pays its fee) and the client asks again`;
+      }
+      return unfit('failed', tx);
     case 'failed':
       return tx.status === 'pending' ? null : `the transaction is already ${tx.status}: a final state never changes${tx.status === 'success' ? ' (a reversal undoes a success)' : ''}`;
     case 'reversal':

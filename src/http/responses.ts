@@ -115,7 +115,7 @@ const PRESENT = Symbol('present in');
  */
 export const PresentIn = <T extends TSchema>(statuses: ResultStatus[], schema: T) => ({ ...Type.Optional(schema), [PRESENT]: statuses }) as TOptional<T>;
 
-const presentIn = (schema: TSchema, status: ResultStatus) => ((schema as { [PRESENT]?: ResultStatus[] })[PRESENT] ?? []).includes(status);
+export const presentIn = (schema: TSchema, status: ResultStatus) => ((schema as { [PRESENT]?: ResultStatus[] })[PRESENT] ?? []).includes(status);
 /** The schema without its Optional modifier: a required property. */
 const required = (schema: TSchema): TSchema => {
   const { [OptionalKind]: _, [PRESENT]: __, ...rest } = schema as TSchema & { [PRESENT]?: unknown };

@@ -2,6 +2,8 @@
 // list the rest of Sangam keeps of operations (routes, the OpenAPI document and so the SDK, live
 // approvals, partner routing, pricing defaults, audit data classes, the sandbox) is derived from it.
 // A declaration that leaves out its fee or data class, or repeats a slug or path, stops the boot.
+import { presentIn } from '../http/responses.js';
+import { SUCCESS_CARRIES_PARTNER_DATA } from '../contract/partner-read.js';
 import type { OperationDef } from './operation.js';
 import { signatureMatch } from './signature-match/handler.js';
 import { doclockerInitialize } from './doclocker-initialize/handler.js';
@@ -42,7 +44,17 @@ export function declarationErrors(ops: readonly OperationDef[]): string[] {
   return errors;
 }
 
-const errors = declarationErrors(OPERATIONS);
+/**
+ * contract/partner-read.ts lists operations whose success always carries own fields (PresentIn
+ * success): a listed operation without one is a mistake of that list.
+ */
+export function partnerReadErrors(ops: readonly OperationDef[]): string[] {
+  const carrying = new Set(ops.filter((op) => Object.values(op.result).some((s) => presentIn(s, 'success'))).map((op) => op.slug));
+  const extra = [...SUCCESS_CARRIES_PARTNER_DATA].filter((s) => !carrying.has(s));
+  return extra.length === 0 ? [] : [`contract/partner-read.ts lists ${extra.join(', ')}, whose success carries no field of its own`];
+}
+
+const errors = [...declarationErrors(OPERATIONS), ...partnerReadErrors(OPERATIONS)];
 if (errors.length) throw new Error(`operations/registry.ts: ${errors.join('; ')}`);
 
 export const operationBySlug = new Map(OPERATIONS.map((o) => [o.slug, o]));

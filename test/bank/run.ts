@@ -157,7 +157,9 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
     await run.drive();
     const tRun = Date.now();
     const rows = await run.settle();
-    const unobservable = rows.filter((r) => r.partner.unobservable);
+    // Setu prepaid's float shows its reversals Sangam could not learn of; a DTH refund whose webhooks
+    // all missed (BBPS shows refunds nowhere else) is counted apart, in the tally's unobservable list.
+    const unobservable = rows.filter((r) => r.partner.unobservable && r.op.kind === 'recharge');
     const drift = await floatSettled(server, unobservable.reduce((sum, r) => sum + r.op.amountPaise, 0), o.log);
     const tSettled = Date.now();
     const w = (await read(server, key, '/api/v1/account/wallet')).data as { balance: number; held: number };
