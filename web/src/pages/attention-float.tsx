@@ -59,12 +59,12 @@ interface PartnerFloat {
 
 type Act = (fn: () => Promise<unknown>, done: string) => Promise<void>;
 
-/** What an action's failure says: a maker-checker refusal (403) stands out as one. */
+/** What an action's failure says: a refusal (403: maker-checker, an admin not yet in effect) stands out as one. */
 function ActionError({ error }: { error: { message: string; status: number } | null }) {
   if (!error) return null;
   return (
     <p role="alert" className={error.status === 403 ? 'error refused' : 'error'}>
-      {error.status === 403 && <strong>Refused (maker-checker): </strong>}
+      {error.status === 403 && <strong>Refused: </strong>}
       {error.message}
     </p>
   );
@@ -117,13 +117,13 @@ function DriftCard({ d, partner, me, reload }: { d: Drift; partner: PartnerFloat
   const busy = !!d.proposal || waiting.length > 0;
   return (
     <article className="drift" aria-label={`Float drift ${d.partner}`}>
-      <header>
+      <div className="drift-head">
         <h3>{d.partner}</h3>
         <span className={`amount${d.drift_paise < 0 ? ' debit' : ''}`} data-testid="drift-amount">
           {signedInr(d.drift_paise)}
         </span>
         <span>{d.drift_paise > 0 ? 'the partner holds more than the books' : 'the partner holds less than the books'}</span>
-      </header>
+      </div>
       <dl className="facts">
         <div>
           <dt>Books expect</dt>
@@ -233,7 +233,7 @@ function Candidates({ d, onReverse }: { d: Drift; onReverse: ((txn: string) => v
         </div>
       )}
       {!c.exhaustive && <p className="hint">The search for explanations stopped at its bound: more may exist.</p>}
-      <p className="hint">Amounts match, but the partner does not name the transaction: confirm against its statement or support before proposing a reversal.</p>
+      {c.transactions.length > 0 && <p className="hint">Amounts match, but the partner does not name the transaction: confirm against its statement or support before proposing a reversal.</p>}
     </>
   );
 }
@@ -375,7 +375,7 @@ function Partners({ partners, reload }: { partners: PartnerFloat[]; reload: () =
       {partners.length === 0 ? (
         <Empty>No configured partner keeps a float.</Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap spaced">
           <table aria-label="Partner floats">
             <thead>
               <tr>
@@ -397,7 +397,10 @@ function Partners({ partners, reload }: { partners: PartnerFloat[]; reload: () =
                   <td className="num">{p.opening ? <>{inr(p.opening.amount_paise / 100)}<div className="hint">{when(p.opening.at)}</div></> : <span className="badge bad">not recorded</span>}</td>
                   <td className="num">{p.expected_paise === null ? '—' : inr(p.expected_paise / 100)}</td>
                   <td className="num">{p.actual_paise === null ? '—' : inr(p.actual_paise / 100)}</td>
-                  <td className="num">{p.drift_paise === null ? '—' : signed(p.drift_paise)}</td>
+                  <td className="num">
+                    {p.drift_paise === null ? '—' : signed(p.drift_paise)}
+                    {!!p.drift_paise && !p.open_item && <div className="hint">no open item: not confirmed yet, or dismissed</div>}
+                  </td>
                   <td>
                     {when(p.checked_at)}
                     {p.error && <div className="error">{p.error_at ? `${when(p.error_at)}: ` : ''}{p.error}</div>}
