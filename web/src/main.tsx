@@ -164,7 +164,7 @@ function App() {
         {current?.id === 'wallet' && <Wallet />}
         {current?.id === 'name-match' && <NameMatch />}
         {current?.id === 'batches' && <Batches session={session} />}
-        {current?.id === 'attention' && !param && <AttentionQueue />}
+        {current?.id === 'attention' && !param && <AttentionQueue me={session.user.email} onChanged={attention.refresh} />}
         {current?.id === 'attention' && param && <AttentionTransaction txnId={param} me={session.user.email} onChanged={attention.refresh} />}
         {current?.id === 'go-live' && <GoLive />}
         {current?.id === 'go-live-reviews' && <GoLiveReview />}

@@ -1,5 +1,6 @@
 // Owns the console's float pages (admins only; docs/RELIABILITY.md, "Float reconciliation"): each
-// prepaid partner's float as last checked with its open drift, one drift's page, recording an opening
+// prepaid partner's float as last checked with its open drift and its opening balance (none recorded:
+// the check concludes nothing; a configured partner never checked is listed too), one drift's page, recording an opening
 // balance or a funding, and resolving a drift through the shared admin actions
 // (admin/actions/float.ts, audited as console:<email>; a reversal or an adjustment waits for a second
 // admin, a candidate's reversal through the transaction's own resolution).
@@ -10,6 +11,7 @@ import { okEnvelope } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
 import { float } from '../../admin/actions/index.js';
 import { driftPage, floatQueue, floatStatus } from '../../attention/float.js';
+import { latestOpening } from '../../float/store.js';
 import { actorOf, requireAdmin } from './context.js';
 
 const Movement = Type.Object({
@@ -28,11 +30,30 @@ const Propose = Type.Object({
 const Reject = Type.Object({ reason: Type.Optional(Type.String()) });
 type Id = { Params: { id: string } };
 
+/**
+ * Every partner with a float (configured now, or checked before) as `floatStatus` shows it, with
+ * `configured` and its latest `opening` (null: none recorded, so the check concludes nothing).
+ */
+async function floatPartners({ db, partners }: Services) {
+  const checked = await floatStatus(db);
+  const configured = partners?.floats().map((f) => f.partner) ?? [];
+  const names = [...new Set([...configured, ...checked.map((c) => c.partner)])];
+  return Promise.all(
+    names.map(async (partner) => {
+      const check = checked.find((c) => c.partner === partner);
+      const o = await latestOpening(db, partner);
+      const opening = o ? { id: o.id, amount_paise: o.amount_paise, memo: o.memo, recorded_by: o.recorded_by, at: o.at.toISOString() } : null;
+      const never = { checked_at: null, expected_paise: null, actual_paise: null, drift_paise: null, streak: 0, error: null, error_at: null, open_item: null };
+      return { ...(check ?? { partner, ...never }), configured: configured.includes(partner), opening };
+    }),
+  );
+}
+
 export function registerFloat(api: FastifyInstance, services: Services): void {
   const { db } = services;
   api.addHook('onRequest', async (req) => requireAdmin(req));
 
-  api.get('/console/api/admin/float', { schema: { hide: true } }, async () => okEnvelope('Float', { partners: await floatStatus(db), drifts: await floatQueue(db) }));
+  api.get('/console/api/admin/float', { schema: { hide: true } }, async () => okEnvelope('Float', { partners: await floatPartners(services), drifts: await floatQueue(db) }));
 
   api.get<Id>('/console/api/admin/float/drifts/:id', { schema: { hide: true } }, async (req) => {
     const page = await driftPage(db, req.params.id);

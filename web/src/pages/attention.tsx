@@ -1,9 +1,11 @@
 // Needs attention (admins): the queue of live transactions that are overdue, in manual review, flagged
-// or waiting for a second admin; and one transaction's page with its whole partner history and its
-// resolutions — propose one, approve or reject another admin's (maker-checker for money).
+// or waiting for a second admin, with the prepaid partners' float drifts beside them (attention-float.tsx);
+// and one transaction's page with its whole partner history and its resolutions — propose one, approve
+// or reject another admin's (maker-checker for money).
 import { useState } from 'react';
-import { api, inr, qs, when } from '../api';
+import { age, api, duration, inr, qs, when } from '../api';
 import { Empty, Failure, useData } from '../ui';
+import { FloatSection } from './attention-float';
 
 type Reason = 'overdue' | 'review' | 'flagged' | 'proposed';
 const REASON_LABELS: Record<Reason, string> = { overdue: 'Overdue', review: 'Manual review', flagged: 'Flagged', proposed: 'Awaiting approval' };
@@ -57,32 +59,42 @@ interface Page {
   resolutions: Resolution[];
 }
 
-/** "2 h 5 min", "40 s": how long, for people. */
-export function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
-  return `${Math.floor(seconds / 86_400)} d ${Math.round((seconds % 86_400) / 3600)} h`;
-}
-const age = (iso: string) => duration((Date.now() - new Date(iso).getTime()) / 1000);
-
-export function AttentionQueue() {
-  const [reason, setReason] = useState<Reason | ''>('');
-  const queue = useData(() => api<{ items: Item[] }>(`/admin/attention?${qs({ reason: reason || undefined })}`), [reason]);
+export function AttentionQueue({ me, onChanged }: { me: string; onChanged: () => void }) {
+  const [reason, setReason] = useState<Reason | 'float' | ''>('');
+  const queue = useData(
+    () => (reason === 'float' ? Promise.resolve({ items: [] }) : api<{ items: Item[] }>(`/admin/attention?${qs({ reason: reason || undefined })}`)),
+    [reason],
+  );
+  const changed = () => {
+    queue.reload();
+    onChanged();
+  };
   return (
     <section>
       <h1>Needs attention</h1>
-      <p className="hint">Live transactions no one should leave alone: pendings past their partner's expectation, pendings the reconciler gave up on, transactions a partner contradicted, and resolutions waiting for a second admin. Holds stay in place until a resolution is applied.</p>
+      <p className="hint">
+        Live transactions no one should leave alone: pendings past their partner's expectation, pendings the reconciler gave up on, transactions a partner contradicted, and resolutions waiting for a second admin. Holds stay in place until a resolution is applied. Below them, each prepaid partner's float: a balance that differs from Sangam's books.
+      </p>
       <fieldset className="env filter" aria-label="Show">
-        {(['', 'overdue', 'review', 'flagged', 'proposed'] as const).map((r) => (
+        {(['', 'overdue', 'review', 'flagged', 'proposed', 'float'] as const).map((r) => (
           <label key={r || 'all'}>
-            <input type="radio" name="reason" checked={reason === r} onChange={() => setReason(r)} /> {r ? REASON_LABELS[r] : 'All'}
+            <input type="radio" name="reason" checked={reason === r} onChange={() => setReason(r)} /> {r === 'float' ? 'Float' : r ? REASON_LABELS[r] : 'All'}
           </label>
         ))}
       </fieldset>
-      <Failure error={queue.error} />
-      {queue.data && queue.data.items.length === 0 && <Empty>Nothing needs attention.</Empty>}
-      {queue.data && queue.data.items.length > 0 && (
+      {reason !== 'float' && <TransactionQueue items={queue.data?.items ?? null} error={queue.error} />}
+      {(reason === '' || reason === 'float') && <FloatSection me={me} onChanged={changed} />}
+    </section>
+  );
+}
+
+function TransactionQueue({ items, error }: { items: Item[] | null; error: string }) {
+  return (
+    <>
+      <h2>Transactions</h2>
+      <Failure error={error} />
+      {items && items.length === 0 && <Empty>No transaction needs attention.</Empty>}
+      {items && items.length > 0 && (
         <div className="table-wrap">
           <table>
             <thead>
@@ -97,7 +109,7 @@ export function AttentionQueue() {
               </tr>
             </thead>
             <tbody>
-              {queue.data.items.map((i) => (
+              {items.map((i) => (
                 <tr key={i.id}>
                   <td>
                     <a href={`#attention/${i.id}`}>
@@ -129,7 +141,7 @@ export function AttentionQueue() {
           </table>
         </div>
       )}
-    </section>
+    </>
   );
 }
 
