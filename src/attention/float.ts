@@ -6,6 +6,7 @@ import type { Db } from '../db/client.js';
 import { paiseToInr } from '../money.js';
 import * as floats from '../float/store.js';
 import { resolutionsOf } from './resolutions.js';
+import { decisionView } from './queue.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -28,20 +29,7 @@ export function driftView(d: floats.Drift) {
 }
 
 export function floatResolutionView(r: floats.FloatResolution) {
-  return {
-    id: r.id,
-    drift_id: r.drift_id,
-    action: r.action,
-    amount_paise: r.amount_paise,
-    state: r.state,
-    reason: r.reason,
-    evidence: r.evidence,
-    proposed_by: r.proposed_by,
-    proposed_at: r.proposed_at.toISOString(),
-    decided_by: r.decided_by,
-    decided_at: iso(r.decided_at),
-    decision_reason: r.decision_reason,
-  };
+  return { id: r.id, drift_id: r.drift_id, action: r.action, amount_paise: r.amount_paise, ...decisionView(r) };
 }
 
 export const movementView = (m: floats.Movement) => ({ id: m.id, kind: m.kind, amount_paise: m.amount_paise, txn_id: m.txn_id, memo: m.memo, recorded_by: m.recorded_by, at: m.at.toISOString() });

@@ -117,10 +117,8 @@ export async function attentionCounts(db: Db): Promise<Record<Reason | 'float' |
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export const resolutionView = (r: Resolution) => ({
-  id: r.id,
-  txn_id: r.txn_id,
-  action: r.action,
+/** What every proposal shows of its maker-checker life: a transaction's resolution and a float drift's alike. */
+export const decisionView = (r: Pick<Resolution, 'state' | 'reason' | 'evidence' | 'proposed_by' | 'proposed_at' | 'decided_by' | 'decided_at' | 'decision_reason'>) => ({
   state: r.state,
   reason: r.reason,
   evidence: r.evidence,
@@ -130,6 +128,8 @@ export const resolutionView = (r: Resolution) => ({
   decided_at: iso(r.decided_at),
   decision_reason: r.decision_reason,
 });
+
+export const resolutionView = (r: Resolution) => ({ id: r.id, txn_id: r.txn_id, action: r.action, ...decisionView(r) });
 
 /** One transaction's page; undefined when there is no such transaction. */
 export async function transactionPage(db: Db, txnId: string, expectations: Expectations | null) {
