@@ -110,7 +110,10 @@ function authenticateClient(ctx: Ctx, req: FastifyRequest, b: Body): { clientId:
   return { clientId: id };
 }
 
-/** §1.4's response, in the real-world spellings (`digilockerid`, `eaadhaar`) a production client parses. */
+/**
+ * §1.4's response in the real-world spellings (`digilockerid`, `eaadhaar`) a production client parses,
+ * and the partner's spec's (`digilocker_id`, `eaadhar`: AccessResponse) beside them.
+ */
 function tokenResponse(grant: Grant, t: { accessToken: string; refreshToken: string; expiresIn: number }, referenceKey: string) {
   const r = grant.resident;
   return {
@@ -120,10 +123,12 @@ function tokenResponse(grant: Grant, t: { accessToken: string; refreshToken: str
     scope: grant.scope,
     consent_valid_till: grant.consentValidTill,
     digilockerid: r.digilockerid,
+    digilocker_id: r.digilockerid,
     name: r.name,
     dob: r.dob,
     gender: r.gender,
     eaadhaar: r.behaviour === 'aadhaar_not_linked' ? 'N' : 'Y',
+    eaadhar: r.behaviour === 'aadhaar_not_linked' ? 'N' : 'Y',
     reference_key: referenceKey,
     mobile: r.mobile,
     refresh_token: t.refreshToken,
