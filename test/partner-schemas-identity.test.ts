@@ -6,7 +6,10 @@
 // `<KycRes>`) and a documented 404; each call's traffic captured at the emulator is held against DigiLocker's
 // Authorized Partner API (docs/partners/digilocker/, its SOURCE.md lists the document's own quirks and how
 // they are read here). /oauth2/1/user is not called by the connector: the emulator's answers are held.
-// surepass-signature: in test/partner-schemas-surepass.test.ts.
+// surepass-signature: Surepass publishes no machine-readable document; the JSON schema in
+// docs/partners/surepass-signature/ is written from its own pages (SOURCE.md, a source per field). The
+// connector's real multipart form (captured at the emulator, parsed) and the emulator's answers are held
+// against it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -18,6 +21,12 @@ import { partnerEnv } from '../src/partner-sim/kind.js';
 import { freePort, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { PATHS, ref } from './harness.js';
 import { PartnerSpec } from './partner-schema.js';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { startSurepassSignatureEmulator, type SurepassSignatureEmulator } from '../src/partner-sim/surepass-signature/index.js';
+import { samples } from '../src/partner-sim/surepass-signature/samples.js';
+import { partnerSuiteEnv } from './live-harness.js';
+import { VALID } from './harness.js';
 
 const spec = new PartnerSpec('digilocker', 'authpartner.subset.json');
 const doc = JSON.parse(readFileSync(fileURLToPath(new URL('../../docs/partners/digilocker/authpartner.subset.json', import.meta.url)), 'utf8')) as {
@@ -160,5 +169,85 @@ describe("digilocker against DigiLocker's Authorized Partner API (OpenAPI 3.0.2)
       assert.ok(r.valid, `the emulator's KycRes is not the spec's: ${r.errors.slice(0, 8).join('; ')}`);
     }
     assert.deepEqual(roots.sort(), ['Certificate', 'KycRes']);
+  });
+});
+
+describe("surepass-signature against the schema written from Surepass's own pages (docs/partners/surepass-signature/)", () => {
+  const schemaFile = fileURLToPath(new URL('../../docs/partners/surepass-signature/signature-comparator.schema.json', import.meta.url));
+  const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as { $id: string };
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(schema);
+  const hold = (def: string, body: unknown) => {
+    const v = ajv.getSchema(`${schema.$id}#/definitions/${def}`)!;
+    const ok = v(body) === true;
+    return { ok, errors: (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ') };
+  };
+  let emu: SurepassSignatureEmulator;
+  let t: PartnerApp;
+  const S = samples();
+
+  /** The form fields of a captured multipart body, as text. */
+  async function fields(raw: unknown): Promise<Record<string, string>> {
+    const body = Buffer.from(raw as Buffer);
+    const boundary = /^--([^\r\n]+)\r\n/.exec(body.toString('latin1'))![1]!;
+    const form = await new Response(body, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }).formData();
+    return Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : `<file ${v.name}>`]));
+  }
+
+  before(async () => {
+    emu = await startSurepassSignatureEmulator({ latencyMs: 0 });
+    t = await startPartnerApp(
+      { ...partnerSuiteEnv('surepass', 'surepass-signature', emu.url, { TOKEN: emu.settings.token, SIGNATURE_PATH: emu.settings.path }, 'signature-match'), SANGAM_PARTNER_TIMEOUT_MS: '3000' },
+      { topUpInr: 1_000 },
+    );
+    const match = (extra: Record<string, unknown>) => t.call('POST', PATHS.signature, { key: t.liveKey, body: { ...VALID.signature(), name: undefined, ...extra } });
+    for (const body of [
+      { input: S.signature!, reference_signature: S.signature_rescan! }, // a match
+      { input: S.signature!, reference_signature: S.signature_nomatch! }, // no match
+      { input: S.no_signature!, reference_signature: S.signature! }, // no signature found
+      { input: 'https://example.com/cheque.pdf', reference_signature: 'https://example.com/specimen.png' }, // the link pair, use_pdf
+    ]) {
+      const r = await match(body);
+      assert.ok(r.status === 200, r.text);
+    }
+  });
+  after(async () => {
+    await t?.close();
+    await emu?.close();
+  });
+
+  it('POST <comparator>: every form the connector sent is one documented pair with use_pdf', async () => {
+    assert.ok(emu.received.length >= 4);
+    const kinds = new Set<string>();
+    for (const q of emu.received) {
+      const f = await fields(q.body);
+      const r = hold('request', f);
+      assert.ok(r.ok, `the connector's form is not Surepass's: ${r.errors} ${JSON.stringify(Object.keys(f))}`);
+      kinds.add('link_1' in f ? `link/${f.use_pdf}` : `base64/${f.use_pdf}`);
+    }
+    assert.deepEqual([...kinds].sort(), ['base64/false', 'link/true']);
+  });
+
+  it('POST <comparator>: the emulator’s 200 answers hold the documented answer; its refusals the documented envelopes', async () => {
+    const statuses = new Set<number>();
+    for (const q of emu.received) {
+      statuses.add(q.status);
+      const r = q.status === 200 ? hold('answer200', q.answer) : hold('failure', q.answer);
+      assert.ok(r.ok, `HTTP ${q.status}: ${r.errors} ${JSON.stringify(q.answer)}`);
+    }
+    assert.ok(statuses.has(200) && [...statuses].some((s) => s !== 200), [...statuses].join(','));
+    // The documented 401, and a form Surepass cannot read.
+    const url = `${emu.url}${emu.settings.path}`;
+    const form = new FormData();
+    form.set('link_1', 'https://example.com/a.png');
+    const noToken = await fetch(url, { method: 'POST', body: form });
+    assert.equal(noToken.status, 401);
+    const a = hold('answer401', await noToken.json());
+    assert.ok(a.ok, a.errors);
+    const half = await fetch(url, { method: 'POST', body: form, headers: { authorization: `Bearer ${emu.settings.token}` } });
+    const b = await half.json();
+    const c = half.status === 400 && 'errors' in (b as object) ? hold('validationFailure', b) : hold('failure', b);
+    assert.ok(c.ok, `HTTP ${half.status}: ${c.errors} ${JSON.stringify(b)}`);
   });
 });
