@@ -96,6 +96,33 @@ describe('partner emulators keep their books across kill -9', () => {
     }
   });
 
+  it('setu-recharge: a recharge and its outcome survive (a new token is needed: tokens are not books)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sangam-setu-'));
+    const args = ['--kind', 'setu-recharge', '--port', '0', '--latency-ms', '0', '--data-dir', dir];
+    let { child, printed } = await startCli(args);
+    const call = async (path: string, body: unknown) => {
+      const login = await fetch(`${printed.url}/v1/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ClientID: printed.client_id, Secret: printed.client_secret, grant_type: 'client_credentials' }) }).then(json);
+      const headers = { authorization: `Bearer ${login.body.access_token}`, 'x-product-instance-id': printed.env.SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID, 'content-type': 'application/json' };
+      return fetch(`${printed.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(json);
+    };
+    try {
+      const made = await call('/recharge/request', {
+        customer: { billParameters: [{ name: 'Mobile Number', value: '9876543210' }, { name: 'Operator', value: 'vi' }, { name: 'Location', value: 'Maharashtra' }], mobile: '6291400475' },
+        paymentDetails: { amount: 1900, mode: 'Internet Banking', paymentParams: [], paymentRefId: 'SANGAMRESTART0001', timestamp: '2024-02-07T13:54:00+05:30' },
+      });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const before = await call('/recharge/status', { paymentRefId: 'SANGAMRESTART0001' });
+      assert.ok(before.body.data?.status, JSON.stringify(before.body));
+      await killHard(child);
+      ({ child, printed } = await startCli(args));
+      const after = await call('/recharge/status', { paymentRefId: 'SANGAMRESTART0001' });
+      assert.equal(after.status, 200, 'the status lookup still finds it');
+      assert.deepEqual(after.body.data, before.body.data);
+    } finally {
+      await killHard(child);
+    }
+  });
+
   it('a state file that is not one refuses the start, naming it; in-process emulators keep nothing on disk', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sangam-bad-'));
     writeFileSync(join(dir, 'state.json'), '{ not json');
