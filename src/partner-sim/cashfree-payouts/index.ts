@@ -3,7 +3,7 @@
 // up in docs/PARTNER-EMULATORS.md — `x-client-id`/`x-client-secret` auth, Standard Transfer V2 to a UPI
 // VPA with `transfer_id` as the idempotency key, Get Transfer Status V2, the documented statuses and
 // error shapes, Webhooks V2 signed with the client secret, and Validate Payout V2 (the VPA's holder) —
-// and misbehaves on demand (/_sim/faults). The API lives under /payout, as on the real hosts; everything is in memory.
+// and misbehaves on demand (/_sim/faults). The API lives under /payout, as on the real hosts; with a data dir its books survive a restart (books.ts).
 // Legacy V1/V1.2 (bearer tokens, directTransfer) is not emulated: V2 does not need it.
 import type { FastifyInstance } from 'fastify';
 import type { PersistOptions } from '../common/persist.js';

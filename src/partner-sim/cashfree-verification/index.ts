@@ -3,7 +3,7 @@
 // `POST /verification/mobile/penny-drop` answering the account linked to a mobile number with real IFSC
 // codes, Cashfree's `{type, code, message}` errors — and misbehaviour on demand (/_sim/faults). No status
 // call and no webhooks (none documented). Every request body is kept as sent (`requests()`), so tests can
-// hold what a connector really sends against the partner's document. Everything lives in memory.
+// hold what a connector really sends against the partner's document. With a data dir its books survive a restart (books.ts).
 import type { PersistOptions } from '../common/persist.js';
 import { pennyDropBooks } from './books.js';
 import type { FastifyInstance } from 'fastify';

@@ -3,7 +3,8 @@
 // same `/public` base path, so a `digilocker` connector can be pointed at it instead of the real host.
 // It runs the OAuth code + PKCE flow with a consent page of synthetic residents, serves eAadhaar XML
 // signed by its own test PKI (the trust anchor is written to a file), and misbehaves on demand through
-// POST /_sim/faults. Everything is in memory; nothing is contacted but the client that calls it.
+// POST /_sim/faults. Its grants are in memory (an hour-long token: no books survive a restart); nothing
+// is contacted but the client that calls it.
 import type { FastifyInstance } from 'fastify';
 import { registerFaultRoutes } from '../common/faults.js';
 import { closeEmulator, emulatorApp, keepRequests, listen, Timers, type ReceivedRequest } from '../common/server.js';

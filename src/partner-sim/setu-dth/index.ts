@@ -4,7 +4,7 @@
 // separate kind. Requests and answers follow Setu's own OpenAPI (docs/partners/setu-dth/) and guides; the
 // values it fills in are [G] and say so where they are defined. Every API request is kept with its answer
 // (`requests()`), so tests hold both against Setu's schema. A route BBPS does not have is the gateway's 404.
-// It shares faults, tokens and the webhook sender with the prepaid emulator. Everything lives in memory.
+// It shares faults, tokens and the webhook sender with the prepaid emulator. With a data dir its books survive a restart (books.ts).
 import type { PersistOptions } from '../common/persist.js';
 import { bbpsBooks } from './books.js';
 import type { FastifyInstance } from 'fastify';

@@ -3,7 +3,7 @@
 // multipart/form-data body with one pair of images (files, base64 or links) and `use_pdf`, the
 // `{data{client_id, threshold, score, matched}, status_code, success, message, message_code}` answer and
 // Surepass's error shapes — with deterministic scores and misbehaviour on demand (/_sim/faults).
-// Synchronous; no webhooks or idempotency (none documented). Everything lives in memory.
+// Synchronous; no webhooks or idempotency (none documented). It keeps no books (a comparison is a read).
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type EmulatorHandle, installErrorShapes, keepRequests, startEmulator, withDefaults, type ReceivedRequest } from '../common/server.js';
