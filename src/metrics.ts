@@ -25,6 +25,12 @@ export class Metrics {
     labelNames: ['partner', 'operation', 'kind'],
     registers: [this.registry],
   });
+  private alarms = new Counter({
+    name: 'sangam_partner_alarms_total',
+    help: 'Things a connector could not put right at once and keeps retrying (kind: token_revoke_failed, …), by partner',
+    labelNames: ['partner', 'kind'],
+    registers: [this.registry],
+  });
   private breaker = new Gauge({
     name: 'sangam_partner_breaker_state',
     help: 'Circuit breaker state per partner: 0 closed, 1 half-open, 2 open',
@@ -107,6 +113,11 @@ export class Metrics {
   partnerCall(partner: string, operation: string, result: string, ms: number): void {
     this.latency.observe({ partner, operation, result }, ms / 1000);
     if (!['success', 'failed', 'pending'].includes(result)) this.errors.inc({ partner, operation, kind: result });
+  }
+
+  /** One alarm a connector raised (PartnerRouteHooks.warn). */
+  partnerAlarm(partner: string, kind: string): void {
+    this.alarms.inc({ partner, kind });
   }
 
   breakerState(partner: string, state: keyof typeof BREAKER): void {

@@ -12,7 +12,7 @@ import { createAccount, createKey } from '../src/accounts/store.js';
 import { startDigilockerEmulator } from '../src/partner-sim/digilocker/server.js';
 import { partnerEnv } from '../src/partner-sim/kind.js';
 import { freePort, startPartnerApp, type PartnerApp } from './live-harness.js';
-import { PATHS, ref } from './harness.js';
+import { eventually, PATHS, ref } from './harness.js';
 
 type Emulator = Awaited<ReturnType<typeof startDigilockerEmulator>>;
 
@@ -23,7 +23,7 @@ describe('live DigiLocker through a digilocker partner', () => {
   before(async () => {
     dl = await startDigilockerEmulator({});
     const vars = { CLIENT_ID: dl.clientId, CLIENT_SECRET: dl.clientSecret, TRUST_ANCHORS: dl.anchorsPath };
-    t = await startPartnerApp({ ...partnerEnv('dl', 'digilocker', dl.url, vars), SANGAM_PARTNER_TIMEOUT_MS: '3000' }, { port: await freePort(), topUpInr: 1_000 });
+    t = await startPartnerApp({ ...partnerEnv('dl', 'digilocker', dl.url, { ...vars, REVOKE_RETRY_S: '0.1' }), SANGAM_PARTNER_TIMEOUT_MS: '3000' }, { port: await freePort(), topUpInr: 1_000 });
     base = t.base;
   });
   after(async () => {
@@ -111,6 +111,23 @@ describe('live DigiLocker through a digilocker partner', () => {
       assert.match(r.body.data.message, why);
       assert.equal(r.body.data.Aadhaar_Xml_Data, undefined);
     }
+  });
+
+  it('a revoke DigiLocker keeps failing is counted in /metrics and puts the download in Needs attention', async () => {
+    const clientId = await consented('kiran');
+    dl.setFaults({ revoke_error_next: 1000 });
+    const r = await download(clientId);
+    assert.equal(r.body.statuscode, 'TXN', 'the download itself succeeded');
+    const flagged = await eventually(async () => {
+      const row = await t.store.db.selectFrom('transactions').select(['flagged', 'status']).where('reference_id', '=', r.body.data.reference_id).executeTakeFirst();
+      return row?.flagged ? row : undefined;
+    });
+    assert.equal(flagged.status, 'success', 'its state is unchanged');
+    assert.match(flagged.flagged!, /DigiLocker has not confirmed revoking this request's access token after 3 attempts/);
+    const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.match(metrics, /sangam_partner_alarms_total\{partner="dl",kind="token_revoke_failed"\} [3-9]/);
+    dl.setFaults({});
+    await eventually(async () => (await t.store.db.selectFrom('partner_sessions').select('key').where('key', '=', 'revokes').executeTakeFirst()) === undefined || undefined);
   });
 
   it('denied consent is a failed download; another account’s key gets 404', async () => {

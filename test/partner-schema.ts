@@ -76,6 +76,11 @@ export class PartnerSpec {
     return [...new Set(Object.keys((this.operation(path, method).responses ?? {}) as Json).map((k) => k.split('-')[0]!))];
   }
 
+  /** A body against one of the document's own components (`#/components/schemas/<name>`). */
+  component(name: string, body: unknown): SchemaCheck {
+    return this.check(`component ${name}`, [{ $ref: `#/components/schemas/${name}` }], body);
+  }
+
   /** Whether the document has the operation at all. */
   has(path: string, method: string): boolean {
     return isObj(((this.doc.paths as Json)[path] as Json | undefined)?.[method.toLowerCase()]);

@@ -1,8 +1,10 @@
 // `sangam partner-sim [--kind K] …`: runs one partner emulator until SIGTERM / SIGINT and prints one
 // JSON line once it listens: what to configure in Sangam. Each kind's options and start live in its
 // folder (<kind>/cli.ts); the default kind `sangam` is the partner-network simulator of CONTRACT §8.
-// Every kind takes --port, --host, --latency-ms and --pending-ms; an option the chosen kind does not
-// take is refused, naming a kind that does.
+// Every kind takes --port, --host, --latency-ms, --pending-ms and --data-dir (where a partner emulator
+// keeps its state file, default ./data/partner-sim/<kind>; "" keeps everything in memory); an option the
+// chosen kind does not take is refused, naming a kind that does.
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EmulatorKind } from './kind.js';
 import { kind as sangam } from './sangam-cli.js';
@@ -25,7 +27,7 @@ const KINDS: Record<string, EmulatorKind> = {
   'setu-dth': setuDth,
 };
 
-const COMMON = { kind: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'latency-ms': { type: 'string' }, 'pending-ms': { type: 'string' } } as const;
+const COMMON = { kind: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'latency-ms': { type: 'string' }, 'pending-ms': { type: 'string' }, 'data-dir': { type: 'string' } } as const;
 
 export async function runPartnerSim(args: string[]): Promise<number> {
   try {
@@ -39,6 +41,8 @@ export async function runPartnerSim(args: string[]): Promise<number> {
       const other = Object.entries(KINDS).find(([, o]) => given in o.options)![0];
       throw new Error(`--${given} is for --kind ${other}, not ${name}`);
     }
+    // Where a partner emulator keeps its books across a restart (common/persist.ts); "" keeps them in memory.
+    values['data-dir'] ??= join('data', 'partner-sim', name);
     const sim = await k.start(values);
     process.stdout.write(`${JSON.stringify(sim.line)}\n`);
     await new Promise<void>((resolve) => {

@@ -19,9 +19,9 @@ export function int(v: string | undefined, name: string): number | undefined {
   return n;
 }
 
-/** The options every kind takes: where to listen, and how slow a step and a call are. */
+/** The options every kind takes: where to listen, how slow a step and a call are, and where its books are kept. */
 export function commonOptions(v: Record<string, string | undefined>) {
-  return { port: int(v.port, 'port'), host: v.host, pendingMs: int(v['pending-ms'], 'pending-ms'), latencyMs: int(v['latency-ms'], 'latency-ms') };
+  return { port: int(v.port, 'port'), host: v.host, pendingMs: int(v['pending-ms'], 'pending-ms'), latencyMs: int(v['latency-ms'], 'latency-ms'), dataDir: v['data-dir'] || null };
 }
 
 /** --webhook-url, refused unless it is an absolute URL. */

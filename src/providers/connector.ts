@@ -225,6 +225,17 @@ export interface PartnerRouteHooks {
    * success's next reversal-watch enquiry, made due now): for news the connector could not confirm yet.
    */
   recheck(txnId: string): Promise<void>;
+  /**
+   * Something went wrong that the connector keeps trying to put right outside any operation (a
+   * DigiLocker token it could not revoke): logged as a warning with `fields`, and counted in
+   * sangam_partner_alarms_total{partner, kind}. Absent where no core is behind the connector (its tests).
+   */
+  warn?(kind: string, message: string, fields?: Record<string, unknown>): void;
+  /**
+   * Puts a transaction in "Needs attention" (its conflict flag, `why`), its state unchanged: for what the
+   * connector could not put right and a person must know. Absent where no core is behind the connector.
+   */
+  flag?(txnId: string, why: string): Promise<void>;
 }
 
 export interface Connector {

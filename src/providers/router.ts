@@ -257,7 +257,14 @@ export class PartnerRouter {
 
   /** The partners' own routes (an OAuth callback), each under /partners/<name>/. */
   registerRoutes(app: FastifyInstance, hooks: (partner: string) => PartnerRouteHooks): void {
-    for (const e of this.endpoints.values()) e.connector.routes?.(app, hooks(e.name));
+    for (const e of this.endpoints.values()) {
+      // A connector's alarm: a warning in the log and a count in /metrics.
+      const warn = (kind: string, message: string, fields: Record<string, unknown> = {}) => {
+        this.metrics.partnerAlarm(e.name, kind);
+        app.log.warn({ partner: e.name, kind, ...fields }, message);
+      };
+      e.connector.routes?.(app, { warn, ...hooks(e.name) });
+    }
   }
 
   async close(): Promise<void> {

@@ -29,6 +29,7 @@ export function registerPartnerRoutes(app: FastifyInstance, services: PartnerRou
   partners.registerRoutes(app, (partner) => ({
     report: async (r) => void (await partnerHistory.record(services.db, [partnerHistory.callback(r, partner, null, await settlement.apply(r, partner, null))])), // recorded in the partner history (transactions/partner-events.ts)
     recheck: (txnId) => services.transactions.recheck(services.db, txnId),
+    flag: (txnId, why) => services.db.transaction().execute((trx) => services.transactions.flag(trx, txnId, why)),
   }));
   app.register(async (scope) => {
     // A signature covers the exact bytes sent: keep the body as a string.

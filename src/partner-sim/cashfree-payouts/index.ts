@@ -3,9 +3,11 @@
 // up in docs/PARTNER-EMULATORS.md — `x-client-id`/`x-client-secret` auth, Standard Transfer V2 to a UPI
 // VPA with `transfer_id` as the idempotency key, Get Transfer Status V2, the documented statuses and
 // error shapes, Webhooks V2 signed with the client secret, and Validate Payout V2 (the VPA's holder) —
-// and misbehaves on demand (/_sim/faults). The API lives under /payout, as on the real hosts; everything is in memory.
+// and misbehaves on demand (/_sim/faults). The API lives under /payout, as on the real hosts; with a data dir its books survive a restart (books.ts).
 // Legacy V1/V1.2 (bearer tokens, directTransfer) is not emulated: V2 does not need it.
 import type { FastifyInstance } from 'fastify';
+import type { PersistOptions } from '../common/persist.js';
+import { cashfreeBooks } from './books.js';
 import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
@@ -15,7 +17,7 @@ import { NO_FAULTS, type Faults } from './faults.js';
 import { TransferBook, type TransferRecord } from './transfers.js';
 import { WebhookSender, type DeliveryRecord } from './webhooks.js';
 
-export interface CashfreePayoutsEmulatorOptions {
+export interface CashfreePayoutsEmulatorOptions extends PersistOptions {
   port?: number;
   host?: string;
   /** The V2 credentials the emulator accepts; the client secret also signs webhooks [P]. */
@@ -75,6 +77,7 @@ export interface CashfreePayoutsEmulator extends EmulatorHandle<CashfreePayoutsS
 
 export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOptions = {}): Promise<CashfreePayoutsEmulator> {
   return startEmulator({
+    kind: 'cashfree-payouts',
     defaults: CASHFREE_PAYOUTS_DEFAULTS,
     opts,
     noFaults: NO_FAULTS,
@@ -119,6 +122,7 @@ export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOption
         handle: { setWebhookUrl, transfers: () => [...book.transfers.values()], validations: () => [...validations], webhookLog: () => webhooks.log },
         basePath: '/payout',
         close: () => webhooks.close(),
+        persist: cashfreeBooks(book),
       };
     },
   });

@@ -71,7 +71,8 @@ export class TransferBook {
   readonly beneficiaries = new Map<string, Beneficiary>();
   /** Create requests seen per transfer_id, replays and conflicts included (for /_sim/transfers). */
   readonly requests = new Map<string, number>();
-  private readonly byCfId = new Map<string, string>();
+  /** cf_transfer_id → transfer_id (books.ts rebuilds it after a restart). */
+  readonly byCfId = new Map<string, string>();
   balance: number;
 
   constructor(private readonly o: TransfersOptions) {
@@ -147,7 +148,7 @@ export class TransferBook {
   }
 
   /** Runs the stages one pendingMs apart, unless a forced settle has taken over the transfer since. */
-  private schedule(rec: TransferRecord, stages: readonly StageName[], firstAfterMs = this.o.pendingMs()): void {
+  schedule(rec: TransferRecord, stages: readonly StageName[], firstAfterMs = this.o.pendingMs()): void {
     const gen = rec.generation;
     let delay = firstAfterMs;
     for (const name of stages) {

@@ -3,7 +3,9 @@
 // `POST /verification/mobile/penny-drop` answering the account linked to a mobile number with real IFSC
 // codes, Cashfree's `{type, code, message}` errors — and misbehaviour on demand (/_sim/faults). No status
 // call and no webhooks (none documented). Every request body is kept as sent (`requests()`), so tests can
-// hold what a connector really sends against the partner's document. Everything lives in memory.
+// hold what a connector really sends against the partner's document. With a data dir its books survive a restart (books.ts).
+import type { PersistOptions } from '../common/persist.js';
+import { pennyDropBooks } from './books.js';
 import type { FastifyInstance } from 'fastify';
 import { type EmulatorHandle, installErrorShapes, jsonBodies, keepRequests, type ReceivedRequest, startEmulator } from '../common/server.js';
 import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
@@ -13,7 +15,7 @@ import { CfError } from '../cashfree-payouts/errors.js';
 import { invalid, routeNotFound, serverError } from './errors.js';
 import { PennyDropState, type PennyDropRecord } from './state.js';
 
-export interface CashfreeVerificationEmulatorOptions {
+export interface CashfreeVerificationEmulatorOptions extends PersistOptions {
   port?: number;
   host?: string;
   /** The Verification Suite keys the emulator accepts (`x-client-id`, `x-client-secret`). */
@@ -50,6 +52,7 @@ export interface CashfreeVerificationEmulator extends EmulatorHandle<CashfreeVer
 
 export function startCashfreeVerificationEmulator(opts: CashfreeVerificationEmulatorOptions = {}): Promise<CashfreeVerificationEmulator> {
   return startEmulator({
+    kind: 'cashfree-verification',
     defaults: CASHFREE_VERIFICATION_DEFAULTS,
     opts,
     noFaults: NO_SYNC_FAULTS,
@@ -60,7 +63,8 @@ export function startCashfreeVerificationEmulator(opts: CashfreeVerificationEmul
       const received = keepRequests(app, '/verification/');
       await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/verification' });
       await registerAdmin(app, { state, getFaults: faults, setFaults: replaceFaults });
-      return { handle: { verifications: () => [...state.byId.values()], requests: () => [...received] }, basePath: '/verification' };
+      const persist = pennyDropBooks(state, { pendingMs: () => s.pendingMs, later: timers.later });
+      return { handle: { verifications: () => [...state.byId.values()], requests: () => [...received] }, basePath: '/verification', persist };
     },
   });
 }

@@ -39,8 +39,9 @@ export interface PennyDropRecord {
 
 export class PennyDropState {
   readonly byId = new Map<string, PennyDropRecord>();
-  private readonly byReference = new Map<number, PennyDropRecord>();
-  private nextReference = 70_000_001;
+  /** By reference_id, and the next one (books.ts keeps them across a restart). */
+  readonly byReference = new Map<number, PennyDropRecord>();
+  nextReference = 70_000_001;
 
   constructor(private readonly deps: { pendingMs: () => number; later: (ms: number, fn: () => void) => void }) {}
 
@@ -63,7 +64,7 @@ export class PennyDropState {
   }
 
 
-  private settle(rec: PennyDropRecord, status: PennyDropStatus): void {
+  settle(rec: PennyDropRecord, status: PennyDropStatus): void {
     rec.view = this.view(rec.input, rec.view.reference_id, status);
     rec.history.push({ status, at: new Date().toISOString() });
   }

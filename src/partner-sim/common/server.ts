@@ -3,6 +3,7 @@
 // shapes are installed, listen/close, and startEmulator, the bootstrap that ties them together so an
 // emulator is only its routes and its state. What the bodies say stays in each partner's errors.ts.
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { StateFile, type Persisted } from './persist.js';
 
 export function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -16,10 +17,13 @@ export function withDefaults<S extends object>(defaults: S, opts: object): S {
 /** Timers the emulator owns, so close() can cancel lifecycle steps, hangs and webhook retries still waiting. */
 export class Timers {
   private readonly set = new Set<NodeJS.Timeout>();
+  /** Called after every timer that fires (the state file is written then: common/persist.ts). */
+  afterEach: () => void = () => {};
   readonly later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
       this.set.delete(t);
       fn();
+      this.afterEach();
     }, ms);
     this.set.add(t);
   };
@@ -154,9 +158,13 @@ export interface EmulatorBuilt<X> {
   basePath?: string;
   /** Stopped on close, after the timers and before the server (a webhook sender). */
   close?: () => void;
+  /** Its books, kept in the data dir's state file when the emulator is given one (common/persist.ts). */
+  persist?: Persisted;
 }
 
 export interface EmulatorSpec<S extends { port: number; host: string }, F, X> {
+  /** The kind, named in its state file. */
+  kind?: string;
   defaults: S;
   /** The options given (undefined keeps the default). */
   opts: object;
@@ -167,6 +175,23 @@ export interface EmulatorSpec<S extends { port: number; host: string }, F, X> {
   errors(app: FastifyInstance): void;
   /** The partner's state and routes. */
   build(parts: EmulatorParts<S, F>): Promise<EmulatorBuilt<X>>;
+}
+
+/**
+ * With a data dir: the books saved there are restored now, and saved again before every answer to a
+ * request that may change them (any but GET/HEAD) and after every lifecycle step (common/persist.ts).
+ */
+export function keepBooks(app: FastifyInstance, timers: Timers, kind: string, dataDir: string | null | undefined, persist: Persisted | undefined): void {
+  if (!dataDir || !persist) return;
+  const file = new StateFile(dataDir, kind);
+  const saved = file.read();
+  if (saved !== undefined) persist.restore(saved);
+  const save = () => file.write(persist.save());
+  timers.afterEach = save;
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') save();
+    return payload;
+  });
 }
 
 /**
@@ -183,6 +208,7 @@ export async function startEmulator<S extends { port: number; host: string }, F,
   let faults: F = { ...spec.noFaults };
   spec.errors(app);
   const built = await spec.build({ app, settings: s, timers, faults: () => faults, replaceFaults: (f) => void (faults = f) });
+  keepBooks(app, timers, spec.kind ?? 'emulator', (spec.opts as { dataDir?: string | null }).dataDir, built.persist);
   const { origin, port } = await listen(app, s);
   return {
     ...built.handle,

@@ -2,6 +2,9 @@
 // settable status, the hooks that start an emulator beside one, polling until a condition holds, and
 // starting `sangam partner-sim` as a child process to read the line it prints. Test-only: no emulator imports it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -58,8 +61,10 @@ export async function waitFor<T>(probe: () => T | undefined | false | Promise<T 
 
 /** Starts `sangam partner-sim <args>` from the repository root and answers the first line it prints, parsed. */
 export async function startCli(args: string[]): Promise<{ child: ChildProcess; printed: any }> {
+  // A test's emulator keeps its books in a fresh temporary dir, never in the repository's ./data, unless it names one.
+  const dataDir = args.includes('--data-dir') ? [] : ['--data-dir', mkdtempSync(join(tmpdir(), 'sangam-sim-'))];
   // stderr through this process, never inherited: an orphan must not hold the test runner's pipe open.
-  const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/sangam.js', 'partner-sim', ...args, ...dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
   try {
     const line = await new Promise<string>((resolve, reject) => {

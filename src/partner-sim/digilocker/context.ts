@@ -3,6 +3,7 @@
 // (latency, injected timeouts and 5xx, counted by common/faults.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { nextMisbehaviour } from '../common/faults.js';
+import type { EaadhaarShape } from './eaadhaar.js';
 import type { Grants } from './grants.js';
 import type { TestPki } from './pki.js';
 import { RESIDENTS, residentByKey } from './residents.js';
@@ -14,6 +15,8 @@ export interface DigilockerFaults {
   /** The next N API calls answer error_status (500 or 503) with the documented error body. */
   error_next: number;
   error_status: 500 | 503;
+  /** The next N revoke calls answer 500 (after every other fault), revoking nothing. */
+  revoke_error_next: number;
   /** The authorize page redirects at once with error=access_denied, as if the user pressed Deny. */
   deny_consent: boolean;
   /** A resident key: the authorize page redirects at once with a code for that resident (no page). */
@@ -29,6 +32,12 @@ export interface DigilockerFaults {
   bad_hmac: boolean;
   /** The `hmac` header is left out (it is optional upstream). */
   omit_hmac: boolean;
+  /**
+   * Not a fault: the eAadhaar document in the partner's spec's shape (root KycRes with UIDAI's signature
+   * inside, EaadhaarShape 'kycres') instead of the observed `<Certificate>`. Reset with the faults; the
+   * emulator's `eaadhaarShape` option sets the default.
+   */
+  kycres_shape: boolean;
 }
 
 export const NO_FAULTS: DigilockerFaults = {
@@ -36,6 +45,7 @@ export const NO_FAULTS: DigilockerFaults = {
   timeout_ms: 30_000,
   error_next: 0,
   error_status: 500,
+  revoke_error_next: 0,
   deny_consent: false,
   auto_allow: null,
   expired_token: false,
@@ -45,6 +55,7 @@ export const NO_FAULTS: DigilockerFaults = {
   tamper_xml: false,
   bad_hmac: false,
   omit_hmac: false,
+  kycres_shape: false,
 };
 
 /** Faults from a POST /_sim/faults body (unset names reset to off), or a message naming what is wrong. */
@@ -83,6 +94,8 @@ export interface Ctx {
   latencyMs: number;
   /** Absolute URL of /_sim/xxe.dtd, known once the server listens. */
   xxeUrl: string;
+  /** The eAadhaar document's default shape (the kycres_shape switch overrides it per call). */
+  eaadhaarShape: EaadhaarShape;
   sleep(ms: number): Promise<void>;
 }
 

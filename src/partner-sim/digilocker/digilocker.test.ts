@@ -254,6 +254,36 @@ describe('DigiLocker emulator', () => {
     }
   });
 
+  it("accepts the spec's capitalised Code_challenge / Code_challenge_method as well as RFC 7636's lower case", async () => {
+    const { verifier, challenge } = pkce();
+    const q = new URLSearchParams({ response_type: 'code', client_id: 'TESTCLIENT', redirect_uri: REDIRECT, state: 'st-cap', Code_challenge: challenge, Code_challenge_method: 'S256' });
+    await faults({ auto_allow: 'ananya' });
+    const res = await fetch(`${api('/oauth2/1/authorize')}?${q}`, { redirect: 'manual' });
+    await faults({});
+    assert.equal(res.status, 302, await res.text());
+    const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+    const t = await tokenCall({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: 'TESTCLIENT', client_secret: 'test-secret' });
+    assert.equal(t.status, 200, 'the capitalised challenge is the one PKCE checks');
+  });
+
+  it("kycres_shape: the spec's document, root KycRes with UIDAI's enveloped signature inside, verifies against the anchor", async () => {
+    const t = await login('ananya');
+    await faults({ kycres_shape: true });
+    const x = await eaadhaar(String(t.access_token), 2);
+    await faults({});
+    assert.equal(x.status, 200);
+    const doc = new DOMParser().parseFromString(x.text, 'text/xml');
+    const root = doc.documentElement!;
+    assert.equal(root.localName, 'KycRes');
+    const kids = Array.from(root.childNodes).filter((n): n is Element => n.nodeType === 1).map((e) => e.localName);
+    assert.deepEqual(kids, ['Rar', 'UidData', 'Signature']);
+    const uid = doc.getElementsByTagName('UidData')[0]!;
+    assert.deepEqual(Array.from(uid.childNodes).filter((n): n is Element => n.nodeType === 1).map((e) => e.localName), ['Poi', 'Poa', 'LData', 'Pht', 'Prn']);
+    const v = verifyXml(x.text, anchor);
+    assert.deepEqual([v.signatureOk, v.chainOk, v.referenceUri, v.firstName], [true, true, '', 'Ananya Rao']);
+    assert.ok(hmacOk(x.raw, x.hmac));
+  });
+
   it('answers the documented 404s for residents without eAadhaar', async () => {
     const meera = await login('meera');
     assert.equal(meera.eaadhaar, 'N');
@@ -271,10 +301,19 @@ describe('DigiLocker emulator', () => {
     const refreshed = await tokenCall({ grant_type: 'refresh_token', refresh_token: String(t.refresh_token), client_id: 'TESTCLIENT', client_secret: 'test-secret' });
     assert.equal(refreshed.status, 200);
     assert.notEqual(refreshed.body.access_token, t.access_token);
-    const rv = await fetch(api('/oauth2/1/revoke'), {
+    const basic = `Basic ${Buffer.from('TESTCLIENT:test-secret').toString('base64')}`;
+    // The spec's media type is JSON only: the RFC 7009 form is refused (415) and revokes nothing.
+    const asForm = await fetch(api('/oauth2/1/revoke'), {
       method: 'POST',
       ...form({ token: String(t.access_token), token_type_hint: 'access_token' }),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('TESTCLIENT:test-secret').toString('base64')}` },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+    });
+    assert.equal(asForm.status, 415);
+    assert.equal((await fetch(api('/oauth2/1/user'), { headers: { authorization: `Bearer ${refreshed.body.access_token}` } })).status, 200, 'a refused revoke revokes nothing');
+    const rv = await fetch(api('/oauth2/1/revoke'), {
+      method: 'POST',
+      body: JSON.stringify({ token: String(t.access_token), token_type_hint: 'access_token' }),
+      headers: { 'content-type': 'application/json', authorization: basic },
     });
     assert.equal(rv.status, 200);
     const u = await fetch(api('/oauth2/1/user'), { headers: { authorization: `Bearer ${refreshed.body.access_token}` } });
@@ -282,7 +321,7 @@ describe('DigiLocker emulator', () => {
     assert.deepEqual(await u.json(), { error: 'invalid_token', error_description: 'The access token is invalid' });
     const again = await tokenCall({ grant_type: 'refresh_token', refresh_token: String(t.refresh_token), client_id: 'TESTCLIENT', client_secret: 'test-secret' });
     assert.equal(again.status, 400);
-    const unknown = await fetch(api('/oauth2/1/revoke'), { method: 'POST', ...form({ token: 'nope', client_id: 'TESTCLIENT', client_secret: 'test-secret' }) });
+    const unknown = await fetch(api('/oauth2/1/revoke'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'nope', client_id: 'TESTCLIENT', client_secret: 'test-secret' }) });
     assert.deepEqual([unknown.status, await unknown.json()], [400, { error: 'invalid_token', error_description: 'The token is invalid' }]);
   });
 

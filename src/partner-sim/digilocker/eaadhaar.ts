@@ -1,4 +1,5 @@
-// Owns the emulator's eAadhaar XML: the document shape DigiLocker serves (PARTNERS.md §1.8), its enveloped
+// Owns the emulator's eAadhaar XML: the document shapes DigiLocker serves (PARTNERS.md §1.8, and the
+// partner's own spec's KycRes: EaadhaarShape), its enveloped
 // XML-DSig exactly as §1.9 describes it, and the deliberately bad variants the faults ask for.
 //
 // The signature is assembled by hand rather than by xml-crypto's computeSignature because the observed
@@ -32,6 +33,14 @@ export type XmlVariant =
   | 'signature_wrapping'
   /** Genuine and validly signed, but preceded by a DOCTYPE with external-entity (XXE) declarations. */
   | 'with_doctype';
+
+/**
+ * Which document: `certificate`, the observed payloads' `<Certificate><CertificateData><KycRes>…` with
+ * the signature on `Certificate` (PARTNERS.md §1.8 [S]); `kycres`, the partner's own spec
+ * (EaadharXamlSchema): `<KycRes>` as the root with Rar, UidData{Poi, Poa, LData, Pht, Prn} and UIDAI's
+ * signature inside it, as its last child. The wrapping and DOCTYPE samples are always `certificate`.
+ */
+export type EaadhaarShape = 'certificate' | 'kycres';
 
 const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const attrs = (pairs: Array<[string, string | undefined]>) =>
@@ -68,16 +77,25 @@ function istStamp(d: Date): string {
   return new Date(d.getTime() + 330 * 60_000).toISOString().replace('Z', '+05:30');
 }
 
-function certificateData(r: Resident, now: Date, extra = ''): string {
+/** `KycRes` and its `UidData`; `spec` adds what the partner's EaadharXamlSchema has and observed payloads lack (Rar, Prn). */
+function kycRes(r: Resident, now: Date, spec = false): string {
   const ttl = new Date(now.getTime() + 365 * 86_400_000);
   const dob = `${r.dob.slice(0, 2)}-${r.dob.slice(2, 4)}-${r.dob.slice(4)}`;
   // [G] tkn and txn formats are not documented beyond `UKC:<hex>`; random hex of plausible length.
+  // [G] Rar (UIDAI's raw auth response) and Prn (the printable letter: `type`, base64 text) are opaque
+  // here: placeholders of the right kind, never read by a client.
+  const rar = spec ? `<Rar>${Buffer.from(`<AuthRes ret="y" txn="UKC:${hex(8)}"/>`).toString('base64')}</Rar>` : '';
+  const prn = spec ? `<Prn type="pdf">${Buffer.from('%PDF-1.4 emulator placeholder').toString('base64')}</Prn>` : '';
   return (
-    `<CertificateData${extra}><KycRes${attrs([['code', hex(16)], ['ret', 'Y'], ['ts', istStamp(now)], ['ttl', istStamp(ttl).slice(0, 19)], ['txn', `UKC:${hex(16)}`]])}>` +
+    `<KycRes${attrs([['code', hex(16)], ['ret', 'Y'], ['ts', istStamp(now)], ['ttl', istStamp(ttl).slice(0, 19)], ['txn', `UKC:${hex(16)}`]])}>${rar}` +
     `<UidData${attrs([['tkn', hex(32)], ['uid', `xxxxxxxx${r.aadhaarLast4}`]])}>` +
-    `<Poi${attrs([['dob', dob], ['gender', r.gender], ['name', r.name]])}/>${poa(r.address)}${ldata(r)}<Pht>${photo(r)}</Pht>` +
-    `</UidData></KycRes></CertificateData>`
+    `<Poi${attrs([['dob', dob], ['gender', r.gender], ['name', r.name]])}/>${poa(r.address)}${ldata(r)}<Pht>${photo(r)}</Pht>${prn}` +
+    `</UidData></KycRes>`
   );
+}
+
+function certificateData(r: Resident, now: Date, extra = ''): string {
+  return `<CertificateData${extra}>${kycRes(r, now)}</CertificateData>`;
 }
 
 const PROLOG = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -146,8 +164,8 @@ function tamper(xml: string): string {
  * The eAadhaar document for `r`, as served (UTF-8 text). `xxeUrl` is where the DOCTYPE sample's parameter
  * entity points (the emulator's own /_sim/xxe.dtd, which counts fetches), never a remote host.
  */
-export function eaadhaarXml(r: Resident, v: XmlVariant, pki: { trusted: SignerChain; untrusted: SignerChain }, xxeUrl: string, now = new Date()): string {
-  const genuine = `${PROLOG}<Certificate>${certificateData(r, now)}</Certificate>`;
+export function eaadhaarXml(r: Resident, v: XmlVariant, pki: { trusted: SignerChain; untrusted: SignerChain }, xxeUrl: string, now = new Date(), shape: EaadhaarShape = 'certificate'): string {
+  const genuine = shape === 'kycres' ? `${PROLOG}${kycRes(r, now, true)}` : `${PROLOG}<Certificate>${certificateData(r, now)}</Certificate>`;
   switch (v) {
     case 'genuine':
       return signEnveloped(genuine, pki.trusted);
@@ -167,7 +185,8 @@ export function eaadhaarXml(r: Resident, v: XmlVariant, pki: { trusted: SignerCh
       const doctype =
         `<!DOCTYPE Certificate [\n  <!ENTITY xxe SYSTEM "file:///etc/passwd">\n  <!ENTITY % remote SYSTEM "${esc(xxeUrl)}">\n  %remote;\n` +
         `  <!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">\n]>\n`;
-      return signEnveloped(genuine, pki.trusted).replace(PROLOG, `${PROLOG}${doctype}`);
+      const plain = `${PROLOG}<Certificate>${certificateData(r, now)}</Certificate>`;
+      return signEnveloped(plain, pki.trusted).replace(PROLOG, `${PROLOG}${doctype}`);
     }
   }
 }

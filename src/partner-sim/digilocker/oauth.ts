@@ -1,5 +1,6 @@
 // Owns the emulator's OAuth 2.0 endpoints (PARTNERS.md §1.3–§1.5): the authorize redirect and its consent
-// form, the token endpoint (authorization_code with PKCE S256, and refresh_token), and revoke. Errors use
+// form, the token endpoint (authorization_code with PKCE S256, and refresh_token; a form body, as the
+// spec's description says), and revoke (a JSON body, as the spec's requestBody says). Errors use
 // the API's one documented shape `{"error", "error_description"}`; where the doc gives no code, standard
 // OAuth codes (RFC 6749 §5.2) are used and marked [G].
 import { randomBytes } from 'node:crypto';
@@ -49,8 +50,11 @@ function validateAuthorize(ctx: Ctx, q: Body): ConsentRequest | [string, string]
   if (str(q.response_type) !== 'code') return ['unsupported_response_type', 'The response_type parameter must be code'];
   const state = str(q.state);
   if (!state) return ['invalid_request', 'The state parameter is required'];
-  const challenge = str(q.code_challenge);
-  const method = str(q.code_challenge_method);
+  // RFC 7636 spells these in lower case (as Sangam and every observed client send them); the partner's
+  // spec capitalises them (`Code_challenge`, `Code_challenge_method`). Either spelling is accepted
+  // [unconfirmed reading: which one DigiLocker's server reads is not documented].
+  const challenge = str(q.code_challenge) ?? str(q.Code_challenge);
+  const method = str(q.code_challenge_method) ?? str(q.Code_challenge_method);
   // The error text an integrator saw on the MeriPehchaan gateway (§1.3).
   if (!challenge || !method) return ['invalid_request', 'The code_challenge and code_challenge_method parameter is required'];
   if (method !== 'S256') return ['invalid_request', 'The only supported values for this parameter is S256'];
@@ -106,7 +110,10 @@ function authenticateClient(ctx: Ctx, req: FastifyRequest, b: Body): { clientId:
   return { clientId: id };
 }
 
-/** §1.4's response, in the real-world spellings (`digilockerid`, `eaadhaar`) a production client parses. */
+/**
+ * §1.4's response in the real-world spellings (`digilockerid`, `eaadhaar`) a production client parses,
+ * and the partner's spec's (`digilocker_id`, `eaadhar`: AccessResponse) beside them.
+ */
 function tokenResponse(grant: Grant, t: { accessToken: string; refreshToken: string; expiresIn: number }, referenceKey: string) {
   const r = grant.resident;
   return {
@@ -116,10 +123,12 @@ function tokenResponse(grant: Grant, t: { accessToken: string; refreshToken: str
     scope: grant.scope,
     consent_valid_till: grant.consentValidTill,
     digilockerid: r.digilockerid,
+    digilocker_id: r.digilockerid,
     name: r.name,
     dob: r.dob,
     gender: r.gender,
     eaadhaar: r.behaviour === 'aadhaar_not_linked' ? 'N' : 'Y',
+    eaadhar: r.behaviour === 'aadhaar_not_linked' ? 'N' : 'Y',
     reference_key: referenceKey,
     mobile: r.mobile,
     refresh_token: t.refreshToken,
@@ -147,7 +156,20 @@ async function token(ctx: Ctx, req: FastifyRequest, reply: FastifyReply) {
 
 const referenceKey = () => randomBytes(16).toString('hex');
 
+/**
+ * The partner's spec (POST /oauth2/1/revoke): an application/json body `{token, token_type_hint}`, the
+ * client authenticated by its credentials (HTTP Basic, or client_id/client_secret in the body). The
+ * spec documents no other media type, so a form body (RFC 7009's) is refused with 415, as a server
+ * built from the spec would; its only documented error is 400 "The token is invalid".
+ */
 async function revoke(ctx: Ctx, req: FastifyRequest, reply: FastifyReply) {
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    return reply.code(415).send(oauthError('invalid_request', 'The revoke body must be application/json'));
+  }
+  if (ctx.faults.revoke_error_next > 0) {
+    ctx.faults.revoke_error_next--;
+    return reply.code(500).send(oauthError('unexpected_error', 'Internal server error'));
+  }
   const b = (req.body ?? {}) as Body;
   const client = authenticateClient(ctx, req, b);
   if ('status' in client) return reply.code(client.status).send(client.body);

@@ -45,7 +45,8 @@ async function eaadhaar(ctx: Ctx, req: FastifyRequest, reply: FastifyReply) {
   if (r.behaviour === 'aadhaar_not_available') {
     return reply.code(404).send({ error: 'aadhaar_not_available', error_description: 'Aadhaar data is not available for this user. Please perform Aadhaar eKYC again.' });
   }
-  const body = Buffer.from(eaadhaarXml(r, variant(ctx), ctx.pki, ctx.xxeUrl), 'utf8');
+  const shape = ctx.faults.kycres_shape || ctx.eaadhaarShape === 'kycres' ? 'kycres' : 'certificate';
+  const body = Buffer.from(eaadhaarXml(r, variant(ctx), ctx.pki, ctx.xxeUrl, new Date(), shape), 'utf8');
   reply.code(200).header('content-type', 'application/xml');
   if (!ctx.faults.omit_hmac) reply.header('hmac', hmacOf(body, ctx.faults.bad_hmac ? `${ctx.clientSecret}-wrong` : ctx.clientSecret));
   return reply.send(body);
@@ -54,6 +55,7 @@ async function eaadhaar(ctx: Ctx, req: FastifyRequest, reply: FastifyReply) {
 export function registerResourceRoutes(api: FastifyInstance, ctx: Ctx): void {
   // /oauth2/1/user is documented; /2/ and /3/ exist on newer deployments (§1.6 [S]).
   for (const v of [1, 2, 3]) api.get(`/oauth2/${v}/user`, { preHandler: gate(ctx, 'user') }, (req, reply) => user(ctx, req, reply));
-  // /2/ is the spec's path, /3/ what current clients call (§1.7); both serve the same document.
+  // /2/ is the partner's spec's path (the connector's default), /3/ what some current clients call (§1.7);
+  // both serve the same document.
   for (const v of [2, 3]) api.get(`/oauth2/${v}/xml/eaadhaar`, { preHandler: gate(ctx, 'eaadhaar') }, (req, reply) => eaadhaar(ctx, req, reply));
 }

@@ -3,11 +3,13 @@
 // same `/public` base path, so a `digilocker` connector can be pointed at it instead of the real host.
 // It runs the OAuth code + PKCE flow with a consent page of synthetic residents, serves eAadhaar XML
 // signed by its own test PKI (the trust anchor is written to a file), and misbehaves on demand through
-// POST /_sim/faults. Everything is in memory; nothing is contacted but the client that calls it.
+// POST /_sim/faults. Its grants are in memory (an hour-long token: no books survive a restart); nothing
+// is contacted but the client that calls it.
 import type { FastifyInstance } from 'fastify';
 import { registerFaultRoutes } from '../common/faults.js';
-import { closeEmulator, emulatorApp, listen, Timers } from '../common/server.js';
+import { closeEmulator, emulatorApp, keepRequests, listen, Timers, type ReceivedRequest } from '../common/server.js';
 import { NO_FAULTS, parseFaults, type Counter, type Ctx, type DigilockerFaults } from './context.js';
+import type { EaadhaarShape } from './eaadhaar.js';
 import { Grants } from './grants.js';
 import { registerOAuthRoutes } from './oauth.js';
 import { loadOrCreatePki } from './pki.js';
@@ -32,6 +34,8 @@ export interface DigilockerEmulatorOptions {
   codeTtlMs?: number;
   /** Access-token lifetime (`expires_in`); default 3600, the spec's example. */
   tokenTtlSeconds?: number;
+  /** The eAadhaar document: `certificate` (observed payloads, the default) or `kycres` (the partner's spec). */
+  eaadhaarShape?: EaadhaarShape;
 }
 
 export interface DigilockerEmulator {
@@ -48,6 +52,8 @@ export interface DigilockerEmulator {
   /** Root of the untrusted CA behind the untrusted_signer fault (never in anchorsPath). */
   untrustedAnchorPem: string;
   residents: readonly Resident[];
+  /** Every API request under /public with its answer (the XML as a Buffer), for schema tests. */
+  received: ReceivedRequest[];
   /** Same as POST /_sim/faults: replaces every fault (unnamed ones reset to off). */
   setFaults(f: Partial<DigilockerFaults>): DigilockerFaults;
   close(): Promise<void>;
@@ -103,10 +109,12 @@ export async function startDigilockerEmulator(opts: DigilockerEmulatorOptions = 
     calls,
     latencyMs: opts.latencyMs ?? 0,
     xxeUrl: '',
+    eaadhaarShape: opts.eaadhaarShape ?? 'certificate',
     sleep: timers.sleep,
   };
 
   const app = emulatorApp();
+  const received = keepRequests(app, PREFIX);
   formParser(app);
   errorShapes(app);
   await app.register(
@@ -130,6 +138,7 @@ export async function startDigilockerEmulator(opts: DigilockerEmulatorOptions = 
     anchorsPem: pki.anchorsPem,
     untrustedAnchorPem: pki.untrustedAnchorPem,
     residents: RESIDENTS,
+    received,
     setFaults(f) {
       const parsed = parseFaults(f);
       if (typeof parsed === 'string') throw new Error(parsed);

@@ -22,7 +22,8 @@ export function readKey(header: string | string[] | undefined): string {
 }
 
 export class IdempotencyBook {
-  private readonly saved = new Map<string, { body: string; response: unknown; payoutId: string }>();
+  /** The first answer per key (books.ts keeps it across a restart). */
+  readonly saved = new Map<string, { body: string; response: unknown; payoutId: string }>();
   /** Create-payout requests seen per key, replays included (for /_sim/payouts). */
   readonly requests = new Map<string, number>();
 

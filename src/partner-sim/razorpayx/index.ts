@@ -3,20 +3,22 @@
 // docs/PARTNER-EMULATORS.md — Basic auth, contacts, VPA fund accounts, payouts with mandatory
 // `X-Payout-Idempotency`, the documented statuses and signed webhooks, fund account validations of VPAs
 // (validations.ts, §9.1) — and misbehaves on demand
-// (/_sim/faults). Everything lives in memory; a restart forgets all payouts.
+// (/_sim/faults). With a data dir its books survive a restart (books.ts, common/persist.ts).
 import type { FastifyInstance } from 'fastify';
+import type { PersistOptions } from '../common/persist.js';
 import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, withFundAccount } from './api.js';
 import { badRequest, RzpError, routeNotFound, serverError } from './errors.js';
 import { NO_FAULTS, type Faults } from './faults.js';
+import { razorpayxBooks } from './books.js';
 import { IdempotencyBook } from './idempotency.js';
 import { EVENT_FOR, FINAL } from './outcomes.js';
 import { RazorpayxState, type PayoutRecord } from './state.js';
 import { WebhookSender, type DeliveryRecord } from './webhooks.js';
 import { ValidationBook, type Validation } from './validations.js';
 
-export interface RazorpayxEmulatorOptions {
+export interface RazorpayxEmulatorOptions extends PersistOptions {
   port?: number;
   host?: string;
   /** HTTP Basic credentials the emulator accepts. */
@@ -76,6 +78,7 @@ export interface RazorpayxEmulator extends EmulatorHandle<RazorpayxSettings, Fau
 
 export function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Promise<RazorpayxEmulator> {
   return startEmulator({
+    kind: 'razorpayx',
     defaults: RAZORPAYX_DEFAULTS,
     opts,
     noFaults: NO_FAULTS,
@@ -116,6 +119,7 @@ export function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Pro
       return {
         handle: { setWebhook, payouts: () => [...state.payouts.values()], validations: () => [...validations.validations.values()], webhookLog: () => webhooks.log },
         close: () => webhooks.close(),
+        persist: razorpayxBooks({ state, idem, validations, pendingMs: () => s.pendingMs, validationMs: () => s.validationMs, later: timers.later }),
       };
     },
   });

@@ -37,8 +37,9 @@ export class RazorpayxState {
   readonly contacts = new Map<string, Contact>();
   readonly fundAccounts = new Map<string, FundAccount>();
   readonly payouts = new Map<string, PayoutRecord>();
-  private readonly contactByKey = new Map<string, string>();
-  private readonly faByKey = new Map<string, string>();
+  /** Dedup keys (books.ts keeps them across a restart). */
+  readonly contactByKey = new Map<string, string>();
+  readonly faByKey = new Map<string, string>();
   balance: number;
 
   constructor(private readonly o: StateOptions) {

@@ -98,7 +98,8 @@ export class ValidationBook {
     return v;
   }
 
-  private finish(v: Validation): void {
+  /** The verdict (also books.ts's, for a validation a restart interrupted). */
+  finish(v: Validation): void {
     const { status, results, details } = verdictFor(v.fund_account.vpa.address);
     Object.assign(v, { status, results, status_details: details });
     this.o.onFinal(v);

@@ -4,7 +4,9 @@
 // separate kind. Requests and answers follow Setu's own OpenAPI (docs/partners/setu-dth/) and guides; the
 // values it fills in are [G] and say so where they are defined. Every API request is kept with its answer
 // (`requests()`), so tests hold both against Setu's schema. A route BBPS does not have is the gateway's 404.
-// It shares faults, tokens and the webhook sender with the prepaid emulator. Everything lives in memory.
+// It shares faults, tokens and the webhook sender with the prepaid emulator. With a data dir its books survive a restart (books.ts).
+import type { PersistOptions } from '../common/persist.js';
+import { bbpsBooks } from './books.js';
 import type { FastifyInstance } from 'fastify';
 import { type EmulatorHandle, installErrorShapes, jsonBodies, keepRequests, type ReceivedRequest, startEmulator } from '../common/server.js';
 import { newTraceId } from '../setu-recharge/errors.js';
@@ -16,7 +18,7 @@ import { fetchView, paymentView, registerApi, registerToken } from './api.js';
 import { BbpsError, GATEWAY_NOT_FOUND, invalidParams } from './errors.js';
 import { BbpsState, type FetchRecord } from './state.js';
 
-export interface SetuDthEmulatorOptions {
+export interface SetuDthEmulatorOptions extends PersistOptions {
   port?: number;
   host?: string;
   clientId?: string;
@@ -78,6 +80,7 @@ export interface SetuDthEmulator extends EmulatorHandle<SetuDthSettings, Faults>
 
 export function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise<SetuDthEmulator> {
   return startEmulator({
+    kind: 'setu-dth',
     defaults: SETU_DTH_DEFAULTS,
     opts,
     noFaults: NO_FAULTS,
@@ -116,7 +119,8 @@ export function startSetuDthEmulator(opts: SetuDthEmulatorOptions = {}): Promise
       await app.register(async (scope) => registerApi(scope, deps));
       const setWebhookUrl = (u: string | null) => void (webhookUrl = u);
       await registerAdmin(app, { state, tokens, webhooks, calls, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl, lookup });
-      return { handle: { setWebhookUrl, bills: () => [...state.fetches.values()], webhookLog: () => webhooks.log, requests: () => [...received] }, close: () => webhooks.close() };
+      const persist = bbpsBooks(state, { pendingMs: () => s.pendingMs, fetchMs: () => s.fetchMs, later: timers.later });
+      return { handle: { setWebhookUrl, bills: () => [...state.fetches.values()], webhookLog: () => webhooks.log, requests: () => [...received] }, close: () => webhooks.close(), persist };
     },
   });
 }

@@ -3,7 +3,9 @@
 // Bearer + X-PRODUCT-INSTANCE-ID, operator lookup and plans in Setu's own operator/circle names,
 // validate/request/status keyed on paymentRefId, the wallet, and unsigned webhooks under the configured base
 // URL — and misbehaves on demand (/_sim/faults). DTH is a different Setu product with its own host and auth
-// (§4.7) and has its own emulator, src/partner-sim/setu-dth/. Everything lives in memory.
+// (§4.7) and has its own emulator, src/partner-sim/setu-dth/. With a data dir its books survive a restart (books.ts).
+import type { PersistOptions } from '../common/persist.js';
+import { rechargeBooks } from './books.js';
 import type { FastifyInstance } from 'fastify';
 import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
@@ -15,7 +17,7 @@ import { RechargeState, type RechargeRecord } from './state.js';
 import { TokenIssuer } from './tokens.js';
 import { istNow, PAYMENT_RETRIES, rupees, WALLET_RETRIES, WebhookSender, type DeliveryRecord, type RetrySchedule } from './webhooks.js';
 
-export interface SetuRechargeEmulatorOptions {
+export interface SetuRechargeEmulatorOptions extends PersistOptions {
   port?: number;
   host?: string;
   /** Credentials for POST /v1/users/login. */
@@ -67,6 +69,7 @@ export interface SetuRechargeEmulator extends EmulatorHandle<SetuRechargeSetting
 
 export function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}): Promise<SetuRechargeEmulator> {
   return startEmulator({
+    kind: 'setu-recharge',
     defaults: SETU_RECHARGE_DEFAULTS,
     opts,
     noFaults: NO_FAULTS,
@@ -114,7 +117,8 @@ export function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}
           wallet('wallet.credit', { amount: rupees(paise) });
         },
       });
-      return { handle: { setWebhookUrl, recharges: () => [...state.recharges.values()], webhookLog: () => webhooks.log }, close: () => webhooks.close() };
+      const persist = rechargeBooks(state, { pendingMs: () => s.pendingMs, later: timers.later });
+      return { handle: { setWebhookUrl, recharges: () => [...state.recharges.values()], webhookLog: () => webhooks.log }, close: () => webhooks.close(), persist };
     },
   });
 }

@@ -3,10 +3,10 @@
 // multipart/form-data body with one pair of images (files, base64 or links) and `use_pdf`, the
 // `{data{client_id, threshold, score, matched}, status_code, success, message, message_code}` answer and
 // Surepass's error shapes — with deterministic scores and misbehaviour on demand (/_sim/faults).
-// Synchronous; no webhooks or idempotency (none documented). Everything lives in memory.
+// Synchronous; no webhooks or idempotency (none documented). It keeps no books (a comparison is a read).
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { type EmulatorHandle, installErrorShapes, startEmulator, withDefaults } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, keepRequests, startEmulator, withDefaults, type ReceivedRequest } from '../common/server.js';
 import { NO_SYNC_FAULTS, type SyncFaults } from '../sync-faults.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, type ComparisonRecord } from './api.js';
@@ -57,6 +57,8 @@ export interface SurepassSignatureEmulator extends EmulatorHandle<SurepassSignat
   /** The API base, like `https://sandbox.surepass.io`: the comparator is `${url}${settings.path}`. */
   url: string;
   comparisons(): ComparisonRecord[];
+  /** Every call to the comparator as it arrived (the raw multipart body) with its answer, for schema tests. */
+  received: ReceivedRequest[];
 }
 
 export function startSurepassSignatureEmulator(opts: SurepassSignatureEmulatorOptions = {}): Promise<SurepassSignatureEmulator> {
@@ -71,6 +73,7 @@ export function startSurepassSignatureEmulator(opts: SurepassSignatureEmulatorOp
     errors: installErrorHandling,
     build: async ({ app, settings: s, timers, faults, replaceFaults }) => {
       const comparisons: ComparisonRecord[] = [];
+      const received = keepRequests(app, s.path);
       await registerApi(app, {
         path: s.path,
         token: s.token,
@@ -82,7 +85,7 @@ export function startSurepassSignatureEmulator(opts: SurepassSignatureEmulatorOp
         record: (r) => comparisons.push(r),
       });
       await registerAdmin(app, { comparisons, getFaults: faults, setFaults: replaceFaults });
-      return { handle: { comparisons: () => comparisons } };
+      return { handle: { comparisons: () => comparisons, received } };
     },
   });
 }

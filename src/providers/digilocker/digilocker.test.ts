@@ -18,6 +18,14 @@ import { createDigilocker } from './index.js';
 import { verifyEaadhaar, parseAnchors } from './xml-verify.js';
 
 const NAME = 'dl';
+
+/** Polls `probe` every 20 ms until it holds; fails after 5 s. */
+async function until(probe: () => boolean | Promise<boolean>): Promise<void> {
+  for (const end = Date.now() + 5000; !(await probe()); ) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 const CLIENT_APP = 'https://client.example/kyc/done';
 
 /**
@@ -326,6 +334,74 @@ describe('digilocker connector', () => {
     faults({});
     const o = await download(init.clientId);
     assert.equal(o.status, 'success', o.message);
+  });
+
+  it("the partner's spec: the eAadhaar is fetched at /oauth2/2/xml/eaadhaar, and its KycRes document verifies and maps like the Certificate", async () => {
+    const init = await authorized('rohan');
+    faults({ kycres_shape: true });
+    const txnId = txn();
+    const o = await download(init.clientId, txnId);
+    assert.equal(o.status, 'success', o.message);
+    const x = o.fields.Aadhaar_Xml_Data as Record<string, unknown>;
+    assert.deepEqual([x.Full_Name, x.Masked_Aadhaar, x.Dob, x.Gender], ['Rohan Verma', 'XXXXXXXX7305', '02-01-1985', 'M']);
+    assert.match(x.Full_Address as string, /Malviya Nagar.*South Delhi, Delhi - 110017, India$/);
+    assert.match(x.Profile_Image as string, /^\/9j\//);
+    const doc = await connector.document!(txnId);
+    assert.match(doc!.body, /^<\?xml[^>]*>\n?<KycRes /);
+    const fetched = dl.received.filter((q) => q.path.endsWith('/xml/eaadhaar')).map((q) => q.path);
+    assert.ok(fetched.length > 0 && fetched.every((p) => p === '/public/oauth2/2/xml/eaadhaar'), `the spec's path, always: ${[...new Set(fetched)].join(', ')}`);
+
+    // The same refusals hold for the spec's shape: nothing of an unverified document comes back.
+    for (const [fault, reason] of [['tamper_xml', /\(bad signature\)/], ['untrusted_signer', /\(untrusted signer\)/]] as const) {
+      const again = await authorized('rohan');
+      faults({ kycres_shape: true, [fault]: true });
+      const bad = await download(again.clientId);
+      assert.equal(bad.status, 'failed');
+      assert.match(bad.message, reason);
+      assert.deepEqual(Object.keys(bad.fields).sort(), ['Errorcode', 'Message', 'Status']);
+      assert.doesNotMatch(JSON.stringify(bad), /Rohan|Verma|7305|9j/);
+    }
+  });
+
+  it('revoke: JSON with Basic as the spec says; a failing revoke is kept, retried, warned about, flagged after 3 attempts, and finished by a later process', async () => {
+    const warned: Array<{ kind: string; fields?: Record<string, unknown> }> = [];
+    const flagged: Array<{ txnId: string; why: string }> = [];
+    const withHooks = (c: Connector) => {
+      c.routes!(Fastify(), { report: async () => undefined, recheck: async () => undefined, warn: (kind, _m, fields) => void warned.push({ kind, fields }), flag: async (txnId, why) => void flagged.push({ txnId, why }) });
+      return c;
+    };
+    const vars = { CLIENT_ID: dl.clientId, CLIENT_SECRET: dl.clientSecret, TRUST_ANCHORS: dl.anchorsPath, REVOKE_RETRY_S: '0.1' };
+    const first = withHooks(createDigilocker(ctxFor(`${proxy.origin}/public/`, vars)));
+    const init = await authorized();
+    faults({ revoke_error_next: 1000 });
+    const txnId = txn();
+    const o = await first.execute({ operation: 'doclocker-download-aadhaar', txnId, clientId: init.clientId });
+    assert.equal(o.status, 'success', 'a failed revoke does not change the download');
+    const token = proxy.seen.tokens.at(-1)!;
+    const alive = async () => (await fetch(`${dl.url}/oauth2/1/user`, { headers: { authorization: `Bearer ${token}` } })).status === 200;
+    assert.equal(await alive(), true, 'the token is still alive at DigiLocker');
+    assert.equal(warned[0]?.kind, 'token_revoke_failed');
+    assert.equal(warned[0]?.fields?.txn_id, txnId);
+    await until(() => flagged.length > 0);
+    assert.equal(flagged[0]!.txnId, txnId);
+    assert.match(flagged[0]!.why, /has not confirmed revoking .* after 3 attempts \(last: HTTP 500\); retrying until /);
+    assert.equal(flagged.length, 1, 'flagged once');
+    // Kept durably, and only encrypted.
+    const rows = await t.store.db.selectFrom('partner_sessions').select(['key', 'value']).where('partner', '=', NAME).where('key', 'like', 'revoke%').execute();
+    assert.ok(rows.some((r) => r.key.startsWith('revoke:')) && rows.some((r) => r.key === 'revokes'));
+    for (const r of rows) assert.ok(!r.value.includes(token));
+
+    // The process dies (its retrier stops); the next one finishes the job once DigiLocker answers.
+    await first.close!();
+    faults({});
+    const second = withHooks(createDigilocker(ctxFor(`${proxy.origin}/public/`, vars)));
+    await until(async () => !(await alive()));
+    await until(async () => (await store.for(NAME).get('revokes')) === undefined);
+    assert.ok(warned.some((w) => w.kind === 'token_revoked_late'));
+    await second.close!();
+    const revokes = dl.received.filter((q) => q.path === '/public/oauth2/1/revoke');
+    assert.ok(revokes.length >= 4);
+    for (const q of revokes) assert.deepEqual(q.body, { token: q.body && (q.body as { token: string }).token, token_type_hint: 'access_token' }, 'a JSON body {token, token_type_hint}');
   });
 
   it('verifyEaadhaar on edited copies of a genuine document', async () => {

@@ -6,7 +6,7 @@
 // unexpected status) throws PartnerError, so the core fails the transaction with a 502 and charges
 // nothing. The token is then kept: fetching the XML again is harmless (a read), so the client may
 // retry with the same client id. A definitive answer (the document, a documented 404, a 401) is
-// final: the token is revoked (best effort) and forgotten, and the answer is an Outcome: success when
+// final: the token is forgotten and revoked (retried until confirmed: revoke.ts), and the answer is an Outcome: success when
 // every check passed, failed — naming the reason and carrying no document content — otherwise.
 //
 // Xml_Url: the XML is kept exactly as received under `xml:<txnId>` in the partner sessions (so only
@@ -17,12 +17,13 @@ import { headerValue } from './http.js';
 import { DECIDED_TTL_S, type ClientSession } from './session.js';
 import { downloadFailed, downloadSucceeded, eaadhaarRefusal, recordFrom, REFUSALS } from './transformers.js';
 import { verifyEaadhaar } from './xml-verify.js';
-import type { OAuthDeps } from './oauth.js';
+import { revokeToken, type Retrier, type RevokeDeps } from './revoke.js';
 
-/** What the OAuth steps have, plus where the eAadhaar is fetched and the CAs trusted to sign it. */
-export interface DownloadDeps extends OAuthDeps {
+/** What the OAuth steps and revoking have, plus where the eAadhaar is fetched and the CAs trusted to sign it. */
+export interface DownloadDeps extends RevokeDeps {
   eaadhaarPath: string;
   anchors: readonly X509Certificate[];
+  retrier: Retrier;
 }
 
 
@@ -60,7 +61,7 @@ export async function download(d: DownloadDeps, r: { txnId: string; clientId: st
     throw new PartnerError('unavailable', `DigiLocker could not serve the eAadhaar document (HTTP ${res.status}); try again`);
   }
   // A definitive answer: the token has done its work whatever the verdict.
-  await finish(d, r.clientId, session, token);
+  await finish(d, r.clientId, session, token, r.txnId);
   if (final) return final;
 
   const verdict = verifyEaadhaar(res.body, headerValue(res.headers, 'hmac'), { clientSecret: d.clientSecret, anchors: d.anchors });
@@ -79,23 +80,18 @@ export async function download(d: DownloadDeps, r: { txnId: string; clientId: st
 export async function revokeGrant(d: DownloadDeps, clientId: string): Promise<boolean> {
   const session = await d.sessions.client(clientId);
   if (!session?.accessToken) return false;
-  await finish(d, clientId, session, session.accessToken, 'denied');
+  await finish(d, clientId, session, session.accessToken, session.txnId, 'denied');
   return true;
 }
 
-/** Forgets the token, then revokes it at DigiLocker (§1.5, HTTP Basic); a failed revoke changes nothing. */
-async function finish(d: DownloadDeps, clientId: string, session: ClientSession, token: string, next: 'used' | 'denied' = 'used'): Promise<void> {
+/**
+ * Forgets the token, then revokes it at DigiLocker (revoke.ts: the spec's JSON call); a revoke that
+ * fails is retried durably and surfaced there, never silently dropped. `txnId` is the transaction a
+ * person is shown if it keeps failing.
+ */
+async function finish(d: DownloadDeps, clientId: string, session: ClientSession, token: string, txnId: string, next: 'used' | 'denied' = 'used'): Promise<void> {
   await d.sessions.putClient(clientId, { status: next, txnId: session.txnId, verifier: '', ...(next === 'denied' && { reason: 'consent withdrawn' }) }, DECIDED_TTL_S);
-  const basic = Buffer.from(`${d.clientId}:${d.clientSecret}`).toString('base64');
-  await d.http
-    .call({
-      method: 'POST',
-      url: `${d.url}/oauth2/1/revoke`,
-      headers: { authorization: `Basic ${basic}` },
-      form: { token, token_type_hint: 'access_token' },
-      timeoutMs: Math.min(d.ctx.timeoutFor('doclocker-download-aadhaar'), 5000),
-    })
-    .catch(() => undefined);
+  await revokeToken(d, token, txnId, d.retrier);
 }
 
 export async function document(d: DownloadDeps, txnId: string) {

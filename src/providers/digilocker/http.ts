@@ -1,5 +1,5 @@
 // Owns the DigiLocker connector's HTTP calls: the shared partner transport (partner-http.ts) with a
-// deadline on the whole call and form bodies, and the classification of its failures. Every call this
+// deadline on the whole call, form and JSON bodies, and the classification of its failures. Every call this
 // connector makes is either a read (the eAadhaar XML) or an OAuth step that changes nothing a retry
 // would double, so any failure before an answer is a PartnerError: the core fails the transaction with
 // a 502 and charges nothing, and the client may simply try again.
@@ -18,6 +18,8 @@ export interface CallSpec {
   headers?: Record<string, string>;
   /** A form body (application/x-www-form-urlencoded). */
   form?: Record<string, string>;
+  /** A JSON body (application/json); never with `form`. */
+  json?: Record<string, unknown>;
   timeoutMs: number;
 }
 
@@ -37,8 +39,10 @@ export class DigilockerHttp {
   async call(spec: CallSpec): Promise<HttpAnswer> {
     const headers: Record<string, string> = { accept: '*/*', ...spec.headers };
     if (spec.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (spec.json) headers['content-type'] = 'application/json';
+    const body = spec.form ? new URLSearchParams(spec.form).toString() : spec.json ? JSON.stringify(spec.json) : undefined;
     try {
-      const a = await this.http.call(spec.method, spec.url, spec.timeoutMs, headers, spec.form ? new URLSearchParams(spec.form).toString() : undefined);
+      const a = await this.http.call(spec.method, spec.url, spec.timeoutMs, headers, body);
       return { status: a.status, headers: a.headers, body: a.raw };
     } catch (err) {
       throw classify(err);

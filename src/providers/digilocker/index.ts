@@ -2,17 +2,24 @@
 // doclocker-initialize (an OAuth authorization URL with PKCE) and doclocker-download-aadhaar (the
 // signed eAadhaar XML, verified before a field is read), its OAuth callback route, and document(),
 // the XML behind Xml_Url. Variables: CLIENT_ID, CLIENT_SECRET, TRUST_ANCHORS (a PEM file of the CA
-// certificates trusted to sign eAadhaar XML), optional EAADHAAR_PATH; `url` is the API base
+// certificates trusted to sign eAadhaar XML), optional EAADHAAR_PATH (default the spec's
+// /oauth2/2/xml/eaadhaar) and REVOKE_RETRY_S (revoke.ts, default 30); `url` is the API base
 // (…/public). A missing or unusable variable stops the boot with a message naming it.
 import { readFileSync } from 'node:fs';
 import { partnerVars, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext } from '../connector.js';
 import { document, download, revokeGrant, type DownloadDeps } from './download.js';
 import { DigilockerHttp } from './http.js';
 import { initialize, registerCallback } from './oauth.js';
+import { Retrier } from './revoke.js';
 import { DigilockerSessions, PENDING_TTL_S } from './session.js';
 import { parseAnchors } from './xml-verify.js';
 
-const DEFAULT_EAADHAAR_PATH = '/oauth2/3/xml/eaadhaar';
+/**
+ * The partner's own spec (Authorized Partner API, docs/partners/digilocker/): GET /oauth2/2/xml/eaadhaar.
+ * CONTRACT §9 once named /oauth2/3/ (what some current clients call); the spec wins (docs/DECISIONS.md),
+ * and EAADHAAR_PATH still points elsewhere when the partner says so.
+ */
+const DEFAULT_EAADHAAR_PATH = '/oauth2/2/xml/eaadhaar';
 
 function settings(ctx: PartnerContext) {
   const { name, need } = partnerVars(ctx, 'digilocker');
@@ -34,13 +41,19 @@ function settings(ctx: PartnerContext) {
   }
   const eaadhaarPath = ctx.vars.EAADHAAR_PATH?.trim() || DEFAULT_EAADHAAR_PATH;
   if (!eaadhaarPath.startsWith('/')) throw new Error(`${name('EAADHAAR_PATH')} must be a path starting with /, such as ${DEFAULT_EAADHAAR_PATH}`);
-  return { url: base.toString().replace(/\/+$/, ''), clientId, clientSecret, anchors, eaadhaarPath };
+  const retryS = Number(ctx.vars.REVOKE_RETRY_S?.trim() || 30);
+  if (!Number.isFinite(retryS) || retryS <= 0) throw new Error(`${name('REVOKE_RETRY_S')} must be a number of seconds > 0`);
+  return { url: base.toString().replace(/\/+$/, ''), clientId, clientSecret, anchors, eaadhaarPath, retryMs: Math.round(retryS * 1000) };
 }
 
 export const createDigilocker: ConnectorFactory = (ctx) => {
   const s = settings(ctx);
   const http = new DigilockerHttp(Math.min(5000, ctx.timeoutFor('doclocker-download-aadhaar')));
-  const deps: DownloadDeps = { ctx, http, sessions: new DigilockerSessions(ctx.sessions), ...s };
+  const base = { ctx, http, sessions: new DigilockerSessions(ctx.sessions), hooks: {}, ...s };
+  const retrier = new Retrier(base);
+  const deps: DownloadDeps = Object.assign(base, { retrier });
+  // What an earlier process left to revoke is retried once this one is up.
+  retrier.soon();
 
   const connector: Connector = {
     serves: ['doclocker-initialize', 'doclocker-download-aadhaar'],
@@ -58,8 +71,14 @@ export const createDigilocker: ConnectorFactory = (ctx) => {
     },
     document: (txnId) => document(deps, txnId),
     revokeGrant: (clientId) => revokeGrant(deps, clientId),
-    routes: (app, hooks) => registerCallback(app, hooks, deps),
-    close: () => http.close(),
+    routes: (app, hooks) => {
+      deps.hooks = hooks;
+      registerCallback(app, hooks, deps);
+    },
+    close: async () => {
+      await retrier.close();
+      await http.close();
+    },
   };
   return connector;
 };

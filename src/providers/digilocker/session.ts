@@ -32,7 +32,8 @@ export const keys = {
 };
 
 export class DigilockerSessions {
-  constructor(private store: PartnerSessions) {}
+  /** The store itself, for revoke.ts's own keys (`revoke:<id>`, `revokes`). */
+  constructor(readonly store: PartnerSessions) {}
 
   client(clientId: string) {
     return this.store.get<ClientSession>(keys.client(clientId));

@@ -1,6 +1,6 @@
 // Owns DigiLocker's own shapes (PARTNERS.md §1) and their mapping to ours: the token response (both
 // the spec's and the real-world field spellings), the `{error, error_description}` body, the eAadhaar
-// XML elements (`KycRes`, `UidData`, `Poi`, `Poa`, `Pht`), and the Outcomes of doclocker-initialize
+// XML elements (`KycRes`, `UidData`, `Poi`, `Poa`, `Pht`; Rar, LData, Prn and tkn are never read), and the Outcomes of doclocker-initialize
 // and doclocker-download-aadhaar (the seed §2.5 fields). Reads only from the signed content that
 // xml-verify.ts hands over; never sees unverified XML.
 import type { Element } from '@xmldom/xmldom';
@@ -110,20 +110,30 @@ const child = (parent: Element | null | undefined, name: string): Element | null
   return null;
 };
 
-/** `UidData` of either root this endpoint is known to send: `<Certificate>` (observed) or `<OfflinePaperlessKyc>`. */
-function uidData(root: Element): Element | null {
-  if (root.localName === 'Certificate') return child(child(child(root, 'CertificateData'), 'KycRes'), 'UidData');
-  if (root.localName === 'OfflinePaperlessKyc') return child(root, 'UidData');
+/** The `KycRes` of a root that has one: `<Certificate>` (observed payloads) wraps it, the spec's document is one. */
+function kycRes(root: Element): Element | null {
+  if (root.localName === 'Certificate') return child(child(root, 'CertificateData'), 'KycRes');
+  if (root.localName === 'KycRes') return root;
   return null;
 }
 
 /**
- * When the document says it was signed: `KycRes@ts` (ISO 8601 with offset), or for the offline format
+ * `UidData` of any root this endpoint is known to send: `<Certificate>` (observed), `<KycRes>` (the
+ * partner's spec, EaadharXamlSchema) or `<OfflinePaperlessKyc>`.
+ */
+function uidData(root: Element): Element | null {
+  if (root.localName === 'OfflinePaperlessKyc') return child(root, 'UidData');
+  return child(kycRes(root), 'UidData');
+}
+
+/**
+ * When the document says it was signed: `KycRes@ts` (ISO 8601 with offset; the spec's root or the one
+ * inside `<Certificate>`), or for the offline format
  * the timestamp in `referenceId` (last 4 of the number, then yyyyMMddHHmmssSSS, Indian time).
  */
 export function signingTime(root: Element): Date | null {
-  if (root.localName === 'Certificate') {
-    const ts = attr(child(child(root, 'CertificateData'), 'KycRes'), 'ts');
+  if (root.localName !== 'OfflinePaperlessKyc') {
+    const ts = attr(kycRes(root), 'ts');
     const d = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(ts) ? new Date(ts) : null;
     return d && Number.isFinite(d.getTime()) ? d : null;
   }

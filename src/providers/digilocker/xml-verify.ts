@@ -1,9 +1,9 @@
 // Owns the verification of an eAadhaar document (PARTNERS.md §1.7–1.9), in this order:
 //   1. the optional `hmac` header: base64(HMAC-SHA256(key = UTF-8 client secret, raw body bytes)),
 //      compared in constant time over the bytes exactly as received;
-//   2. the XML signature: no DOCTYPE, DTD or entity declaration is accepted (refused on the raw text,
-//      before any parser sees it); exactly one XMLDSig `Signature` in the document, the last element
-//      child of the root; one `SignedInfo` with one `Reference` whose URI is "" (the whole document),
+//   2. the XML signature (root `Certificate`, `KycRes` — the partner's spec — or `OfflinePaperlessKyc`):
+//      no DOCTYPE, DTD or entity declaration is accepted (refused on the raw text, before any parser
+//      sees it); exactly one XMLDSig `Signature` in the document, the last element child of the root; one `SignedInfo` with one `Reference` whose URI is "" (the whole document),
 //      whose only transform is enveloped-signature, with the §1.9 algorithms; the digest and RSA
 //      signature checked by xml-crypto with the leaf certificate we picked ourselves (never its
 //      KeyInfo resolver). Against signature wrapping, the canonical content xml-crypto reports as
@@ -36,10 +36,19 @@ function libs(): NonNullable<typeof loaded> {
 }
 
 const DSIG = 'http://www.w3.org/2000/09/xmldsig#';
+/**
+ * The roots an eAadhaar document may have: `Certificate` (the real 2023–24 payloads PARTNERS.md §1.8
+ * cites), `KycRes` (the partner's own spec, EaadharXamlSchema: UIDAI's signature inside KycRes, as its
+ * last child) and `OfflinePaperlessKyc`. Whatever the root, one enveloped signature over the whole
+ * document, verified below, is the only thing that makes its content usable.
+ */
+const ROOTS = new Set(['Certificate', 'KycRes', 'OfflinePaperlessKyc']);
 const ALGORITHMS = {
   // §1.9: exclusive C14N over SignedInfo, RSA-SHA1, SHA-256 digest. RSA-SHA256 is accepted too, for the
-  // day DigiLocker moves off SHA-1; nothing weaker or stranger is.
-  canonicalization: new Set(['http://www.w3.org/2001/10/xml-exc-c14n#']),
+  // day DigiLocker moves off SHA-1; nothing weaker or stranger is. Inclusive C14N 1.0 is accepted for
+  // SignedInfo because the spec's KycRes names the field without its value, and UIDAI's own signed
+  // responses use it [unconfirmed reading, src/providers/digilocker/PARTNER.md].
+  canonicalization: new Set(['http://www.w3.org/2001/10/xml-exc-c14n#', 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315']),
   signature: new Set([`${DSIG}rsa-sha1`, 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256']),
   digest: new Set(['http://www.w3.org/2001/04/xmlenc#sha256']),
   transforms: [`${DSIG}enveloped-signature`],
@@ -187,7 +196,7 @@ export function verifyEaadhaar(raw: Buffer, hmacHeader: string | undefined | nul
     return refuse('malformed xml', 'the document is not well-formed XML');
   }
   const root = doc.documentElement;
-  if (!root || root.namespaceURI || (root.localName !== 'Certificate' && root.localName !== 'OfflinePaperlessKyc')) {
+  if (!root || root.namespaceURI || !ROOTS.has(root.localName ?? '')) {
     return refuse('malformed xml', 'the document is not an eAadhaar certificate');
   }
   const shape = signatureShape(doc, root);
