@@ -38,6 +38,8 @@ export interface DigilockerFaults {
    * emulator's `eaadhaarShape` option sets the default.
    */
   kycres_shape: boolean;
+  /** Only this eAadhaar route (2 or 3) is served to the client; the other answers the gateway's 404. */
+  eaadhaar_served: 2 | 3 | null;
 }
 
 export const NO_FAULTS: DigilockerFaults = {
@@ -56,6 +58,7 @@ export const NO_FAULTS: DigilockerFaults = {
   bad_hmac: false,
   omit_hmac: false,
   kycres_shape: false,
+  eaadhaar_served: null,
 };
 
 /** Faults from a POST /_sim/faults body (unset names reset to off), or a message naming what is wrong. */
@@ -68,6 +71,7 @@ export function parseFaults(body: unknown): DigilockerFaults | string {
     const ok =
       k === 'auto_allow' ? v === null || typeof v === 'string'
       : k === 'error_status' ? v === 500 || v === 503
+      : k === 'eaadhaar_served' ? v === null || v === 2 || v === 3
       : typeof base === 'number' ? Number.isInteger(v) && (v as number) >= 0
       : typeof v === 'boolean';
     if (!ok) return `fault ${k} has the wrong type`;

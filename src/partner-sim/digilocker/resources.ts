@@ -57,5 +57,11 @@ export function registerResourceRoutes(api: FastifyInstance, ctx: Ctx): void {
   for (const v of [1, 2, 3]) api.get(`/oauth2/${v}/user`, { preHandler: gate(ctx, 'user') }, (req, reply) => user(ctx, req, reply));
   // /2/ is the partner's spec's path (the connector's default), /3/ what some current clients call (§1.7);
   // both serve the same document.
-  for (const v of [2, 3]) api.get(`/oauth2/${v}/xml/eaadhaar`, { preHandler: gate(ctx, 'eaadhaar') }, (req, reply) => eaadhaar(ctx, req, reply));
+  for (const v of [2, 3]) {
+    api.get(`/oauth2/${v}/xml/eaadhaar`, { preHandler: gate(ctx, 'eaadhaar') }, (req, reply) => {
+      const served = ctx.faults.eaadhaar_served;
+      if (served !== null && served !== v) return reply.code(404).type('text/html').send('<html><body><h1>404 Not Found</h1></body></html>');
+      return eaadhaar(ctx, req, reply);
+    });
+  }
 }

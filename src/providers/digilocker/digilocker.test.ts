@@ -351,6 +351,14 @@ describe('digilocker connector', () => {
     const fetched = dl.received.filter((q) => q.path.endsWith('/xml/eaadhaar')).map((q) => q.path);
     assert.ok(fetched.length > 0 && fetched.every((p) => p === '/public/oauth2/2/xml/eaadhaar'), `the spec's path, always: ${[...new Set(fetched)].join(', ')}`);
 
+    // A DigiLocker that serves this client only CONTRACT §9's /3/ route: the spec's /2/ is a gateway 404, then /3/ answers.
+    const onlyThree = await authorized('rohan');
+    faults({ eaadhaar_served: 3 });
+    const seen = dl.received.length;
+    const viaThree = await download(onlyThree.clientId);
+    assert.equal(viaThree.status, 'success', viaThree.message);
+    assert.deepEqual(dl.received.slice(seen).filter((q) => q.path.endsWith('/xml/eaadhaar')).map((q) => q.path), ['/public/oauth2/2/xml/eaadhaar', '/public/oauth2/3/xml/eaadhaar']);
+
     // The same refusals hold for the spec's shape: nothing of an unverified document comes back.
     for (const [fault, reason] of [['tamper_xml', /\(bad signature\)/], ['untrusted_signer', /\(untrusted signer\)/]] as const) {
       const again = await authorized('rohan');

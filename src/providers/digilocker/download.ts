@@ -21,7 +21,8 @@ import { revokeToken, type Retrier, type RevokeDeps } from './revoke.js';
 
 /** What the OAuth steps and revoking have, plus where the eAadhaar is fetched and the CAs trusted to sign it. */
 export interface DownloadDeps extends RevokeDeps {
-  eaadhaarPath: string;
+  /** Tried in order: a 404 for one (the route is not served) tries the next (index.ts). */
+  eaadhaarPaths: readonly string[];
   anchors: readonly X509Certificate[];
   retrier: Retrier;
 }
@@ -50,12 +51,18 @@ export async function download(d: DownloadDeps, r: { txnId: string; clientId: st
   if (refused || !session?.accessToken) return refused ?? downloadFailed(REFUSALS.expired);
   const token = session.accessToken;
 
-  const res = await d.http.call({
-    method: 'GET',
-    url: `${d.url}${d.eaadhaarPath}`,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/xml' },
-    timeoutMs: d.ctx.timeoutFor('doclocker-download-aadhaar'),
-  });
+  let res!: Awaited<ReturnType<typeof d.http.call>>;
+  for (const path of d.eaadhaarPaths) {
+    res = await d.http.call({
+      method: 'GET',
+      url: `${d.url}${path}`,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/xml' },
+      timeoutMs: d.ctx.timeoutFor('doclocker-download-aadhaar'),
+    });
+    // Only the gateway's 404 for a route not served tries the next path; DigiLocker's documented 404s
+    // (no such document for this user) are answers.
+    if (res.status !== 404 || eaadhaarRefusal(res.status, res.body)) break;
+  }
   const final = res.status === 200 ? null : eaadhaarRefusal(res.status, res.body);
   if (res.status !== 200 && !final) {
     throw new PartnerError('unavailable', `DigiLocker could not serve the eAadhaar document (HTTP ${res.status}); try again`);

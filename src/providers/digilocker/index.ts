@@ -2,8 +2,8 @@
 // doclocker-initialize (an OAuth authorization URL with PKCE) and doclocker-download-aadhaar (the
 // signed eAadhaar XML, verified before a field is read), its OAuth callback route, and document(),
 // the XML behind Xml_Url. Variables: CLIENT_ID, CLIENT_SECRET, TRUST_ANCHORS (a PEM file of the CA
-// certificates trusted to sign eAadhaar XML), optional EAADHAAR_PATH (default the spec's
-// /oauth2/2/xml/eaadhaar) and REVOKE_RETRY_S (revoke.ts, default 30); `url` is the API base
+// certificates trusted to sign eAadhaar XML), optional EAADHAAR_PATH (by default the spec's
+// /oauth2/2/xml/eaadhaar, then CONTRACT §9's /oauth2/3/ if the first is not served) and REVOKE_RETRY_S (revoke.ts, default 30); `url` is the API base
 // (…/public). A missing or unusable variable stops the boot with a message naming it.
 import { readFileSync } from 'node:fs';
 import { partnerVars, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext } from '../connector.js';
@@ -15,11 +15,13 @@ import { DigilockerSessions, PENDING_TTL_S } from './session.js';
 import { parseAnchors } from './xml-verify.js';
 
 /**
- * The partner's own spec (Authorized Partner API, docs/partners/digilocker/): GET /oauth2/2/xml/eaadhaar.
- * CONTRACT §9 once named /oauth2/3/ (what some current clients call); the spec wins (docs/DECISIONS.md),
- * and EAADHAAR_PATH still points elsewhere when the partner says so.
+ * Where the eAadhaar is fetched, in order. The partner's own spec (Authorized Partner API,
+ * docs/partners/digilocker/) says GET /oauth2/2/xml/eaadhaar; CONTRACT §9 names /oauth2/3/ as the
+ * default (what some current clients call). Without EAADHAAR_PATH both are tried, the spec's first: a
+ * gateway 404 for the first route (it is not served to this account) tries the second. A read, so
+ * asking twice costs nothing (docs/DECISIONS.md). EAADHAAR_PATH names the one path to use.
  */
-const DEFAULT_EAADHAAR_PATH = '/oauth2/2/xml/eaadhaar';
+const DEFAULT_EAADHAAR_PATHS = ['/oauth2/2/xml/eaadhaar', '/oauth2/3/xml/eaadhaar'];
 
 function settings(ctx: PartnerContext) {
   const { name, need } = partnerVars(ctx, 'digilocker');
@@ -39,11 +41,12 @@ function settings(ctx: PartnerContext) {
   } catch (err) {
     throw new Error(`${name('TRUST_ANCHORS')} (${anchorsPath}) must be a readable PEM file of CA certificates: ${(err as Error).message}`);
   }
-  const eaadhaarPath = ctx.vars.EAADHAAR_PATH?.trim() || DEFAULT_EAADHAAR_PATH;
-  if (!eaadhaarPath.startsWith('/')) throw new Error(`${name('EAADHAAR_PATH')} must be a path starting with /, such as ${DEFAULT_EAADHAAR_PATH}`);
+  const configured = ctx.vars.EAADHAAR_PATH?.trim();
+  if (configured && !configured.startsWith('/')) throw new Error(`${name('EAADHAAR_PATH')} must be a path starting with /, such as ${DEFAULT_EAADHAAR_PATHS[0]}`);
+  const eaadhaarPaths = configured ? [configured] : DEFAULT_EAADHAAR_PATHS;
   const retryS = Number(ctx.vars.REVOKE_RETRY_S?.trim() || 30);
   if (!Number.isFinite(retryS) || retryS <= 0) throw new Error(`${name('REVOKE_RETRY_S')} must be a number of seconds > 0`);
-  return { url: base.toString().replace(/\/+$/, ''), clientId, clientSecret, anchors, eaadhaarPath, retryMs: Math.round(retryS * 1000) };
+  return { url: base.toString().replace(/\/+$/, ''), clientId, clientSecret, anchors, eaadhaarPaths, retryMs: Math.round(retryS * 1000) };
 }
 
 export const createDigilocker: ConnectorFactory = (ctx) => {
