@@ -1,6 +1,7 @@
 // Builds the Fastify application: plugins, hooks and routes, on services wired from one Config and one
 // Store, and the one list of background workers it starts when ready and stops when shutdown begins.
 // It never listens (server.ts does), so tests drive the very same app.
+import { registerServerTiming } from './http/server-timing.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -106,6 +107,7 @@ function registerPipeline(app: FastifyInstance, services: Services): void {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  registerServerTiming(app, services.metrics);
   registerExpectation(app);
   app.addHook('preHandler', inputGuard);
   registerErrorHandling(app);

@@ -31,6 +31,13 @@ export class Metrics {
     labelNames: ['partner', 'kind'],
     registers: [this.registry],
   });
+  private phases = new Histogram({
+    name: 'sangam_call_phase_seconds',
+    help: "An operation call's time by phase (http/server-timing.ts): checks, record (claim, hold, pending row), partner, outcome, and sangam (the whole call less the partner's time)",
+    labelNames: ['operation', 'environment', 'phase'],
+    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
   private breaker = new Gauge({
     name: 'sangam_partner_breaker_state',
     help: 'Circuit breaker state per partner: 0 closed, 1 half-open, 2 open',
@@ -109,6 +116,13 @@ export class Metrics {
 
   /** Refreshes the store-backed gauges; called before each scrape. */
   collectPending: () => Promise<void>;
+
+  /** One call's phases (milliseconds) and its whole time. */
+  callPhases(operation: string | undefined, environment: string | undefined, phases: ReadonlyMap<string, number>, totalMs: number): void {
+    const labels = { operation: operation ?? 'other', environment: environment ?? 'none' };
+    for (const [phase, ms] of phases) this.phases.observe({ ...labels, phase }, ms / 1000);
+    this.phases.observe({ ...labels, phase: 'sangam' }, (totalMs - (phases.get('partner') ?? 0)) / 1000);
+  }
 
   partnerCall(partner: string, operation: string, result: string, ms: number): void {
     this.latency.observe({ partner, operation, result }, ms / 1000);

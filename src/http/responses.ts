@@ -22,7 +22,12 @@ export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = 
 }
 
 /** Headers on every answer. */
-const REQUEST_ID = { 'X-Request-Id': Type.String({ pattern: '^req_[0-9A-Za-z]{20}$', description: 'Identifies this request; error data carries it as request_id, and the audit log row has it' }) };
+const REQUEST_ID = {
+  'X-Request-Id': Type.String({ pattern: '^req_[0-9A-Za-z]{20}$', description: 'Identifies this request; error data carries it as request_id, and the audit log row has it' }),
+  'Server-Timing': str(
+    'Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam\'s own time), `partner` (a live call\'s partner time), the phases `checks`, `record`, `outcome`, and `total`',
+  ),
+};
 
 /** The key's token bucket, sent by every authenticated route once the key is known and allowed (access/rate-limit.ts). */
 const RATE_LIMIT = {

@@ -93,7 +93,9 @@ export class LiveRunner implements Runner {
   }
 
   async run(call: Call): Promise<Answer> {
-    const recorded = await recordClaimed(this.deps, call, await this.recoveryPoint(call));
+    const recording = await this.recoveryPoint(call);
+    const record = () => recordClaimed(this.deps, call, recording);
+    const recorded = await (call.ctx.timing?.time('record', record) ?? record());
     if (recorded.kind === 'replay') return replayed(call, recorded);
     if (recorded.kind === 'claimed') {
       call.ctx.txnId = recorded.txnId!; // a crashed attempt's transaction: answer it, never start a second one
@@ -150,9 +152,11 @@ export class LiveRunner implements Runner {
   private async send(call: Call): Promise<LiveAnswer> {
     const { def, input, ctx, key, audit } = call;
     let outcome: Outcome;
+    const t0 = performance.now();
     try {
       outcome = await executeOperation(def, input, ctx);
     } catch (err) {
+      ctx.timing?.add('partner', performance.now() - t0);
       if (!(err instanceof PartnerError) && !(err instanceof ApiError)) throw err; // unknown: stays pending, reconciled
       // Nothing happened at the partner: the transaction fails, its hold is released, and the key and
       // the reference are freed so that the client may retry the same request. In the lock order: the
@@ -166,7 +170,11 @@ export class LiveRunner implements Runner {
       if (err instanceof ApiError) throw err;
       throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
     }
-    return this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => audit.row(200, body) }, ctx.lane);
+    ctx.timing?.add('partner', performance.now() - t0);
+    const t1 = performance.now();
+    const answer = await this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => audit.row(200, body) }, ctx.lane);
+    ctx.timing?.add('outcome', performance.now() - t1);
+    return answer;
   }
 
   /**

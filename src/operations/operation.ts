@@ -8,6 +8,7 @@
 // A handler sees a narrow OperationContext: who is calling, in which environment, the ids of this
 // request, the connector the runner chose for the environment, and OperationDeps (the few stores and
 // services operations read). It never sees the process's whole service bag.
+import type { Timing } from '../http/server-timing.js';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
@@ -66,6 +67,8 @@ export interface OperationContext {
    * (db/group-commit.ts), so a batch never holds back a client waiting on an answer.
    */
   lane?: Lane;
+  /** The HTTP request's phases (http/server-timing.ts); none for a batch row. */
+  timing?: Timing;
 }
 
 /** Result fields the client sees but the store must not keep (identity photos), and how they come back. */

@@ -83,6 +83,7 @@ export interface Caller {
   environment: Environment;
   requestId: string;
   lane?: OperationContext['lane'];
+  timing?: OperationContext['timing'];
 }
 
 /**
@@ -106,7 +107,8 @@ async function handle(def: OperationDef, routes: OperationRoutes, req: FastifyRe
   const audit = auditOperation(req, reply, def.dataClass);
   const input = parseInput(def, req);
   audit.input = input;
-  const { runner, call } = await prepareCall(def, routes, { accountId: auth.accountId, environment: auth.environment, requestId: req.id }, input, audit);
+  const { runner, call } = await prepareCall(def, routes, { accountId: auth.accountId, environment: auth.environment, requestId: req.id, timing: req.timing }, input, audit);
+  req.timing?.checked();
   const answer = await runner.run(call);
   if (answer.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);

@@ -57,6 +57,7 @@ export class SandboxRunner implements Runner {
     // key's are one text: made once (the recorder calls these with the one row it recorded).
     let made: { row: TxRow; body: string } | undefined;
     const shown = (r: TxRow) => (made?.row === r ? made : (made = { row: r, body: answer(r) })).body;
+    const t0 = performance.now();
     const recorded = await recordClaimed(this.deps, call, {
       tx: {
         id: ctx.txnId,
@@ -74,6 +75,7 @@ export class SandboxRunner implements Runner {
       afterRecord: ctx.afterRecord,
       lane: ctx.lane,
     });
+    ctx.timing?.add('record', performance.now() - t0);
     if (recorded.kind === 'replay') return replayed(call, recorded);
     if (recorded.kind === 'claimed') throw inFlight(); // sandbox keys are never left in flight
     audit.recorded = true;
