@@ -2,9 +2,9 @@
 // what kind of evidence they are that the names are one, with a central similarity and the lowest and
 // highest it could be (pessimistic and optimistic readings). null: the words do not correspond.
 import type { Token } from './parse.js';
-import type { Distance } from './phonetic.js';
-import { keyDistance, keyLength, phoneticKey, sameOnset, skeleton } from './phonetic.js';
+import { consonantsOf, FAR, keyDistance, keyLength, mayBeWithin, phoneticKey, sameOnset, skeleton, type Distance } from './phonetic.js';
 import { distinctNames, stems, variantGroup } from './vocabulary.js';
+import { work } from './work.js';
 
 export type EvidenceKind = 'exact' | 'spelling' | 'variant' | 'suffix' | 'joined' | 'truncated' | 'consonants' | 'initials' | 'initial' | 'near';
 
@@ -25,6 +25,8 @@ export interface Unit {
   consonantsOnly: boolean;
   /** The unit ends its name, and the name is long enough to have been cut by a length limit. */
   mayBeTruncated: boolean;
+  /** `latin` as a dictionary would spell it ('@' read "a", a final one dropped): equal keys and equal spellings are an exact match. */
+  lexical: string;
 }
 
 /** Below this many characters a name is not one a length limit would have cut. */
@@ -41,8 +43,11 @@ export function unitOf(tokens: Token[], nameLength: number, lastPos: number): Un
     loose: tokens.some((t) => t.loose),
     consonantsOnly: tokens.some((t) => t.consonantsOnly),
     mayBeTruncated: tokens[tokens.length - 1]!.pos === lastPos && nameLength >= TRUNCATION_MIN_NAME,
+    lexical: lexicalOf(latin),
   };
 }
+
+export const lexicalOf = (latin: string) => latin.replace(/@$/, '').replace(/@/g, 'a');
 
 /** The letters an initial for this word could be written as (Shankar: S; Tamil சுரேஷ், read "c": C or S). */
 function initialsOf(u: Unit): Set<string> {
@@ -77,9 +82,11 @@ function compareSkeletons(a: Unit, b: Unit): Evidence | null {
   const sb = skeleton(b.key);
   if (sa.length === 0 || sb.length === 0) return null;
   if (sa === sb) return { kind: 'consonants', sim: 0.8, lo: 0.5, hi: 1 };
-  if (Math.min(sa.length, sb.length) >= 5 && keyDistance(sa, sb).hard <= 1) return { kind: 'consonants', sim: 0.7, lo: 0.4, hi: 0.95 };
+  if (Math.min(sa.length, sb.length) >= 5 && mayBeWithin(consonantsOf(sa), consonantsOf(sb), 1) && keyDistance(sa, sb).hard <= 1) return { kind: 'consonants', sim: 0.7, lo: 0.4, hi: 0.95 };
   return null;
 }
+
+const TRUNCATION_MIN_SIM = 0.85;
 
 /** The longer key begins with the shorter (allowing spelling variants), which ends a long name. */
 function truncation(a: Unit, b: Unit): Evidence | null {
@@ -87,8 +94,8 @@ function truncation(a: Unit, b: Unit): Evidence | null {
   if (!short.mayBeTruncated || short.tokens.length > 1 || keyLength(short.key) < 4 || keyLength(short.key) >= keyLength(long.key)) return null;
   const head = long.key.slice(0, short.key.length);
   if (head[0] !== short.key[0]) return null;
-  const d = keyDistance(short.key, head, short.loose || long.loose);
-  return d.hard === 0 && d.sim >= 0.85 ? { kind: 'truncated', sim: 0.85, lo: 0.6, hi: 1 } : null;
+  const d = keyDistance(short.key, head, short.loose || long.loose, TRUNCATION_MIN_SIM);
+  return d.hard === 0 && d.sim >= TRUNCATION_MIN_SIM ? { kind: 'truncated', sim: 0.85, lo: 0.6, hi: 1 } : null;
 }
 
 const MIN_SPELLING = 0.75;
@@ -106,11 +113,9 @@ function spellingOf(d: Distance, strict: boolean): Evidence | null {
   return { kind: 'spelling', sim: d.sim, lo: d.vowels > 0 ? Math.min(lo, VOWEL_SPELLING_LO) : lo, hi: 1 };
 }
 
-/** Too far apart in length for any spelling variant: skip the edit distance. */
-const tooFar = (a: string, b: string) => Math.abs(keyLength(a) - keyLength(b)) > Math.max(keyLength(a), keyLength(b)) * (1 - MIN_SPELLING) * 4;
-
 /** How two units correspond, or null. Joined units only ever meet a single word. */
 export function compareUnits(a: Unit, b: Unit): Evidence | null {
+  work.comparisons++;
   if (a.initial || b.initial) return compareInitials(a, b);
   const joined = a.tokens.length > 1 || b.tokens.length > 1;
   const loose = a.loose || b.loose;
@@ -121,7 +126,7 @@ export function compareUnits(a: Unit, b: Unit): Evidence | null {
 
 function compareWords(a: Unit, b: Unit, loose: boolean): Evidence | null {
   if (a.key === b.key) {
-    const same = a.latin.replace(/@$/, '').replace(/@/g, 'a') === b.latin.replace(/@$/, '').replace(/@/g, 'a');
+    const same = a.lexical === b.lexical;
     return same ? { kind: 'exact', sim: 1, lo: 1, hi: 1 } : { kind: 'spelling', sim: 1, lo: 0.95, hi: 1 };
   }
   const ga = variantGroup(a.key);
@@ -131,18 +136,31 @@ function compareWords(a: Unit, b: Unit, loose: boolean): Evidence | null {
   if (distinctNames(a.key, b.key)) return null;
   // A word of a known group is only a spelling of another word very close to it: Mahmood is not Mohammed.
   const strict = ga !== undefined || gb !== undefined;
-  const d = sameOnset(a.key, b.key, loose) && !tooFar(a.key, b.key) ? keyDistance(a.key, b.key, loose) : null;
+  const d = sameOnset(a.key, b.key, loose) ? wordDistance(a.key, b.key, loose) : null;
   const direct = d && spellingOf(d, strict);
   if (direct) return direct;
   if (a.tokens.length > 1 || b.tokens.length > 1) return null;
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const stem of stems(x.key)) {
-      if (stem === y.key || (sameOnset(stem, y.key, loose) && spellingOf(keyDistance(stem, y.key, loose), true))) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1 };
+      if (stem === y.key || (sameOnset(stem, y.key, loose) && mayBeWithin(consonantsOf(stem), consonantsOf(y.key), 0) && spellingOf(keyDistance(stem, y.key, loose, MIN_SPELLING_STRICT), true))) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1 };
     }
   }
   const cut = truncation(a, b);
   if (cut) return cut;
   return d && nearMiss(a.key, b.key, d) ? NEAR : null;
+}
+
+/**
+ * The distance between two words' keys, computed only as far as compareWords can use it: a spelling
+ * (no hard edit, similarity ≥ 0.75) or a near miss (at most two hard edits with the same consonants and
+ * first letter, or one hard edit at similarity ≥ 0.85). Where neither can come, FAR (no spelling, no
+ * near miss) without computing, or as soon as the cost passes what a spelling allows.
+ */
+function wordDistance(a: string, b: string, loose: boolean): Distance {
+  const sa = skeleton(a);
+  if (a[0] === b[0] && sa.length >= 2 && sa === skeleton(b)) return keyDistance(a, b, loose);
+  if (!mayBeWithin(consonantsOf(a), consonantsOf(b), 1)) return FAR;
+  return keyDistance(a, b, loose, MIN_SPELLING);
 }
 
 /**
