@@ -82,7 +82,7 @@ function compareSkeletons(a: Unit, b: Unit): Evidence | null {
   const sb = skeleton(b.key);
   if (sa.length === 0 || sb.length === 0) return null;
   if (sa === sb) return { kind: 'consonants', sim: 0.8, lo: 0.5, hi: 1 };
-  if (Math.min(sa.length, sb.length) >= 5 && mayBeWithin(consonantsOf(sa), consonantsOf(sb), 1) && keyDistance(sa, sb).hard <= 1) return { kind: 'consonants', sim: 0.7, lo: 0.4, hi: 0.95 };
+  if (Math.min(sa.length, sb.length) >= 5 && mayBeWithin(consonantsOf(sa), consonantsOf(sb), 1) && keyDistance(sa, sb, false, 0, 1).hard <= 1) return { kind: 'consonants', sim: 0.7, lo: 0.4, hi: 0.95 };
   return null;
 }
 
@@ -94,7 +94,7 @@ function truncation(a: Unit, b: Unit): Evidence | null {
   if (!short.mayBeTruncated || short.tokens.length > 1 || keyLength(short.key) < 4 || keyLength(short.key) >= keyLength(long.key)) return null;
   const head = long.key.slice(0, short.key.length);
   if (head[0] !== short.key[0]) return null;
-  const d = keyDistance(short.key, head, short.loose || long.loose, TRUNCATION_MIN_SIM);
+  const d = keyDistance(short.key, head, short.loose || long.loose, TRUNCATION_MIN_SIM, 0);
   return d.hard === 0 && d.sim >= TRUNCATION_MIN_SIM ? { kind: 'truncated', sim: 0.85, lo: 0.6, hi: 1 } : null;
 }
 
@@ -136,13 +136,13 @@ function compareWords(a: Unit, b: Unit, loose: boolean): Evidence | null {
   if (distinctNames(a.key, b.key)) return null;
   // A word of a known group is only a spelling of another word very close to it: Mahmood is not Mohammed.
   const strict = ga !== undefined || gb !== undefined;
-  const d = sameOnset(a.key, b.key, loose) ? wordDistance(a.key, b.key, loose) : null;
+  const d = sameOnset(a.key, b.key, loose) ? wordDistance(a.key, b.key, loose, a.tokens.length === 1 && b.tokens.length === 1) : null;
   const direct = d && spellingOf(d, strict);
   if (direct) return direct;
   if (a.tokens.length > 1 || b.tokens.length > 1) return null;
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const stem of stems(x.key)) {
-      if (stem === y.key || (sameOnset(stem, y.key, loose) && mayBeWithin(consonantsOf(stem), consonantsOf(y.key), 0) && spellingOf(keyDistance(stem, y.key, loose, MIN_SPELLING_STRICT), true))) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1 };
+      if (stem === y.key || (sameOnset(stem, y.key, loose) && mayBeWithin(consonantsOf(stem), consonantsOf(y.key), 0) && spellingOf(keyDistance(stem, y.key, loose, MIN_SPELLING_STRICT, 0), true))) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1 };
     }
   }
   const cut = truncation(a, b);
@@ -152,15 +152,17 @@ function compareWords(a: Unit, b: Unit, loose: boolean): Evidence | null {
 
 /**
  * The distance between two words' keys, computed only as far as compareWords can use it: a spelling
- * (no hard edit, similarity ≥ 0.75) or a near miss (at most two hard edits with the same consonants and
- * first letter, or one hard edit at similarity ≥ 0.85). Where neither can come, FAR (no spelling, no
- * near miss) without computing, or as soon as the cost passes what a spelling allows.
+ * (no hard edit, similarity ≥ 0.75), or for two single words a near miss (nearMiss: at most two hard
+ * edits with the same first letter and consonants, or one hard edit in long words that begin alike, at
+ * similarity ≥ 0.85). Where neither can come, FAR (no spelling, no near miss), without computing or as
+ * soon as the table shows it.
  */
-function wordDistance(a: string, b: string, loose: boolean): Distance {
+function wordDistance(a: string, b: string, loose: boolean, single: boolean): Distance {
   const sa = skeleton(a);
-  if (a[0] === b[0] && sa.length >= 2 && sa === skeleton(b)) return keyDistance(a, b, loose);
-  if (!mayBeWithin(consonantsOf(a), consonantsOf(b), 1)) return FAR;
-  return keyDistance(a, b, loose, MIN_SPELLING);
+  if (single && a[0] === b[0] && sa.length >= 2 && sa === skeleton(b)) return keyDistance(a, b, loose);
+  const oneHard = single && a.slice(0, 2) === b.slice(0, 2) && Math.min(keyLength(a), keyLength(b)) >= NEAR_MIN_LENGTH ? 1 : 0;
+  if (!mayBeWithin(consonantsOf(a), consonantsOf(b), oneHard)) return FAR;
+  return keyDistance(a, b, loose, MIN_SPELLING, oneHard);
 }
 
 /**
@@ -170,10 +172,12 @@ function wordDistance(a: string, b: string, loose: boolean): Distance {
  * so the pair is never a confident NO_MATCH on this word alone.
  */
 const NEAR: Evidence = { kind: 'near', sim: 0, lo: 0, hi: 0.9 };
+/** Words one consonant apart are neighbours only from this many letters (Harsimrat, Harsimran). */
+const NEAR_MIN_LENGTH = 7;
 
 function nearMiss(a: string, b: string, d: Distance): boolean {
   if (a[0] !== b[0]) return false;
   const sa = skeleton(a);
   if (d.hard <= 2 && sa.length >= 2 && sa === skeleton(b)) return true;
-  return d.hard === 1 && Math.min(keyLength(a), keyLength(b)) >= 7 && d.sim >= 0.85 && a.slice(0, 2) === b.slice(0, 2);
+  return d.hard === 1 && Math.min(keyLength(a), keyLength(b)) >= NEAR_MIN_LENGTH && d.sim >= 0.85 && a.slice(0, 2) === b.slice(0, 2);
 }

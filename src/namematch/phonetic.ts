@@ -224,16 +224,31 @@ function prepareColumns(b: string): boolean {
 }
 
 /**
- * Weighted edit distance between two phonetic keys (see the module header for what "hard" means).
- * With `minSim`, a caller that only uses a distance whose similarity reaches it gets FAR as soon as
- * every cell of a row costs more than that allows: costs only grow along a path, so the answer it
- * would have used cannot come (the work saved is most of a long word's table).
+ * Whether some cell of a row could still lead to an answer the caller uses: cost within `limit`, and at
+ * most `maxHard` hard edits. The best path to the last cell passes through a row at a cell whose value
+ * is exactly its prefix's (costs add field by field), and cost and hard edits only grow along a path;
+ * so when no cell of a row qualifies, the answer cannot.
  */
-export function keyDistance(a: string, b: string, loose = false, minSim = 0): Distance {
+function viable(row: Float64Array, m: number, limit: number, maxHard: number): boolean {
+  for (let j = 0; j <= m; j++) {
+    const v = row[j]!;
+    if (v < limit && v - Math.floor(v / FIELD) * FIELD <= maxHard) return true;
+  }
+  return false;
+}
+
+/**
+ * Weighted edit distance between two phonetic keys (see the module header for what "hard" means).
+ * A caller that only uses a distance whose similarity reaches `minSim`, with at most `maxHard` hard
+ * edits, gets FAR as soon as no cell of a row can lead there (viable): the work saved is most of the
+ * table of two words that differ early.
+ */
+export function keyDistance(a: string, b: string, loose = false, minSim = 0, maxHard = Number.POSITIVE_INFINITY): Distance {
   const n = a.length;
   const m = b.length;
   const longest = Math.max(keyLength(a), keyLength(b), 1);
   const limit = minSim > 0 ? (Math.ceil((1 - minSim) * 100 * longest) + 2) * FIELD * FIELD : Number.POSITIVE_INFINITY;
+  const bounded = minSim > 0 || maxHard < FIELD;
   const asciiB = prepareColumns(b);
   const table = INTERIOR[loose ? 1 : 0];
   const fa = firstVowelAt(a);
@@ -245,17 +260,27 @@ export function keyDistance(a: string, b: string, loose = false, minSim = 0): Di
     const ai = a.charCodeAt(i - 1);
     const da = indelCost(ai, i === 1, i === n, i - 1 === fa, a.charCodeAt(i - 2) === LOWER_A);
     const base = (ai & 127) * 128;
-    const slow = ai >= 128 || !asciiB;
-    let low = (cur[0] = prev[0]! + da);
+    // Row 1, column 1 and the last cell depend on their position; so does every cell of a non-ASCII key.
+    const slowRow = i === 1 || ai >= 128 || !asciiB;
+    let diag = prev[0]!;
+    let left = diag + da;
+    cur[0] = left;
     for (let j = 1; j <= m; j++) {
-      const edge = i === 1 || j === 1 || (i === n && j === m) || slow;
-      const sub = edge ? subCost(ai, b.charCodeAt(j - 1), i === 1 || j === 1, i === n && j === m, loose, i === 1 && j === 1) : table[base + codesB[j]!]!;
-      const v = Math.min(prev[j - 1]! + sub, prev[j]! + da, cur[j - 1]! + indelB[j]!);
+      const up = prev[j]!;
+      const edge = slowRow || j === 1 || (i === n && j === m);
+      let v = diag + (edge ? subCost(ai, b.charCodeAt(j - 1), i === 1 || j === 1, i === n && j === m, loose, i === 1 && j === 1) : table[base + codesB[j]!]!);
+      const del = up + da;
+      if (del < v) v = del;
+      const ins = left + indelB[j]!;
+      if (ins < v) v = ins;
       cur[j] = v;
-      if (v < low) low = v;
+      diag = up;
+      left = v;
     }
-    [prev, cur] = [cur, prev];
-    if (low >= limit) {
+    const t = prev;
+    prev = cur;
+    cur = t;
+    if (bounded && !viable(prev, m, limit, maxHard)) {
       work.cells += i * m;
       return FAR;
     }
