@@ -14,6 +14,7 @@ import { compareUnits, lexicalOf, unitOf, type Evidence, type EvidenceKind, type
 import type { Token } from './parse.js';
 import type { NameMatchReason } from './types.js';
 import { genderOf } from './vocabulary.js';
+import { work } from './work.js';
 
 export interface Pair {
   a: Token[];
@@ -28,6 +29,8 @@ export interface Alignment {
   /** Words not searched (beyond MAX_SEARCHED_PAIRS): compared only for an exact match, and left over. */
   unsearchedA: Token[];
   unsearchedB: Token[];
+  /** Some pairs of long words were compared only for an exact match: the comparison's budget of edit-distance cells ran out (work.ts). */
+  tablesSkipped: boolean;
   score: number;
   optimistic: number;
   pessimistic: number;
@@ -99,12 +102,12 @@ function matchExact(A: Token[], B: Token[], usedA: Set<number>, usedB: Set<numbe
   }
 }
 
-/** The words left to search on each side, within MAX_SEARCHED_PAIRS; the last words of the longer side are set aside. */
-function bound(restA: Token[], restB: Token[]): { searchedA: Set<number>; searchedB: Set<number>; unsearchedA: Token[]; unsearchedB: Token[] } {
+/** The words left to search on each side, within maxPairs; the last words of the longer side are set aside. */
+function bound(restA: Token[], restB: Token[], maxPairs: number): { searchedA: Set<number>; searchedB: Set<number>; unsearchedA: Token[]; unsearchedB: Token[] } {
   const [a, b] = [[...restA], [...restB]];
   const unsearchedA: Token[] = [];
   const unsearchedB: Token[] = [];
-  while (a.length * b.length > MAX_SEARCHED_PAIRS) {
+  while (a.length * b.length > maxPairs) {
     if (a.length >= b.length) unsearchedA.unshift(a.pop()!);
     else unsearchedB.unshift(b.pop()!);
   }
@@ -184,7 +187,8 @@ function opposedGenders(leftA: Token[], leftB: Token[]): boolean {
  * Matches the words of two forms of names and scores the match: exact matches first (matchExact), then
  * a greedy search over the rest, strongest evidence first, within MAX_SEARCHED_PAIRS.
  */
-export function align(A: Token[], B: Token[], lengthA: number, lengthB: number): Alignment {
+export function align(A: Token[], B: Token[], lengthA: number, lengthB: number, maxPairs = MAX_SEARCHED_PAIRS): Alignment {
+  const skipped = work.skipped;
   const usedA = new Set<number>();
   const usedB = new Set<number>();
   const pairs: Pair[] = [];
@@ -192,6 +196,7 @@ export function align(A: Token[], B: Token[], lengthA: number, lengthB: number):
   const { searchedA, searchedB, unsearchedA, unsearchedB } = bound(
     A.filter((t) => !usedA.has(t.pos)),
     B.filter((t) => !usedB.has(t.pos)),
+    maxPairs,
   );
   const ub = units(B, searchedB, lengthB);
   const candidates: Candidate[] = [];
@@ -217,6 +222,7 @@ export function align(A: Token[], B: Token[], lengthA: number, lengthB: number):
     leftB,
     unsearchedA,
     unsearchedB,
+    tablesSkipped: work.skipped > skipped,
     score: score(pairs, leftA, leftB, 1),
     optimistic: score(pairs, leftA, leftB, 2),
     pessimistic: score(pairs, leftA, leftB, 0),
@@ -240,7 +246,8 @@ const DETAIL: Partial<Record<EvidenceKind, [NameMatchReason['code'], string]>> =
 /** Said beside the words left over when some were not searched: too many words to weigh every pair. */
 function unsearchedNote(al: Alignment): string {
   const parts = ([[al.unsearchedA, 'name_1'], [al.unsearchedB, 'name_2']] as const).filter(([ts]) => ts.length > 0).map(([ts, field]) => `${words(ts)} (${field})`);
-  return parts.length ? `; too many words to weigh every pair, so ${parts.join(' and ')} compared only for an exact match` : '';
+  if (parts.length) return `; too many words to weigh every pair, so ${parts.join(' and ')} compared only for an exact match`;
+  return al.tablesSkipped ? '; too many long words to weigh every pair in full, so some were compared only for an exact match' : '';
 }
 
 /** What the alignment found, as reasons. */

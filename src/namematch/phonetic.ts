@@ -237,11 +237,17 @@ function viable(row: Float64Array, m: number, limit: number, maxHard: number): b
   return false;
 }
 
+function spend(cells: number): void {
+  work.cells += cells;
+  work.budget -= cells;
+}
+
 /**
  * Weighted edit distance between two phonetic keys (see the module header for what "hard" means).
  * A caller that only uses a distance whose similarity reaches `minSim`, with at most `maxHard` hard
  * edits, gets FAR as soon as no cell of a row can lead there (viable): the work saved is most of the
- * table of two words that differ early.
+ * table of two words that differ early. A table larger than what is left of the comparison's budget
+ * (work.ts) is not filled: FAR, counted in work.skipped.
  */
 export function keyDistance(a: string, b: string, loose = false, minSim = 0, maxHard = Number.POSITIVE_INFINITY): Distance {
   const n = a.length;
@@ -249,6 +255,10 @@ export function keyDistance(a: string, b: string, loose = false, minSim = 0, max
   const longest = Math.max(keyLength(a), keyLength(b), 1);
   const limit = minSim > 0 ? (Math.ceil((1 - minSim) * 100 * longest) + 2) * FIELD * FIELD : Number.POSITIVE_INFINITY;
   const bounded = minSim > 0 || maxHard < FIELD;
+  if (n * m > work.budget) {
+    work.skipped++;
+    return FAR;
+  }
   const asciiB = prepareColumns(b);
   const table = INTERIOR[loose ? 1 : 0];
   const fa = firstVowelAt(a);
@@ -281,11 +291,11 @@ export function keyDistance(a: string, b: string, loose = false, minSim = 0, max
     prev = cur;
     cur = t;
     if (bounded && !viable(prev, m, limit, maxHard)) {
-      work.cells += i * m;
+      spend(i * m);
       return FAR;
     }
   }
-  work.cells += n * m;
+  spend(n * m);
   const total = prev[m]!;
   const hard = hardOf(total) + ((vowelsOf(total) >= 2 && vowelMoved(a, b)) || finalVowelSwapped(a, b) ? 1 : 0);
   const cost = Math.floor(total / FIELD / FIELD) / 100;
