@@ -69,12 +69,15 @@ function units(tokens: Token[], searched: Set<number>, nameLength: number): Unit
  * exact matches are paired): 12 words each, far more than any name has. The work of the search grows
  * with this product (each word against each word and each run of two or three), so it bounds the cost
  * of one comparison whatever the names. Beyond it, the last words of the longer side are not searched:
- * they were compared only for an exact match, and are left over (the reason says so).
+ * they were compared only for an exact match, or an initial with the same initial (matchInitials), and
+ * are otherwise left over (the reason says so).
  */
 export const MAX_SEARCHED_PAIRS = 144;
 
 /** Evidence that two words are the same word spelt the same (equal keys and spellings). */
 const exactEvidence = (): Evidence => ({ kind: 'exact', sim: 1, lo: 1, hi: 1 });
+/** What compareUnits says of two initials of the same letter. */
+const sameInitials = (): Evidence => ({ kind: 'initials', sim: 1, lo: 0.7, hi: 1 });
 const exactKey = (t: Token) => `${t.key}\u0000${lexicalOf(t.latin)}`;
 
 /**
@@ -102,16 +105,39 @@ function matchExact(A: Token[], B: Token[], usedA: Set<number>, usedB: Set<numbe
   }
 }
 
+/**
+ * Pairs words that were not searched with unused initials of the other name that are the same letter,
+ * in order (a long run of initials, which the exact pairing leaves aside, is still read).
+ */
+function matchInitials(unsearched: Token[], other: Token[], usedSelf: Set<number>, usedOther: Set<number>, pair: (self: Token, other: Token) => void): void {
+  const queues = new Map<string, { words: Token[]; next: number }>();
+  for (const t of other) {
+    if (!t.initial || usedOther.has(t.pos)) continue;
+    const q = queues.get(t.initial);
+    if (q) q.words.push(t);
+    else queues.set(t.initial, { words: [t], next: 0 });
+  }
+  for (const t of unsearched) {
+    const q = t.initial ? queues.get(t.initial) : undefined;
+    const u = q?.words[q.next];
+    if (!q || !u) continue;
+    q.next++;
+    usedSelf.add(t.pos);
+    usedOther.add(u.pos);
+    pair(t, u);
+  }
+}
+
 /** The words left to search on each side, within maxPairs; the last words of the longer side are set aside. */
 function bound(restA: Token[], restB: Token[], maxPairs: number): { searchedA: Set<number>; searchedB: Set<number>; unsearchedA: Token[]; unsearchedB: Token[] } {
   const [a, b] = [[...restA], [...restB]];
   const unsearchedA: Token[] = [];
   const unsearchedB: Token[] = [];
   while (a.length * b.length > maxPairs) {
-    if (a.length >= b.length) unsearchedA.unshift(a.pop()!);
-    else unsearchedB.unshift(b.pop()!);
+    if (a.length >= b.length) unsearchedA.push(a.pop()!);
+    else unsearchedB.push(b.pop()!);
   }
-  return { searchedA: new Set(a.map((t) => t.pos)), searchedB: new Set(b.map((t) => t.pos)), unsearchedA, unsearchedB };
+  return { searchedA: new Set(a.map((t) => t.pos)), searchedB: new Set(b.map((t) => t.pos)), unsearchedA: unsearchedA.reverse(), unsearchedB: unsearchedB.reverse() };
 }
 
 interface Candidate {
@@ -214,6 +240,8 @@ export function align(A: Token[], B: Token[], lengthA: number, lengthB: number, 
     for (const t of c.b.tokens) usedB.add(t.pos);
     pairs.push({ a: c.a.tokens, b: c.b.tokens, ev: c.ev });
   }
+  matchInitials(unsearchedA, B, usedA, usedB, (a, b) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
+  matchInitials(unsearchedB, A, usedB, usedA, (b, a) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
   const leftA = A.filter((t) => !usedA.has(t.pos));
   const leftB = B.filter((t) => !usedB.has(t.pos));
   return {
@@ -246,7 +274,7 @@ const DETAIL: Partial<Record<EvidenceKind, [NameMatchReason['code'], string]>> =
 /** Said beside the words left over when some were not searched: too many words to weigh every pair. */
 function unsearchedNote(al: Alignment): string {
   const parts = ([[al.unsearchedA, 'name_1'], [al.unsearchedB, 'name_2']] as const).filter(([ts]) => ts.length > 0).map(([ts, field]) => `${words(ts)} (${field})`);
-  if (parts.length) return `; too many words to weigh every pair, so ${parts.join(' and ')} compared only for an exact match`;
+  if (parts.length) return `; too many words to weigh every pair, so ${parts.join(' and ')} compared only with the same word or initial`;
   return al.tablesSkipped ? '; too many long words to weigh every pair in full, so some were compared only for an exact match' : '';
 }
 
