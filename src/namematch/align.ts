@@ -271,11 +271,14 @@ const DETAIL: Partial<Record<EvidenceKind, [NameMatchReason['code'], string]>> =
   near: ['NEAR_MISS', ': neighbouring names, not taken as the same word'],
 };
 
-/** Said beside the words left over when some were not searched: too many words to weigh every pair. */
+/** Said beside the words left over when the search was bounded: too many words, or too many long ones, to weigh every pair. */
 function unsearchedNote(al: Alignment): string {
   const parts = ([[al.unsearchedA, 'name_1'], [al.unsearchedB, 'name_2']] as const).filter(([ts]) => ts.length > 0).map(([ts, field]) => `${words(ts)} (${field})`);
-  if (parts.length) return `; too many words to weigh every pair, so ${parts.join(' and ')} compared only with the same word or initial`;
-  return al.tablesSkipped ? '; too many long words to weigh every pair in full, so some were compared only for an exact match' : '';
+  const notes = [
+    ...(parts.length ? [`too many words to weigh every pair, so ${parts.join(' and ')} compared only with the same word or initial`] : []),
+    ...(al.tablesSkipped ? ['too many long words to weigh every pair in full, so some were compared only for an exact match'] : []),
+  ];
+  return notes.map((n) => `; ${n}`).join('');
 }
 
 /** What the alignment found, as reasons. */
