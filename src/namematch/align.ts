@@ -10,6 +10,10 @@
 // when only one name has (a word omitted: a middle name, a surname, a clan name; more when it is the
 // first word, usually a given name). The optimistic and pessimistic scores use each pair's highest
 // and lowest similarity and the lowest and highest cost of an omitted word.
+//
+// The work is bounded whatever the names (docs/NAME-MATCH.md, "The cost of one comparison"): words
+// spelt the same are paired by a hash join before any search, and the search weighs at most
+// MAX_SEARCHED_PAIRS pairs of words; compare.ts and work.ts bound the edit distance.
 import { compareUnits, lexicalOf, unitOf, type Evidence, type EvidenceKind, type Unit } from './compare.js';
 import type { Token } from './parse.js';
 import type { NameMatchReason } from './types.js';
@@ -26,7 +30,7 @@ export interface Alignment {
   pairs: Pair[];
   leftA: Token[];
   leftB: Token[];
-  /** Words not searched (beyond MAX_SEARCHED_PAIRS): compared only for an exact match, and left over. */
+  /** Words not searched (beyond MAX_SEARCHED_PAIRS): paired only with the same word or initial, otherwise left over. */
   unsearchedA: Token[];
   unsearchedB: Token[];
   /** Some pairs of long words were compared only for an exact match: the comparison's budget of edit-distance cells ran out (work.ts). */
@@ -69,64 +73,48 @@ function units(tokens: Token[], searched: Set<number>, nameLength: number): Unit
  * exact matches are paired): 12 words each, far more than any name has. The work of the search grows
  * with this product (each word against each word and each run of two or three), so it bounds the cost
  * of one comparison whatever the names. Beyond it, the last words of the longer side are not searched:
- * they were compared only for an exact match, or an initial with the same initial (matchInitials), and
+ * they were compared only for an exact match, or an initial with the same initial (initialKey), and
  * are otherwise left over (the reason says so).
  */
 export const MAX_SEARCHED_PAIRS = 144;
 
-/** Evidence that two words are the same word spelt the same (equal keys and spellings). */
+/** What compareUnits says of two words spelt the same (equal keys and spellings), and of two initials of the same letter. */
 const exactEvidence = (): Evidence => ({ kind: 'exact', sim: 1, lo: 1, hi: 1 });
-/** What compareUnits says of two initials of the same letter. */
 const sameInitials = (): Evidence => ({ kind: 'initials', sim: 1, lo: 0.7, hi: 1 });
-const exactKey = (t: Token) => `${t.key}\u0000${lexicalOf(t.latin)}`;
 
 /**
- * Pairs the words spelt the same on both sides, as the search would pair them first (exact evidence is
- * the strongest, and ties go by position): each word of A in order with the first unused such word of
- * B. A hash join, so that names repeating a word (or long names that agree) cost no search at all.
+ * Pairs each word of `from`, in order, with the first unused word of `to` that has the same key (words
+ * whose key is null are not paired). A hash join: linear in the words.
  */
-function matchExact(A: Token[], B: Token[], usedA: Set<number>, usedB: Set<number>, pairs: Pair[]): void {
+function pairByKey(from: Token[], to: Token[], keyOf: (t: Token) => string | null, usedFrom: Set<number>, usedTo: Set<number>, pair: (f: Token, t: Token) => void): void {
   const queues = new Map<string, { words: Token[]; next: number }>();
-  for (const t of B) {
-    if (t.initial) continue;
-    const k = exactKey(t);
+  for (const t of to) {
+    const k = keyOf(t);
+    if (k === null || usedTo.has(t.pos)) continue;
     const q = queues.get(k);
     if (q) q.words.push(t);
     else queues.set(k, { words: [t], next: 0 });
   }
-  for (const t of A) {
-    const q = t.initial ? undefined : queues.get(exactKey(t));
-    const b = q?.words[q.next];
-    if (!q || !b) continue;
+  for (const f of from) {
+    const k = usedFrom.has(f.pos) ? null : keyOf(f);
+    const q = k === null ? undefined : queues.get(k);
+    const t = q?.words[q.next];
+    if (!q || !t) continue;
     q.next++;
-    usedA.add(t.pos);
-    usedB.add(b.pos);
-    pairs.push({ a: [t], b: [b], ev: exactEvidence() });
+    usedFrom.add(f.pos);
+    usedTo.add(t.pos);
+    pair(f, t);
   }
 }
 
 /**
- * Pairs words that were not searched with unused initials of the other name that are the same letter,
- * in order (a long run of initials, which the exact pairing leaves aside, is still read).
+ * Words spelt the same on both sides are paired first, as the search would pair them (exact evidence is
+ * the strongest, and ties go by position: each word of A in order with the first unused such word of
+ * B), so that names repeating a word, or long names that agree, cost no search at all.
  */
-function matchInitials(unsearched: Token[], other: Token[], usedSelf: Set<number>, usedOther: Set<number>, pair: (self: Token, other: Token) => void): void {
-  const queues = new Map<string, { words: Token[]; next: number }>();
-  for (const t of other) {
-    if (!t.initial || usedOther.has(t.pos)) continue;
-    const q = queues.get(t.initial);
-    if (q) q.words.push(t);
-    else queues.set(t.initial, { words: [t], next: 0 });
-  }
-  for (const t of unsearched) {
-    const q = t.initial ? queues.get(t.initial) : undefined;
-    const u = q?.words[q.next];
-    if (!q || !u) continue;
-    q.next++;
-    usedSelf.add(t.pos);
-    usedOther.add(u.pos);
-    pair(t, u);
-  }
-}
+const exactKey = (t: Token) => (t.initial ? null : `${t.key}\u0000${lexicalOf(t.latin)}`);
+/** Words not searched are paired with an unused initial of the same letter (a long run of initials, which exactKey leaves aside, is still read). */
+const initialKey = (t: Token) => t.initial;
 
 /** The words left to search on each side, within maxPairs; the last words of the longer side are set aside. */
 function bound(restA: Token[], restB: Token[], maxPairs: number): { searchedA: Set<number>; searchedB: Set<number>; unsearchedA: Token[]; unsearchedB: Token[] } {
@@ -210,7 +198,7 @@ function opposedGenders(leftA: Token[], leftB: Token[]): boolean {
 }
 
 /**
- * Matches the words of two forms of names and scores the match: exact matches first (matchExact), then
+ * Matches the words of two forms of names and scores the match: exact matches first (exactKey), then
  * a greedy search over the rest, strongest evidence first, within MAX_SEARCHED_PAIRS.
  */
 export function align(A: Token[], B: Token[], lengthA: number, lengthB: number, maxPairs = MAX_SEARCHED_PAIRS): Alignment {
@@ -218,7 +206,7 @@ export function align(A: Token[], B: Token[], lengthA: number, lengthB: number, 
   const usedA = new Set<number>();
   const usedB = new Set<number>();
   const pairs: Pair[] = [];
-  matchExact(A, B, usedA, usedB, pairs);
+  pairByKey(A, B, exactKey, usedA, usedB, (a, b) => pairs.push({ a: [a], b: [b], ev: exactEvidence() }));
   const { searchedA, searchedB, unsearchedA, unsearchedB } = bound(
     A.filter((t) => !usedA.has(t.pos)),
     B.filter((t) => !usedB.has(t.pos)),
@@ -240,8 +228,8 @@ export function align(A: Token[], B: Token[], lengthA: number, lengthB: number, 
     for (const t of c.b.tokens) usedB.add(t.pos);
     pairs.push({ a: c.a.tokens, b: c.b.tokens, ev: c.ev });
   }
-  matchInitials(unsearchedA, B, usedA, usedB, (a, b) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
-  matchInitials(unsearchedB, A, usedB, usedA, (b, a) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
+  pairByKey(unsearchedA, B, initialKey, usedA, usedB, (a, b) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
+  pairByKey(unsearchedB, A, initialKey, usedB, usedA, (b, a) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
   const leftA = A.filter((t) => !usedA.has(t.pos));
   const leftB = B.filter((t) => !usedB.has(t.pos));
   return {
