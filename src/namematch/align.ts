@@ -10,10 +10,15 @@
 // when only one name has (a word omitted: a middle name, a surname, a clan name; more when it is the
 // first word, usually a given name). The optimistic and pessimistic scores use each pair's highest
 // and lowest similarity and the lowest and highest cost of an omitted word.
-import { compareUnits, unitOf, type Evidence, type EvidenceKind, type Unit } from './compare.js';
+//
+// The work is bounded whatever the names (docs/NAME-MATCH.md, "The cost of one comparison"): words
+// spelt the same are paired by a hash join before any search, and the search weighs at most
+// MAX_SEARCHED_PAIRS pairs of words; compare.ts and work.ts bound the edit distance.
+import { compareUnits, lexicalOf, unitOf, type Evidence, type EvidenceKind, type Unit } from './compare.js';
 import type { Token } from './parse.js';
 import type { NameMatchReason } from './types.js';
 import { genderOf } from './vocabulary.js';
+import { work } from './work.js';
 
 export interface Pair {
   a: Token[];
@@ -25,6 +30,11 @@ export interface Alignment {
   pairs: Pair[];
   leftA: Token[];
   leftB: Token[];
+  /** Words not searched (beyond MAX_SEARCHED_PAIRS): paired only with the same word or initial, otherwise left over. */
+  unsearchedA: Token[];
+  unsearchedB: Token[];
+  /** Some pairs of long words were compared only for an exact match: the comparison's budget of edit-distance cells ran out (work.ts). */
+  tablesSkipped: boolean;
   score: number;
   optimistic: number;
   pessimistic: number;
@@ -44,13 +54,78 @@ const CONFLICT_INITIAL = 0.6;
 const CONFLICT_GENDER = 1;
 const MAX_JOIN = 3;
 
-function units(tokens: Token[], nameLength: number): Unit[] {
+/** The units the search weighs: each searched word, and each run of two or three consecutive searched words joined. */
+function units(tokens: Token[], searched: Set<number>, nameLength: number): Unit[] {
   const last = tokens.length - 1;
-  const out: Unit[] = tokens.map((t) => unitOf([t], nameLength, last));
+  const out: Unit[] = [];
+  for (const t of tokens) if (searched.has(t.pos)) out.push(unitOf([t], nameLength, last));
   for (let size = 2; size <= MAX_JOIN; size++) {
-    for (let i = 0; i + size <= tokens.length; i++) out.push(unitOf(tokens.slice(i, i + size), nameLength, last));
+    for (let i = 0; i + size <= tokens.length; i++) {
+      const run = tokens.slice(i, i + size);
+      if (run.every((t) => searched.has(t.pos))) out.push(unitOf(run, nameLength, last));
+    }
   }
   return out;
+}
+
+/**
+ * The most pairs of words the search weighs (words left in one name × words left in the other, once
+ * exact matches are paired): 12 words each, far more than any name has. The work of the search grows
+ * with this product (each word against each word and each run of two or three), so it bounds the cost
+ * of one comparison whatever the names. Beyond it, the last words of the longer side are not searched:
+ * they were compared only for an exact match, or an initial with the same initial (initialKey), and
+ * are otherwise left over (the reason says so).
+ */
+export const MAX_SEARCHED_PAIRS = 144;
+
+/** What compareUnits says of two words spelt the same (equal keys and spellings), and of two initials of the same letter. */
+const exactEvidence = (): Evidence => ({ kind: 'exact', sim: 1, lo: 1, hi: 1 });
+const sameInitials = (): Evidence => ({ kind: 'initials', sim: 1, lo: 0.7, hi: 1 });
+
+/**
+ * Pairs each word of `from`, in order, with the first unused word of `to` that has the same key (words
+ * whose key is null are not paired). A hash join: linear in the words.
+ */
+function pairByKey(from: Token[], to: Token[], keyOf: (t: Token) => string | null, usedFrom: Set<number>, usedTo: Set<number>, pair: (f: Token, t: Token) => void): void {
+  const queues = new Map<string, { words: Token[]; next: number }>();
+  for (const t of to) {
+    const k = keyOf(t);
+    if (k === null || usedTo.has(t.pos)) continue;
+    const q = queues.get(k);
+    if (q) q.words.push(t);
+    else queues.set(k, { words: [t], next: 0 });
+  }
+  for (const f of from) {
+    const k = usedFrom.has(f.pos) ? null : keyOf(f);
+    const q = k === null ? undefined : queues.get(k);
+    const t = q?.words[q.next];
+    if (!q || !t) continue;
+    q.next++;
+    usedFrom.add(f.pos);
+    usedTo.add(t.pos);
+    pair(f, t);
+  }
+}
+
+/**
+ * Words spelt the same on both sides are paired first, as the search would pair them (exact evidence is
+ * the strongest, and ties go by position: each word of A in order with the first unused such word of
+ * B), so that names repeating a word, or long names that agree, cost no search at all.
+ */
+const exactKey = (t: Token) => (t.initial ? null : `${t.key}\u0000${lexicalOf(t.latin)}`);
+/** Words not searched are paired with an unused initial of the same letter (a long run of initials, which exactKey leaves aside, is still read). */
+const initialKey = (t: Token) => t.initial;
+
+/** The words left to search on each side, within maxPairs; the last words of the longer side are set aside. */
+function bound(restA: Token[], restB: Token[], maxPairs: number): { searchedA: Set<number>; searchedB: Set<number>; unsearchedA: Token[]; unsearchedB: Token[] } {
+  const [a, b] = [[...restA], [...restB]];
+  const unsearchedA: Token[] = [];
+  const unsearchedB: Token[] = [];
+  while (a.length * b.length > maxPairs) {
+    if (a.length >= b.length) unsearchedA.push(a.pop()!);
+    else unsearchedB.push(b.pop()!);
+  }
+  return { searchedA: new Set(a.map((t) => t.pos)), searchedB: new Set(b.map((t) => t.pos)), unsearchedA: unsearchedA.reverse(), unsearchedB: unsearchedB.reverse() };
 }
 
 interface Candidate {
@@ -122,12 +197,24 @@ function opposedGenders(leftA: Token[], leftB: Token[]): boolean {
   return (ga.has('male') && gb.has('female')) || (ga.has('female') && gb.has('male'));
 }
 
-/** Matches the words of two forms of names and scores the match. */
-export function align(A: Token[], B: Token[], lengthA: number, lengthB: number): Alignment {
-  const ua = units(A, lengthA);
-  const ub = units(B, lengthB);
+/**
+ * Matches the words of two forms of names and scores the match: exact matches first (exactKey), then
+ * a greedy search over the rest, strongest evidence first, within MAX_SEARCHED_PAIRS.
+ */
+export function align(A: Token[], B: Token[], lengthA: number, lengthB: number, maxPairs = MAX_SEARCHED_PAIRS): Alignment {
+  const skipped = work.skipped;
+  const usedA = new Set<number>();
+  const usedB = new Set<number>();
+  const pairs: Pair[] = [];
+  pairByKey(A, B, exactKey, usedA, usedB, (a, b) => pairs.push({ a: [a], b: [b], ev: exactEvidence() }));
+  const { searchedA, searchedB, unsearchedA, unsearchedB } = bound(
+    A.filter((t) => !usedA.has(t.pos)),
+    B.filter((t) => !usedB.has(t.pos)),
+    maxPairs,
+  );
+  const ub = units(B, searchedB, lengthB);
   const candidates: Candidate[] = [];
-  for (const a of ua) {
+  for (const a of units(A, searchedA, lengthA)) {
     for (const b of ub) {
       if (a.tokens.length > 1 && b.tokens.length > 1) continue;
       const ev = compareUnits(a, b);
@@ -135,21 +222,23 @@ export function align(A: Token[], B: Token[], lengthA: number, lengthB: number):
     }
   }
   candidates.sort(byStrength);
-  const usedA = new Set<number>();
-  const usedB = new Set<number>();
-  const pairs: Pair[] = [];
   for (const c of candidates) {
     if (c.a.tokens.some((t) => usedA.has(t.pos)) || c.b.tokens.some((t) => usedB.has(t.pos))) continue;
     for (const t of c.a.tokens) usedA.add(t.pos);
     for (const t of c.b.tokens) usedB.add(t.pos);
     pairs.push({ a: c.a.tokens, b: c.b.tokens, ev: c.ev });
   }
+  pairByKey(unsearchedA, B, initialKey, usedA, usedB, (a, b) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
+  pairByKey(unsearchedB, A, initialKey, usedB, usedA, (b, a) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
   const leftA = A.filter((t) => !usedA.has(t.pos));
   const leftB = B.filter((t) => !usedB.has(t.pos));
   return {
     pairs,
     leftA,
     leftB,
+    unsearchedA,
+    unsearchedB,
+    tablesSkipped: work.skipped > skipped,
     score: score(pairs, leftA, leftB, 1),
     optimistic: score(pairs, leftA, leftB, 2),
     pessimistic: score(pairs, leftA, leftB, 0),
@@ -170,6 +259,16 @@ const DETAIL: Partial<Record<EvidenceKind, [NameMatchReason['code'], string]>> =
   near: ['NEAR_MISS', ': neighbouring names, not taken as the same word'],
 };
 
+/** Said beside the words left over when the search was bounded: too many words, or too many long ones, to weigh every pair. */
+function unsearchedNote(al: Alignment): string {
+  const parts = ([[al.unsearchedA, 'name_1'], [al.unsearchedB, 'name_2']] as const).filter(([ts]) => ts.length > 0).map(([ts, field]) => `${words(ts)} (${field})`);
+  const notes = [
+    ...(parts.length ? [`too many words to weigh every pair, so ${parts.join(' and ')} compared only with the same word or initial`] : []),
+    ...(al.tablesSkipped ? ['too many long words to weigh every pair in full, so some were compared only for an exact match'] : []),
+  ];
+  return notes.map((n) => `; ${n}`).join('');
+}
+
 /** What the alignment found, as reasons. */
 export function explain(al: Alignment): NameMatchReason[] {
   const reasons: NameMatchReason[] = [];
@@ -181,11 +280,12 @@ export function explain(al: Alignment): NameMatchReason[] {
   if (singles.some((p, i) => i > 0 && p.b[0]!.pos < singles[i - 1]!.b[0]!.pos)) {
     reasons.push({ code: 'ORDER_SWAPPED', detail: `${singles.map((p) => words(p.a)).join(' ')} / ${[...singles].sort((x, y) => x.b[0]!.pos - y.b[0]!.pos).map((p) => words(p.b)).join(' ')}` });
   }
+  const note = unsearchedNote(al);
   if (al.leftA.length && al.leftB.length) {
-    reasons.push({ code: 'TOKEN_MISMATCH', detail: `${words(al.leftA)} (name_1) against ${words(al.leftB)} (name_2)` });
+    reasons.push({ code: 'TOKEN_MISMATCH', detail: `${words(al.leftA)} (name_1) against ${words(al.leftB)} (name_2)${note}` });
   } else {
     for (const [left, field] of [[al.leftA, 'name_1'], [al.leftB, 'name_2']] as const) {
-      if (left.length) reasons.push({ code: 'TOKEN_MISSING', detail: `${words(left)} only in ${field}${left.every((t) => t.weight < 0.5) ? ' (a common word)' : ''}` });
+      if (left.length) reasons.push({ code: 'TOKEN_MISSING', detail: `${words(left)} only in ${field}${left.every((t) => t.weight < 0.5) ? ' (a common word)' : ''}${note}` });
     }
   }
   if (al.pairs.length > 0 && al.pairs.every((p) => p.ev.kind === 'exact') && !al.leftA.length && !al.leftB.length) {

@@ -6,9 +6,10 @@
 // Errors: NameMatchInputError — a name that is not a string, empty, over 200 characters (or 256 after
 // NFKC), without letters or in a script not read (`field` names it); thresholds out of 0–100 or
 // review_at above approve_at.
-import { align, explain, type Alignment } from './align.js';
+import { align, explain, MAX_SEARCHED_PAIRS, type Alignment } from './align.js';
 import { NameMatchInputError } from './errors.js';
 import { parseName, type ParsedName } from './parse.js';
+import { startComparison } from './work.js';
 import { ALGORITHM_VERSION, type NameMatchCategory, type NameMatchDecision, type NameMatchReason, type NameMatchResult, type NameMatchThresholds } from './types.js';
 
 export { NameMatchInputError, type NameMatchErrorCode, type NameMatchField } from './errors.js';
@@ -63,11 +64,13 @@ function decisionOf(score: number, t: NameMatchThresholds): NameMatchDecision {
 
 const pct = (x: number) => Math.round(100 * Math.min(1, Math.max(0, x)));
 
+/** Every pairing of the two names' forms (aliases), the best kept; the forms share the search's bound. */
 function best(p1: ParsedName, p2: ParsedName): Alignment | null {
   let top: Alignment | null = null;
+  const maxPairs = Math.max(1, Math.floor(MAX_SEARCHED_PAIRS / (p1.forms.length * p2.forms.length)));
   for (const a of p1.forms) {
     for (const b of p2.forms) {
-      const al = align(a, b, p1.length, p2.length);
+      const al = align(a, b, p1.length, p2.length, maxPairs);
       if (!top || al.score > top.score) top = al;
     }
   }
@@ -77,6 +80,7 @@ function best(p1: ParsedName, p2: ParsedName): Alignment | null {
 /** Compares two names (CONTRACT §11). Throws NameMatchInputError on input it cannot compare. */
 export function matchNames(name1: unknown, name2: unknown, thresholds: Partial<NameMatchThresholds> = {}): NameMatchResult {
   const t = checkThresholds(thresholds);
+  startComparison();
   const p1 = parseName(name1, 'name_1');
   const p2 = parseName(name2, 'name_2');
   const al = best(p1, p2);

@@ -133,7 +133,7 @@ function initialOf(text: string, latin: string, script: ScriptName, dotted: bool
  * Reports what it dropped and which scripts it read.
  */
 function tokenise(form: string, mixedCase: boolean, field: NameMatchField, reasons: NameMatchReason[], scripts: Set<ScriptName>, titles: Array<[string, string]>): Token[] {
-  const out: Omit<Token, 'pos'>[] = [];
+  const out: Token[] = []; // pos: the index in out (words are only ever dropped from the end)
   let leading = true;
   const dropped: string[] = [];
   for (const w of words(form)) {
@@ -150,16 +150,16 @@ function tokenise(form: string, mixedCase: boolean, field: NameMatchField, reaso
       const loose = script === 'Tamil' || script === 'Malayalam';
       const initials = initialOf(run.text, latin, script, w.dotted, mixedCase);
       if (initials) {
-        for (const letter of initials) out.push({ text: initials.length > 1 ? letter.toUpperCase() : run.text, latin: letter, key: letter, script, initial: letter, weight: 0.35, loose, consonantsOnly: false });
+        for (const letter of initials) out.push({ text: initials.length > 1 ? letter.toUpperCase() : run.text, latin: letter, key: letter, script, initial: letter, pos: out.length, weight: 0.35, loose, consonantsOnly: false });
         continue;
       }
       const key = phoneticKey(latin);
-      out.push({ text: run.text, latin, key, script, initial: null, weight: tokenWeight(key), loose, consonantsOnly: script === 'Perso-Arabic' });
+      out.push({ text: run.text, latin, key, script, initial: null, pos: out.length, weight: tokenWeight(key), loose, consonantsOnly: script === 'Perso-Arabic' });
     }
   }
   while (out.length > 1 && TRAILING_HONORIFICS.has(lexical(out[out.length - 1]!.latin))) dropped.push(out.pop()!.text);
   if (dropped.length) reasons.push({ code: 'HONORIFIC_REMOVED', detail: `${field}: ${dropped.join(', ')}` });
-  return out.map((t, pos) => ({ ...t, pos }));
+  return out;
 }
 
 /** Reads one name (field `name_1` or `name_2`). Throws NameMatchInputError for input it cannot compare. */

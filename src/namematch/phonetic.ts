@@ -11,6 +11,7 @@
 // in the middle of a word, and that Bengali and Odia say as "o"): it matches a, o or nothing for free.
 
 import { memo } from './memo.js';
+import { work } from './work.js';
 
 /** IAST and ISO 15919 letters that fold to more than their base letter. */
 const SPECIAL: Record<string, string> = {
@@ -190,33 +191,114 @@ export interface Distance {
 
 let rowA = new Float64Array(64);
 let rowB = new Float64Array(64);
+let indelB = new Float64Array(64);
+let codesB = new Uint8Array(64);
 
-/** Weighted edit distance between two phonetic keys (see the module header for what "hard" means). */
-export function keyDistance(a: string, b: string, loose = false): Distance {
+/**
+ * subCost for every cell but those of the first row, the first column and the last cell (the only ones
+ * whose position changes a cost), for letters below 128 (every key's): built once, read per cell.
+ */
+function interiorCosts(loose: boolean): Float64Array {
+  const t = new Float64Array(128 * 128);
+  for (let x = 0; x < 128; x++) for (let y = 0; y < 128; y++) t[x * 128 + y] = subCost(x, y, false, false, loose, false);
+  return t;
+}
+const INTERIOR = [interiorCosts(false), interiorCosts(true)] as const;
+
+/** What keyDistance answers when the cost passed the caller's bound: no spelling, no near miss. */
+export const FAR: Distance = Object.freeze({ cost: Number.POSITIVE_INFINITY, hard: FIELD - 1, vowels: 0, sim: 0 });
+
+/** The second key's letters and what adding each costs, once per call rather than once per cell. */
+function prepareColumns(b: string): boolean {
+  const m = b.length;
+  if (rowA.length <= m) [rowA, rowB, indelB, codesB] = [new Float64Array(m + 1), new Float64Array(m + 1), new Float64Array(m + 1), new Uint8Array(m + 1)];
+  const fb = firstVowelAt(b);
+  let ascii = true;
+  for (let j = 1; j <= m; j++) {
+    const ch = b.charCodeAt(j - 1);
+    if (ch >= 128) ascii = false;
+    codesB[j] = ch & 127;
+    indelB[j] = indelCost(ch, j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A);
+  }
+  return ascii;
+}
+
+/**
+ * Whether some cell of a row could still lead to an answer the caller uses: cost within `limit`, and at
+ * most `maxHard` hard edits. The best path to the last cell passes through a row at a cell whose value
+ * is exactly its prefix's (costs add field by field), and cost and hard edits only grow along a path;
+ * so when no cell of a row qualifies, the answer cannot.
+ */
+function viable(row: Float64Array, m: number, limit: number, maxHard: number): boolean {
+  for (let j = 0; j <= m; j++) {
+    const v = row[j]!;
+    if (v < limit && v - Math.floor(v / FIELD) * FIELD <= maxHard) return true;
+  }
+  return false;
+}
+
+function spend(cells: number): void {
+  work.cells += cells;
+  work.budget -= cells;
+}
+
+/**
+ * Weighted edit distance between two phonetic keys (see the module header for what "hard" means).
+ * A caller that only uses a distance whose similarity reaches `minSim`, with at most `maxHard` hard
+ * edits, gets FAR as soon as no cell of a row can lead there (viable): the work saved is most of the
+ * table of two words that differ early. A table larger than what is left of the comparison's budget
+ * (work.ts) is not filled: FAR, counted in work.skipped.
+ */
+export function keyDistance(a: string, b: string, loose = false, minSim = 0, maxHard = Number.POSITIVE_INFINITY): Distance {
   const n = a.length;
   const m = b.length;
-  if (rowA.length <= m) [rowA, rowB] = [new Float64Array(m + 1), new Float64Array(m + 1)];
+  const longest = Math.max(keyLength(a), keyLength(b), 1);
+  const limit = minSim > 0 ? (Math.ceil((1 - minSim) * 100 * longest) + 2) * FIELD * FIELD : Number.POSITIVE_INFINITY;
+  const bounded = minSim > 0 || maxHard < FIELD;
+  if (n * m > work.budget) {
+    work.skipped++;
+    return FAR;
+  }
+  const asciiB = prepareColumns(b);
+  const table = INTERIOR[loose ? 1 : 0];
   const fa = firstVowelAt(a);
-  const fb = firstVowelAt(b);
   let prev = rowA;
   let cur = rowB;
   prev[0] = 0;
-  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1]! + indelCost(b.charCodeAt(j - 1), j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A);
+  for (let j = 1; j <= m; j++) prev[j] = prev[j - 1]! + indelB[j]!;
   for (let i = 1; i <= n; i++) {
     const ai = a.charCodeAt(i - 1);
     const da = indelCost(ai, i === 1, i === n, i - 1 === fa, a.charCodeAt(i - 2) === LOWER_A);
-    cur[0] = prev[0]! + da;
+    const base = (ai & 127) * 128;
+    // Row 1, column 1 and the last cell depend on their position; so does every cell of a non-ASCII key.
+    const slowRow = i === 1 || ai >= 128 || !asciiB;
+    let diag = prev[0]!;
+    let left = diag + da;
+    cur[0] = left;
     for (let j = 1; j <= m; j++) {
-      const bj = b.charCodeAt(j - 1);
-      const v = Math.min(prev[j - 1]! + subCost(ai, bj, i === 1 || j === 1, i === n && j === m, loose, i === 1 && j === 1), prev[j]! + da, cur[j - 1]! + indelCost(bj, j === 1, j === m, j - 1 === fb, b.charCodeAt(j - 2) === LOWER_A));
+      const up = prev[j]!;
+      const edge = slowRow || j === 1 || (i === n && j === m);
+      let v = diag + (edge ? subCost(ai, b.charCodeAt(j - 1), i === 1 || j === 1, i === n && j === m, loose, i === 1 && j === 1) : table[base + codesB[j]!]!);
+      const del = up + da;
+      if (del < v) v = del;
+      const ins = left + indelB[j]!;
+      if (ins < v) v = ins;
       cur[j] = v;
+      diag = up;
+      left = v;
     }
-    [prev, cur] = [cur, prev];
+    const t = prev;
+    prev = cur;
+    cur = t;
+    if (bounded && !viable(prev, m, limit, maxHard)) {
+      spend(i * m);
+      return FAR;
+    }
   }
+  spend(n * m);
   const total = prev[m]!;
   const hard = hardOf(total) + ((vowelsOf(total) >= 2 && vowelMoved(a, b)) || finalVowelSwapped(a, b) ? 1 : 0);
   const cost = Math.floor(total / FIELD / FIELD) / 100;
-  const longest = Math.max(keyLength(a), keyLength(b), 1);
   return { cost, hard, vowels: vowelsOf(total), sim: Math.max(0, 1 - cost / longest) };
 }
 
@@ -229,3 +311,45 @@ export function sameOnset(a: string, b: string, loose: boolean): boolean {
 
 /** The consonant skeleton of a key: what a script that writes few vowels (Perso-Arabic) can be compared on. */
 export const skeleton = (k: string) => k.replace(/[aeiou@yvh]/g, '');
+
+/**
+ * Consonant classes no edit of cost without a hard edit leaves: the cheap pairs (b/v, j/z, s/z, the
+ * flapped r with r or d, a final n/m) and Tamil's unvoiced pairs (k/g, c/j/s, t/d, p/b) merged, vowels,
+ * h and y (dropped or written for i at no hard cost) left out. Coarser than any edit can tell apart, so
+ * two keys whose classes differ cannot be a spelling of one another (every such path has a hard edit).
+ */
+const CLASS: Record<string, string> = { v: 'b', p: 'b', j: 'c', s: 'c', z: 'c', g: 'k', d: 't', r: 't', R: 't', m: 'n' };
+
+export interface Consonants {
+  /** The key's consonant classes, in order. */
+  classes: string;
+  /** The same without the last, when the key ends in a final "av" glide that may be dropped (Dinshaw), else null. */
+  trimmed: string | null;
+}
+
+export const consonantsOf = memo((key: string): Consonants => {
+  let classes = '';
+  for (const ch of key) if (!/[aeiou@hy]/.test(ch)) classes += CLASS[ch] ?? ch;
+  return { classes, trimmed: key.endsWith('av') ? classes.slice(0, -1) : null };
+});
+
+/** At most `edits` (0 or 1) insertions, deletions or substitutions turn x into y. */
+function within(x: string, y: string, edits: 0 | 1): boolean {
+  if (x === y) return true;
+  if (edits === 0 || Math.abs(x.length - y.length) > 1) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return x.slice(i + (x.length >= y.length ? 1 : 0)) === y.slice(i + (y.length >= x.length ? 1 : 0));
+}
+
+/**
+ * Whether the weighted edit distance between two keys can come out with at most `hard` hard edits: their
+ * consonant classes are at most that many edits apart (a dropped final glide aside). A cheap necessary
+ * test, so that the distance is computed only where its answer could be used.
+ */
+export function mayBeWithin(a: Consonants, b: Consonants, hard: 0 | 1): boolean {
+  for (const x of [a.classes, a.trimmed]) {
+    for (const y of [b.classes, b.trimmed]) if (x !== null && y !== null && within(x, y, hard)) return true;
+  }
+  return false;
+}

@@ -18,6 +18,7 @@ const GENDER = new Map<string, 'male' | 'female'>();
 for (const g of ['male', 'female'] as const) for (const word of GENDERED[g]) GENDER.set(keyOf(word), g);
 
 const DISTINCT = new Set(DISTINCT_NAMES.flatMap(([x, y]) => [`${keyOf(x)} ${keyOf(y)}`, `${keyOf(y)} ${keyOf(x)}`]));
+const DISTINCT_WORDS = new Set(DISTINCT_NAMES.flat().map(keyOf));
 
 const SUFFIXES = JOINED_SUFFIXES.map(keyOf);
 const PREFIXES = JOINED_PREFIXES.map(keyOf);
@@ -70,4 +71,8 @@ export const genderOf = memo((key: string): 'male' | 'female' | undefined => {
 });
 
 /** Two words known to be different names though they look like spellings of one (Khan, Khanna). */
-export const distinctNames = (a: string, b: string) => DISTINCT.has(`${a.replace(/@$/, '')} ${b.replace(/@$/, '')}`);
+export function distinctNames(a: string, b: string): boolean {
+  const x = a.endsWith('@') ? a.slice(0, -1) : a;
+  const y = b.endsWith('@') ? b.slice(0, -1) : b;
+  return DISTINCT_WORDS.has(x) && DISTINCT_WORDS.has(y) && DISTINCT.has(`${x} ${y}`);
+}
