@@ -6,7 +6,7 @@
 // and misbehaves on demand (/_sim/faults). The API lives under /payout, as on the real hosts; everything is in memory.
 // Legacy V1/V1.2 (bearer tokens, directTransfer) is not emulated: V2 does not need it.
 import type { FastifyInstance } from 'fastify';
-import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, keepRequests, type ReceivedRequest, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
 import type { ValidationRecord } from './validations.js';
@@ -71,6 +71,8 @@ export interface CashfreePayoutsEmulator extends EmulatorHandle<CashfreePayoutsS
   /** Every Validate Payout call answered, oldest first. */
   validations(): ValidationRecord[];
   webhookLog(): DeliveryRecord[];
+  /** The /payout requests received, bodies as sent, with the answers given, oldest first. */
+  requests(): ReceivedRequest[];
 }
 
 export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOptions = {}): Promise<CashfreePayoutsEmulator> {
@@ -101,7 +103,10 @@ export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOption
         },
       });
       const validations: ValidationRecord[] = [];
+      const lookup = { missing: false };
+      const received = keepRequests(app, '/payout/');
       const apiDeps = {
+        lookup,
         book,
         validations,
         faults,
@@ -114,9 +119,9 @@ export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOption
       };
       await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/payout' });
       const setWebhookUrl = (url: string | null) => void (webhookUrl = url);
-      await registerAdmin(app, { book, webhooks, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl });
+      await registerAdmin(app, { book, webhooks, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl, lookup });
       return {
-        handle: { setWebhookUrl, transfers: () => [...book.transfers.values()], validations: () => [...validations], webhookLog: () => webhooks.log },
+        handle: { setWebhookUrl, transfers: () => [...book.transfers.values()], validations: () => [...validations], webhookLog: () => webhooks.log, requests: () => [...received] },
         basePath: '/payout',
         close: () => webhooks.close(),
       };
