@@ -42,7 +42,8 @@ export function rechargeView(rec: RechargeRecord, of: 'request' | 'status' = 're
     amount: rec.input.amount,
     transactionRefId: rec.transactionRefId,
     status: rec.status,
-    operatorRefId: rec.operatorRefId,
+    // Setu's OpenAPI types operatorRefId as a string (never null): absent until the operator gives one.
+    ...(rec.operatorRefId ? { operatorRefId: rec.operatorRefId } : {}),
   };
 }
 

@@ -138,7 +138,8 @@ function paymentWebhook(rec: RechargeRecord, status: string, reference: WebhookR
   return {
     transactionRefId: reference === 'refId' ? rec.input.refId : rec.transactionRefId,
     trace_id: rec.traceId,
-    operatorRefId: rec.operatorRefId,
+    // [P] "Operator transaction ID (if available)", not mandatory: absent (the Failure sample has none) until there is one.
+    ...(rec.operatorRefId ? { operatorRefId: rec.operatorRefId } : {}),
     status,
     amount: rupees(rec.input.amount),
     mobile_number: rec.input.mobile,
