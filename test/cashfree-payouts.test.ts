@@ -103,6 +103,10 @@ describe('cashfree-payouts connector, end to end', () => {
       return d.length === 2 * types.size && types.has('TRANSFER_SUCCESS') && (await callbacksOf(txnId)).length === types.size;
     },
     lost: 'pending-then-failed',
+    lookupUnknown: async (missing) => {
+      const r = await fetch(`${emu.origin}/_sim/lookup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ missing }) });
+      assert.equal(r.status, 200);
+    },
     wrongCredentials: { start: (env) => startCfApp(emu, null, { ...env, SANGAM_PARTNER_CASHFREE_CLIENT_SECRET: 'wrong_secret' }), message: /Cashfree refused our API credentials \(HTTP 401\)/, secret: 'wrong_secret' },
     total: () => emu.transfers().length,
     afterSuccess: async (txnId, done) => {
@@ -282,6 +286,8 @@ describe('cashfree-payouts connector, end to end', () => {
   for (const [name, setup, match] of [
     ['429', () => emu.setFaults({ throttle_next: 1, scope: 'create_transfer' }), /Cashfree is throttling requests \(HTTP 429, retry after 1 s\)/],
     ['403 apis_not_enabled', () => emu.setFaults({ apis_not_enabled: true }), /Cashfree refused the request \(HTTP 403: apis_not_enabled/],
+    // Cashfree's OpenAPI documents this 500 (AuthenticationError): the request was never authenticated, nothing ran.
+    ['500 authentication_error', () => emu.setFaults({ authentication_error: true, scope: 'create_transfer' }), /Cashfree could not authenticate the request \(HTTP 500 authentication_error\)/],
   ] as const) {
     it(`a ${name} before execution: 502, nothing debited, the key freed so a retry succeeds`, async () => {
       setup();

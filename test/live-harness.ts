@@ -293,7 +293,7 @@ export class ServerProcess {
 export function upiPartnerVars(rzp: RazorpayxEmulator, cf: CashfreePayoutsEmulator): Record<string, string> {
   const r = rzp.settings;
   return {
-    ...partnerEnv('rzp', 'razorpayx', rzp.url, { KEY_ID: r.keyId, KEY_SECRET: r.keySecret, ACCOUNT_NUMBER: r.accountNumber, WEBHOOK_SECRET: r.webhookSecret }),
+    ...partnerEnv('rzp', 'razorpayx', rzp.url, { KEY_ID: r.keyId, KEY_SECRET: r.keySecret, ACCOUNT_NUMBER: r.accountNumber, FAV_ACCOUNT_NUMBER: r.liteAccountNumber, WEBHOOK_SECRET: r.webhookSecret }),
     ...partnerEnv('cashfree', 'cashfree-payouts', cf.url, { CLIENT_ID: cf.settings.clientId, CLIENT_SECRET: cf.settings.clientSecret }),
   };
 }

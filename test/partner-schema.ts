@@ -9,6 +9,8 @@
 // (draft-4 style) becomes the draft-7 number; `$ref`s to `#/components/…` are resolved; annotations
 // (`example`, `x-*`, `discriminator`, `xml`, `externalDocs`, `deprecated`, `readOnly`, `writeOnly`) are
 // dropped. Formats are ajv-formats' plus `mac`; a format nobody defines is not checked (said, not guessed).
+// RazorpayX publishes no machine-readable spec: its folder holds one written from its own Markdown pages
+// (every field's `x-source` names the page), read the same way; its webhooks are OpenAPI-3.1 `webhooks`.
 // Some partners document several answers under one status (Setu: `200`, `200-failed-fetch`, …): an answer
 // is valid when it matches any of them.
 import { readFileSync } from 'node:fs';
@@ -69,6 +71,17 @@ export class PartnerSpec {
     const schemas = keys.map((k) => ((((this.deref(responses[k]) as Json).content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined)).filter(isObj);
     if (!schemas.length) throw new Error(`${this.kind}: ${method.toUpperCase()} ${path} documents no JSON answer under HTTP ${status} (documented: ${Object.keys(responses).join(', ')})`);
     return this.check(`res ${method} ${path} ${variant ?? status}`, schemas, body);
+  }
+
+  /**
+   * A webhook's payload against the document's OpenAPI-3.1 `webhooks.<name>.post` request body (RazorpayX's
+   * document, written from its prose, describes its webhooks there).
+   */
+  webhook(name: string, body: unknown): SchemaCheck {
+    const op = ((this.doc.webhooks as Json | undefined)?.[name] as Json | undefined)?.post as Json | undefined;
+    const json = ((op?.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as Json | undefined;
+    if (!json?.schema) throw new Error(`${this.kind}: the document describes no webhook ${name}`);
+    return this.check(`webhook ${name}`, [json.schema as Json], body);
   }
 
   /** The HTTP statuses an operation documents (`200`, `400`, …), variants folded. */
@@ -157,4 +170,8 @@ const line = (e: ErrorObject): string => `${e.instancePath || '/'} ${e.message ?
 export const SPECS = {
   'setu-dth': () => new PartnerSpec('setu-dth', 'bbps-billpay-v2.subset.json'),
   'cashfree-verification': () => new PartnerSpec('cashfree-verification', 'openapi-VRS.subset.json'),
+  'setu-recharge': () => new PartnerSpec('setu-recharge', 'mobile-prepaid-recharge.json'),
+  'cashfree-payouts': () => new PartnerSpec('cashfree-payouts', 'openapi-PO.transfers.json'),
+  // Not the partner's own document (RazorpayX publishes none): written from its Markdown docs, every field with its x-source.
+  razorpayx: () => new PartnerSpec('razorpayx', 'razorpayx.openapi.json'),
 } as const;

@@ -217,7 +217,9 @@ describe('the validation endpoints, emulated as documented and read by the conne
     }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, any> }));
 
   it('RazorpayX: both request generations; active with the registered name, invalid, failed; the documented error shape', async () => {
-    const acct = rzp.settings.accountNumber;
+    // Razorpay: validation "is possible only for RazorpayX Lite"; source_account_number is its customer identifier.
+    const acct = rzp.settings.liteAccountNumber;
+    assert.notEqual(acct, rzp.settings.accountNumber, 'the emulator models a Lite account apart from the Current Account payouts debit');
     const current = await rzpCall('POST', '/v1/fund_accounts/validations', {
       source_account_number: acct,
       validation_type: 'pennydrop',
@@ -242,6 +244,10 @@ describe('the validation endpoints, emulated as documented and read by the conne
     const failed = await rzpCall('POST', '/v1/fund_accounts/validations', { source_account_number: acct, fund_account: { account_type: 'vpa', vpa: { address: 'favfail@okaxis' }, contact: { name: 'Test Payee' } } });
     assert.equal(failed.json.status, 'failed');
 
+    const currentAccount = await rzpCall('POST', '/v1/fund_accounts/validations', { source_account_number: rzp.settings.accountNumber, fund_account: { id: fa.json.id } });
+    assert.equal(currentAccount.status, 400, 'a Current Account cannot validate');
+    assert.equal(currentAccount.json.error.field, 'source_account_number');
+    assert.match(currentAccount.json.error.description, /only for RazorpayX Lite/);
     const wrong = await rzpCall('POST', '/v1/fund_accounts/validations', { source_account_number: '000', fund_account: { id: fa.json.id } });
     assert.equal(wrong.status, 400);
     assert.equal(wrong.json.error.code, 'BAD_REQUEST_ERROR');
@@ -250,7 +256,7 @@ describe('the validation endpoints, emulated as documented and read by the conne
   });
 
   it('RazorpayX connector: polls a created validation to its verdict; failed, too slow and 5xx are PartnerErrors', async () => {
-    const vars = { KEY_ID: rzp.settings.keyId, KEY_SECRET: rzp.settings.keySecret, ACCOUNT_NUMBER: rzp.settings.accountNumber, WEBHOOK_SECRET: 'w' };
+    const vars = { KEY_ID: rzp.settings.keyId, KEY_SECRET: rzp.settings.keySecret, ACCOUNT_NUMBER: rzp.settings.accountNumber, FAV_ACCOUNT_NUMBER: rzp.settings.liteAccountNumber, WEBHOOK_SECRET: 'w' };
     const slow = await startRazorpayxEmulator({ latencyMs: 0, validationMs: 150 });
     const polled = createRazorpayx(ctxAt('rzp', slow.url, vars));
     const impatient = createRazorpayx(ctxAt('rzp', slow.url, { ...vars, VALIDATION_WAIT_MS: '20' }));
@@ -267,6 +273,24 @@ describe('the validation endpoints, emulated as documented and read by the conne
       rzp.setFaults({});
       await Promise.all([polled.close?.(), impatient.close?.(), direct.close?.()]);
       await slow.close();
+    }
+  });
+
+  it('RazorpayX connector: validation from FAV_ACCOUNT_NUMBER (the Lite customer identifier) while payouts debit the Current Account; without it, every name check is refused', async () => {
+    const payouts = { KEY_ID: rzp.settings.keyId, KEY_SECRET: rzp.settings.keySecret, ACCOUNT_NUMBER: rzp.settings.accountNumber, WEBHOOK_SECRET: 'w' };
+    const lite = createRazorpayx(ctxAt('rzp', rzp.url, { ...payouts, FAV_ACCOUNT_NUMBER: rzp.settings.liteAccountNumber }));
+    const currentOnly = createRazorpayx(ctxAt('rzp', rzp.url, payouts));
+    try {
+      const before = rzp.validations().length;
+      assert.deepEqual(await lite.vpaHolder!('sunita.deshpande@okicici'), { exists: true, name: 'Sunita Deshpande' });
+      assert.equal(rzp.validations().length, before + 1);
+      const sent = rzp.requests().filter((q) => q.method === 'POST' && q.path === '/v1/fund_accounts/validations').at(-1)!.body as { source_account_number: string };
+      assert.equal(sent.source_account_number, rzp.settings.liteAccountNumber);
+      // FAV_ACCOUNT_NUMBER defaults to ACCOUNT_NUMBER: a Current Account there is refused, as Razorpay documents; nothing paid.
+      await assert.rejects(currentOnly.vpaHolder!('sunita.deshpande@okicici'), (e) => e instanceof PartnerError && /HTTP 400: Account Validation is possible only for RazorpayX Lite/.test(e.message));
+      assert.equal(rzp.payouts().length, 0);
+    } finally {
+      await Promise.all([lite.close?.(), currentOnly.close?.()]);
     }
   });
 

@@ -20,7 +20,7 @@ const FEE_PAISE = 100; // the default price of upi-payment-status
 /** A live app whose upi-payment-status goes to the partner `rzp` (kind razorpayx) at the emulator. */
 async function startRzpApp(emu: RazorpayxEmulator, port: number | null, env: Record<string, string> = {}): Promise<PartnerApp> {
   const s = emu.settings;
-  const vars = { KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, WEBHOOK_SECRET: WEBHOOK_SECRET };
+  const vars = { KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, FAV_ACCOUNT_NUMBER: s.liteAccountNumber, WEBHOOK_SECRET: WEBHOOK_SECRET };
   return startPartnerApp(
     { ...partnerSuiteEnv('rzp', 'razorpayx', emu.url, vars, 'upi-payment-status'), SANGAM_PARTNER_TIMEOUT_MS: '1000', SANGAM_RECONCILE_SCHEDULE: '3', SANGAM_WEBHOOK_POLL_MS: '50', ...env },
     { port },
@@ -105,6 +105,10 @@ describe('razorpayx connector, end to end', () => {
       return d.length === 2 * events.size && events.size >= 2 && (await callbacksOf(txnId)).length === events.size;
     },
     lost: 'pending-then-failed',
+    lookupUnknown: async (missing) => {
+      const r = await fetch(`${emu.url}/_sim/lookup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ missing }) });
+      assert.equal(r.status, 200);
+    },
     wrongCredentials: { start: (env) => startRzpApp(emu, null, { ...env, SANGAM_PARTNER_RZP_KEY_SECRET: 'wrong_key_secret' }), message: /RazorpayX refused our API credentials \(HTTP 401\)/, secret: 'wrong_key_secret' },
     total: () => emu.payouts().length,
     afterSuccess: async (txnId, done) => {
@@ -371,5 +375,6 @@ describe('razorpayx transformers and verifier', () => {
       assert.throws(() => createRazorpayx(ctx(rest)), new RegExp(`SANGAM_PARTNER_RZP_${v} is required`));
     }
     void createRazorpayx(ctx(all)).close?.();
+    assert.throws(() => createRazorpayx(ctx({ ...all, FAV_ACCOUNT_NUMBER: '23 23' })), /SANGAM_PARTNER_RZP_FAV_ACCOUNT_NUMBER must be the RazorpayX Lite customer identifier/);
   });
 });

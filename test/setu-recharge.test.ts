@@ -95,6 +95,7 @@ describe('setu-recharge connector, end to end', () => {
       return d.length >= 2;
     },
     lost: 'pending-then-failed',
+    lookupUnknown: async (missing) => assert.equal((await sim('/lookup', { missing })).status, 200),
     wrongCredentials: { start: (env) => startSetuApp(emu, null, { ...env, SANGAM_PARTNER_SETU_CLIENT_SECRET: 'wrong-secret' }), message: /Setu refused our client credentials \(HTTP 401\)/, secret: 'wrong-secret' },
     total: () => emu.recharges().length,
     afterSuccess: async (txnId, done) => {
@@ -148,6 +149,8 @@ describe('setu-recharge connector, end to end', () => {
     assert.equal(r.body.statuscode, 'TUP');
     const done = await final(body.reference_id);
     assert.equal(done.body.data.status, 'failed');
+    // Setu's /recharge/status types data.error as a string (its /recharge/request as an object): the reason is read from either.
+    assert.match(done.body.data.message, /Recharge failed at Setu: Recharge failed at operator end/);
     const ref = rechargesOf(r.body.data.txn_id)[0]!.transactionRefId;
     assert.ok(emu.webhookLog().filter((w) => w.ref === ref).every((w) => w.outcome === 'dropped'));
     assert.ok(((await calls())['/recharge/status'] ?? 0) >= 1);
@@ -192,6 +195,28 @@ describe('setu-recharge connector, end to end', () => {
     assert.equal(again.status, 200);
     assert.deepEqual(await wallet(), before);
     await t.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.data.id}`, { key: t.liveKey });
+  });
+
+  it('webhooks naming our request’s refId (the other reading of Setu’s “reference from the original recharge request”): the status and the REVERSED are applied', async () => {
+    assert.equal((await sim('/webhook-reference', { field: 'refId' })).status, 200);
+    try {
+      const before = await wallet();
+      const pending = { ...VALID.recharge(), mobile: mobile('0002'), circle: 'MH', amount: 199 };
+      const p = await recharge(pending);
+      assert.equal(p.body.statuscode, 'TUP', p.text);
+      assert.equal((await final(pending.reference_id, 5000)).body.data.status, 'success');
+      assert.equal(await checksOf(p.body.data.txn_id), 0, 'settled by its webhook, not by the reconciler');
+      const body = { ...VALID.recharge(), mobile: mobile('0004'), operator: 'JIO', circle: 'MH', amount: 199 };
+      const r = await recharge(body);
+      assert.equal(r.body.data.status, 'success', r.text);
+      const rec = rechargesOf(r.body.data.txn_id)[0]!;
+      await eventually(async () => emu.webhookLog().some((w) => w.ref === rec.transactionRefId && w.url.endsWith('/payment/reversal') && w.status_code === 200), 8000);
+      assert.equal(emu.webhookLog().find((w) => w.ref === rec.transactionRefId && w.url.endsWith('/payment/reversal'))!.body?.transactionRefId, rec.input.paymentRefId);
+      assert.ok((await txOf(body.reference_id)).body.data.reversed_at, 'the reversal was applied');
+      assert.deepEqual(await wallet(), { balance: before.balance - (19900 - 398) - fee, held: 0 }, 'only the first recharge stays charged');
+    } finally {
+      await sim('/webhook-reference', { field: 'transactionRefId' });
+    }
   });
 
   it('a REVERSED webhook that cannot be confirmed at once (status API down) is parked (202), then confirmed by the recheck and posted once', async () => {
@@ -333,7 +358,8 @@ describe('setu-recharge connector, end to end', () => {
   });
 
   for (const [name, env, message] of [
-    ['wrong product instance (ERR009)', { SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: '00000000-0000-0000-0000-000000000000' }, /HTTP 422: Invalid product instance id/],
+    // Setu's OpenAPI shows ERR009 as the HTTP 500 example of /recharge/request: a refusal all the same, never "may have acted".
+    ['wrong product instance (ERR009 under HTTP 500)', { SANGAM_PARTNER_SETU_PRODUCT_INSTANCE_ID: '00000000-0000-0000-0000-000000000000' }, /HTTP 500: Invalid product instance id\); nothing was executed or debited/],
   ] as const) {
     it(`${name}: a 502 that says so, nothing debited`, async () => {
       const bad = await startSetuApp(emu, null, env);

@@ -1,6 +1,7 @@
 // Owns the emulator's test-control surface under /_sim (not part of Cashfree): faults, the ledger of
 // every transfer created (to prove "never paid twice"), the webhook delivery log, forced outcomes, the
-// fund source balance, pre-created beneficiaries and the webhook URL. Answers here use a plain
+// fund source balance, pre-created beneficiaries, the webhook URL, and a switch that makes the status
+// lookup answer like a route the gateway does not have (POST /_sim/lookup). Answers here use a plain
 // `{ error }` body.
 import type { FastifyInstance } from 'fastify';
 import { registerBalance, registerSettle, registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
@@ -17,6 +18,8 @@ export interface AdminDeps {
   setFaults: (f: Faults) => void;
   webhookUrl: () => string | null;
   setWebhookUrl: (url: string | null) => void;
+  /** GET /payout/transfers answered as a route the gateway does not have. */
+  lookup: { missing: boolean };
 }
 
 /** Every transfer with how it was asked for, and per transfer_id how many create requests arrived. */
@@ -40,6 +43,12 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
   registerFaultRoutes(app, d.getFaults, d.setFaults, parseFaults);
 
   app.get('/_sim/transfers', async () => transferLedger(d.book));
+  // The status lookup answered as a route the gateway does not have (`{"missing": true}`), or as Cashfree again.
+  app.post<{ Body: { missing?: unknown } }>('/_sim/lookup', async (req, reply) => {
+    if (typeof req.body?.missing !== 'boolean') return reply.code(400).send({ error: 'missing must be a boolean' });
+    d.lookup.missing = req.body.missing;
+    return { missing: d.lookup.missing };
+  });
   registerWebhookLog(app, () => d.webhooks.log);
 
   registerSettle(app, '/_sim/transfers/:id/settle', {

@@ -3,10 +3,9 @@
 // Transfer V2 (`POST /payout/transfers`) and Get Transfer Status V2 (`GET /payout/transfers?transfer_id=`
 // or `?cf_transfer_id=`), and Validate Payout V2 (`POST /payout/validatePayout`, validations.ts). Handlers stay thin: auth, limits and faults run as hooks, validate.ts checks
 // the body, transfers.ts does the work.
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { failAfterAccept, misbehave as misbehaveAs, type CallDeps } from '../common/faults.js';
-import { apisNotEnabled, invalid, serverError, throttled, unauthorized } from './errors.js';
+import { apisNotEnabled, authenticationServerError, invalid, routeNotFound, serverError, throttled, unauthorized } from './errors.js';
 import type { Faults } from './faults.js';
 import type { TransferBook } from './transfers.js';
 import { validateTransfer } from './validate.js';
@@ -19,6 +18,8 @@ export interface ApiDeps extends CallDeps<Faults> {
   clientSecret: string;
   fundsourceId: string;
   rateLimitPerMinute: number;
+  /** GET /transfers answered as a route the gateway does not have (POST /_sim/lookup). */
+  lookup: { missing: boolean };
 }
 
 const API_VERSION = /^\d{4}-\d{2}-\d{2}$/;
@@ -27,9 +28,9 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-/** [P] `x-request-id` is echoed; [G] one is made up when the client sent none. */
+/** [P] `x-request-id` is echoed: "blank or null if no `x-request-id` is sent" (Cashfree's OpenAPI headers), so blank. */
 function echoRequestId(req: FastifyRequest, reply: FastifyReply): void {
-  reply.header('x-request-id', header(req, 'x-request-id') || randomUUID());
+  reply.header('x-request-id', header(req, 'x-request-id') ?? '');
 }
 
 /** [P] the header names; [G] the 401 texts, and that a malformed `x-api-version` is a 400 (a missing one means 2024-01-01). */
@@ -75,6 +76,7 @@ async function misbehave(req: FastifyRequest, reply: FastifyReply, d: ApiDeps): 
   };
   const url = req.routeOptions.url ?? '';
   const inScope = f.scope === 'create_transfer' ? req.method === 'POST' && url.endsWith('/transfers') : f.scope === 'validate' ? url.endsWith('/validatePayout') : true;
+  if (f.authentication_error && inScope) throw authenticationServerError();
   await misbehaveAs(f, inScope, { throttled: throttledNow, failed: serverError, sleep: d.sleep, latencyMs: d.latencyMs });
 }
 
@@ -106,6 +108,7 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
   api.post('/validatePayout', async (req) => validatePayout(d.validations, req.body));
 
   api.get<{ Querystring: Record<string, unknown> }>('/transfers', async (req) => {
+    if (d.lookup.missing) throw routeNotFound();
     const one = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
     const transferId = one(req.query.transfer_id);
     const cfTransferId = one(req.query.cf_transfer_id);

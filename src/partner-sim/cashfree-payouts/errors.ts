@@ -53,6 +53,14 @@ export const transferNotFound = (by: 'transfer_id' | 'cf_transfer_id' = 'transfe
 /** [P] `{"type": "api_error", "code": "internal_server_error", "message": "Error at cashfree's server"}`; 502–504 reuse it [G]. */
 export const serverError = (status: number): CfError => new CfError(status, { type: 'api_error', code: 'internal_server_error', message: "Error at cashfree's server" });
 
+/** [P] the OpenAPI's 500 `AuthenticationError` example of POST and GET /transfers, word for word. */
+export const authenticationServerError = (): CfError =>
+  new CfError(500, {
+    type: 'authentication_error',
+    code: 'internal_server_error',
+    message: 'Unable to authenticate the request. Please fill out the [Support Form](https://merchant.cashfree.com/merchants/landing?env=prod&raise_issue=1)',
+  });
+
 /** [P] 429 "Too many error requests" and `x-ratelimit-retry` (1–59 s when breached); the body is [G]. */
 export const throttled = (retrySeconds: number): CfError =>
   new CfError(429, { type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'Too many requests. Please retry after some time.' }, { 'x-ratelimit-retry': String(retrySeconds) });

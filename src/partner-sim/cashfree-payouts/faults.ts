@@ -15,6 +15,11 @@ export interface Faults extends CounterFaults<'any' | 'create_transfer' | 'valid
   throttle_next: number;
   /** Every API call answers the documented 403 apis_not_enabled. */
   apis_not_enabled: boolean;
+  /**
+   * Every call in scope answers Cashfree's documented HTTP 500 `authentication_error` ("Unable to authenticate
+   * the request…", the OpenAPI's AuthenticationError example of POST/GET /transfers): nothing is executed.
+   */
+  authentication_error: boolean;
   /** A repeat of a transfer_id with the same body answers 409 too, instead of the transfer ([G] both are plausible). */
   conflict_on_replay: boolean;
   /** Webhooks are signed with a wrong key. */
@@ -27,6 +32,7 @@ export const NO_FAULTS: Faults = {
   ...NO_COUNTER_FAULTS,
   throttle_next: 0,
   apis_not_enabled: false,
+  authentication_error: false,
   conflict_on_replay: false,
   ...NO_WEBHOOK_FAULTS,
   bad_signature: false,

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PersistOptions } from '../common/persist.js';
 import { cashfreeBooks } from './books.js';
-import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, keepRequests, type ReceivedRequest, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi } from './api.js';
 import type { ValidationRecord } from './validations.js';
@@ -73,6 +73,8 @@ export interface CashfreePayoutsEmulator extends EmulatorHandle<CashfreePayoutsS
   /** Every Validate Payout call answered, oldest first. */
   validations(): ValidationRecord[];
   webhookLog(): DeliveryRecord[];
+  /** The /payout requests received, bodies as sent, with the answers given, oldest first. */
+  requests(): ReceivedRequest[];
 }
 
 export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOptions = {}): Promise<CashfreePayoutsEmulator> {
@@ -104,7 +106,10 @@ export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOption
         },
       });
       const validations: ValidationRecord[] = [];
+      const lookup = { missing: false };
+      const received = keepRequests(app, '/payout/');
       const apiDeps = {
+        lookup,
         book,
         validations,
         faults,
@@ -117,9 +122,9 @@ export function startCashfreePayoutsEmulator(opts: CashfreePayoutsEmulatorOption
       };
       await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/payout' });
       const setWebhookUrl = (url: string | null) => void (webhookUrl = url);
-      await registerAdmin(app, { book, webhooks, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl });
+      await registerAdmin(app, { book, webhooks, getFaults: faults, setFaults: replaceFaults, webhookUrl: () => webhookUrl, setWebhookUrl, lookup });
       return {
-        handle: { setWebhookUrl, transfers: () => [...book.transfers.values()], validations: () => [...validations], webhookLog: () => webhooks.log },
+        handle: { setWebhookUrl, transfers: () => [...book.transfers.values()], validations: () => [...validations], webhookLog: () => webhooks.log, requests: () => [...received] },
         basePath: '/payout',
         close: () => webhooks.close(),
         persist: cashfreeBooks(book),

@@ -18,6 +18,8 @@ export interface AdminDeps {
   setFaults: (f: Faults) => void;
   webhookTarget: () => { url: string | null; secret: string };
   setWebhookTarget: (t: { url?: string | null; secret?: string }) => void;
+  /** The payout lookups answered as a route the gateway does not have. */
+  lookup: { missing: boolean };
 }
 
 /** Every payout with the key that created it, and per idempotency key: requests seen and payouts made. */
@@ -39,6 +41,12 @@ const SETTLEABLE: readonly PayoutStatus[] = ['processing', 'processed', 'failed'
 
 export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise<void> {
   registerFaultRoutes(app, d.getFaults, d.setFaults, parseFaults);
+  // GET /v1/payouts/{id} and GET /v1/payouts answered as a route the gateway does not have (`{"missing": true}`), or as RazorpayX again.
+  app.post<{ Body: { missing?: unknown } }>('/_sim/lookup', async (req, reply) => {
+    if (typeof req.body?.missing !== 'boolean') return reply.code(400).send({ error: 'missing must be a boolean' });
+    d.lookup.missing = req.body.missing;
+    return { missing: d.lookup.missing };
+  });
 
   app.get('/_sim/payouts', async () => payoutLedger(d));
   registerWebhookLog(app, () => d.webhooks.log);

@@ -3,7 +3,7 @@
 // fault/latency hook run first, validate.ts checks the body, state.ts does the work.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { failAfterAccept, misbehave as misbehaveAs, type CallDeps } from '../common/faults.js';
-import { serverError, throttled, unauthorized, badRequest } from './errors.js';
+import { serverError, throttled, unauthorized, badRequest, routeNotFound } from './errors.js';
 import type { Faults } from './faults.js';
 import { readKey, type IdempotencyBook } from './idempotency.js';
 import type { Contact, FundAccount, Payout } from './entities.js';
@@ -17,7 +17,12 @@ export interface ApiDeps extends CallDeps<Faults> {
   idem: IdempotencyBook;
   keyId: string;
   keySecret: string;
+  /** The Current Account payouts debit (`account_number`). */
   accountNumber: string;
+  /** The RazorpayX Lite customer identifier: the only `source_account_number` fund account validation takes. */
+  liteAccountNumber: string;
+  /** The payout lookups answered as a route the gateway does not have (POST /_sim/lookup). */
+  lookup: { missing: boolean };
 }
 
 /** The payout with its fund account nested right after `fund_account_id`, as in the webhook sample and the composite response. */
@@ -115,15 +120,21 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
 
   // [P §9.1] a validation answers 200 [G: the status code is not shown] whatever its verdict.
   api.post('/fund_accounts/validations', async (req) => {
-    const input = validateValidation(req.body, d.accountNumber);
+    const input = validateValidation(req.body, { lite: d.liteAccountNumber, current: d.accountNumber });
     return createView(d.validations.create({ fundAccount: d.state.resolveFundAccount(input), reference_id: input.reference_id, notes: input.notes }));
   });
   api.get<{ Params: { id: string } }>('/fund_accounts/validations/:id', async (req) => d.validations.get(req.params.id));
 
   api.post('/payouts', async (req) => createPayout(d, req.body, readKey(req.headers['x-payout-idempotency'])));
-  api.get<{ Querystring: Record<string, string | undefined> }>('/payouts', async (req) => listPayouts(d, req.query));
-  api.get<{ Params: { id: string } }>('/payouts/:id', async (req) => d.state.get(req.params.id).payout);
+  api.get<{ Querystring: Record<string, string | undefined> }>('/payouts', async (req) => listPayouts(d, lookedUp(d, req.query)));
+  api.get<{ Params: { id: string } }>('/payouts/:id', async (req) => d.state.get(lookedUp(d, req.params).id).payout);
   api.post<{ Params: { id: string } }>('/payouts/:id/cancel', async (req) => d.state.cancel(req.params.id).payout);
+}
+
+/** A payout lookup's input, unless the switch makes the lookup the gateway's 404 for a route. */
+function lookedUp<T>(d: ApiDeps, v: T): T {
+  if (d.lookup.missing) throw routeNotFound();
+  return v;
 }
 
 function found<T>(v: T | undefined): T {

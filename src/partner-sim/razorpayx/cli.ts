@@ -6,10 +6,10 @@ import { partnerKind, reported } from '../kind.js';
 export const kind = partnerKind({
   kind: 'razorpayx',
   partner: 'razorpayx',
-  strings: ['key-id', 'key-secret', 'account-number', 'webhook-secret'],
+  strings: ['key-id', 'key-secret', 'account-number', 'lite-account-number', 'webhook-secret'],
   ints: ['balance-paise', 'validation-ms'],
   webhook: true,
   start: (o) => startRazorpayxEmulator(o),
-  line: (emu) => reported(emu.settings, ['keyId', 'keySecret', 'accountNumber', 'webhookSecret', 'webhookUrl', 'pendingMs', 'latencyMs', 'balancePaise', 'validationMs']),
-  vars: ({ settings: s }) => ({ KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, WEBHOOK_SECRET: s.webhookSecret }),
+  line: (emu) => reported(emu.settings, ['keyId', 'keySecret', 'accountNumber', 'liteAccountNumber', 'webhookSecret', 'webhookUrl', 'pendingMs', 'latencyMs', 'balancePaise', 'validationMs']),
+  vars: ({ settings: s }) => ({ KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, FAV_ACCOUNT_NUMBER: s.liteAccountNumber, WEBHOOK_SECRET: s.webhookSecret }),
 });

@@ -2,11 +2,12 @@
 // speaks the real upstream protocol as the partner facts sheet (PARTNERS.md §2) documents it, summed up in
 // docs/PARTNER-EMULATORS.md — Basic auth, contacts, VPA fund accounts, payouts with mandatory
 // `X-Payout-Idempotency`, the documented statuses and signed webhooks, fund account validations of VPAs
-// (validations.ts, §9.1) — and misbehaves on demand
+// (validations.ts, §9.1) from a RazorpayX Lite account distinct from the Current Account payouts debit — and
+// misbehaves on demand
 // (/_sim/faults). With a data dir its books survive a restart (books.ts, common/persist.ts).
 import type { FastifyInstance } from 'fastify';
 import type { PersistOptions } from '../common/persist.js';
-import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, keepRequests, type ReceivedRequest, startEmulator } from '../common/server.js';
 import { registerAdmin } from './admin.js';
 import { registerApi, withFundAccount } from './api.js';
 import { badRequest, RzpError, routeNotFound, serverError } from './errors.js';
@@ -24,8 +25,14 @@ export interface RazorpayxEmulatorOptions extends PersistOptions {
   /** HTTP Basic credentials the emulator accepts. */
   keyId?: string;
   keySecret?: string;
-  /** The business account (`account_number`) payouts must debit. */
+  /** The business account (`account_number`): a Current Account, which payouts must debit. */
   accountNumber?: string;
+  /**
+   * The RazorpayX Lite customer identifier, distinct from the Current Account: fund account validation is
+   * "possible only for RazorpayX Lite" and takes this as `source_account_number`; the Current Account's
+   * number there is refused (400).
+   */
+  liteAccountNumber?: string;
   /** `account_id` in webhook envelopes. */
   accountId?: string;
   webhookSecret?: string;
@@ -53,6 +60,8 @@ export const RAZORPAYX_DEFAULTS = {
   keySecret: 'emulator_key_secret',
   // the docs' own Test Mode sample account number
   accountNumber: '7878780080316316',
+  // [G] any identifier of the same form; RazorpayX issues it under Banking → Customer Identifier
+  liteAccountNumber: '2323230041626905',
   accountId: 'acc_SangamEmulator',
   webhookSecret: 'emulator_webhook_secret',
   webhookUrl: null as string | null,
@@ -74,6 +83,8 @@ export interface RazorpayxEmulator extends EmulatorHandle<RazorpayxSettings, Fau
   /** Every fund account validation made, oldest first. */
   validations(): Validation[];
   webhookLog(): DeliveryRecord[];
+  /** The /v1 requests received, bodies as sent, with the answers given, oldest first. */
+  requests(): ReceivedRequest[];
 }
 
 export function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Promise<RazorpayxEmulator> {
@@ -112,12 +123,14 @@ export function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Pro
         later: timers.later,
         onFinal: (v) => webhooks.emit(`fund_account.validation.${v.status}`, structuredClone(v), true, 'fund_account.validation'),
       });
-      const apiDeps = { state, validations, idem, faults, keyId: s.keyId, keySecret: s.keySecret, accountNumber: s.accountNumber, latencyMs: s.latencyMs, sleep: timers.sleep };
+      const lookup = { missing: false };
+      const received = keepRequests(app, '/v1/');
+      const apiDeps = { state, validations, idem, faults, keyId: s.keyId, keySecret: s.keySecret, accountNumber: s.accountNumber, liteAccountNumber: s.liteAccountNumber, lookup, latencyMs: s.latencyMs, sleep: timers.sleep };
       await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/v1' });
       const setWebhook = (t: { url?: string | null; secret?: string }) => void Object.assign(target, t);
-      await registerAdmin(app, { state, idem, webhooks, getFaults: faults, setFaults: replaceFaults, webhookTarget: () => ({ ...target }), setWebhookTarget: setWebhook });
+      await registerAdmin(app, { state, idem, webhooks, getFaults: faults, setFaults: replaceFaults, webhookTarget: () => ({ ...target }), setWebhookTarget: setWebhook, lookup });
       return {
-        handle: { setWebhook, payouts: () => [...state.payouts.values()], validations: () => [...validations.validations.values()], webhookLog: () => webhooks.log },
+        handle: { setWebhook, payouts: () => [...state.payouts.values()], validations: () => [...validations.validations.values()], webhookLog: () => webhooks.log, requests: () => [...received] },
         close: () => webhooks.close(),
         persist: razorpayxBooks({ state, idem, validations, pendingMs: () => s.pendingMs, validationMs: () => s.validationMs, later: timers.later }),
       };

@@ -190,11 +190,15 @@ export interface ValidationRequest {
  * [G] `validation_type` is optional (the composite VPA sample omits it); only `pennydrop` is emulated
  * (`upi_intent`, the reverse penny drop, needs a person to pay).
  */
-export function validateValidation(raw: unknown, accountNumber: string): ValidationRequest {
+export function validateValidation(raw: unknown, accounts: { lite: string; current: string }): ValidationRequest {
   const b = asObject(raw);
   onlyKnown(b, ['source_account_number', 'account_number', 'validation_type', 'reference_id', 'notes', 'fund_account', 'amount', 'currency']);
   const field = b.source_account_number !== undefined ? 'source_account_number' : 'account_number';
-  if (reqString(b, field) !== accountNumber) throw badRequest('The account number is invalid.', field);
+  const source = reqString(b, field);
+  // [P] "Account Validation … is possible only for RazorpayX Lite"; `source_account_number` is "your customer
+  // identifier" of RazorpayX Lite (api/x/account-validation.md, …/vpa.md). [G] the refusal's words and field.
+  if (source === accounts.current && source !== accounts.lite) throw badRequest('Account Validation is possible only for RazorpayX Lite: pass your RazorpayX Lite customer identifier.', field);
+  if (source !== accounts.lite) throw badRequest('The account number is invalid.', field);
   const type = optString(b, 'validation_type', 20);
   if (type !== null && type !== 'pennydrop') throw badRequest(`The validation_type ${type} is not supported by this emulator; use pennydrop.`, 'validation_type');
   const fa = asObject(b.fund_account ?? undefined, 'fund_account');

@@ -1,7 +1,8 @@
 // Owns the prepaid emulator's test-control surface under /_sim (not part of Setu): faults, the ledger of
 // every recharge created and every request per paymentRefId (to prove "never recharged twice"), the webhook
 // log, forced transitions, the wallet (balance and top-ups, which send `wallet.credit`), the webhook base URL,
-// token expiry and call counters. Answers here use a plain `{ error }` body.
+// token expiry and call counters; a switch that makes /recharge/status answer like a route the gateway does
+// not have (POST /_sim/lookup), and which reference the payment webhooks name (POST /_sim/webhook-reference). Answers here use a plain `{ error }` body.
 import type { FastifyInstance } from 'fastify';
 import { registerBalance, registerSettle, registerWebhookLog, registerWebhookUrl } from '../common/admin.js';
 import { registerFaultRoutes } from '../common/faults.js';
@@ -21,11 +22,17 @@ export interface SetuAdminDeps {
   setFaults: (f: Faults) => void;
 }
 
+/** Which reference the payment webhooks name as `transactionRefId`: Setu's answer's, or the request's refId. */
+export type WebhookReference = 'transactionRefId' | 'refId';
+
 export interface AdminDeps extends SetuAdminDeps {
   state: RechargeState;
   webhookBase: () => string | null;
   setWebhookBase: (url: string | null) => void;
   topUp: (paise: number) => void;
+  /** /recharge/status answered as a route the gateway does not have. */
+  lookup: { missing: boolean };
+  reference: { field: WebhookReference };
 }
 
 export function rechargeLedgerRow(r: RechargeRecord) {
@@ -77,6 +84,19 @@ export async function registerAdmin(app: FastifyInstance, d: AdminDeps): Promise
   });
 
   registerTokenAdmin(app, d.tokens, d.calls);
+  // /recharge/status answered as a route the gateway does not have (`{"missing": true}`), or as Setu again.
+  app.post<{ Body: { missing?: unknown } }>('/_sim/lookup', async (req, reply) => {
+    if (typeof req.body?.missing !== 'boolean') return reply.code(400).send({ error: 'missing must be a boolean' });
+    d.lookup.missing = req.body.missing;
+    return { missing: d.lookup.missing };
+  });
+  // Setu's page: `transactionRefId` is the reference "from the original recharge request" — either reading.
+  app.post<{ Body: { field?: unknown } }>('/_sim/webhook-reference', async (req, reply) => {
+    const f = req.body?.field;
+    if (f !== 'transactionRefId' && f !== 'refId') return reply.code(400).send({ error: 'field must be "transactionRefId" or "refId"' });
+    d.reference.field = f;
+    return { field: f };
+  });
   app.get('/_sim/catalogue', async () => ({ operators: OPERATORS, circles: CIRCLES, magic_suffixes: MAGIC_SUFFIXES }));
 }
 

@@ -5,7 +5,7 @@
 // first, validate.ts checks the body, state.ts does the work.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isSpecial, lookup, plansFor } from './catalogue.js';
-import { badTokenRequest, invalidInstance, notAuthenticated, serverError } from './errors.js';
+import { badTokenRequest, GATEWAY_NOT_FOUND, invalidInstance, notAuthenticated, serverError } from './errors.js';
 import { failAfterAccept, misbehave, type CallDeps } from '../common/faults.js';
 import type { Faults } from './faults.js';
 import { amountError } from './outcomes.js';
@@ -25,19 +25,25 @@ export interface SetuApiDeps extends CallDeps<Faults> {
 export interface ApiDeps extends SetuApiDeps {
   state: RechargeState;
   productInstanceId: string;
+  /** /recharge/status answered as a route the gateway does not have (POST /_sim/lookup). */
+  lookup: { missing: boolean };
 }
 
 const ok = (req: FastifyRequest, data: unknown) => ({ success: true, data, trace_id: req.id });
 
-/** [P] the data of /recharge/request and /recharge/status. */
-export function rechargeView(rec: RechargeRecord): Record<string, unknown> {
+/**
+ * [P] the data of /recharge/request and /recharge/status. Setu's OpenAPI types `error` as `object|null` in
+ * the request's answer and as `string|null` in the status answer: the status answer carries the message.
+ */
+export function rechargeView(rec: RechargeRecord, of: 'request' | 'status' = 'request'): Record<string, unknown> {
   return {
-    error: rec.error,
+    error: of === 'status' && rec.error ? rec.error.message : rec.error,
     details: { mobile_number: rec.input.mobile, provider: rec.input.operator, service_type: 'M', is_postpaid: false, is_special: rec.isSpecial },
     amount: rec.input.amount,
     transactionRefId: rec.transactionRefId,
     status: rec.status,
-    operatorRefId: rec.operatorRefId,
+    // Setu's OpenAPI types operatorRefId as a string (never null): absent until the operator gives one.
+    ...(rec.operatorRefId ? { operatorRefId: rec.operatorRefId } : {}),
   };
 }
 
@@ -60,8 +66,9 @@ export async function registerLogin(app: FastifyInstance, d: ApiDeps): Promise<v
 function authenticate(req: FastifyRequest, d: ApiDeps): void {
   const token = bearer(req.headers.authorization);
   if (!token || !d.tokens.verify(token)) throw notAuthenticated();
-  // [P] ERR009 invalid-instance-id is the documented answer for a wrong instance id; [G] also for a missing one.
-  if (req.headers['x-product-instance-id'] !== d.productInstanceId) throw invalidInstance();
+  // [P] ERR009 invalid-instance-id is the documented answer for a wrong instance id (under HTTP 500 on
+  // /recharge/request, as its OpenAPI example shows; 422 elsewhere); [G] also for a missing one.
+  if (req.headers['x-product-instance-id'] !== d.productInstanceId) throw invalidInstance(req.url.split('?')[0] === '/recharge/request' ? 500 : 422);
 }
 
 export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<void> {
@@ -99,7 +106,10 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
     return ok(req, rechargeView(rec));
   });
 
-  api.post('/recharge/status', async (req) => ok(req, rechargeView(d.state.get(validateStatus(req.body)))));
+  api.post('/recharge/status', async (req, reply) => {
+    if (d.lookup.missing) return reply.code(GATEWAY_NOT_FOUND.status).send(GATEWAY_NOT_FOUND.body);
+    return ok(req, rechargeView(d.state.get(validateStatus(req.body)), 'status'));
+  });
 
   // [P] balance in rupees as a number (e.g. 1500.75); [G] the emulator always serves it (UAT answers balance-api-unavailable-in-uat).
   api.get('/wallet/balance', async (req) => ok(req, { balance: d.state.wallet / 100, currency: 'INR' }));

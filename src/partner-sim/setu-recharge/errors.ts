@@ -37,12 +37,13 @@ export const notAuthenticated = (): SetuError =>
 export const badTokenRequest = (message: string): SetuError => new SetuError(400, '', '', message, 'auth');
 
 // [P] codes and slugs from §4.4; the HTTP statuses: ERR003/ERR009/ERR011 are documented 422 examples, ERR005 is
-// documented under 500; ERR007 as 400 and ERR100/ERR999 as 5xx are [G] within the documented 400/422/500.
+// documented under 500 (and ERR009 too, on /recharge/request); ERR007 as 400 and ERR100/ERR999 as 5xx are [G] within the documented 400/422/500.
 export const invalidParams = (message: string): SetuError => new SetuError(400, 'ERR007', 'invalid-params', message);
 export const paramsMissing = (missing: string[]): SetuError =>
   new SetuError(422, 'ERR011', 'input-params-missing', `Missing required parameters: [${missing.map((m) => `'${m}'`).join(', ')}]`);
 export const paramsInvalid = (message: string): SetuError => new SetuError(422, 'ERR011', 'input-params-invalid', message);
-export const invalidInstance = (): SetuError => new SetuError(422, 'ERR009', 'invalid-instance-id', 'Invalid product instance id');
+/** [P] Setu's OpenAPI: ERR009 is a 422 on every call but `/recharge/request`, whose example shows it under HTTP 500. */
+export const invalidInstance = (status: 422 | 500 = 422): SetuError => new SetuError(status, 'ERR009', 'invalid-instance-id', 'Invalid product instance id');
 export const invalidTxnRef = (ref: string): SetuError => new SetuError(422, 'ERR003', 'invalid-txn-ref-id', `Invalid Transaction Reference ID : ${ref}`);
 export const duplicatePaymentRef = (ref: string): SetuError => new SetuError(500, 'ERR005', 'duplicate-payment-ref-id', `Duplicate Payment Reference ID : ${ref}`);
 
@@ -51,6 +52,9 @@ export const serverError = (status: number): SetuError =>
   status === 500
     ? new SetuError(500, 'ERR100', 'internal-server-error', 'Internal server error')
     : new SetuError(status, 'ERR999', 'upstream-connectivity-error', 'Unable to connect to the operator. Please check the status after some time.');
+
+/** [G] the gateway's own 404 for a route it does not have (not a Setu answer: no `error` code). */
+export const GATEWAY_NOT_FOUND = { status: 404, body: { message: 'no Route matched with those values' } } as const;
 
 /** [G] no 404 is documented; an unknown path answers in the API error shape. */
 export const routeNotFound = (): SetuError => new SetuError(404, 'ERR404', 'route-not-found', 'The requested resource was not found');

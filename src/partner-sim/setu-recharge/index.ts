@@ -7,8 +7,8 @@
 import type { PersistOptions } from '../common/persist.js';
 import { rechargeBooks } from './books.js';
 import type { FastifyInstance } from 'fastify';
-import { type EmulatorHandle, installErrorShapes, jsonBodies, startEmulator } from '../common/server.js';
-import { registerAdmin } from './admin.js';
+import { type EmulatorHandle, installErrorShapes, jsonBodies, keepRequests, type ReceivedRequest, startEmulator } from '../common/server.js';
+import { registerAdmin, type WebhookReference } from './admin.js';
 import { registerApi, registerLogin } from './api.js';
 import { DISPLAY_NAME, type Operator } from './catalogue.js';
 import { newTraceId, paramsInvalid, routeNotFound, SetuError } from './errors.js';
@@ -65,6 +65,8 @@ export interface SetuRechargeEmulator extends EmulatorHandle<SetuRechargeSetting
   setWebhookUrl(url: string | null): void;
   recharges(): RechargeRecord[];
   webhookLog(): DeliveryRecord[];
+  /** The API requests received (login included), bodies as sent, with the answers given, oldest first. */
+  requests(): ReceivedRequest[];
 }
 
 export function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}): Promise<SetuRechargeEmulator> {
@@ -80,8 +82,10 @@ export function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}
       const webhooks = new WebhookSender({ faults, timeScale: s.webhookTimeScale, timeoutMs: s.webhookTimeoutMs, later: timers.later, userAgent: 'Setu-Webhooks/1.0' });
       const send = (route: string, body: Record<string, unknown>, chain: string, schedule: RetrySchedule, label: string, holdable = false, forged = false) =>
         webhooks.emit(webhookBase ? { url: webhookBase.replace(/\/+$/, '') + route, body, chain, schedule, label, ref: chain, forged } : { noUrl: true, label, ref: chain }, holdable);
-      const wallet = (event: string, extra: Record<string, unknown>) =>
-        send(event === 'wallet.credit' ? '/wallet/topup' : '/wallet/low-balance', { event, ...extra, balance: rupees(state.wallet), currency: 'INR', timestamp: istNow(), trace_id: newTraceId() }, 'wallet', WALLET_RETRIES, event);
+      const lowBalance = () => send('/wallet/low-balance', lowBalanceWebhook(state.wallet), 'wallet', WALLET_RETRIES, 'wallet.low_balance');
+      const credited = (paise: number) => send('/wallet/topup', topUpWebhook(paise, state.wallet), 'wallet', WALLET_RETRIES, 'wallet.credit');
+      // Which reading of the webhooks' `transactionRefId` the emulator sends (POST /_sim/webhook-reference).
+      const reference = { field: 'transactionRefId' as WebhookReference };
 
       const state: RechargeState = new RechargeState({
         pendingMs: () => s.pendingMs,
@@ -90,16 +94,18 @@ export function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}
         later: timers.later,
         onFinal: (rec) => {
           const forged = faults().forged_success && rec.status !== 'Successful';
-          const body = paymentWebhook(rec, forged ? 'Successful' : rec.status);
+          const body = paymentWebhook(rec, forged ? 'Successful' : rec.status, reference.field);
           if (forged) body.operatorRefId = 'FORGED0000';
           send('/payment/status', body, rec.transactionRefId, PAYMENT_RETRIES, String(body.status), rec.plan === 'reversal', forged);
         },
-        onReversed: (rec) => send('/payment/reversal', paymentWebhook(rec, 'REVERSED'), rec.transactionRefId, PAYMENT_RETRIES, 'REVERSED'),
-        onLowBalance: () => wallet('wallet.low_balance', { threshold: rupees(s.lowBalancePaise) }),
+        onReversed: (rec) => send('/payment/reversal', paymentWebhook(rec, 'REVERSED', reference.field), rec.transactionRefId, PAYMENT_RETRIES, 'REVERSED'),
+        onLowBalance: lowBalance,
       });
       const tokens = new TokenIssuer(() => s.tokenTtlSeconds);
       const calls: Record<string, number> = {};
-      const deps = { state, tokens, faults, clientId: s.clientId, clientSecret: s.clientSecret, productInstanceId: s.productInstanceId, latencyMs: s.latencyMs, sleep: timers.sleep, calls };
+      const lookup = { missing: false };
+      const received = keepRequests(app, '/');
+      const deps = { state, tokens, faults, clientId: s.clientId, clientSecret: s.clientSecret, productInstanceId: s.productInstanceId, latencyMs: s.latencyMs, sleep: timers.sleep, calls, lookup };
       await app.register(async (scope) => registerLogin(scope, deps));
       await app.register(async (scope) => registerApi(scope, deps));
       const setWebhookUrl = (u: string | null) => void (webhookBase = u);
@@ -114,27 +120,55 @@ export function startSetuRechargeEmulator(opts: SetuRechargeEmulatorOptions = {}
         setWebhookBase: setWebhookUrl,
         topUp: (paise) => {
           state.setWallet(state.wallet + paise);
-          wallet('wallet.credit', { amount: rupees(paise) });
+          credited(paise);
         },
+        lookup,
+        reference,
       });
       const persist = rechargeBooks(state, { pendingMs: () => s.pendingMs, later: timers.later });
-      return { handle: { setWebhookUrl, recharges: () => [...state.recharges.values()], webhookLog: () => webhooks.log }, close: () => webhooks.close(), persist };
+      const requests = () => received.filter((q) => !q.path.startsWith('/_sim'));
+      return { handle: { setWebhookUrl, recharges: () => [...state.recharges.values()], webhookLog: () => webhooks.log, requests }, close: () => webhooks.close(), persist };
     },
   });
 }
 
-/** [P] the payment webhook sample: amount as a rupee string, provider as a display name, IST timestamp; failures add failureReason. */
-function paymentWebhook(rec: RechargeRecord, status: string): Record<string, unknown> {
+/**
+ * [P] the payment webhook sample: amount as a rupee string, provider as a display name, IST timestamp;
+ * failures add failureReason. `transactionRefId` is, by Setu's page, the "Transaction reference ID from the
+ * original recharge request": by default the one Setu's answer gave, or (`refId`) the request's own refId
+ * (which defaults to its paymentRefId) — the connector must accept either.
+ */
+function paymentWebhook(rec: RechargeRecord, status: string, reference: WebhookReference): Record<string, unknown> {
   return {
-    transactionRefId: rec.transactionRefId,
+    transactionRefId: reference === 'refId' ? rec.input.refId : rec.transactionRefId,
     trace_id: rec.traceId,
-    operatorRefId: rec.operatorRefId,
+    // [P] "Operator transaction ID (if available)", not mandatory: absent (the Failure sample has none) until there is one.
+    ...(rec.operatorRefId ? { operatorRefId: rec.operatorRefId } : {}),
     status,
     amount: rupees(rec.input.amount),
     mobile_number: rec.input.mobile,
     provider: DISPLAY_NAME[rec.input.operator as Operator],
     timestamp: istNow(),
     ...(status === 'Failure' && rec.error ? { failureReason: rec.error.failureReason } : {}),
+  };
+}
+
+/** [P] Setu's webhook page, "Wallet Low Balance Webhook": rupee strings, a UTC timestamp, `traceId`. */
+export function lowBalanceWebhook(balancePaise: number): Record<string, unknown> {
+  return { event: 'wallet.low_balance', balance: rupees(balancePaise), message: 'Low balance Alert', timestamp: new Date().toISOString(), traceId: newTraceId() };
+}
+
+/** [P] Setu's webhook page, "Wallet Topup Webhook": every amount a rupee string, `currentBalance` after the credit. */
+export function topUpWebhook(amountPaise: number, balancePaise: number): Record<string, unknown> {
+  return {
+    event: 'wallet.credit',
+    amount: rupees(amountPaise),
+    referenceNumber: `TOPUP${Date.now()}`,
+    creditedFrom: 'Bank Transfer',
+    transactionDate: new Date().toISOString(),
+    message: 'Credit Successful',
+    traceId: newTraceId(),
+    currentBalance: rupees(balancePaise),
   };
 }
 

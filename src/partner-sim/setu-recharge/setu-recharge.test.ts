@@ -211,7 +211,7 @@ describe('Setu prepaid recharge emulator', () => {
     it('0001 fails at once; 0002 / 0003 are Processing then final; 0005 waits for a settle', async () => {
       const fail = await recharge('9876540001');
       assert.equal(fail.body.data.status, 'Failure');
-      assert.equal(fail.body.data.operatorRefId, null);
+      assert.equal(fail.body.data.operatorRefId, undefined, 'Setu types it as a string: absent until there is one');
       assert.equal(fail.body.data.error.failureReason, 'Operator Failure');
       const [fw] = await waitFor(() => hooksFor(fail.body.data.transactionRefId).length >= 1 && hooksFor(fail.body.data.transactionRefId));
       assert.equal(fw!.body.status, 'Failure');
@@ -223,7 +223,8 @@ describe('Setu prepaid recharge emulator', () => {
       assert.equal((await recharge('9876540003', 1900, refKo)).body.data.status, 'Processing');
       await waitFor(async () => (await statusOf(refOk)).body.data.status === 'Successful');
       const ko = await waitFor(async () => ((await statusOf(refKo)).body.data.status === 'Failure' ? statusOf(refKo) : false));
-      assert.equal(ko.body.data.error.code, '12');
+      // Setu's OpenAPI types the status answer's data.error as a string (the request answer's as an object).
+      assert.equal(ko.body.data.error, 'Recharge failed at operator end');
 
       const held = refId();
       assert.equal((await recharge('9876540005', 1900, held)).body.data.status, 'Processing');
@@ -303,6 +304,8 @@ describe('Setu prepaid recharge emulator', () => {
       await admin('POST', '/_sim/wallet', { balance: 120_000 });
       await recharge('9876543210', 29900);
       const low = await waitFor(() => hook.got.find((g) => g.path.endsWith('/wallet/low-balance')));
+      // [P] Setu's webhook page: {event, balance, message, timestamp, traceId}, the balance a rupee string.
+      assert.deepEqual(Object.keys(low.body).sort(), ['balance', 'event', 'message', 'timestamp', 'traceId']);
       assert.equal(low.body.event, 'wallet.low_balance');
       assert.equal(low.body.balance, '901.00');
       const empty = await recharge('9876543210', 99900);
@@ -311,7 +314,9 @@ describe('Setu prepaid recharge emulator', () => {
       assert.equal((await call('GET', '/wallet/balance')).body.data.balance, 901);
       await admin('POST', '/_sim/wallet/topup', { amount: 50_000 });
       const credit = await waitFor(() => hook.got.find((g) => g.path.endsWith('/wallet/topup')));
-      assert.deepEqual([credit.body.event, credit.body.amount, credit.body.balance], ['wallet.credit', '500.00', '1401.00']);
+      // [P] {event, amount, referenceNumber, creditedFrom, transactionDate, message, traceId, currentBalance}, rupee strings.
+      assert.deepEqual(Object.keys(credit.body).sort(), ['amount', 'creditedFrom', 'currentBalance', 'event', 'message', 'referenceNumber', 'traceId', 'transactionDate']);
+      assert.deepEqual([credit.body.event, credit.body.amount, credit.body.currentBalance], ['wallet.credit', '500.00', '1401.00']);
       await admin('POST', '/_sim/wallet', { balance: saved });
     });
   });

@@ -38,6 +38,8 @@ export interface DeliveryRecord {
   outcome: Outcome;
   forged: boolean;
   at: string;
+  /** What was sent (null when there was no URL to send it to). */
+  body: Record<string, unknown> | null;
 }
 
 interface Queued extends Outgoing {
@@ -53,7 +55,7 @@ export interface SenderOptions {
   userAgent: string;
 }
 
-type Logged = Pick<Queued, 'seq' | 'url' | 'label' | 'ref' | 'forged'>;
+type Logged = Pick<Queued, 'seq' | 'url' | 'label' | 'ref' | 'forged'> & { body?: Record<string, unknown> };
 
 const row = (q: Logged, attempt: number, status_code: number | null, outcome: Outcome): DeliveryRecord => ({
   seq: q.seq,
@@ -65,6 +67,7 @@ const row = (q: Logged, attempt: number, status_code: number | null, outcome: Ou
   outcome,
   forged: q.forged ?? false,
   at: new Date().toISOString(),
+  body: q.body ?? null,
 });
 
 export class WebhookSender {

@@ -10,10 +10,11 @@
 // may have done:
 //   - PartnerError (nothing happened there; the core fails the transaction, charges nothing, frees the
 //     idempotency key; the router may fail over): not reached (refused connection, connect timeout),
-//     400 and 422 (validation refusals), 401/403 (credentials, APIs not enabled), 429 (throttled), and
-//     404/405 (no such route: nothing there can have executed a transfer);
+//     400 and 422 (validation refusals), 401/403 (credentials, APIs not enabled), 429 (throttled),
+//     404/405 (no such route: nothing there can have executed a transfer), and a 5xx whose `type` is
+//     `authentication_error` (the OpenAPI's documented 500 "Unable to authenticate the request");
 //   - NoAnswer (it may have acted; pending, reconciled here, never failed over): a read timeout or a
-//     broken connection after the request went out, any 5xx ([P] "When you get a 5XX response, do not
+//     broken connection after the request went out, any other 5xx ([P] "When you get a 5XX response, do not
 //     initiate another transaction" — check status first), 409 (a transfer with our transfer_id
 //     already exists), any other status, or a 2xx we cannot read.
 // status: GET /transfers?transfer_id=<txnId> (§9.3), a lookup by our reference: it never creates
@@ -64,6 +65,13 @@ function settings(ctx: PartnerContext): Settings {
 
 /** Statuses after which the transfer was not executed (see the module header). */
 const REFUSED = new Set([400, 401, 403, 404, 405, 422, 429]);
+
+/**
+ * [P] Cashfree's OpenAPI documents a 500 whose `type` is `authentication_error` ("Unable to authenticate the
+ * request…", the AuthenticationError example of POST /transfers): the request was never authenticated, so
+ * nothing ran — a refusal whatever the 5xx, unlike its `api_error` 500 (which may have acted).
+ */
+const authenticationFailed = (a: CfAnswer): boolean => a.status >= 500 && (a.json as { type?: unknown } | null)?.type === 'authentication_error';
 
 /** A refusal before execution, in words that say so; Cashfree's own code and text when it gave them. */
 function refusalText(a: CfAnswer): string {
@@ -116,6 +124,9 @@ export class CashfreePayoutsConnector implements Connector {
     }
     if (REFUSED.has(a.status)) {
       throw new PartnerError('unavailable', `${refusalText(a)}; nothing was executed or debited`);
+    }
+    if (authenticationFailed(a)) {
+      throw new PartnerError('unavailable', `Cashfree could not authenticate the request (HTTP ${a.status} authentication_error); nothing was executed or debited`);
     }
     const transfer = a.status >= 200 && a.status < 300 ? asTransfer(a.json) : null;
     if (!transfer) throw pending(`Cashfree did not give a usable answer (HTTP ${a.status}); the outcome will follow`);

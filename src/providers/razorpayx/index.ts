@@ -1,6 +1,10 @@
 // Owns the `razorpayx` connector (RazorpayX Payouts to a UPI VPA, PARTNERS.md §2; CONTRACT §9),
 // serving upi-payment-status. Variables: KEY_ID, KEY_SECRET (HTTP Basic), ACCOUNT_NUMBER (the business
-// account that pays), WEBHOOK_SECRET; a missing one stops the boot with a message naming it.
+// account that pays: a Current Account number or the RazorpayX Lite customer identifier), WEBHOOK_SECRET;
+// a missing one stops the boot with a message naming it. Optional FAV_ACCOUNT_NUMBER: the RazorpayX Lite
+// customer identifier fund account validation debits (Razorpay: validation "is possible only for RazorpayX
+// Lite", `source_account_number` = "your customer identifier"); defaults to ACCOUNT_NUMBER, which is right
+// only when payouts run from Lite too — with a Current Account every name check would be refused.
 //
 // execute: POST /v1/payouts (composite: the VPA fund account inline) with X-Payout-Idempotency = our
 // transaction id and reference_id = our transaction id, the same for every attempt of that transaction.
@@ -18,7 +22,7 @@
 // reconciler fails the transaction once no request can still be on its way, and a second enquiry still
 // finds none); more than one under our reference → an error, never a guess (reviewed by a person).
 // The reversal watch asks the same after a `processed` (it can become `reversed` up to T+3 working days).
-// vpaHolder: fund account validation of the VPA (validation.ts), for the payout name check; optional
+// vpaHolder: fund account validation of the VPA (validation.ts) from FAV_ACCOUNT_NUMBER, for the payout name check; optional
 // VALIDATION_WAIT_MS (default 5000) bounds how long a `created` validation is waited for.
 // parseCallback: X-Razorpay-Signature verified (webhook.ts), x-razorpay-event-id de-duplicates.
 import {
@@ -44,6 +48,8 @@ interface Settings {
   keyId: string;
   keySecret: string;
   accountNumber: string;
+  /** The RazorpayX Lite customer identifier of fund account validation (FAV_ACCOUNT_NUMBER, default ACCOUNT_NUMBER). */
+  favAccountNumber: string;
   webhookSecret: string;
   /** How long a VPA validation may stay `created` before the payout is refused (VALIDATION_WAIT_MS). */
   validationWaitMs: number;
@@ -59,12 +65,14 @@ function settings(ctx: PartnerContext): Settings {
     keyId: need('KEY_ID'),
     keySecret: need('KEY_SECRET'),
     accountNumber: need('ACCOUNT_NUMBER'),
+    favAccountNumber: ctx.vars.FAV_ACCOUNT_NUMBER?.trim() || need('ACCOUNT_NUMBER'),
     webhookSecret: need('WEBHOOK_SECRET'),
     validationWaitMs: wait ? Number(wait) : DEFAULT_VALIDATION_WAIT_MS,
   };
   if (!Number.isSafeInteger(s.validationWaitMs) || s.validationWaitMs < 0) throw new Error(`${name('VALIDATION_WAIT_MS')} must be a whole number of milliseconds`);
   if (/\s|:/.test(s.keyId)) throw new Error(`${name('KEY_ID')} must be a RazorpayX key id (no spaces or colons)`);
   if (/\s/.test(s.accountNumber)) throw new Error(`${name('ACCOUNT_NUMBER')} must be the RazorpayX business account number (no spaces)`);
+  if (/\s/.test(s.favAccountNumber)) throw new Error(`${name('FAV_ACCOUNT_NUMBER')} must be the RazorpayX Lite customer identifier (no spaces)`);
   return s;
 }
 
@@ -137,7 +145,7 @@ export class RazorpayxConnector implements Connector {
   /** The payout name check: the VPA's holder by fund account validation (validation.ts); PartnerError only. */
   vpaHolder(vpa: string): Promise<VpaHolder> {
     const t = this.ctx.timeoutFor('upi-payment-status');
-    return validateVpa(this.http, { accountNumber: this.s.accountNumber, callTimeoutMs: t, waitMs: this.s.validationWaitMs }, vpa);
+    return validateVpa(this.http, { accountNumber: this.s.favAccountNumber, callTimeoutMs: t, waitMs: this.s.validationWaitMs }, vpa);
   }
 
   parseCallback(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }) {

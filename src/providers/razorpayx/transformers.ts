@@ -234,9 +234,10 @@ export interface RzpValidationRequest {
 }
 
 /**
- * The validation body. `source_account_number` is the business account that pays (the docs' samples use
- * the same number for payouts and validations [G: a RazorpayX Lite identifier, if it differs, is not
- * supported yet]); the contact is the payouts' fixed one, so RazorpayX keeps one fund account per VPA.
+ * The validation body. `source_account_number` is the RazorpayX Lite customer identifier (FAV_ACCOUNT_NUMBER:
+ * "Pass your customer identifier if you want money to be deducted from RazorpayX Lite"; validation "is
+ * possible only for RazorpayX Lite", api/x/account-validation.md); the contact is the payouts' fixed one,
+ * so RazorpayX keeps one fund account per VPA.
  */
 export function validationBody(vpa: string, accountNumber: string): RzpValidationRequest {
   return {

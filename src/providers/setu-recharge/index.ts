@@ -16,7 +16,8 @@
 // documented idempotency key: a second request with it is refused, ERR005, and executes nothing). The
 // body is kept in the partner sessions (`recharge:<txnId>`) BEFORE it is sent (../recorded.ts). Classification:
 //   - PartnerError (nothing executed; charged nothing; the router may fail over): not reached, the login
-//     refused, any 4xx (ERR007 invalid-params, ERR011, ERR009, 401 after a fresh token);
+//     refused, any 4xx (ERR007 invalid-params, ERR011, 401 after a fresh token), and ERR009
+//     invalid-instance-id whatever its status (Setu's OpenAPI shows it as a 500 on /recharge/request);
 //   - NoAnswer (it may have acted; pending, reconciled here): a read timeout or broken connection after
 //     the request went out, any 5xx (ERR100, ERR999: PARTNERS.md documents none as "not executed"), a 2xx
 //     we cannot read;
@@ -54,7 +55,7 @@ import { RecordedRequests } from '../recorded.js';
 import { SetuApi, type Answer } from '../setu/http.js';
 import { setuSettings, type SetuCommonSettings } from '../setu/settings.js';
 import { jwtExpiryMs } from '../setu/tokens.js';
-import { dataOf, errorOf, errorText, paymentRefIdOf, type Known } from '../setu/transformers.js';
+import { dataOf, errorOf, errorText, paymentRefIdOf, txnIdOfPaymentRef, type Known } from '../setu/transformers.js';
 import {
   asRechargeData,
   fieldsOf,
@@ -80,6 +81,13 @@ const STORED_TTL_S = 7 * 24 * 3600;
 const DEFAULT_TOKEN_TTL_MS = 10 * 60_000;
 
 export const refKey = (transactionRefId: string) => `tref:${transactionRefId}`;
+
+/**
+ * Codes that say a recharge request was refused before anything ran, under whatever HTTP status they come:
+ * Setu's OpenAPI shows ERR009 invalid-instance-id as the HTTP **500** example of `/recharge/request` (a 422
+ * on its other calls). A 5xx is otherwise "may have acted" (pending); this one is not.
+ */
+const REFUSED_WHATEVER_STATUS = new Set(['ERR009']);
 export const parkedKey = (txnId: string) => `reversal:${txnId}`;
 
 /** What a status enquiry or a webhook needs later: the exact request, and our amounts. */
@@ -178,7 +186,7 @@ export class SetuRechargeConnector implements Connector {
       await this.remember(d, req.txnId);
       return outcomeOf(d, known);
     }
-    if (a.status >= 400 && a.status < 500) {
+    if ((a.status >= 400 && a.status < 500) || REFUSED_WHATEVER_STATUS.has(errorOf(a.json)?.code ?? '')) {
       await this.recorded.forget(req.txnId);
       throw new PartnerError('unavailable', `${this.api.refusal(a, 'recharge')}; nothing was executed or debited`);
     }
@@ -214,7 +222,9 @@ export class SetuRechargeConnector implements Connector {
     registerWebhooks(app, {
       name: this.ctx.name,
       secret: this.s.webhookSecret,
-      txnOfRef: (ref) => this.ctx.sessions.get<string>(refKey(ref)),
+      // Setu's webhook page calls `transactionRefId` the reference "from the original recharge request":
+      // the one its answer gave (linked when it answered), or our request's refId (= our paymentRefId).
+      txnOfRef: async (ref) => (await this.ctx.sessions.get<string>(refKey(ref))) ?? txnIdOfPaymentRef(ref) ?? undefined,
       known: async (txnId) => {
         const stored = await this.recorded.get(txnId);
         return stored ? { txnId, amountPaise: stored.amountPaise, commissionPaise: stored.commissionPaise } : null;

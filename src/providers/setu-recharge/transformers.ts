@@ -60,7 +60,8 @@ export type SetuRechargeStatus = 'Successful' | 'Failure' | 'Processing' | 'REVE
 
 /** [P] the data of /recharge/request and /recharge/status. */
 export interface SetuRechargeData {
-  error?: SetuError | null;
+  /** `/recharge/request` documents an object, `/recharge/status` a string (Setu's OpenAPI): both are read. */
+  error?: SetuError | string | null;
   details?: { mobile_number?: string; provider?: string; service_type?: string; is_postpaid?: boolean; is_special?: boolean };
   amount?: number;
   transactionRefId?: string;

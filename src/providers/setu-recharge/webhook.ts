@@ -5,9 +5,12 @@
 //   - the base URL given to Setu carries a secret path segment (../setu/webhook.ts): a call without it is a
 //     401 and changes nothing. (Keep the URL as secret as a key: HTTPS only, and an IP allow-list at the
 //     edge where Setu publishes its addresses.)
-//   - a payment status webhook is only a trigger: its body names Setu's transaction reference, which we
-//     linked to our transaction when Setu first answered; the status API (authenticated) is asked, and
-//     ITS answer is applied. A forged "Successful" changes nothing the status API does not confirm.
+//   - a payment status webhook is only a trigger: its body names a `transactionRefId`, which Setu's page
+//     calls the "Transaction reference ID from the original recharge request" (sample `TXN123456789`). Both
+//     readings are accepted: the reference Setu's answer gave (`CYJSTPM…`, linked to our transaction when
+//     Setu first answered) and our request's own refId (left out, so Setu's default: our paymentRefId,
+//     which maps back to our id). The status API (authenticated) is asked, and ITS answer is applied. A
+//     forged "Successful" changes nothing the status API does not confirm.
 //   - a reversal (REVERSED) is signalled only by webhook — the status API keeps saying Successful — so it
 //     cannot be confirmed there. It un-pays a recharge (the client's debit and our commission come back),
 //     so it is applied only when (1) the secret segment matches, (2) the reference is one of our
@@ -25,7 +28,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import type { PartnerReport, Reversal } from '../connector.js';
-import type { Known } from '../setu/transformers.js';
+import { paymentRefIdOf, type Known } from '../setu/transformers.js';
 import { confirm, guardSecret } from '../setu/webhook.js';
 import { reversalOf, rupeeStringToPaise, statusOf, type SetuPaymentWebhook, type SetuRechargeData } from './transformers.js';
 
@@ -139,11 +142,14 @@ async function linked(req: Req, d: WebhookDeps): Promise<{ txnId: string; known:
   return { txnId, known };
 }
 
-/** What Setu's status API says of the recharge now; it must be the webhook's reference. */
+/**
+ * What Setu's status API says of the recharge now; it must be the webhook's reference: the one Setu's answer
+ * gave, or our request's own (refId, which is our paymentRefId) — Setu's page allows either reading.
+ */
 async function current(d: WebhookDeps, txnId: string, req: Req): Promise<SetuRechargeData> {
   const ref = String((req.body as SetuPaymentWebhook).transactionRefId).trim();
   const now = await confirm(() => d.enquire(txnId));
-  if (!now || now.transactionRefId !== ref) throw new ApiError('not_found', `Setu's status API does not show reference ${ref.slice(0, 40)} for that recharge`);
+  if (!now || (now.transactionRefId !== ref && ref !== paymentRefIdOf(txnId))) throw new ApiError('not_found', `Setu's status API does not show reference ${ref.slice(0, 40)} for that recharge`);
   return now;
 }
 

@@ -17,7 +17,8 @@ export interface SetuError {
 export interface SetuEnvelope<T> {
   success?: boolean;
   data?: T;
-  error?: SetuError | null;
+  /** An object; Setu's prepaid `/recharge/status` types a `data.error` as a string (docs/partners/setu-recharge/). */
+  error?: SetuError | string | null;
   trace_id?: string;
   traceId?: string;
 }
@@ -28,14 +29,22 @@ export function dataOf<T>(v: unknown): T | null {
   return d && typeof d === 'object' ? d : null;
 }
 
-/** The error of an answer, if it has one. */
-export const errorOf = (json: unknown): SetuError | null => (json as SetuEnvelope<unknown> | null)?.error ?? null;
+/** The error of an answer, if it has one as an object (with a code to match). */
+export function errorOf(json: unknown): SetuError | null {
+  const e = (json as SetuEnvelope<unknown> | null)?.error;
+  return e && typeof e === 'object' ? e : null;
+}
 
 /** A short text from Setu (trimmed, at most 200 characters), or null. */
 export const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : null);
 
-/** Setu's own words for an error: its message, else its slug, else its code. */
-export const errorText = (e: SetuError | null | undefined): string | null => text(e?.message) ?? text(e?.failureReason) ?? text(e?.code);
+/**
+ * Setu's own words for an error: its message, else its slug, else its code; or the error itself when Setu
+ * gives it as a string (the prepaid `/recharge/status` answer types `data.error` as `string|null`, its
+ * `/recharge/request` as `object|null`: both are read).
+ */
+export const errorText = (e: SetuError | string | null | undefined): string | null =>
+  typeof e === 'string' ? text(e) : text(e?.message) ?? text(e?.failureReason) ?? text(e?.code);
 
 const TXN_ID = /^txn_([0-9A-Za-z]{1,26})$/;
 const PAYMENT_REF = /^txn([0-9A-Za-z]{1,26})$/;
