@@ -1040,6 +1040,8 @@ export interface operations {
             /** @description The JWK Set */
             200: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1064,6 +1066,8 @@ export interface operations {
             /** @description Invalid JSON body (Errorcode 103) */
             400: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1075,6 +1079,8 @@ export interface operations {
             /** @description An Expect header other than 100-continue (Errorcode 103) */
             417: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1086,6 +1092,8 @@ export interface operations {
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1099,6 +1107,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1110,6 +1120,8 @@ export interface operations {
             /** @description Internal error (Errorcode 199) */
             500: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1189,6 +1201,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1361,6 +1375,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1372,6 +1388,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1391,6 +1409,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1402,6 +1422,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1421,6 +1443,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1440,6 +1464,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1459,6 +1485,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1478,6 +1506,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1497,6 +1527,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1516,6 +1548,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1537,6 +1571,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1556,6 +1592,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1575,6 +1613,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1594,6 +1634,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1657,6 +1699,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1784,6 +1828,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1795,6 +1841,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1814,6 +1862,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1825,6 +1875,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1844,6 +1896,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1863,6 +1917,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1882,6 +1938,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1901,6 +1959,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1920,6 +1980,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1939,6 +2001,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1960,6 +2024,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1979,6 +2045,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -1998,6 +2066,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2017,6 +2087,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2047,6 +2119,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2125,6 +2199,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2136,6 +2212,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2147,6 +2225,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2166,6 +2246,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2185,6 +2267,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2206,6 +2290,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2225,6 +2311,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2259,6 +2347,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2310,6 +2400,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2321,6 +2413,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2332,6 +2426,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2351,6 +2447,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2370,6 +2468,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2389,6 +2489,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2410,6 +2512,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2429,6 +2533,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2459,6 +2565,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2497,6 +2605,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2508,6 +2618,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2519,6 +2631,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2538,6 +2652,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2557,6 +2673,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2576,6 +2694,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2597,6 +2717,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2616,6 +2738,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2664,6 +2788,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2715,6 +2841,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2726,6 +2854,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2737,6 +2867,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2756,6 +2888,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2775,6 +2909,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2796,6 +2932,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2815,6 +2953,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2848,6 +2988,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2916,6 +3058,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2927,6 +3071,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2938,6 +3084,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2957,6 +3105,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2976,6 +3126,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -2995,6 +3147,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3016,6 +3170,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3035,6 +3191,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3082,6 +3240,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3102,6 +3262,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3113,6 +3275,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3124,6 +3288,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3143,6 +3309,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3162,6 +3330,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3183,6 +3353,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3202,6 +3374,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3281,6 +3455,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3516,6 +3692,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3527,6 +3705,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3546,6 +3726,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3557,6 +3739,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3576,6 +3760,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3595,6 +3781,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3614,6 +3802,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3633,6 +3823,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3652,6 +3844,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3671,6 +3865,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3692,6 +3888,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3711,6 +3909,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3730,6 +3930,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3749,6 +3951,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3808,6 +4012,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3886,6 +4092,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3897,6 +4105,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3916,6 +4126,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3927,6 +4139,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3946,6 +4160,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3965,6 +4181,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3984,6 +4202,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4003,6 +4223,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4022,6 +4244,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4043,6 +4267,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4062,6 +4288,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4094,6 +4322,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4144,6 +4374,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4155,6 +4387,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4166,6 +4400,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4185,6 +4421,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4204,6 +4442,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4223,6 +4463,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4244,6 +4486,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4263,6 +4507,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4295,6 +4541,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4345,6 +4593,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4356,6 +4606,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4367,6 +4619,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4386,6 +4640,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4405,6 +4661,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4424,6 +4682,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4443,6 +4703,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4462,6 +4724,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4483,6 +4747,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4502,6 +4768,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4539,6 +4807,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4580,6 +4850,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4591,6 +4863,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4602,6 +4876,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4621,6 +4897,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4640,6 +4918,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4659,6 +4939,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4680,6 +4962,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4699,6 +4983,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4733,6 +5019,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4753,6 +5041,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4764,6 +5054,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4775,6 +5067,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4794,6 +5088,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4813,6 +5109,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4832,6 +5130,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4853,6 +5153,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4872,6 +5174,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4905,6 +5209,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4970,6 +5276,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4981,6 +5289,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4992,6 +5302,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5011,6 +5323,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5030,6 +5344,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5051,6 +5367,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5070,6 +5388,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5145,6 +5465,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5216,6 +5538,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5227,6 +5551,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5238,6 +5564,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5257,6 +5585,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5276,6 +5606,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5295,6 +5627,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5314,6 +5648,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5335,6 +5671,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5354,6 +5692,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5387,6 +5727,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5458,6 +5800,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5469,6 +5813,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5480,6 +5826,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5499,6 +5847,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5518,6 +5868,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5537,6 +5889,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5558,6 +5912,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5577,6 +5933,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5610,6 +5968,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5691,6 +6051,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5702,6 +6064,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5713,6 +6077,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5732,6 +6098,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5751,6 +6119,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5770,6 +6140,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5789,6 +6161,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5808,6 +6182,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5829,6 +6205,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5848,6 +6226,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5870,6 +6250,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5902,6 +6284,8 @@ export interface operations {
             /** @description Invalid JSON body (Errorcode 103) */
             400: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5913,6 +6297,8 @@ export interface operations {
             /** @description An Expect header other than 100-continue (Errorcode 103) */
             417: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5924,6 +6310,8 @@ export interface operations {
             /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
             422: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5937,6 +6325,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5948,6 +6338,8 @@ export interface operations {
             /** @description Internal error (Errorcode 199) */
             500: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6018,6 +6410,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6226,6 +6620,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6237,6 +6633,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6256,6 +6654,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6267,6 +6667,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6286,6 +6688,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6305,6 +6709,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6324,6 +6730,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6343,6 +6751,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6362,6 +6772,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6381,6 +6793,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6402,6 +6816,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6421,6 +6837,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6440,6 +6858,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6459,6 +6879,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6556,6 +6978,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6686,6 +7110,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6697,6 +7123,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6716,6 +7144,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6727,6 +7157,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6746,6 +7178,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6765,6 +7199,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6784,6 +7220,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6803,6 +7241,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6822,6 +7262,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6841,6 +7283,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6862,6 +7306,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6881,6 +7327,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6900,6 +7348,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6919,6 +7369,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6949,6 +7401,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6982,6 +7436,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6993,6 +7449,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7004,6 +7462,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7023,6 +7483,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7042,6 +7504,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7063,6 +7527,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7082,6 +7548,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7120,6 +7588,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7159,6 +7629,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7170,6 +7642,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7181,6 +7655,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7200,6 +7676,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7219,6 +7697,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7238,6 +7718,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7259,6 +7741,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7278,6 +7762,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7297,6 +7783,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7316,6 +7804,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7353,6 +7843,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7389,6 +7881,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7400,6 +7894,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7411,6 +7907,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7430,6 +7928,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7449,6 +7949,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7468,6 +7970,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7487,6 +7991,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7508,6 +8014,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7527,6 +8035,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7560,6 +8070,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7594,6 +8106,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7605,6 +8119,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7616,6 +8132,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7635,6 +8153,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7654,6 +8174,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7673,6 +8195,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7694,6 +8218,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7713,6 +8239,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7732,6 +8260,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7751,6 +8281,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7781,6 +8313,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7818,6 +8352,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7829,6 +8365,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7840,6 +8378,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7859,6 +8399,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7878,6 +8420,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7899,6 +8443,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7918,6 +8464,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7953,6 +8501,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -7990,6 +8540,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8001,6 +8553,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8012,6 +8566,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8031,6 +8587,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8050,6 +8608,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8069,6 +8629,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8090,6 +8652,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8109,6 +8673,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8128,6 +8694,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8147,6 +8715,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8237,6 +8807,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8373,6 +8945,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8384,6 +8958,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8403,6 +8979,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8414,6 +8992,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8433,6 +9013,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8452,6 +9034,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8471,6 +9055,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8490,6 +9076,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8509,6 +9097,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8528,6 +9118,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8549,6 +9141,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8568,6 +9162,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8587,6 +9183,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8606,6 +9204,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8674,6 +9274,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8834,6 +9436,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8845,6 +9449,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8864,6 +9470,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8875,6 +9483,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8894,6 +9504,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8913,6 +9525,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8932,6 +9546,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8951,6 +9567,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8970,6 +9588,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8989,6 +9609,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -9010,6 +9632,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -9029,6 +9653,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -9048,6 +9674,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -9067,6 +9695,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -9100,6 +9730,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -11933,6 +12565,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -11944,6 +12578,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -11955,6 +12591,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -11974,6 +12612,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -11993,6 +12633,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12012,6 +12654,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12033,6 +12677,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12052,6 +12698,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12121,6 +12769,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12308,6 +12958,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12319,6 +12971,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12338,6 +12992,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12349,6 +13005,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12368,6 +13026,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12387,6 +13047,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12406,6 +13068,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12425,6 +13089,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12444,6 +13110,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12463,6 +13131,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12484,6 +13154,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12503,6 +13175,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12522,6 +13196,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12541,6 +13217,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12627,6 +13305,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12814,6 +13494,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12825,6 +13507,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12844,6 +13528,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12855,6 +13541,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12874,6 +13562,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12893,6 +13583,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12912,6 +13604,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12931,6 +13625,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12950,6 +13646,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12969,6 +13667,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -12990,6 +13690,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13009,6 +13711,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13028,6 +13732,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13047,6 +13753,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13077,6 +13785,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13119,6 +13829,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13130,6 +13842,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13141,6 +13855,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13160,6 +13876,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13179,6 +13897,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13200,6 +13920,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13219,6 +13941,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13261,6 +13985,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13303,6 +14029,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13314,6 +14042,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13325,6 +14055,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13344,6 +14076,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13363,6 +14097,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13382,6 +14118,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13401,6 +14139,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13422,6 +14162,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13441,6 +14183,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13474,6 +14218,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13504,6 +14250,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13515,6 +14263,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13526,6 +14276,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13545,6 +14297,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13564,6 +14318,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13583,6 +14339,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13602,6 +14360,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13621,6 +14381,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13642,6 +14404,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13661,6 +14425,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13696,6 +14462,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13748,6 +14516,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13759,6 +14529,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13770,6 +14542,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13789,6 +14563,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13808,6 +14584,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13827,6 +14605,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13848,6 +14628,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13867,6 +14649,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13922,6 +14706,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13951,6 +14737,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13962,6 +14750,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13973,6 +14763,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -13992,6 +14784,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14011,6 +14805,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14030,6 +14826,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14049,6 +14847,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14068,6 +14868,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14089,6 +14891,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14108,6 +14912,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14151,6 +14957,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14186,6 +14994,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14197,6 +15007,8 @@ export interface operations {
             /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
             401: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14208,6 +15020,8 @@ export interface operations {
             /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
             403: {
                 headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14227,6 +15041,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14246,6 +15062,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14265,6 +15083,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14284,6 +15104,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14303,6 +15125,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14324,6 +15148,8 @@ export interface operations {
                     "RateLimit-Reset"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -14343,6 +15169,8 @@ export interface operations {
                     "RateLimit-Remaining"?: string;
                     /** @description Seconds until the bucket is full again */
                     "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
                     /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
