@@ -116,7 +116,8 @@ describe('reconciliation', () => {
         operation: 'upi-payment-status',
         referenceId: 'crashed-before-send',
         amountPaise: 5000,
-        outcome: { status: 'pending', message: 'Submitted to the partner network', fields: {} },
+        // As the live runner's recovery point writes it: a payment shows its txn_id and amount from the start.
+        outcome: { status: 'pending', message: 'Submitted to the partner network', fields: { txn_id: txnId, amount: 50 } },
         // Not due until the hold has been seen (the reconciler polls fast here).
         nextCheckAt: new Date(Date.now() + 3_600_000),
       },
