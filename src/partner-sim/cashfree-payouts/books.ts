@@ -2,19 +2,18 @@
 // plans, fingerprints and histories, beneficiaries, request counts and the fund source balance. A transfer a
 // restart caught mid-lifecycle runs its remaining stages (the first one pendingMs after the start).
 import type { Persisted } from '../common/persist.js';
-import { pairs, refill } from '../common/persist.js';
+import { namedMaps } from '../common/persist.js';
 import { PLANS, STAGES } from './outcomes.js';
 import type { TransferBook } from './transfers.js';
 
 export function cashfreeBooks(book: TransferBook): Persisted {
+  const maps = namedMaps({ transfers: book.transfers, beneficiaries: book.beneficiaries, requests: book.requests });
   return {
-    save: () => ({ balance: book.balance, transfers: pairs(book.transfers), beneficiaries: pairs(book.beneficiaries), requests: pairs(book.requests) }),
+    save: () => ({ balance: book.balance, ...maps.save() }),
     restore(image) {
       const b = image as Record<string, unknown>;
       book.balance = b.balance as number;
-      refill(book.transfers, b.transfers);
-      refill(book.beneficiaries, b.beneficiaries);
-      refill(book.requests, b.requests);
+      maps.restore(b);
       book.byCfId.clear();
       for (const [id, rec] of book.transfers) {
         book.byCfId.set(rec.transfer.cf_transfer_id, id);

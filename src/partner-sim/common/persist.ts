@@ -62,6 +62,20 @@ export class StateFile {
   }
 }
 
+/**
+ * Named Maps of a kind's books, saved as JSON pairs under their names and refilled from them: the part of
+ * a save/restore that is only maps (each kind's books.ts adds its scalars and what a restart resumes).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- maps of any entries: saved and refilled as they are
+export function namedMaps(maps: Record<string, Map<any, any>>) {
+  return {
+    save: (): Record<string, unknown> => Object.fromEntries(Object.entries(maps).map(([name, m]) => [name, pairs(m)])),
+    restore(image: Record<string, unknown>): void {
+      for (const [name, m] of Object.entries(maps)) refill(m, image[name]);
+    },
+  };
+}
+
 /** A Map as JSON pairs, and back. */
 export const pairs = <K, V>(m: Map<K, V>): Array<[K, V]> => [...m];
 export function refill<K, V>(m: Map<K, V>, p: unknown): void {

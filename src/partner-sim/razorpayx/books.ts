@@ -3,36 +3,29 @@
 // account validations. A payout a restart caught mid-lifecycle carries on from where it was (its next step
 // one pendingMs after the start), through the same documented moves the admin route forces.
 import type { Persisted } from '../common/persist.js';
-import { pairs, refill } from '../common/persist.js';
+import { namedMaps } from '../common/persist.js';
 import type { IdempotencyBook } from './idempotency.js';
 import type { RazorpayxState } from './state.js';
 import type { ValidationBook } from './validations.js';
 
 export function razorpayxBooks(o: { state: RazorpayxState; idem: IdempotencyBook; validations: ValidationBook; pendingMs: () => number; validationMs: () => number; later: (ms: number, fn: () => void) => void }): Persisted {
   const { state, idem, validations } = o;
+  const maps = namedMaps({
+    contacts: state.contacts,
+    fundAccounts: state.fundAccounts,
+    contactByKey: state.contactByKey,
+    faByKey: state.faByKey,
+    payouts: state.payouts,
+    idempotency: idem.saved,
+    requests: idem.requests,
+    validations: validations.validations,
+  });
   return {
-    save: () => ({
-      balance: state.balance,
-      contacts: pairs(state.contacts),
-      fundAccounts: pairs(state.fundAccounts),
-      contactByKey: pairs(state.contactByKey),
-      faByKey: pairs(state.faByKey),
-      payouts: pairs(state.payouts),
-      idempotency: pairs(idem.saved),
-      requests: pairs(idem.requests),
-      validations: pairs(validations.validations),
-    }),
+    save: () => ({ balance: state.balance, ...maps.save() }),
     restore(image) {
       const b = image as Record<string, unknown>;
       state.balance = b.balance as number;
-      refill(state.contacts, b.contacts);
-      refill(state.fundAccounts, b.fundAccounts);
-      refill(state.contactByKey, b.contactByKey);
-      refill(state.faByKey, b.faByKey);
-      refill(state.payouts, b.payouts);
-      refill(idem.saved, b.idempotency);
-      refill(idem.requests, b.requests);
-      refill(validations.validations, b.validations);
+      maps.restore(b);
       for (const rec of state.payouts.values()) resume(rec.payout.id);
       for (const v of validations.validations.values()) if (v.status === 'created') o.later(o.validationMs(), () => v.status === 'created' && validations.finish(v));
     },

@@ -2,18 +2,16 @@
 // payments and histories, and the request counts. A fetch or payment a restart caught mid-lifecycle carries on
 // (one fetchMs / pendingMs after the start); payments through the documented moves the admin route forces.
 import type { Persisted } from '../common/persist.js';
-import { pairs, refill } from '../common/persist.js';
+import { namedMaps } from '../common/persist.js';
 import { subscriberFor, type Biller } from './billers.js';
 import { REASONS, type BbpsState } from './state.js';
 
 export function bbpsBooks(state: BbpsState, o: { pendingMs: () => number; fetchMs: () => number; later: (ms: number, fn: () => void) => void }): Persisted {
+  const maps = namedMaps({ fetches: state.fetches, byPaymentRef: state.byPaymentRef, paymentRequests: state.paymentRequests });
   return {
-    save: () => ({ fetches: pairs(state.fetches), byPaymentRef: pairs(state.byPaymentRef), paymentRequests: pairs(state.paymentRequests) }),
+    save: maps.save,
     restore(image) {
-      const b = image as Record<string, unknown>;
-      refill(state.fetches, b.fetches);
-      refill(state.byPaymentRef, b.byPaymentRef);
-      refill(state.paymentRequests, b.paymentRequests);
+      maps.restore(image as Record<string, unknown>);
       for (const [refId, rec] of state.fetches) {
         if (rec.status === 'Processing') {
           o.later(o.fetchMs(), () => {
