@@ -118,7 +118,7 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Lets waiting timers and sockets run: a chunk is a long chain of promises (and on the embedded store
  * every query runs on this thread), which would otherwise hold back the process's interactive calls.
  */
-export const yieldToOthers = () => new Promise((r) => setImmediate(r));
+const yieldToOthers = () => new Promise((r) => setImmediate(r));
 
 export class BatchEngine {
   constructor(private deps: EngineDeps) {}

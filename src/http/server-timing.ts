@@ -6,7 +6,7 @@
 // partner call; `outcome`: the outcome committed) as the histogram `sangam_call_phase_seconds`. The
 // runners mark the phases (operations/live-runner.ts, sandbox-runner.ts); a request that has none (a
 // read, an error) carries its total only.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics.js';
 
 export type Phase = 'checks' | 'record' | 'partner' | 'outcome';
@@ -19,16 +19,6 @@ export class Timing {
   /** Adds `ms` to `phase`. */
   add(phase: Phase, ms: number): void {
     this.phases.set(phase, (this.phases.get(phase) ?? 0) + ms);
-  }
-
-  /** Runs `work` and counts its time to `phase`, whether it succeeds or throws. */
-  async time<T>(phase: Phase, work: () => Promise<T>): Promise<T> {
-    const t0 = performance.now();
-    try {
-      return await work();
-    } finally {
-      this.add(phase, performance.now() - t0);
-    }
   }
 
   /** The `checks` phase: from the request's start to now (the runner calls it as it takes the call). */
@@ -57,9 +47,6 @@ declare module 'fastify' {
     timing?: Timing;
   }
 }
-
-/** The request's Timing (made at its start), for the route that hands it to a runner. */
-export const timingOf = (req: FastifyRequest): Timing | undefined => req.timing;
 
 /** Times every request from its start; sets Server-Timing on every answer and observes an operation call's phases. */
 export function registerServerTiming(app: FastifyInstance, metrics: Metrics): void {
