@@ -1,8 +1,9 @@
 // The surepass-signature connector end to end: Sangam's HTTP surface with a live key, the Surepass
 // Signature Comparator emulator in-process, the wallet and the ledger (checked after every test). Covers
 // a match, a non-match (a completed check), no signature (a business failure), the mapping choices (a
-// reference signature is required; no name is ever scored), and the documented errors (401, 422, 429,
-// 5xx, timeout), each a 502/504 with nothing charged and nothing left pending.
+// reference signature is required; no name is ever scored), the documented refusals (401, 422, 429: a
+// 502 with nothing charged) and the answers Surepass does not document (5xx, a read timeout: pending with
+// the fee held, never sent again, until a person settles it).
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSurepassSignatureEmulator, type SurepassSignatureEmulator } from '../src/partner-sim/surepass-signature/index.js';
@@ -10,9 +11,10 @@ import { samples } from '../src/partner-sim/surepass-signature/samples.js';
 import { createSurepassSignature } from '../src/providers/surepass-signature/index.js';
 import { formOf, outcomeOf } from '../src/providers/surepass-signature/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';
-import { PATHS, VALID, type TestApp } from './harness.js';
+import { eventually, PATHS, VALID, type TestApp } from './harness.js';
 import { partnerSuiteEnv, partnerSuiteLife, startPartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
+import { personDecides } from './person-decides.js';
 
 const FEE_PAISE = 300; // the default price of signature-match
 const S = samples() as Record<'signature' | 'signature_rescan' | 'signature_nomatch' | 'signature_lowmatch' | 'no_signature', string>;
@@ -22,6 +24,7 @@ function startSpApp(emu: SurepassSignatureEmulator, env: Record<string, string> 
     {
       ...partnerSuiteEnv('surepass', 'surepass-signature', emu.url, { TOKEN: emu.settings.token, SIGNATURE_PATH: emu.settings.path }, 'signature-match'),
       SANGAM_PARTNER_TIMEOUT_MS: '1500', // a first comparison on a loaded machine can take over 600 ms
+      SANGAM_RECONCILE_SCHEDULE: '0.5', // a pending comparison is enquired about (and stays pending) quickly
       ...env,
     },
     { topUpInr: 1_000 },
@@ -38,7 +41,7 @@ describe('surepass-signature connector, end to end', () => {
     return { emu, t };
   });
   afterEach(async () => {
-    // a comparison is never left pending: there is nothing to reconcile it with
+    // every test ends what it left pending (a person settles it: there is nothing to reconcile it with)
     const pending = await t.store.db.selectFrom('transactions').select('id').where('status', '=', 'pending').execute();
     assert.deepEqual(pending, []);
   });
@@ -64,12 +67,19 @@ describe('surepass-signature connector, end to end', () => {
     refusalCharge: () => FEE_PAISE, // a completed check
     refusalMessage: /No signature was detected/,
     setFaults: (f) => emu.setFaults(f),
-    faults: { 'error-before-work': { error_next: 1, error_status: 500 } },
-    lost: 'refused-at-once',
+    faults: {
+      'error-before-work': { error_next: 1, error_status: 500 },
+      'error-after-work': { error_after_accept_next: 1, error_status: 503 },
+    },
+    // Surepass documents no status call: whatever the 5xx, only a person can say whether it compared (and billed).
+    lost: 'pending-until-decided',
+    madeAt: () => comparisons() - comparedBefore,
+    decide: (txnId, action) => personDecides(t, txnId, action),
+    decidesMade: 'failed', // a success carries the score, which a person cannot supply
     wrongCredentials: { start: (env) => startSpApp(emu, { ...env, SANGAM_PARTNER_SUREPASS_TOKEN: 'not-the-token' }), message: /Surepass refused our token \(HTTP 401\)/, secret: 'not-the-token' },
     total: () => emu.comparisons().length,
     notApplicable: {
-      pendingReconciled: 'a comparison is a read with no status call: any 5xx is a 502, nothing charged (its own tests below), never pending',
+      pendingReconciled: 'Surepass documents no status call: a 5xx after the comparison is the unknownAnswer scenario, settled by a person',
       forgedWebhook: 'Surepass documents no webhook',
       duplicateEvent: 'Surepass documents no webhook',
     },
@@ -157,19 +167,16 @@ describe('surepass-signature connector, end to end', () => {
     assert.deepEqual(r.body.data.errors, [{ field: 'reference_signature', message: 'reference_signature must be a non-empty string (a base64 image or its URL)' }]);
   });
 
-  for (const [name, setup, http, message] of [
-    ['422 invalid_image', null, 502, /Surepass refused the comparison \(HTTP 422: invalid_image/],
-    ['429', { throttle_next: 1 }, 502, /Surepass is throttling requests \(HTTP 429\)/],
-    ['500 before comparing', { error_next: 1, error_status: 500 }, 502, /Surepass failed \(HTTP 500/],
-    ['503 after comparing', { error_after_accept_next: 1, error_status: 503 }, 502, /Surepass failed \(HTTP 503/],
-    ['read timeout', { timeout_next: 1, timeout_ms: 3000 }, 504, /Surepass did not answer in time/],
+  for (const [name, setup, message] of [
+    ['422 invalid_image', null, /Surepass refused the comparison \(HTTP 422: invalid_image/],
+    ['429', { throttle_next: 1 }, /Surepass is throttling requests \(HTTP 429\)/],
   ] as const) {
-    it(`${name}: ${http}, nothing charged; the reference is freed and a retry compares again`, async () => {
+    it(`${name}: a documented refusal, 502, nothing charged; the reference is freed and a retry compares again`, async () => {
       if (setup) emu.setFaults(setup);
       const before = await balance();
       const body = signed(setup ? {} : { input: Buffer.from('plain text, not an image').toString('base64') });
       const r = await match(body);
-      assert.equal(r.status, http, r.text);
+      assert.equal(r.status, 502, r.text);
       assert.equal(r.body.statuscode, 'ERR');
       assert.equal(r.body.data.Errorcode, 113);
       assert.match(r.body.data.Message, message);
@@ -184,6 +191,33 @@ describe('surepass-signature connector, end to end', () => {
     });
   }
 
+  for (const [name, setup, compared, message] of [
+    ['500 before comparing', { error_next: 1, error_status: 500 }, 0, /Surepass failed \(HTTP 500/],
+    ['503 after comparing', { error_after_accept_next: 1, error_status: 503 }, 1, /Surepass failed \(HTTP 503/],
+    ['read timeout', { timeout_next: 1, timeout_ms: 3000 }, 1, /Surepass did not answer in time/],
+  ] as const) {
+    it(`${name}: an answer Surepass does not document — pending with the fee held, the retry sends nothing, a person settles it failed (never success)`, async () => {
+      const before = await balance();
+      const n = comparisons();
+      emu.setFaults(setup);
+      const body = signed();
+      const r = await match(body);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.statuscode, 'TUP');
+      assert.match(r.body.data.message, message);
+      assert.doesNotMatch(r.text, new RegExp(emu.settings.token.slice(-20)));
+      assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: FEE_PAISE });
+      await eventually(async () => comparisons() === n + compared); // a hung call compares once it wakes
+      const again = await match(body);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(comparisons(), n + compared, 'the retry sent nothing');
+      const row = await t.store.db.selectFrom('transactions').select(['id', 'status']).where('reference_id', '=', body.reference_id as string).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'pending');
+      await assert.rejects(personDecides(t, row.id, 'success'), /carries what the partner read/);
+      await personDecides(t, row.id, 'failed');
+      assert.deepEqual(await balance(), { balance: before.balance - FEE_PAISE, held: 0 });
+    });
+  }
 });
 
 describe('surepass-signature transformers and variables', () => {

@@ -3,7 +3,6 @@
 // never carry the token or a body.
 import { newFormData, PartnerHttp, type PartnerAnswer } from '../partner-http.js';
 
-export { Unanswered, Unsent } from '../partner-http.js';
 export type SurepassAnswer = PartnerAnswer;
 
 export class SurepassHttp {
