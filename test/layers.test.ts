@@ -1,13 +1,15 @@
 // The house rule (docs/ARCHITECTURE.md, "Layers"): a module imports only from its own room or a lower
-// one, type imports included, and no import circle exists in src/. Reads the TypeScript sources (not
-// the build), so it judges what a reader sees.
+// one, type imports included, and no import circle exists in src/; beside src/, the emulators
+// (partner-sim/) import nothing of src/, what both share (shared/) imports neither, and the server loads
+// the emulators only on demand. Reads the TypeScript sources (not the build), so it judges what a reader sees.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = path.join(ROOT, 'src');
 
 /** From the bottom up. A room is a top-level folder or file of src/, or one of the finer names below. */
 export const LAYERS: string[][] = [
@@ -23,7 +25,7 @@ export const LAYERS: string[][] = [
   // Batches run rows through the operations' runners (handed in by app.ts).
   ['batches'],
   // The top: wiring, route registrars (a room's HTTP face), and the programs.
-  ['services', 'app', 'server', 'cli', 'cluster', 'admin', 'console', 'partner-sim', 'routes'],
+  ['services', 'app', 'server', 'cli', 'cluster', 'admin', 'console', 'routes'],
 ];
 
 /** The room of a source file (relative to src/, with .ts). */
@@ -37,11 +39,12 @@ export function roomOf(file: string): string {
 
 const rank = new Map(LAYERS.flatMap((rooms, i) => rooms.map((r) => [r, i] as const)));
 
-function sources(dir = SRC): string[] {
+/** The TypeScript files under `root` (relative to it), tests included only when asked. */
+function sources(root = SRC, tests = false, dir = root): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sources(full);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts') ? [path.relative(SRC, full)] : [];
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : sources(root, tests, full);
+    return e.name.endsWith('.ts') && (tests || !e.name.endsWith('.test.ts')) && !e.name.endsWith('.d.ts') ? [path.relative(root, full)] : [];
   });
 }
 
@@ -92,6 +95,46 @@ export function circles(graph: Map<string, string[]>): string[][] {
   for (const v of graph.keys()) if (!index.has(v)) visit(v);
   return found;
 }
+
+/** A static import or export `from` a relative path: its target, and whether it is `import type` (erased at run time). */
+const STATIC = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/g;
+const DYNAMIC = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+/** Every relative import of the files under `dir` (a folder of the repository), tests included, as repository paths. */
+function importsUnder(dir: string): Array<{ file: string; target: string; typeOnly: boolean; dynamic: boolean }> {
+  return sources(path.join(ROOT, dir), true).flatMap((f) => {
+    const file = path.join(dir, f);
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    const to = (spec: string) => path.normalize(path.join(path.dirname(file), spec));
+    return [
+      ...[...text.matchAll(STATIC)].map((m) => ({ file, target: to(m[2]!), typeOnly: m[1] !== undefined, dynamic: false })),
+      ...[...text.matchAll(DYNAMIC)].map((m) => ({ file, target: to(m[1]!), typeOnly: false, dynamic: true })),
+    ];
+  });
+}
+
+const under = (target: string, ...dirs: string[]) => dirs.some((d) => target.startsWith(`${d}/`));
+
+describe('emulators apart: partner-sim/ and shared/ beside src/ (docs/ARCHITECTURE.md, "Layers")', () => {
+  it('no file under partner-sim/ imports from src/', () => {
+    const found = importsUnder('partner-sim').filter((i) => under(i.target, 'src'));
+    assert.deepEqual(found.map((i) => `${i.file} → ${i.target}`), []);
+  });
+
+  it('no file under shared/ imports from src/ or partner-sim/', () => {
+    const found = importsUnder('shared').filter((i) => under(i.target, 'src', 'partner-sim'));
+    assert.deepEqual(found.map((i) => `${i.file} → ${i.target}`), []);
+  });
+
+  it('the server loads the emulators only for `sangam partner-sim` (admin/partner-sim.ts, on demand)', () => {
+    const imports = importsUnder('src').filter((i) => !i.file.endsWith('.test.ts') && under(i.target, 'partner-sim'));
+    const loaded = imports.filter((i) => !i.typeOnly && !(i.dynamic && i.file === 'src/admin/partner-sim.ts'));
+    assert.deepEqual(loaded.map((i) => `${i.file} → ${i.target}`), []);
+    assert.ok(imports.some((i) => i.dynamic), 'admin/partner-sim.ts loads the emulators with import()');
+    const cli = importsUnder('src').filter((i) => i.file === 'src/cli.ts' && i.target === 'src/admin/partner-sim.js');
+    assert.deepEqual(cli.map((i) => i.dynamic), [true], 'src/cli.ts imports admin/partner-sim.ts on demand only');
+  });
+});
 
 describe('layers: the import rule of docs/ARCHITECTURE.md', () => {
   const graph = importGraph();

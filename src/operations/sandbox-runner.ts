@@ -8,7 +8,7 @@ import { resultEnvelope } from '../http/envelope.js';
 import type { Finalizer } from '../transactions/finalizer.js';
 import type { TxRow } from '../transactions/store.js';
 import type { OperationRequest, Outcome, VpaHolder } from '../providers/connector.js';
-import { SANDBOX_NO_SUCH_VPA, vpaHolderName } from '../providers/sandbox/people.js';
+import { SANDBOX_NO_SUCH_VPA, vpaHolderName } from '../../shared/people.js';
 import { executeOperation, type OperationConnector, type OperationDef } from './operation.js';
 import { operationBySlug } from './registry.js';
 import { inFlight, recordClaimed, replayed, type Answer, type Call, type ClaimDeps, type Runner } from './runner.js';
