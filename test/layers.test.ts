@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { circles, relativeImports } from './import-circles.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SRC = path.join(ROOT, 'src');
@@ -48,52 +49,15 @@ function sources(root = SRC, tests = false, dir = root): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/g;
-
 /** Each source file's relative imports within src/ (type-only ones included). */
 export function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sources()) {
     const text = readFileSync(path.join(SRC, file), 'utf8');
-    const targets = [...text.matchAll(IMPORT)].map((m) => path.normalize(path.join(path.dirname(file), m[1]!)).replace(/\.js$/, '.ts'));
+    const targets = relativeImports(text).map((m) => path.normalize(path.join(path.dirname(file), m)).replace(/\.js$/, '.ts'));
     graph.set(file, [...new Set(targets)]);
   }
   return graph;
-}
-
-/** The import circles of a graph (Tarjan's strongly connected components of more than one file, or a self-import). */
-export function circles(graph: Map<string, string[]>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  let next = 0;
-  const visit = (v: string) => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue;
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1 || graph.get(v)!.includes(v)) found.push(component.sort());
-    }
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return found;
 }
 
 /** A static import or export `from` a relative path: its target, and whether it is `import type` (erased at run time). */
