@@ -10,6 +10,7 @@ import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.j
 import { eventIdOf, eventsOf, outcomeOf, paiseOf, reportOf, rupeesOf, statusOf, transferBody, type CfTransfer } from '../src/providers/cashfree-payouts/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/cashfree-payouts/webhook.js';
 import { CallbackRefused } from '../src/providers/connector.js';
+import { answerOf } from '../src/providers/answer.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
 import { acceptedTxnId, factoryContext, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
@@ -354,7 +355,7 @@ describe('cashfree-payouts transformers and verifier', () => {
   });
 
   it('result fields: txn_id ours, amount in INR, utr the transfer’s', () => {
-    assert.deepEqual(outcomeOf(transfer({ status: 'SUCCESS', transfer_utr: '1732088013492889' }), 'txn_Abc').fields, { txn_id: 'txn_Abc', amount: 123.45, utr: '1732088013492889' });
+    assert.deepEqual(answerOf(outcomeOf(transfer({ status: 'SUCCESS', transfer_utr: '1732088013492889' }), 'txn_Abc')).fields, { txn_id: 'txn_Abc', amount: 123.45, utr: '1732088013492889' });
   });
 
   it('a REVERSED transfer is a success with a reversal; at = updated_on, else the event time (India)', () => {

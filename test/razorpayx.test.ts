@@ -10,6 +10,7 @@ import { createRazorpayx } from '../src/providers/razorpayx/index.js';
 import { createPayoutBody, eventsOf, outcomeOf, reportOf, statusOf, type RzpPayout } from '../src/providers/razorpayx/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/razorpayx/webhook.js';
 import { CallbackRefused } from '../src/providers/connector.js';
+import { answerOf } from '../src/providers/answer.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
 import { acceptedTxnId, factoryContext, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { conformance } from './connector-conformance.js';
@@ -321,7 +322,7 @@ describe('razorpayx transformers and verifier', () => {
 
   it('result fields: txn_id ours, amount in INR, utr the payout’s', () => {
     const o = outcomeOf(payout({ status: 'processed', utr: '523223155921' }), 'txn_Abc');
-    assert.deepEqual(o.fields, { txn_id: 'txn_Abc', amount: 123.45, utr: '523223155921' });
+    assert.deepEqual(answerOf(o).fields, { txn_id: 'txn_Abc', amount: 123.45, utr: '523223155921' });
     const f = outcomeOf(payout({ status: 'failed', status_details: { description: 'Beneficiary bank rejected', reason: 'x' } }), 'txn_Abc');
     assert.equal(f.message, 'Beneficiary bank rejected');
   });

@@ -3,7 +3,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Ajv } from 'ajv';
 import { IFSC_SHAPE, ifscExists } from '../../shared/ifsc.js';
-import { isWholePaise } from '../money.js';
+import { inrToPaise, isWholePaise } from '../money.js';
 import { verhoeffValid } from './verhoeff.js';
 import { matchNames, NameMatchInputError } from '../namematch/index.js';
 
@@ -84,6 +84,9 @@ export const Amount = (max: number, field = 'amount') =>
     description: `Amount in INR, at least 0.01 and at most ${max}, at most 2 decimals`,
     errorMessage: `${field} must be an INR amount of at least 0.01 and at most ${max}, with at most 2 decimals`,
   });
+
+/** An `Amount` field's value in integer paise: where an operation request's INR becomes paise, once. */
+export const paiseOf = (amount: number): number => inrToPaise(amount);
 
 export const Code = (field: string, codes: readonly string[], description: string) =>
   Type.String({ enum: [...codes], description, errorMessage: `${field} must be one of ${codes.join(', ')}` });

@@ -20,8 +20,8 @@ import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
 import type { BoundAnswer, IdemScope } from '../idempotency/store.js';
+import { moneyFields } from '../providers/answer.js';
 import { PartnerError, type FinalOutcome, type Outcome } from '../providers/connector.js';
-import { paiseToInr } from '../money.js';
 import type { TransactionStore, TxRow } from '../transactions/store.js';
 import type { Settlement } from '../settlement/settlement.js';
 import type { Pricing } from '../ledger/pricing.js';
@@ -126,7 +126,7 @@ export class LiveRunner implements Runner {
         amountPaise: principalPaise || null,
         // Payments and recharges show their txn_id and amount from the recovery point on, so a retry that
         // finds the transaction still with the partner answers them too.
-        outcome: { status: 'pending', message: 'Submitted to the partner network', fields: principalPaise ? { txn_id: ctx.txnId, amount: paiseToInr(principalPaise) } : {} },
+        outcome: { status: 'pending', message: 'Submitted to the partner network', fields: principalPaise ? moneyFields({ txnId: ctx.txnId, amountPaise: principalPaise }) : {} },
         nextCheckAt: new Date(Date.now() + this.deps.firstCheckS * 1000),
       },
       key,

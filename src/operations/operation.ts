@@ -16,7 +16,7 @@ import type { Db } from '../db/client.js';
 import type { Lane } from '../db/group-commit.js';
 import type { DB, Environment } from '../db/schema.js';
 import type { DataClass } from '../audit/retention.js';
-import type { OperationRequest, Outcome, VpaHolder } from '../providers/connector.js';
+import type { OperationRequest, Outcome, PartnerOutcome, VpaHolder } from '../providers/connector.js';
 import type { RechargePreflight } from '../catalog/preflight.js';
 import type { UrlSigner } from '../http/signed-url.js';
 import type { TransactionStore } from '../transactions/store.js';
@@ -128,8 +128,8 @@ export interface OperationDef<S extends TObject = TObject> {
   resolve?(input: Static<S>, ctx: OperationContext): Promise<void>;
   /** The request a partner (or the sandbox) is asked to carry out. */
   request?(input: Static<S>, ctx: OperationContext): OperationRequest;
-  /** The deterministic sandbox answer to that request (CONTRACT §7). */
-  sandbox?(req: OperationRequest, opts: { pendingMs: number }): Promise<Outcome>;
+  /** The deterministic sandbox answer to that request (CONTRACT §7), in a connector's terms. */
+  sandbox?(req: OperationRequest, opts: { pendingMs: number }): Promise<PartnerOutcome>;
   /**
    * What the operation does with its connector's answer; by default it sends `request` and answers the
    * outcome as it is. An operation with no partner computes its answer here.

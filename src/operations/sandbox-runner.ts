@@ -8,6 +8,7 @@ import { answeredRow } from '../audit/row.js';
 import { resultEnvelope } from '../http/envelope.js';
 import type { Finalizer } from '../transactions/finalizer.js';
 import type { TxRow } from '../transactions/store.js';
+import { answerOf } from '../providers/answer.js';
 import type { OperationRequest, Outcome, VpaHolder } from '../providers/connector.js';
 import { SANDBOX_NO_SUCH_VPA, vpaHolderName } from '../../shared/people.js';
 import { executeOperation, type OperationConnector, type OperationDef } from './operation.js';
@@ -21,15 +22,16 @@ export interface SandboxDeps extends ClaimDeps {
 
 /**
  * Every operation's declared sandbox answer behind one connector: the runner's, and the partner
- * simulator's, which answers the same table (CONTRACT §8).
+ * simulator's, which answers the same table (CONTRACT §8). The answer is made public here, as the
+ * router makes a live connector's (providers/answer.ts).
  */
 export class SandboxConnector implements OperationConnector {
   constructor(private pendingMs: number) {}
 
-  execute(req: OperationRequest): Promise<Outcome> {
+  async execute(req: OperationRequest): Promise<Outcome> {
     const sandbox = operationBySlug.get(req.operation)?.sandbox;
     if (!sandbox) throw new Error(`${req.operation} declares no sandbox answer`);
-    return sandbox(req, { pendingMs: this.pendingMs });
+    return answerOf(await sandbox(req, { pendingMs: this.pendingMs }));
   }
 
   async vpaHolder(vpa: string): Promise<VpaHolder> {

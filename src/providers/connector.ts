@@ -3,7 +3,9 @@
 // responses in the partner's own names and their mapping to ours (transformers.ts), its status
 // mapping and its webhook verifier; the registry (registry.ts) maps its KIND to a factory. The core
 // asks a connector to:
-//   - execute one operation (a union of the operation inputs) and answer an Outcome in our terms;
+//   - execute one operation (a union of the operation inputs) and answer a PartnerOutcome in our terms
+//     (a payment's or a recharge's result typed, amounts in integer paise); the core names the public
+//     answer's fields and converts its amounts (answer.ts, applied by the router);
 //   - tell the status of a transaction it holds, for reconciliation;
 //   - verify and parse an inbound callback into events;
 //   - optionally, serve its own routes (an OAuth callback).
@@ -15,12 +17,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TxStatus } from '../db/schema.js';
 
+/** A final answer in the core's terms: `fields` are the public answer's own fields (answer.ts builds them). */
 export interface FinalOutcome {
   status: 'success' | 'failed';
   message: string;
   fields: Record<string, unknown>;
 }
 
+/** An answer in the core's terms, as it is stored and shown. */
 export interface Outcome {
   status: TxStatus;
   message: string;
@@ -31,6 +35,43 @@ export interface Outcome {
   /** The partner's own id for the transaction (a payout id), kept for status enquiries. */
   partnerRef?: string;
 }
+
+/**
+ * A payment's (upi-payment-status) or a recharge's (recharge-commission, dth-recharge) result as a
+ * partner reports it, in our terms: our ids, the partner's reference, amounts in integer paise. The
+ * core names its fields and converts its amounts (answer.ts). An absent member is not known from this
+ * answer (a callback that knows no amounts leaves the stored ones as they are).
+ */
+export interface MoneyResult {
+  /** Our transaction id. */
+  txnId?: string;
+  amountPaise?: number;
+  /** The operator, where the answer echoes it (the sandbox's recharges). */
+  operator?: string;
+  /** The payment's UTR, or the operator's or biller's reference of a recharge. */
+  utr?: string | null;
+  /** The commission passed on to the client (0 when a recharge failed). */
+  commissionPaise?: number;
+}
+
+/**
+ * What a connector's answer carries: a payment's or a recharge's typed result (`money`), or a
+ * verification's result fields, already in our names (`fields`).
+ */
+export type PartnerResult = { money: MoneyResult } | { fields: Record<string, unknown> };
+
+/** A final answer in a connector's terms. */
+export type PartnerFinal = { status: 'success' | 'failed'; message: string } & PartnerResult;
+
+/** An answer in a connector's terms (answer.ts turns it into the core's Outcome). */
+export type PartnerOutcome = {
+  status: TxStatus;
+  message: string;
+  /** For a pending outcome whose end is already known (the sandbox): what it becomes, and when. */
+  settle?: { after_ms: number; final: PartnerFinal };
+  /** The partner's own id for the transaction (a payout id), kept for status enquiries. */
+  partnerRef?: string;
+} & PartnerResult;
 
 /** What the core asks a partner to do: one of the six operations (and the document-locker initialize step). */
 export type OperationRequest = { txnId: string } & (
@@ -61,17 +102,20 @@ export interface Reversal {
   at: Date;
 }
 
-/** What a partner says about one transaction, from a status enquiry or a callback. */
-export interface PartnerReport {
+/**
+ * What a partner says about one transaction, from a status enquiry or a callback: in the connector's
+ * terms (`PartnerReport<PartnerOutcome>`) until the router hands it to the core (`PartnerReport`).
+ */
+export interface PartnerReport<O extends PartnerOutcome = Outcome> {
   /** Our transaction id when the partner echoes it; otherwise partnerRef finds it. */
   txnId: string | null;
   partnerRef: string | null;
-  outcome: Outcome;
+  outcome: O;
   /** Set when a success was reversed after the fact. */
   reversal?: Reversal;
 }
 
-export interface PartnerEvent extends PartnerReport {
+export interface PartnerEvent<O extends PartnerOutcome = Outcome> extends PartnerReport<O> {
   /** The partner's unique event id: a repeat is acknowledged and dropped. */
   eventId: string;
 }
@@ -172,7 +216,7 @@ export class PartnerError extends Error {
 
 /** The partner took the request and gave no usable answer; `outcome` is the pending state to keep. */
 export class NoAnswer extends Error {
-  constructor(readonly outcome: Outcome) {
+  constructor(readonly outcome: PartnerOutcome) {
     super(outcome.message);
   }
 }
@@ -219,7 +263,7 @@ export function partnerVars(ctx: PartnerContext, kind: string) {
 /** Hooks a connector's own routes may call: the core's effects, never its internals. */
 export interface PartnerRouteHooks {
   /** Applies a report exactly as a verified callback would be (settlement, ledger, outbox). */
-  report(report: PartnerReport): Promise<void>;
+  report(report: PartnerReport<PartnerOutcome>): Promise<void>;
   /**
    * Has the core ask the partner about a transaction again soon (a pending's next status enquiry, or a
    * success's next reversal-watch enquiry, made due now): for news the connector could not confirm yet.
@@ -251,12 +295,12 @@ export interface Connector {
    * SANGAM_EXPECTED_FINAL_S overrides it.
    */
   readonly expectedFinalS?: number;
-  /** Throws PartnerError (nothing happened) or NoAnswer (it may have); otherwise an Outcome. */
-  execute(req: OperationRequest): Promise<Outcome>;
+  /** Throws PartnerError (nothing happened) or NoAnswer (it may have); otherwise a PartnerOutcome. */
+  execute(req: OperationRequest): Promise<PartnerOutcome>;
   /** The transaction as the partner now sees it; null when the partner has never heard of it. */
-  status?(tx: TxRef): Promise<PartnerReport | null>;
+  status?(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null>;
   /** Verifies a callback over its raw bytes and parses it; throws CallbackRefused when it does not verify. */
-  parseCallback?(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }): PartnerEvent[];
+  parseCallback?(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }): PartnerEvent<PartnerOutcome>[];
   /**
    * The partner's signed document behind a download (the eAadhaar XML, exactly as signed), while the
    * connector still holds it; null when it has none or no longer. Served through Xml_Url.

@@ -5,7 +5,8 @@
 // before any outcome (PartnerError: unreachable, refused, a 503 it documents as not executed). A
 // partner that took the request and did not answer (NoAnswer) is NOT failed over: the money may have
 // moved, so the operation stays pending and reconciliation asks that same partner later. Every call's
-// latency and result feed the metrics.
+// latency and result feed the metrics. What a connector reports (its answer, a status enquiry's, a
+// callback's, its own routes') reaches the core as the public answer (answer.ts).
 import CircuitBreaker from 'opossum';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from '../config.js';
@@ -21,6 +22,7 @@ import {
   type OperationSlug,
   type OperatorLookup,
   type Outcome,
+  type PartnerOutcome,
   type Polling,
   type RechargePlan,
   type PartnerEvent,
@@ -29,6 +31,7 @@ import {
   type TxRef,
   type VpaHolder,
 } from './connector.js';
+import { answerOf, reportAnswer } from './answer.js';
 import { KINDS } from './registry.js';
 import type { PartnerSessionStore } from './sessions.js';
 
@@ -37,7 +40,7 @@ interface Endpoint {
   kind: string;
   vars: Record<string, string>;
   connector: Connector;
-  breaker: CircuitBreaker<[() => Promise<Outcome>], Outcome>;
+  breaker: CircuitBreaker<[() => Promise<PartnerOutcome>], PartnerOutcome>;
 }
 
 /** A partner's prepaid float as src/float/ reads it: its terms and its balance now. */
@@ -49,6 +52,9 @@ export interface FloatAccount {
 
 /** The partner that produced an outcome travels with it, so the transaction records who holds it. */
 export type RoutedOutcome = Outcome & { partner?: string };
+
+/** The core's side of a connector's route hooks: reports arrive as the core keeps them (answer.ts). */
+export type CoreRouteHooks = Omit<PartnerRouteHooks, 'report' | 'warn'> & { report(report: PartnerReport): Promise<void> };
 
 /** The optional pre-flight questions a connector may answer (no money moves), and what each is called in a failure. */
 const PREFLIGHT_NAMES = { lookupOperator: 'operator lookup', plans: 'plans', dthSubscriberInfo: 'subscriber info', vpaHolder: 'VPA validation' } as const;
@@ -81,7 +87,7 @@ export class PartnerRouter {
       } catch (err) {
         throw invalid(`partner ${p.name} (kind ${p.kind}): ${(err as Error).message}`);
       }
-      const breaker = new CircuitBreaker(async (thunk: () => Promise<Outcome>) => thunk(), {
+      const breaker = new CircuitBreaker(async (thunk: () => Promise<PartnerOutcome>) => thunk(), {
         timeout: false, // deadlines are the connector's own, per operation
         errorThresholdPercentage: config.breaker.errorPct,
         volumeThreshold: config.breaker.minCalls,
@@ -173,11 +179,11 @@ export class PartnerRouter {
       try {
         const outcome = await e.breaker.fire(() => e.connector.execute(req));
         this.metrics.partnerCall(name, slug, outcome.status, performance.now() - started);
-        return { ...outcome, partner: name };
+        return { ...answerOf(outcome), partner: name };
       } catch (err) {
         if (err instanceof NoAnswer) {
           this.metrics.partnerCall(name, slug, 'no_answer', performance.now() - started);
-          return { ...err.outcome, partner: name };
+          return { ...answerOf(err.outcome), partner: name };
         }
         if ((err as { code?: string }).code === 'EOPENBREAKER') {
           this.metrics.partnerCall(name, slug, 'breaker_open', 0);
@@ -234,13 +240,14 @@ export class PartnerRouter {
   /** Status enquiry at one partner; null when it does not know the transaction (or cannot be asked). */
   async status(partner: string, tx: TxRef): Promise<PartnerReport | null> {
     const c = this.endpoints.get(partner)?.connector;
-    return c?.status ? c.status(tx) : null;
+    const report = c?.status ? await c.status(tx) : null;
+    return report && reportAnswer(report);
   }
 
   /** Verifies and parses a callback sent to /partners/<partner>/webhooks; undefined for an unknown partner. */
   parseCallback(partner: string, req: Parameters<NonNullable<Connector['parseCallback']>>[0]): PartnerEvent[] | undefined {
     const c = this.endpoints.get(partner)?.connector;
-    return c?.parseCallback ? c.parseCallback(req) : undefined;
+    return c?.parseCallback?.(req).map(reportAnswer);
   }
 
   /** The signed document a partner still holds for a transaction (Xml_Url in live). */
@@ -256,14 +263,15 @@ export class PartnerRouter {
   }
 
   /** The partners' own routes (an OAuth callback), each under /partners/<name>/. */
-  registerRoutes(app: FastifyInstance, hooks: (partner: string) => PartnerRouteHooks): void {
+  registerRoutes(app: FastifyInstance, hooks: (partner: string) => CoreRouteHooks): void {
     for (const e of this.endpoints.values()) {
       // A connector's alarm: a warning in the log and a count in /metrics.
       const warn = (kind: string, message: string, fields: Record<string, unknown> = {}) => {
         this.metrics.partnerAlarm(e.name, kind);
         app.log.warn({ partner: e.name, kind, ...fields }, message);
       };
-      e.connector.routes?.(app, { warn, ...hooks(e.name) });
+      const core = hooks(e.name);
+      e.connector.routes?.(app, { warn, ...core, report: (r) => core.report(reportAnswer(r)) });
     }
   }
 

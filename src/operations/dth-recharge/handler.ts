@@ -1,5 +1,5 @@
 // DTH Recharge: recharges a DTH subscriber; the answer shows the commission earned.
-import { inrToPaise } from '../../money.js';
+import { paiseOf } from '../../contract/fields.js';
 import { commissionPaise, DTH_OPERATORS } from '../../catalog/operators.js';
 import { sandboxRecharge } from '../../providers/sandbox/index.js';
 import { defineOperation } from '../operation.js';
@@ -22,15 +22,15 @@ export const dthRecharge = defineOperation({
   charge: 'success',
   feePaise: 0,
   dataClass: 'bodies',
-  amountPaise: (input) => inrToPaise(input.amount),
-  commissionPaise: (input) => commissionPaise(DTH_OPERATORS, input.operator, inrToPaise(input.amount)),
+  amountPaise: (input) => paiseOf(input.amount),
+  commissionPaise: (input) => commissionPaise(DTH_OPERATORS, input.operator, paiseOf(input.amount)),
   request: (input, ctx) => ({
     operation: 'dth-recharge',
     txnId: ctx.txnId,
     subscriberId: input.subscriber_id,
     operator: input.operator,
-    amountPaise: inrToPaise(input.amount),
-    commissionPaise: commissionPaise(DTH_OPERATORS, input.operator, inrToPaise(input.amount)),
+    amountPaise: paiseOf(input.amount),
+    commissionPaise: commissionPaise(DTH_OPERATORS, input.operator, paiseOf(input.amount)),
   }),
   async sandbox(req, opts) {
     if (req.operation !== 'dth-recharge') throw new Error(`DTH recharge cannot answer ${req.operation}`);

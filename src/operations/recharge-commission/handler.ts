@@ -1,6 +1,6 @@
 // Recharge Commission: prepaid or postpaid mobile recharge; the answer shows the commission earned and
 // the operator and circle it went to — looked up (CONTRACT §10) when the request left them out.
-import { inrToPaise } from '../../money.js';
+import { paiseOf } from '../../contract/fields.js';
 import { commissionPaise, MOBILE_OPERATORS } from '../../catalog/operators.js';
 import { sandboxRecharge } from '../../providers/sandbox/index.js';
 import type { OperationRequest } from '../../providers/connector.js';
@@ -15,8 +15,8 @@ const request = (input: RechargeRequest, ctx: OperationContext): OperationReques
   operator: input.operator!,
   circle: input.circle,
   type: input.type ?? 'prepaid',
-  amountPaise: inrToPaise(input.amount),
-  commissionPaise: commissionPaise(MOBILE_OPERATORS, input.operator!, inrToPaise(input.amount)),
+  amountPaise: paiseOf(input.amount),
+  commissionPaise: commissionPaise(MOBILE_OPERATORS, input.operator!, paiseOf(input.amount)),
 });
 
 export const rechargeCommission = defineOperation({
@@ -41,8 +41,8 @@ export const rechargeCommission = defineOperation({
     input.circle ??= found.circle;
   },
   // resolve() has run: the operator is known from here on.
-  amountPaise: (input) => inrToPaise(input.amount),
-  commissionPaise: (input) => commissionPaise(MOBILE_OPERATORS, input.operator!, inrToPaise(input.amount)),
+  amountPaise: (input) => paiseOf(input.amount),
+  commissionPaise: (input) => commissionPaise(MOBILE_OPERATORS, input.operator!, paiseOf(input.amount)),
   request,
   async sandbox(req, opts) {
     if (req.operation !== 'recharge-commission') throw new Error(`mobile recharge cannot answer ${req.operation}`);

@@ -1,5 +1,5 @@
 // UPI Payment Status: pays a VPA once per idempotency key and reports txn_id and the bank's UTR.
-import { inrToPaise } from '../../money.js';
+import { paiseOf } from '../../contract/fields.js';
 import type { OperationRequest } from '../../providers/connector.js';
 import { defineOperation, type OperationContext } from '../operation.js';
 import { UpiPaymentRequest, UpiPaymentResult } from './schema.js';
@@ -7,7 +7,7 @@ import { upiPaymentSandbox } from './sandbox.js';
 import { nameCheck } from './name-check.js';
 
 /** The payout a partner is asked to make. */
-const request = (input: UpiPaymentRequest, ctx: OperationContext): OperationRequest => ({ operation: 'upi-payment-status', txnId: ctx.txnId, vpa: input.vpa, amountPaise: inrToPaise(input.amount) });
+const request = (input: UpiPaymentRequest, ctx: OperationContext): OperationRequest => ({ operation: 'upi-payment-status', txnId: ctx.txnId, vpa: input.vpa, amountPaise: paiseOf(input.amount) });
 
 export const upiPaymentStatus = defineOperation({
   slug: 'upi-payment-status',
@@ -26,14 +26,14 @@ export const upiPaymentStatus = defineOperation({
   charge: 'success',
   feePaise: 100,
   dataClass: 'bodies',
-  amountPaise: (input) => inrToPaise(input.amount),
+  amountPaise: (input) => paiseOf(input.amount),
   request,
   sandbox: upiPaymentSandbox,
   // With `beneficiary_name`, the VPA holder's name is checked before anything is paid (name-check.ts).
   async execute(input, ctx) {
     const req = request(input, ctx);
     if (input.beneficiary_name === undefined) return ctx.connector.execute(req);
-    const { refusal, nameMatch } = await nameCheck(ctx, input.vpa, input.beneficiary_name, inrToPaise(input.amount));
+    const { refusal, nameMatch } = await nameCheck(ctx, input.vpa, input.beneficiary_name, paiseOf(input.amount));
     if (refusal) return refusal;
     const outcome = await ctx.connector.execute(req);
     return { ...outcome, fields: { ...outcome.fields, name_match: nameMatch } };

@@ -4,7 +4,7 @@
 // does not exist, or on a review when the account holds reviews. Otherwise it goes ahead with
 // `name_match` in its answer. A validation that could not be made is a PartnerError: nothing is paid
 // and nothing is charged (502), the client may retry.
-import { paiseToInr } from '../../money.js';
+import { moneyFields } from '../../providers/answer.js';
 import { PartnerError, type Outcome } from '../../providers/connector.js';
 import type { NameMatchResult } from '../../namematch/index.js';
 import type { OperationContext } from '../operation.js';
@@ -23,7 +23,7 @@ export async function nameCheck(ctx: OperationContext, vpa: string, beneficiaryN
   const refused = (message: string, nameMatch: NameMatchResult | null): Outcome => ({
     status: 'failed',
     message,
-    fields: { txn_id: ctx.txnId, amount: paiseToInr(amountPaise), utr: null, ...(nameMatch ? { name_match: nameMatch } : {}) },
+    fields: { ...moneyFields({ txnId: ctx.txnId, amountPaise, utr: null }), ...(nameMatch ? { name_match: nameMatch } : {}) },
   });
   if (!holder.exists) return { refusal: refused('The VPA does not exist; nothing was paid', null), nameMatch: null };
   const nameMatch = await compareWithPartnerName(ctx.deps, ctx.accountId, beneficiaryName, holder.name);

@@ -32,7 +32,7 @@ import {
   type Connector,
   type ConnectorFactory,
   type OperationRequest,
-  type Outcome,
+  type PartnerOutcome,
   type PartnerContext,
   type PartnerReport,
   type TxRef,
@@ -41,7 +41,7 @@ import {
 import { randomBase62 } from '../../ids.js';
 import { CashfreeHttp, Unsent, type CfAnswer } from './http.js';
 import { enquiry } from '../partner-http.js';
-import { asTransfer, errorDescription, fieldsOf, holderOfValidation, outcomeOf, refusalOf, reportOf, transferBody, validationTransferId, type CfTransfer } from './transformers.js';
+import { asTransfer, errorDescription, holderOfValidation, moneyOf, outcomeOf, refusalOf, reportOf, transferBody, validationTransferId, type CfTransfer } from './transformers.js';
 import { parseWebhook } from './webhook.js';
 
 /** [P] the OpenAPI default/example `x-api-version`. */
@@ -110,11 +110,11 @@ export class CashfreePayoutsConnector implements Connector {
     this.http = new CashfreeHttp(ctx.url, s, Math.min(5000, ctx.timeoutFor('upi-payment-status')));
   }
 
-  async execute(req: OperationRequest): Promise<Outcome> {
+  async execute(req: OperationRequest): Promise<PartnerOutcome> {
     if (req.operation !== 'upi-payment-status') throw new Error(`the cashfree-payouts connector does not serve ${req.operation}`);
     const pre = refusalOf(req.txnId, req.vpa, req.amountPaise);
     if (pre) throw new PartnerError('unavailable', `${pre}; nothing was executed or debited`);
-    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsOf({}, req.txnId, req.amountPaise) });
+    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, money: moneyOf({}, req.txnId, req.amountPaise) });
     let a: CfAnswer;
     try {
       a = await this.http.call('POST', '/transfers', this.ctx.timeoutFor('upi-payment-status'), req.txnId, JSON.stringify(transferBody(req)));
@@ -133,7 +133,7 @@ export class CashfreePayoutsConnector implements Connector {
     return outcomeOf(transfer, req.txnId);
   }
 
-  async status(tx: TxRef): Promise<PartnerReport | null> {
+  async status(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null> {
     if (tx.operation !== 'upi-payment-status') return null;
     const found = await this.fetch(tx.txnId);
     return found ? reportOf(found, tx.txnId) : null;

@@ -1,10 +1,9 @@
 // Owns the translation between our terms and Cashfree Payouts V2 (PARTNERS.md §3): the Standard
 // Transfer V2 request in its own field names (a UPI transfer to a VPA given inline), the transfer,
 // error and Webhooks V2 shapes it answers with, its status mapping (§3.4), the exact conversion between
-// our integer paise and its rupee amounts, and the mapping of a transfer to our Outcome and result
-// fields (`txn_id` ours, `amount` in INR, `utr` the transfer's).
-import { paiseToInr } from '../../money.js';
-import type { Outcome, PartnerEvent, PartnerReport, Reversal, VpaHolder } from '../connector.js';
+// our integer paise and its rupee amounts, and the mapping of a transfer to our PartnerOutcome and
+// typed result (our txn id, the amount in paise, the transfer's UTR).
+import type { MoneyResult, Outcome, PartnerEvent, PartnerOutcome, PartnerReport, Reversal, VpaHolder } from '../connector.js';
 
 // ---- Cashfree's shapes, in its names ------------------------------------------------------------
 
@@ -164,12 +163,12 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ?
 /** Cashfree's own id, kept as our partner reference. */
 const refOf = (t: CfTransfer): string | undefined => text(t.cf_transfer_id) ?? undefined;
 
-/** Our result fields: `txn_id` (ours, when known), `amount` in INR, `utr` (the transfer's). */
-export function fieldsOf(t: { transfer_amount?: unknown; transfer_utr?: unknown }, txnId: string | null, fallbackPaise: number | null = null): Record<string, unknown> {
+/** Our result: our txn id (when known), the amount in paise, the transfer's UTR. */
+export function moneyOf(t: { transfer_amount?: unknown; transfer_utr?: unknown }, txnId: string | null, fallbackPaise: number | null = null): MoneyResult {
   const paise = paiseOf(t.transfer_amount) ?? fallbackPaise;
   return {
-    ...(txnId ? { txn_id: txnId } : {}),
-    ...(paise !== null ? { amount: paiseToInr(paise) } : {}),
+    ...(txnId ? { txnId } : {}),
+    ...(paise !== null ? { amountPaise: paise } : {}),
     utr: text(t.transfer_utr),
   };
 }
@@ -177,7 +176,7 @@ export function fieldsOf(t: { transfer_amount?: unknown; transfer_utr?: unknown 
 /** `SENT_TO_BENEFICIARY` → `sent to beneficiary`, for messages. */
 const words = (code: string | undefined) => (text(code) ?? '').toLowerCase().replace(/_/g, ' ');
 
-export function outcomeOf(t: CfTransfer, txnId: string | null): Outcome {
+export function outcomeOf(t: CfTransfer, txnId: string | null): PartnerOutcome {
   const status = statusOf(t.status);
   const code = words(t.status_code);
   const message =
@@ -187,7 +186,7 @@ export function outcomeOf(t: CfTransfer, txnId: string | null): Outcome {
         ? `Transfer ${t.status.toLowerCase().replace(/_/g, ' ')} at Cashfree${code ? `: ${code}` : ''}`
         : `Transfer ${t.status.toLowerCase().replace(/_/g, ' ')} at Cashfree; the outcome will follow`;
   const partnerRef = refOf(t);
-  return { status, message, fields: fieldsOf(t, txnId), ...(partnerRef ? { partnerRef } : {}) };
+  return { status, message, money: moneyOf(t, txnId), ...(partnerRef ? { partnerRef } : {}) };
 }
 
 /** A `2024-07-25T17:43:37` event time (India, no zone [G]) as a Date, or null. */
@@ -215,7 +214,7 @@ export function reversalOf(t: CfTransfer, at: Date): Reversal | undefined {
 }
 
 /** A status enquiry's answer. */
-export function reportOf(t: CfTransfer, txnId: string | null, now = new Date()): PartnerReport {
+export function reportOf(t: CfTransfer, txnId: string | null, now = new Date()): PartnerReport<PartnerOutcome> {
   const ours = ourTxnId(t.transfer_id) ?? txnId;
   const reversal = reversalOf(t, now);
   return { txnId: ours, partnerRef: refOf(t) ?? null, outcome: outcomeOf(t, ours), ...(reversal ? { reversal } : {}) };
@@ -234,7 +233,7 @@ export const eventIdOf = (type: string, t: CfTransfer): string => `${type}:${t.t
  * else (LOW_BALANCE_ALERT, BENEFICIARY_INCIDENT, CREDIT_CONFIRMATION, BULK_TRANSFER_REJECTED) —
  * acknowledged, so Cashfree stops retrying. The transfer's status, not the event name, decides.
  */
-export function eventsOf(ev: CfWebhookEvent): PartnerEvent[] {
+export function eventsOf(ev: CfWebhookEvent): PartnerEvent<PartnerOutcome>[] {
   const t = asTransfer(ev?.data);
   if (!t || typeof ev.type !== 'string' || !ev.type.startsWith('TRANSFER_')) return [];
   const txnId = ourTxnId(t.transfer_id);

@@ -6,7 +6,7 @@
 // transformers.ts drops a replay inside the window]. Anything that does not verify is a
 // CallbackRefused: answered 401, nothing changes.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { CallbackRefused, type PartnerEvent } from '../connector.js';
+import { CallbackRefused, type PartnerEvent, type PartnerOutcome } from '../connector.js';
 import { eventsOf, type CfWebhookEvent } from './transformers.js';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -34,7 +34,7 @@ export function verifySignature(timestamp: string, rawBody: string, signature: s
 }
 
 /** Verifies a webhook over its raw bytes and parses it into events; throws CallbackRefused. */
-export function parseWebhook(req: { headers: Headers; rawBody: string }, secret: string, now = Date.now()): PartnerEvent[] {
+export function parseWebhook(req: { headers: Headers; rawBody: string }, secret: string, now = Date.now()): PartnerEvent<PartnerOutcome>[] {
   const signature = single(req.headers, 'x-webhook-signature');
   if (!signature) throw new CallbackRefused('Callback refused: x-webhook-signature is missing');
   const timestamp = single(req.headers, 'x-webhook-timestamp');

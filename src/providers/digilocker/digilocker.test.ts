@@ -12,6 +12,7 @@ import { request } from 'undici';
 import { startApp, type TestApp } from '../../../test/harness.js';
 import { startDigilockerEmulator, type DigilockerEmulator } from '../../../partner-sim/digilocker/server.js';
 import type { DigilockerFaults } from '../../../partner-sim/digilocker/context.js';
+import { answerOf, reportAnswer } from '../answer.js';
 import { PartnerError, type Connector, type OperationRequest, type PartnerContext, type PartnerReport } from '../connector.js';
 import { PartnerSessionStore } from '../sessions.js';
 import { createDigilocker } from './index.js';
@@ -80,7 +81,7 @@ describe('digilocker connector', () => {
   const faults = (f: Partial<DigilockerFaults>) => dl.setFaults(f);
   const calls = async () => (await (await fetch(`${dl.origin}/_sim/calls`)).json()) as Record<string, number>;
   const txn = () => `txn_test_${++seq}_${randomBytes(4).toString('hex')}`;
-  const exec = (r: OperationRequest) => connector.execute(r);
+  const exec = async (r: OperationRequest) => answerOf(await connector.execute(r)); // as the router hands it to the core
 
   async function initialize(redirectUrl: string | null = CLIENT_APP) {
     const txnId = txn();
@@ -128,7 +129,7 @@ describe('digilocker connector', () => {
     proxy = await recordingProxy(dl.origin);
     app = Fastify();
     connector = createDigilocker(ctxFor(`${proxy.origin}/public/`));
-    connector.routes!(app, { report: async (r) => void reports.push(r), recheck: async () => undefined });
+    connector.routes!(app, { report: async (r) => void reports.push(reportAnswer(r)), recheck: async () => undefined });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });

@@ -32,7 +32,7 @@ import {
   type Connector,
   type ConnectorFactory,
   type OperationRequest,
-  type Outcome,
+  type PartnerOutcome,
   type PartnerContext,
   type PartnerReport,
   type TxRef,
@@ -40,7 +40,7 @@ import {
 } from '../connector.js';
 import { RazorpayxHttp, Unsent, type RzpAnswer } from './http.js';
 import { enquiry } from '../partner-http.js';
-import { asPayout, asPayoutList, createPayoutBody, errorDescription, fieldsOf, outcomeOf, refusalOf, reportOf, type RzpErrorBody, type RzpPayout } from './transformers.js';
+import { asPayout, asPayoutList, createPayoutBody, errorDescription, moneyOf, outcomeOf, refusalOf, reportOf, type RzpErrorBody, type RzpPayout } from './transformers.js';
 import { parseWebhook } from './webhook.js';
 import { validateVpa } from './validation.js';
 
@@ -113,12 +113,12 @@ export class RazorpayxConnector implements Connector {
     this.http = new RazorpayxHttp(ctx.url, s.keyId, s.keySecret, Math.min(5000, ctx.timeoutFor('upi-payment-status')));
   }
 
-  async execute(req: OperationRequest): Promise<Outcome> {
+  async execute(req: OperationRequest): Promise<PartnerOutcome> {
     if (req.operation !== 'upi-payment-status') throw new Error(`the razorpayx connector does not serve ${req.operation}`);
     const pre = refusalOf(req.vpa, req.amountPaise);
     if (pre) throw new PartnerError('unavailable', `${pre}; nothing was executed or debited`);
     const pending = (why: string) =>
-      new NoAnswer({ status: 'pending', message: why, fields: fieldsOf({ amount: req.amountPaise, utr: null }, req.txnId) });
+      new NoAnswer({ status: 'pending', message: why, money: moneyOf({ amount: req.amountPaise, utr: null }, req.txnId) });
     let a: RzpAnswer;
     try {
       a = await this.http.call('POST', '/v1/payouts', this.ctx.timeoutFor('upi-payment-status'), JSON.stringify(createPayoutBody(req, this.s.accountNumber)), {
@@ -136,7 +136,7 @@ export class RazorpayxConnector implements Connector {
     return outcomeOf(payout, req.txnId);
   }
 
-  async status(tx: TxRef): Promise<PartnerReport | null> {
+  async status(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null> {
     if (tx.operation !== 'upi-payment-status') return null;
     const p = tx.partnerRef ? await this.fetch(`/v1/payouts/${encodeURIComponent(tx.partnerRef)}`) : await this.byReference(tx.txnId);
     return p ? reportOf(p, tx.txnId) : null;

@@ -1,9 +1,8 @@
 // Owns the translation between our terms and RazorpayX Payouts (PARTNERS.md §2): the create-payout
 // request in its own field names (composite form: the VPA fund account and its contact inline), the
 // payout, error and webhook shapes it answers with, its status mapping (CONTRACT §9), and the mapping
-// of a payout to our Outcome and result fields (`txn_id` ours, `amount` in INR, `utr` the payout's).
-import { paiseToInr } from '../../money.js';
-import type { Outcome, PartnerEvent, PartnerReport, Reversal, VpaHolder } from '../connector.js';
+// of a payout to our PartnerOutcome and typed result (our txn id, the amount in paise, the payout's UTR).
+import type { MoneyResult, Outcome, PartnerEvent, PartnerOutcome, PartnerReport, Reversal, VpaHolder } from '../connector.js';
 
 // ---- RazorpayX's shapes, in its names ------------------------------------------------------------
 
@@ -147,16 +146,16 @@ export function asPayoutList(v: unknown): RzpPayout[] | null {
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
-/** Our result fields: `txn_id` (ours, when known), `amount` in INR, `utr` (the payout's). */
-export function fieldsOf(p: { amount?: number | null; utr?: string | null }, txnId: string | null): Record<string, unknown> {
+/** Our result: our txn id (when known), the amount in paise (when whole), the payout's UTR. */
+export function moneyOf(p: { amount?: number | null; utr?: string | null }, txnId: string | null): MoneyResult {
   return {
-    ...(txnId ? { txn_id: txnId } : {}),
-    ...(typeof p.amount === 'number' && Number.isInteger(p.amount) ? { amount: paiseToInr(p.amount) } : {}),
+    ...(txnId ? { txnId } : {}),
+    ...(typeof p.amount === 'number' && Number.isInteger(p.amount) ? { amountPaise: p.amount } : {}),
     utr: text(p.utr),
   };
 }
 
-export function outcomeOf(p: RzpPayout, txnId: string | null): Outcome {
+export function outcomeOf(p: RzpPayout, txnId: string | null): PartnerOutcome {
   const status = statusOf(p.status);
   const detail = text(p.status_details?.description);
   const message =
@@ -165,7 +164,7 @@ export function outcomeOf(p: RzpPayout, txnId: string | null): Outcome {
       : status === 'failed'
         ? (detail ?? `Payout ${p.status} at RazorpayX`)
         : `Payout ${p.status} at RazorpayX${detail ? `: ${detail}` : ''}; the outcome will follow`;
-  return { status, message, fields: fieldsOf(p, txnId), partnerRef: p.id };
+  return { status, message, money: moneyOf(p, txnId), partnerRef: p.id };
 }
 
 /** The reversal of a `reversed` payout: why (its status details) and when (`at`, as the caller knows it). */
@@ -176,7 +175,7 @@ export function reversalOf(p: RzpPayout, at: Date): Reversal | undefined {
 }
 
 /** A status enquiry's answer. A payout entity carries no reversal time: `now` (when we learnt it) stands in. */
-export function reportOf(p: RzpPayout, txnId: string | null, now = new Date()): PartnerReport {
+export function reportOf(p: RzpPayout, txnId: string | null, now = new Date()): PartnerReport<PartnerOutcome> {
   const reversal = reversalOf(p, now);
   return { txnId: ourTxnId(p.reference_id) ?? txnId, partnerRef: p.id, outcome: outcomeOf(p, ourTxnId(p.reference_id) ?? txnId), ...(reversal ? { reversal } : {}) };
 }
@@ -186,7 +185,7 @@ export function reportOf(p: RzpPayout, txnId: string | null, now = new Date()): 
  * else (payout.downtime.*, events we do not subscribe to) — acknowledged, so RazorpayX stops retrying.
  * The payout's status, not the event name, decides (payout.updated carries any status).
  */
-export function eventsOf(ev: RzpWebhookEvent, eventId: string): PartnerEvent[] {
+export function eventsOf(ev: RzpWebhookEvent, eventId: string): PartnerEvent<PartnerOutcome>[] {
   const p = asPayout(ev?.payload?.payout?.entity);
   if (!p || typeof ev.event !== 'string' || !ev.event.startsWith('payout.')) return [];
   const txnId = ourTxnId(p.reference_id);

@@ -4,7 +4,7 @@
 // unique per event and kept on redelivery, is the de-duplication key. Anything that does not verify
 // is a CallbackRefused: answered 401, nothing changes.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { CallbackRefused, type PartnerEvent } from '../connector.js';
+import { CallbackRefused, type PartnerEvent, type PartnerOutcome } from '../connector.js';
 import { eventsOf, type RzpWebhookEvent } from './transformers.js';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -28,7 +28,7 @@ export function verifySignature(rawBody: string, signature: string, secret: stri
 }
 
 /** Verifies a webhook over its raw bytes and parses it into events; throws CallbackRefused. */
-export function parseWebhook(req: { headers: Headers; rawBody: string }, secret: string): PartnerEvent[] {
+export function parseWebhook(req: { headers: Headers; rawBody: string }, secret: string): PartnerEvent<PartnerOutcome>[] {
   const signature = single(req.headers, 'x-razorpay-signature');
   if (!signature) throw new CallbackRefused('Callback refused: X-Razorpay-Signature is missing');
   if (!verifySignature(req.rawBody, signature, secret)) throw new CallbackRefused('Callback refused: X-Razorpay-Signature does not verify');

@@ -6,9 +6,8 @@
 // touches a wallet or a network.
 import { distance } from 'fastest-levenshtein';
 import { commissionPaise, type Operator } from '../../catalog/operators.js';
-import { paiseToInr } from '../../money.js';
 import { randomDigits } from '../../ids.js';
-import type { FinalOutcome, Outcome } from '../connector.js';
+import type { PartnerFinal, PartnerOutcome, PartnerResult } from '../connector.js';
 import { portraitPng } from './png.js';
 
 /** Normalised token-sort similarity, 0 to 100. */
@@ -36,23 +35,23 @@ export function accountMatches(acc: { account_number: string; ifsc: string }, gi
 export const sandboxPhoto = (seed: string) => portraitPng(seed).toString('base64');
 
 /** A pending outcome whose end is known: it becomes `final` after `pendingMs`. */
-export const sandboxPending = (message: string, fields: Record<string, unknown>, final: FinalOutcome, pendingMs: number): Outcome => ({
+export const sandboxPending = (message: string, result: PartnerResult, final: PartnerFinal, pendingMs: number): PartnerOutcome => ({
   status: 'pending',
   message,
-  fields,
+  ...result,
   settle: { after_ms: pendingMs, final },
 });
 
 /** A recharge (mobile or DTH) in the sandbox: a number ending 0001 is declined, 0002 pending, others succeed. */
-export function sandboxRecharge(r: { txnId: string; number: string; operator: string; amountPaise: number }, list: readonly Operator[], pendingMs: number): Outcome {
-  const base = { txn_id: r.txnId, amount: paiseToInr(r.amountPaise), operator: r.operator };
-  const commission = paiseToInr(commissionPaise(list, r.operator, r.amountPaise));
-  const success: FinalOutcome = { status: 'success', message: 'Recharge successful', fields: { ...base, utr: `${r.operator}${randomDigits(10)}`, commission } };
+export function sandboxRecharge(r: { txnId: string; number: string; operator: string; amountPaise: number }, list: readonly Operator[], pendingMs: number): PartnerOutcome {
+  const base = { txnId: r.txnId, amountPaise: r.amountPaise, operator: r.operator };
+  const commission = commissionPaise(list, r.operator, r.amountPaise);
+  const success: PartnerFinal = { status: 'success', message: 'Recharge successful', money: { ...base, utr: `${r.operator}${randomDigits(10)}`, commissionPaise: commission } };
   if (r.number.endsWith('0001')) {
-    return { status: 'failed', message: 'Recharge declined by the operator', fields: { ...base, utr: null, commission: 0 } };
+    return { status: 'failed', message: 'Recharge declined by the operator', money: { ...base, utr: null, commissionPaise: 0 } };
   }
   if (r.number.endsWith('0002')) {
-    return sandboxPending('Recharge submitted; awaiting operator confirmation', { ...base, utr: null, commission }, success, pendingMs);
+    return sandboxPending('Recharge submitted; awaiting operator confirmation', { money: { ...base, utr: null, commissionPaise: commission } }, success, pendingMs);
   }
   return success;
 }

@@ -13,7 +13,7 @@ import {
   PartnerError,
   type Connector,
   type ConnectorFactory,
-  type Outcome,
+  type PartnerOutcome,
   type OperationRequest,
   type OperatorLookup,
   type RechargePlan,
@@ -24,7 +24,7 @@ import {
 } from '../connector.js';
 import { enquiry, PartnerHttp, Unanswered, Unsent, type PartnerAnswer as Answer } from '../partner-http.js';
 import { LOOKUP_PATH, PARTNER_PATHS, partnerStatusPath, PLANS_PATH, type PartnerAnswer, type PartnerCallback, type WireLookup, type WirePlan } from '../../../shared/protocol.js';
-import { amountsOf, fieldsFrom, OP_OF_SLUG, outcomeFrom, wireBody, type Amounts } from './transformers.js';
+import { amountsOf, resultFrom, OP_OF_SLUG, outcomeFrom, wireBody, type Amounts } from './transformers.js';
 
 /** A usable answer: a JSON object. */
 const answerOf = (a: Answer): PartnerAnswer | null => (a.json && typeof a.json === 'object' ? (a.json as PartnerAnswer) : null);
@@ -52,10 +52,10 @@ export class SangamConnector implements Connector {
     });
   }
 
-  async execute(req: OperationRequest): Promise<Outcome> {
+  async execute(req: OperationRequest): Promise<PartnerOutcome> {
     const op = OP_OF_SLUG[req.operation];
     const amounts = amountsOf(req);
-    const noAnswer = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsFrom(op, { client_ref: req.txnId, status: 'PENDING', partner_ref: '', message: '' }, amounts) });
+    const noAnswer = (why: string) => new NoAnswer({ status: 'pending', message: why, ...resultFrom(op, { client_ref: req.txnId, status: 'PENDING', partner_ref: '', message: '' }, amounts) });
     let a: Answer;
     try {
       a = await this.http.call('POST', PARTNER_PATHS[op], this.ctx.timeoutFor(req.operation), {}, JSON.stringify({ client_ref: req.txnId, callback_url: this.ctx.webhookUrl, ...wireBody(req) }));
@@ -105,7 +105,7 @@ export class SangamConnector implements Connector {
     return a.json as T;
   }
 
-  async status(tx: TxRef): Promise<PartnerReport | null> {
+  async status(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null> {
     const a = await enquiry(() => this.http.call('GET', partnerStatusPath(tx.txnId), this.ctx.timeoutFor(tx.operation), {}));
     if (a.status === 404) return null;
     const answer = a.status < 400 ? answerOf(a) : null;
@@ -114,7 +114,7 @@ export class SangamConnector implements Connector {
     return { txnId: tx.txnId, partnerRef: answer.partner_ref || null, outcome: outcomeFrom(OP_OF_SLUG[tx.operation], answer, amounts) };
   }
 
-  parseCallback(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }): PartnerEvent[] {
+  parseCallback(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }): PartnerEvent<PartnerOutcome>[] {
     const header = (name: string) => String(req.headers[name] ?? '');
     const headers = { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') };
     let payload: PartnerCallback;

@@ -1,9 +1,9 @@
 // Owns the translation between our terms and the simulator protocol (kind `sangam`, protocol.ts):
 // each operation request as the wire body the simulator takes, and its answers (SUCCESS, FAILURE,
-// PENDING, anything else → pending) as Outcomes with our result fields.
+// PENDING, anything else → pending) as PartnerOutcomes: a verification's result fields, a payment's or
+// a recharge's typed result (amounts in paise).
 import { bankNameOf } from '../../../shared/ifsc.js';
-import { paiseToInr } from '../../money.js';
-import type { Outcome, OperationRequest, OperationSlug } from '../connector.js';
+import type { MoneyResult, OperationRequest, OperationSlug, PartnerOutcome, PartnerResult } from '../connector.js';
 import { PARTNER_PATHS, type PartnerAnswer } from '../../../shared/protocol.js';
 
 export type Op = keyof typeof PARTNER_PATHS;
@@ -21,10 +21,16 @@ export interface HttpPartnerOptions {
 /** Errors that mean the request never reached the partner. */
 const UNSENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** Our fields from the partner's, per operation (the partner's names are its own). */
-const amount = (ctx: Amounts) => (ctx.amountPaise !== undefined ? { amount: paiseToInr(ctx.amountPaise) } : {});
+/** Our result from the partner's, per operation (the partner's names are its own). */
+const amount = (ctx: Amounts) => (ctx.amountPaise !== undefined ? { amountPaise: ctx.amountPaise } : {});
 
-export function fieldsFrom(op: Op, a: PartnerAnswer, ctx: Amounts): Obj {
+export function resultFrom(op: Op, a: PartnerAnswer, ctx: Amounts): PartnerResult {
+  if (op === 'upiPay' || op === 'mobileRecharge' || op === 'dthRecharge') return { money: moneyFrom(op, a, ctx) };
+  return { fields: fieldsFrom(op, a) };
+}
+
+/** A verification's result fields. */
+function fieldsFrom(op: Exclude<Op, 'upiPay' | 'mobileRecharge' | 'dthRecharge'>, a: PartnerAnswer): Obj {
   const d = (a.data ?? {}) as Obj;
   switch (op) {
     case 'signatureMatch':
@@ -59,24 +65,24 @@ export function fieldsFrom(op: Op, a: PartnerAnswer, ctx: Amounts): Obj {
       for (const k of ['account_number_match', 'ifsc_match', 'account_match']) if (typeof d[k] === 'boolean') base[k] = d[k];
       return base;
     }
-    // A callback knows no amounts: it leaves the stored ones as they are.
-    case 'upiPay':
-      return { txn_id: ctx.txnId, ...amount(ctx), utr: a.reference ?? null };
-    case 'mobileRecharge':
-    case 'dthRecharge':
-      return {
-        txn_id: ctx.txnId,
-        ...amount(ctx),
-        utr: a.reference ?? null,
-        ...(a.status === 'FAILURE' ? { commission: 0 } : ctx.commissionPaise !== undefined ? { commission: paiseToInr(ctx.commissionPaise) } : {}),
-      };
   }
 }
 
-export function outcomeFrom(op: Op, a: PartnerAnswer, ctx: Amounts): Outcome {
+/** A payment's or a recharge's result. A callback knows no amounts: it leaves the stored ones as they are. */
+function moneyFrom(op: 'upiPay' | 'mobileRecharge' | 'dthRecharge', a: PartnerAnswer, ctx: Amounts): MoneyResult {
+  if (op === 'upiPay') return { txnId: ctx.txnId, ...amount(ctx), utr: a.reference ?? null };
+  return {
+    txnId: ctx.txnId,
+    ...amount(ctx),
+    utr: a.reference ?? null,
+    ...(a.status === 'FAILURE' ? { commissionPaise: 0 } : ctx.commissionPaise !== undefined ? { commissionPaise: ctx.commissionPaise } : {}),
+  };
+}
+
+export function outcomeFrom(op: Op, a: PartnerAnswer, ctx: Amounts): PartnerOutcome {
   const status = a.status === 'SUCCESS' ? 'success' : a.status === 'FAILURE' ? 'failed' : 'pending';
   const message = typeof a.message === 'string' && a.message ? a.message : status === 'pending' ? 'Awaiting the partner network' : `Partner answered ${a.status}`;
-  return { status, message, fields: fieldsFrom(op, a, ctx) };
+  return { status, message, ...resultFrom(op, a, ctx) };
 }
 
 

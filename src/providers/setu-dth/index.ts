@@ -46,7 +46,7 @@ import {
   type ConnectorFactory,
   type DthSubscriber,
   type OperationRequest,
-  type Outcome,
+  type PartnerOutcome,
   type PartnerContext,
   type PartnerReport,
   type TxRef,
@@ -60,7 +60,7 @@ import {
   billerMapOf,
   fetchBody,
   fetchFailureOf,
-  fieldsOf,
+  moneyOf,
   outcomeOf,
   PAYMENT_MODES,
   paymentBody,
@@ -140,7 +140,7 @@ export class SetuDthConnector implements Connector {
     return this.ctx.timeoutFor('dth-recharge');
   }
 
-  async execute(req: OperationRequest): Promise<Outcome> {
+  async execute(req: OperationRequest): Promise<PartnerOutcome> {
     if (req.operation !== 'dth-recharge') throw new Error(`the setu-dth connector does not serve ${req.operation}`);
     const deadline = Date.now() + this.timeout;
     const known: Known = { txnId: req.txnId, amountPaise: req.amountPaise, commissionPaise: req.commissionPaise };
@@ -161,7 +161,7 @@ export class SetuDthConnector implements Connector {
       amountPaise: req.amountPaise,
       commissionPaise: req.commissionPaise,
     };
-    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsOf('pending', null, known), partnerRef: refId });
+    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, money: moneyOf('pending', null, known), partnerRef: refId });
     const a = await this.recorded.send(
       req.txnId,
       stored,
@@ -178,7 +178,7 @@ export class SetuDthConnector implements Connector {
     }
     // Accepted (or a 409: this refId or reference was already paid — by this very transaction).
     const p = await this.payment(refId).catch(() => null);
-    if (!p) return { status: 'pending', message: 'DTH recharge accepted by Setu BBPS; the outcome will follow', fields: fieldsOf('pending', null, known), partnerRef: refId };
+    if (!p) return { status: 'pending', message: 'DTH recharge accepted by Setu BBPS; the outcome will follow', money: moneyOf('pending', null, known), partnerRef: refId };
     // A refund already on record is settled (and reversed) by the reconciler, not here.
     if (p.status === 'Credit_Adjustment') return { ...outcomeOf({ ...p, status: 'Processing' }, known), message: 'DTH recharge refunded at Setu BBPS; the outcome will follow' };
     return outcomeOf(p, known);
@@ -191,7 +191,7 @@ export class SetuDthConnector implements Connector {
     return fetched.status === 'Failure' ? null : subscriberOf(fetched);
   }
 
-  async status(tx: TxRef): Promise<PartnerReport | null> {
+  async status(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null> {
     if (tx.operation !== 'dth-recharge') return null;
     const stored = await this.recorded.get(tx.txnId);
     const refId = stored?.refId ?? tx.partnerRef;
@@ -202,7 +202,7 @@ export class SetuDthConnector implements Connector {
     const p = await this.payment(refId);
     if (p) return this.reportOf(p, known);
     const message = 'Setu BBPS shows no payment for this request in any answer it documents; it stays pending, with its hold, until Setu answers or a person decides';
-    return { txnId: tx.txnId, partnerRef: refId, outcome: { status: 'pending', message, fields: fieldsOf('pending', null, known), partnerRef: refId } };
+    return { txnId: tx.txnId, partnerRef: refId, outcome: { status: 'pending', message, money: moneyOf('pending', null, known), partnerRef: refId } };
   }
 
   routes: Connector['routes'] = (app, hooks) =>
@@ -219,7 +219,7 @@ export class SetuDthConnector implements Connector {
     return this.api.close();
   }
 
-  reportOf(p: BbpsPayment, known: Known): PartnerReport {
+  reportOf(p: BbpsPayment, known: Known): PartnerReport<PartnerOutcome> {
     const outcome = outcomeOf(p, known);
     const reversal = reversalOf(p);
     return { txnId: known.txnId, partnerRef: outcome.partnerRef ?? null, outcome, ...(reversal ? { reversal } : {}) };

@@ -1,13 +1,13 @@
 // Owns the translation between our terms and Setu's BBPS BillPay v2 for DTH (PARTNERS.md §4.7): its
 // billers, bill fetch and payment requests and answers in its own field names, the BILL_PAY webhook
 // envelope, the mapping of its DTH billers to our operator codes (CONTRACT §3: AD DT SD TS VD) by their
-// names — a biller we do not map is never guessed at —, the status mapping and the Outcome with our
-// result fields (`txn_id`, `amount` and `commission` in INR, `utr` the biller's reference).
+// names — a biller we do not map is never guessed at —, the status mapping and the PartnerOutcome with
+// our typed result (our txn id, the amount and commission in paise, the biller's reference).
 // Field names follow Setu's own BBPS BillPay v2 OpenAPI (docs/partners/setu-dth/, schema-tested in
 // test/setu-dth-schema.test.ts) and its guides; PARTNER.md beside this file says which reading comes
 // from where, and which are still ours alone.
-import { PartnerError, type DthSubscriber, type Outcome, type Reversal } from '../connector.js';
-import { errorText, resultFields, setuOutcome, text, type Known, type SetuError } from '../setu/transformers.js';
+import { PartnerError, type DthSubscriber, type MoneyResult, type Outcome, type PartnerOutcome, type Reversal } from '../connector.js';
+import { errorText, moneyResult, setuOutcome, text, type Known, type SetuError } from '../setu/transformers.js';
 
 // ---- Setu BBPS shapes, in its names --------------------------------------------------------------
 
@@ -288,12 +288,12 @@ export function statusOf(s: unknown): Outcome['status'] {
 }
 
 /** Our result fields: the biller's reference is the operator's; BBPS's own transaction id when it gave none. */
-export const fieldsOf = (status: Outcome['status'], p: BbpsPayment | null, k: Known): Record<string, unknown> =>
-  resultFields(status, text(p?.billerRefId) ?? text(p?.transactionId), k);
+export const moneyOf = (status: Outcome['status'], p: BbpsPayment | null, k: Known): MoneyResult =>
+  moneyResult(status, text(p?.billerRefId) ?? text(p?.transactionId), k);
 
-export function outcomeOf(p: BbpsPayment, k: Known): Outcome {
+export function outcomeOf(p: BbpsPayment, k: Known): PartnerOutcome {
   const status = statusOf(p.status);
-  return setuOutcome({ status, what: 'DTH recharge', failedAt: 'at the biller', partnerStatus: p.status, why: errorText(p.failureReason), fields: fieldsOf(status, p, k), partnerRef: p.refId });
+  return setuOutcome({ status, what: 'DTH recharge', failedAt: 'at the biller', partnerStatus: p.status, why: errorText(p.failureReason), money: moneyOf(status, p, k), partnerRef: p.refId });
 }
 
 /** The refund of a Credit_Adjustment payment: why (its failureReason) and when (now: the answer carries no time of it). */
@@ -303,9 +303,9 @@ export function reversalOf(p: BbpsPayment, at = new Date()): Reversal | undefine
 }
 
 /** A failed bill fetch: the biller does not know the subscriber (a business failure; nothing was paid). */
-export function fetchFailureOf(f: BbpsFetchResponse, k: Known): Outcome {
+export function fetchFailureOf(f: BbpsFetchResponse, k: Known): PartnerOutcome {
   const why = errorText(f.failureReason);
-  return { status: 'failed', message: `The biller could not find the subscriber${why ? `: ${why}` : ''}; nothing was paid`, fields: fieldsOf('failed', null, k) };
+  return { status: 'failed', message: `The biller could not find the subscriber${why ? `: ${why}` : ''}; nothing was paid`, money: moneyOf('failed', null, k) };
 }
 
 /** An additionalInfo value by name (case and spacing ignored), at data level first, then the bill's; or null. */

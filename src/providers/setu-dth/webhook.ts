@@ -14,7 +14,7 @@
 //   - BILL_FETCH and other events are acknowledged and ignored (the connector polls its own fetches).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import type { PartnerReport } from '../connector.js';
+import type { PartnerOutcome, PartnerReport } from '../connector.js';
 import { txnIdOfPaymentRef, type Known } from '../setu/transformers.js';
 import { confirm, guardSecret } from '../setu/webhook.js';
 import { reversalOf, statusOf, type BbpsPayment, type BbpsWebhook, type StoredPayment } from './transformers.js';
@@ -24,8 +24,8 @@ export interface WebhookDeps {
   secret: string;
   stored(txnId: string): Promise<StoredPayment | undefined>;
   payment(refId: string): Promise<BbpsPayment | null>;
-  reportOf(p: BbpsPayment, known: Known): PartnerReport;
-  report(r: PartnerReport): Promise<void>;
+  reportOf(p: BbpsPayment, known: Known): PartnerReport<PartnerOutcome>;
+  report(r: PartnerReport<PartnerOutcome>): Promise<void>;
 }
 
 export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {

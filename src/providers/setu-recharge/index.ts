@@ -44,7 +44,7 @@ import {
   type FloatTerms,
   type OperationRequest,
   type OperatorLookup,
-  type Outcome,
+  type PartnerOutcome,
   type PartnerContext,
   type PartnerReport,
   type RechargePlan,
@@ -58,7 +58,7 @@ import { jwtExpiryMs } from '../setu/tokens.js';
 import { dataOf, errorOf, errorText, paymentRefIdOf, txnIdOfPaymentRef, type Known } from '../setu/transformers.js';
 import {
   asRechargeData,
-  fieldsOf,
+  moneyOf,
   lookupBody,
   lookupOf,
   outcomeOf,
@@ -160,14 +160,14 @@ export class SetuRechargeConnector implements Connector {
     return plansOf((a.json as { data?: unknown } | null)?.data, operator);
   }
 
-  async execute(req: OperationRequest): Promise<Outcome> {
+  async execute(req: OperationRequest): Promise<PartnerOutcome> {
     if (req.operation !== 'recharge-commission') throw new Error(`the setu-recharge connector does not serve ${req.operation}`);
     const known: Known = { txnId: req.txnId, amountPaise: req.amountPaise, commissionPaise: req.commissionPaise };
     // Setu needs the circle by its own name: ours mapped, or, when the caller left it out, where Setu says the number lives.
     const location = req.circle ? SETU_LOCATION[req.circle] : (await this.operatorDetails(req.mobile)).current_location;
     if (typeof location !== 'string' || !location) throw new PartnerError('unavailable', 'Setu did not say which circle the number is in; nothing was executed or debited');
     const stored: StoredRecharge = { body: rechargeBody(req, location, this.s.mode), amountPaise: req.amountPaise, commissionPaise: req.commissionPaise };
-    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: fieldsOf('pending', null, known) });
+    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, money: moneyOf('pending', null, known) });
     const a = await this.recorded.send(
       req.txnId,
       stored,
@@ -193,7 +193,7 @@ export class SetuRechargeConnector implements Connector {
     throw pending(`Setu did not give a usable answer (HTTP ${a.status}); the outcome will follow`);
   }
 
-  async status(tx: TxRef): Promise<PartnerReport | null> {
+  async status(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null> {
     if (tx.operation !== 'recharge-commission') return null;
     const stored = await this.recorded.get(tx.txnId);
     const known: Known = { txnId: tx.txnId, amountPaise: tx.amountPaise ?? stored?.amountPaise ?? null, commissionPaise: stored?.commissionPaise ?? tx.commissionPaise };
@@ -251,7 +251,7 @@ export class SetuRechargeConnector implements Connector {
     throw new PartnerError('unavailable', `status enquiry: ${this.api.refusal(a, 'status enquiry')}`);
   }
 
-  private async reportOf(d: SetuRechargeData, known: Known, reversal?: Reversal): Promise<PartnerReport> {
+  private async reportOf(d: SetuRechargeData, known: Known, reversal?: Reversal): Promise<PartnerReport<PartnerOutcome>> {
     await this.remember(d, known.txnId);
     const outcome = outcomeOf(d, known);
     // A status API that ever shows REVERSED itself is believed: it is the authenticated channel.

@@ -4,8 +4,8 @@
 // circle strings to our codes (CONTRACT §3) — one we do not map is a PartnerError that names it, never a
 // guess —, the status mapping, and the Outcome. What both Setu products share (the envelope, errors, the
 // payment reference, our result fields) is in ../setu/transformers.ts.
-import { PartnerError, type OperatorLookup, type Outcome, type RechargePlan, type Reversal } from '../connector.js';
-import { errorText, istTimestamp, paymentRefIdOf, resultFields, setuOutcome, text, type Known, type SetuEnvelope, type SetuError } from '../setu/transformers.js';
+import { PartnerError, type MoneyResult, type OperatorLookup, type Outcome, type PartnerOutcome, type RechargePlan, type Reversal } from '../connector.js';
+import { errorText, istTimestamp, moneyResult, paymentRefIdOf, setuOutcome, text, type Known, type SetuEnvelope, type SetuError } from '../setu/transformers.js';
 
 // ---- Setu's shapes, in its names -----------------------------------------------------------------
 
@@ -231,12 +231,12 @@ export function statusOf(s: unknown): Outcome['status'] {
   }
 }
 
-/** Our result fields, with the operator's reference as `utr`. */
-export const fieldsOf = (status: Outcome['status'], operatorRefId: unknown, k: Known): Record<string, unknown> => resultFields(status, text(operatorRefId), k);
+/** Our result, with the operator's reference as the UTR. */
+export const moneyOf = (status: Outcome['status'], operatorRefId: unknown, k: Known): MoneyResult => moneyResult(status, text(operatorRefId), k);
 
-export function outcomeOf(d: SetuRechargeData, k: Known): Outcome {
+export function outcomeOf(d: SetuRechargeData, k: Known): PartnerOutcome {
   const status = statusOf(d.status);
-  return setuOutcome({ status, what: 'Recharge', failedAt: 'at Setu', partnerStatus: d.status, why: errorText(d.error), fields: fieldsOf(status, d.operatorRefId, k), partnerRef: d.transactionRefId });
+  return setuOutcome({ status, what: 'Recharge', failedAt: 'at Setu', partnerStatus: d.status, why: errorText(d.error), money: moneyOf(status, d.operatorRefId, k), partnerRef: d.transactionRefId });
 }
 
 /** A data object we can read: a transaction reference or a status. */

@@ -27,7 +27,7 @@
 // Repeats are harmless: settlement applies a final state once and a reversal once.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import type { PartnerReport, Reversal } from '../connector.js';
+import type { PartnerOutcome, PartnerReport, Reversal } from '../connector.js';
 import { paymentRefIdOf, type Known } from '../setu/transformers.js';
 import { confirm, guardSecret } from '../setu/webhook.js';
 import { reversalOf, rupeeStringToPaise, statusOf, type SetuPaymentWebhook, type SetuRechargeData } from './transformers.js';
@@ -39,8 +39,8 @@ export interface WebhookDeps {
   txnOfRef(transactionRefId: string): Promise<string | undefined>;
   known(txnId: string): Promise<Known | null>;
   enquire(txnId: string): Promise<SetuRechargeData | null>;
-  reportOf(d: SetuRechargeData, known: Known, reversal?: Reversal): Promise<PartnerReport>;
-  report(r: PartnerReport): Promise<void>;
+  reportOf(d: SetuRechargeData, known: Known, reversal?: Reversal): Promise<PartnerReport<PartnerOutcome>>;
+  report(r: PartnerReport<PartnerOutcome>): Promise<void>;
   /** Keeps a reversal to confirm later, and has the core recheck the transaction soon. */
   park(txnId: string, parked: ParkedReversal): Promise<void>;
 }

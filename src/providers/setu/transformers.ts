@@ -1,10 +1,9 @@
 // Owns what both Setu products' translations share (PARTNERS.md §4): the answer envelope and error shape,
 // the payment reference derived from our transaction id (the idempotency key of a recharge and of a BBPS
-// payment alike), the IST timestamp the requests carry, and our result fields (`txn_id`, `amount` and
-// `commission` in INR, `utr` the operator's or biller's reference). Each product's own shapes, codes and
+// payment alike), the IST timestamp the requests carry, and our typed result (our txn id, the amount
+// and commission in paise, the operator's or biller's reference). Each product's own shapes, codes and
 // status mapping stay in its folder's transformers.ts.
-import { paiseToInr } from '../../money.js';
-import type { Outcome } from '../connector.js';
+import type { MoneyResult, Outcome, PartnerOutcome } from '../connector.js';
 
 /** [P] §4.4 `{code: "ERRnnn", failureReason: "<slug>", message}`; BBPS's `{code, message}` is the same without the slug. */
 export interface SetuError {
@@ -77,13 +76,13 @@ export interface Known {
   commissionPaise: number;
 }
 
-/** Our result fields: `txn_id`, `amount` in INR, `utr` (only on a success), `commission` in INR (0 when failed). */
-export function resultFields(status: Outcome['status'], utr: string | null, k: Known): Record<string, unknown> {
+/** Our result: our txn id, the amount in paise, the reference (only on a success), the commission in paise (0 when failed). */
+export function moneyResult(status: Outcome['status'], utr: string | null, k: Known): MoneyResult {
   return {
-    txn_id: k.txnId,
-    ...(k.amountPaise !== null ? { amount: paiseToInr(k.amountPaise) } : {}),
+    txnId: k.txnId,
+    ...(k.amountPaise !== null ? { amountPaise: k.amountPaise } : {}),
     utr: status === 'success' ? utr : null,
-    commission: status === 'failed' ? 0 : paiseToInr(k.commissionPaise),
+    commissionPaise: status === 'failed' ? 0 : k.commissionPaise,
   };
 }
 
@@ -91,7 +90,7 @@ export function resultFields(status: Outcome['status'], utr: string | null, k: K
  * Our outcome of a Setu payment answer. The message says `what` succeeded, failed `failedAt` with Setu's
  * reason `why`, or is still `partnerStatus` at Setu (a pending outcome follows by webhook or enquiry).
  */
-export function setuOutcome(o: { status: Outcome['status']; what: string; failedAt: string; partnerStatus: unknown; why: string | null; fields: Record<string, unknown>; partnerRef: unknown }): Outcome {
+export function setuOutcome(o: { status: Outcome['status']; what: string; failedAt: string; partnerStatus: unknown; why: string | null; money: MoneyResult; partnerRef: unknown }): PartnerOutcome {
   const message =
     o.status === 'success'
       ? `${o.what} successful`
@@ -99,5 +98,5 @@ export function setuOutcome(o: { status: Outcome['status']; what: string; failed
         ? `${o.what} failed ${o.failedAt}${o.why ? `: ${o.why}` : ''}`
         : `${o.what} ${typeof o.partnerStatus === 'string' ? o.partnerStatus : 'in progress'} at Setu; the outcome will follow`;
   const partnerRef = text(o.partnerRef);
-  return { status: o.status, message, fields: o.fields, ...(partnerRef ? { partnerRef } : {}) };
+  return { status: o.status, message, money: o.money, ...(partnerRef ? { partnerRef } : {}) };
 }
