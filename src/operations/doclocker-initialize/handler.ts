@@ -7,7 +7,7 @@ import { newId } from '../../ids.js';
 import { defineOperation } from '../operation.js';
 import { DoclockerInitializeRequest, DoclockerInitializeResult } from './schema.js';
 import { recordSession } from './sessions.js';
-import { CONSENT_PATH, registerConsentPage } from './consent-page.js';
+import { CONSENT_PATH, registerConsentPage } from '../../routes/sandbox/doclocker/authorize.js';
 
 export const doclockerInitialize = defineOperation({
   slug: 'doclocker-initialize',
