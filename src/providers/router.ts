@@ -7,7 +7,7 @@
 // moved, so the operation stays pending and reconciliation asks that same partner later. Every call's
 // latency and result feed the metrics.
 import CircuitBreaker from 'opossum';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, type Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import {
@@ -25,6 +25,7 @@ import {
   type RechargePlan,
   type PartnerEvent,
   type PartnerReport,
+  type PartnerRoute,
   type PartnerRouteHooks,
   type TxRef,
   type VpaHolder,
@@ -255,16 +256,16 @@ export class PartnerRouter {
     return c?.revokeGrant ? c.revokeGrant(clientId) : false;
   }
 
-  /** The partners' own routes (an OAuth callback), each under /partners/<name>/. */
-  registerRoutes(app: FastifyInstance, hooks: (partner: string) => PartnerRouteHooks): void {
-    for (const e of this.endpoints.values()) {
+  /** The partners' own routes (an OAuth callback), each with its partner's name (its URLs are under /partners/<name>/). */
+  ownRoutes(log: FastifyBaseLogger, hooks: (partner: string) => PartnerRouteHooks): Array<{ partner: string; route: PartnerRoute }> {
+    return [...this.endpoints.values()].flatMap((e) => {
       // A connector's alarm: a warning in the log and a count in /metrics.
       const warn = (kind: string, message: string, fields: Record<string, unknown> = {}) => {
         this.metrics.partnerAlarm(e.name, kind);
-        app.log.warn({ partner: e.name, kind, ...fields }, message);
+        log.warn({ partner: e.name, kind, ...fields }, message);
       };
-      e.connector.routes?.(app, { warn, ...hooks(e.name) });
-    }
+      return (e.connector.routes?.({ warn, ...hooks(e.name) }) ?? []).map((route) => ({ partner: e.name, route }));
+    });
   }
 
   async close(): Promise<void> {

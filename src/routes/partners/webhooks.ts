@@ -4,33 +4,14 @@
 // settlement exactly once (a repeated event id is acknowledged and dropped); a report that disagrees
 // with a final state is flagged for review, never applied; an event whose partner id belongs to another
 // transaction than the one it names (or whose transaction another partner holds) is refused with a 409
-// and flagged. Also mounts the partners' own routes
-// (an OAuth callback under /partners/<name>/oauth/callback).
+// and flagged.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { CallbackRefused } from '../../providers/connector.js';
-import type { Db } from '../../db/client.js';
 import type { PartnerRouter } from '../../providers/router.js';
-import type { TransactionStore } from '../../transactions/store.js';
 import type { Settlement } from '../../settlement/settlement.js';
 
-/** What the partners' own routes reach: the router's connectors, settlement and the transactions. */
-export interface PartnerRouteDeps {
-  db: Db;
-  partners: PartnerRouter | null;
-  settlement: Settlement;
-  transactions: TransactionStore;
-}
-import * as partnerHistory from '../../transactions/partner-events.js';
-
-export function registerPartnerRoutes(app: FastifyInstance, services: PartnerRouteDeps): void {
-  const { partners, settlement } = services;
-  if (!partners) return;
-  partners.registerRoutes(app, (partner) => ({
-    report: async (r) => void (await partnerHistory.record(services.db, [partnerHistory.callback(r, partner, null, await settlement.apply(r, partner, null))])), // recorded in the partner history (transactions/partner-events.ts)
-    recheck: (txnId) => services.transactions.recheck(services.db, txnId),
-    flag: (txnId, why) => services.db.transaction().execute((trx) => services.transactions.flag(trx, txnId, why)),
-  }));
+export function registerPartnerWebhooks(app: FastifyInstance, partners: PartnerRouter, settlement: Settlement): void {
   app.register(async (scope) => {
     // A signature covers the exact bytes sent: keep the body as a string.
     scope.removeContentTypeParser('application/json');

@@ -1,7 +1,7 @@
 // Owns the batches API (CONTRACT §12): submit (a JSON body of items, or a CSV or NDJSON upload with
 // ?operation=), read a batch with its counts, page through its items in row order, download its results
 // as CSV or NDJSON in row order, and cancel it. Always the calling key's account and environment. The
-// console's batches page (console/routes/batches.ts) takes its uploads, answers, results and cancel
+// console's batches page (routes/console/api/batches.ts) takes its uploads, answers, results and cancel
 // message from here, so a batch reads the same whichever way it came.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';

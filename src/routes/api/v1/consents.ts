@@ -1,8 +1,8 @@
 // Owns the consent records API (CONTRACT §13): record a consent and get its signed receipt, read one
 // with its uses, list a subject's by mobile number, withdraw one; and the receipt key as a JWK Set,
-// which is public (registerConsentKeyRoutes: no API key, per-IP limit, cacheable), because the person,
-// an auditor or a regulator checks a receipt without being a client. Consents are per account and
-// environment: another's is a 404.
+// which is public (registerConsentPublicKey, and /.well-known/jwks.json in routes/well-known.ts: no API
+// key, per-IP limit, cacheable), because the person, an auditor or a regulator checks a receipt without
+// being a client. Consents are per account and environment: another's is a 404.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { okEnvelope } from '../../../http/envelope.js';
@@ -17,7 +17,7 @@ import { createConsent, getConsent, listBySubjectMobile } from '../../../consent
 import { withdraw } from '../../../consents/withdrawal.js';
 import { ConsentLinks } from '../../../consents/page.js';
 
-const TAGS = ['Consents'];
+export const TAGS = ['Consents'];
 const text = (name: string, max: number, description: string) =>
   Type.String({ minLength: 1, maxLength: max, description, errorMessage: `${name} must be text of 1 to ${max} characters` });
 const DateTime = (name: string, description: string) => Type.String({ format: 'date-time', description, errorMessage: `${name} must be an RFC 3339 date-time` });
@@ -138,22 +138,28 @@ export function registerConsentRoutes(app: FastifyInstance, services: Services):
 }
 
 /** How long a verifier may cache the key set: a rotated key is published beside the old one first. */
-export const JWKS_MAX_AGE_S = 3600;
-const JwkSet = Type.Object({ keys: Type.Array(Jwk) }, { description: 'JWK Set (RFC 7517): the Ed25519 keys that sign consent receipts' });
+const JWKS_MAX_AGE_S = 3600;
+export const JWKS_CACHE_CONTROL = `public, max-age=${JWKS_MAX_AGE_S}`;
+export const JwkSet = Type.Object({ keys: Type.Array(Jwk) }, { description: 'JWK Set (RFC 7517): the Ed25519 keys that sign consent receipts' });
 /** Public: no API key (an empty security requirement in the OpenAPI document). */
-const PUBLIC = { security: [] as Array<Record<string, string[]>> };
+export const PUBLIC = { security: [] as Array<Record<string, string[]>> };
+
+/** What the receipt key's public routes need: the key, and the per-client-IP limit on reading it. */
+export interface ReceiptKeyRouteDeps {
+  receiptKey: ReceiptKey;
+  limit: ActionLimit;
+}
 
 /**
  * The receipt key without an API key, in two forms: `GET /api/v1/consents/public-key` in the API's
- * envelope, and `GET /.well-known/jwks.json`, the bare JWK Set standard JOSE tools fetch (jose's
- * createRemoteJWKSet, a JWKS URL in any JWT library). Registered outside the API key guard. Each read
+ * envelope (here), and `GET /.well-known/jwks.json`, the bare JWK Set standard JOSE tools fetch (jose's
+ * createRemoteJWKSet, a JWKS URL in any JWT library; routes/well-known.ts). Registered outside the API key guard. Each read
  * costs one token of the client IP's bucket (`limit`; a 429 with Retry-After past it): the answer is
  * static and cacheable (Cache-Control public), so a verifier reads it rarely, and an /api/v1 read also
  * writes an audit row, which an anonymous client must not be able to multiply at will.
  */
-export function registerConsentKeyRoutes(app: FastifyInstance, deps: { receiptKey: ReceiptKey; limit: ActionLimit }): void {
+export function registerConsentPublicKey(app: FastifyInstance, deps: ReceiptKeyRouteDeps): void {
   const body = jwks(deps.receiptKey);
-  const cache = `public, max-age=${JWKS_MAX_AGE_S}`;
   app.get(
     '/api/v1/consents/public-key',
     {
@@ -168,25 +174,8 @@ export function registerConsentKeyRoutes(app: FastifyInstance, deps: { receiptKe
     },
     async (req, reply) => {
       await deps.limit.take(req.ip);
-      reply.header('cache-control', cache);
+      reply.header('cache-control', JWKS_CACHE_CONTROL);
       return okEnvelope('Consent receipt keys', body);
-    },
-  );
-  const text = JSON.stringify(body);
-  app.get(
-    '/.well-known/jwks.json',
-    {
-      schema: {
-        operationId: 'wellKnownJwks',
-        summary: 'The consent receipt key as a bare JWK Set, for JOSE tools (no envelope, no API key)',
-        tags: TAGS,
-        ...PUBLIC,
-        response: responses({ content: { 'application/jwk-set+json': { schema: JwkSet } }, description: 'The JWK Set' }, { authenticated: false, errors: [429] }),
-      },
-    },
-    async (req, reply) => {
-      await deps.limit.take(req.ip);
-      return reply.header('cache-control', cache).type('application/jwk-set+json').send(text);
     },
   );
 }

@@ -1,5 +1,5 @@
 // Owns the client's log pages: audit search, one row, and streamed CSV / NDJSON export — the
-// signed-in user's account only, with the same filters as the API (audit/routes.ts).
+// signed-in user's account only, with the same filters as the API (routes/api/v1/audit-logs/).
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../../../db/client.js';

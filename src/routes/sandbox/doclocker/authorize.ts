@@ -2,10 +2,7 @@
 // clicks Allow or Deny. Stands in for the document locker's own consent screen.
 import type { FastifyInstance } from 'fastify';
 import type { OperationDeps } from '../../../operations/operation.js';
-import { decide, findSession } from '../../../operations/doclocker-initialize/sessions.js';
-
-/** Where the sandbox's authorization_url points. */
-export const CONSENT_PATH = '/sandbox/doclocker/authorize/';
+import { CONSENT_PATH, decide, findSession } from '../../../operations/doclocker-initialize/sessions.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -19,9 +16,9 @@ button.allow{background:#1f6feb;color:#fff;border-color:#1f6feb}button:focus-vis
 .muted{color:#57606a;font-size:.9rem}</style></head><body><main class="card">${body}</main></body></html>`;
 }
 
-export function registerConsentPage(app: FastifyInstance, deps: OperationDeps): void {
+export function registerSandboxConsentPage(app: FastifyInstance, deps: OperationDeps): void {
   // The Allow / Deny buttons are HTML forms, which a browser posts urlencoded. `app` is this page's own
-  // plugin scope (app.ts), so /api/v1 keeps refusing such bodies with a 415. The decision is in the path;
+  // plugin scope (routes/index.ts), so /api/v1 keeps refusing such bodies with a 415. The decision is in the path;
   // the form fields are parsed (URLSearchParams) but nothing reads them.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),

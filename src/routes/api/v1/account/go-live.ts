@@ -12,8 +12,7 @@ import type { Db } from '../../../../db/client.js';
 import { okEnvelope } from '../../../../http/envelope.js';
 import { Envelope, Nullable, responses } from '../../../../http/responses.js';
 import { OPERATION_SLUGS } from '../../../../operations/registry.js';
-import { checklist, ITEM_IDS, type Item, type OperationChecklist } from '../../../../golive/checklist.js';
-import type { Profile } from '../../../../golive/store.js';
+import { checklist, ITEM_IDS, sandboxView } from '../../../../golive/checklist.js';
 import { PROFILE_FIELDS } from '../../../../golive/store.js';
 
 const When = (description: string) => Nullable(Type.String({ format: 'date-time' }), { description });
@@ -45,20 +44,6 @@ const ProfileSchema = Type.Object({
   updated_at: When('When the profile last changed'),
   updated_by: Nullable(Type.String()),
 });
-
-/** What a done item's detail becomes for a sandbox key, where the detail would show live or profile facts. */
-const WITHHELD: Partial<Record<Item['id'], string>> = {
-  business_details: 'complete (the details are shown to a live key and in the console)',
-  use_case: 'described (shown to a live key and in the console)',
-  allowlist: 'the live allow-list has entries (its addresses are shown to a live key and in the console)',
-  webhook: 'a live endpoint acknowledged a delivery (its URL is shown to a live key and in the console)',
-};
-
-/** The checklist as a sandbox key sees it: progress, without the profile or the live configuration. */
-export function sandboxView(c: { profile: Profile; operations: OperationChecklist[] }): { profile: null; operations: OperationChecklist[] } {
-  const item = (i: Item): Item => (i.done && WITHHELD[i.id] ? { ...i, detail: WITHHELD[i.id]! } : i);
-  return { profile: null, operations: c.operations.map((o) => ({ ...o, items: o.items.map(item) })) };
-}
 
 export function registerGoLiveRoutes(app: FastifyInstance, services: { db: Db }): void {
   app.get(

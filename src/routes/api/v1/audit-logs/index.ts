@@ -1,5 +1,5 @@
 // Owns the audit log API (CONTRACT §8), one file per resource: the logs (search and one row, logs.ts),
-// their export (export.ts) and erasures (erasures.ts) — always the calling account's rows, and only
+// their export (export.ts) and erasures (POST /api/v1/erasures, ../erasures.ts) — always the calling account's rows, and only
 // those of the key's own environment (what one environment creates is invisible from the other).
 // Registered in this order so that the OpenAPI document (and the SDK types generated from it) lists
 // them as before.
