@@ -4,7 +4,7 @@
 // minus the simulator, measured in the same run.
 import { randomUUID } from 'node:crypto';
 import type { StoreLocation } from '../test/harness.js';
-import { PARTNER_PATHS } from '../src/providers/sangam/protocol.js';
+import { PARTNER_PATHS } from '../shared/protocol.js';
 import { measuredLoad, probe, seedAccount, startServer, warmLoad, type Proc, type Result } from './lib.js';
 
 const PROBE_CALLS = Number(process.env.BENCH_PROBE_CALLS ?? 500);

@@ -13,7 +13,6 @@ import { migrate } from './db/migrate.js';
 import { runCommand, USAGE } from './admin/run.js';
 import { resolveCommand } from './admin/commands.js';
 import { exportFromServer, sendToServer } from './admin/socket.js';
-import { runPartnerSim } from './partner-sim/cli.js';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -98,7 +97,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  if (argv[0] === 'partner-sim') return runPartnerSim(argv.slice(1));
+  // The emulators and the sandbox they answer with load only for this command (admin/partner-sim.ts).
+  if (argv[0] === 'partner-sim') return (await import('./admin/partner-sim.js')).partnerSim(argv.slice(1));
   if (argv[0] === 'audit' && argv[1] === 'verify-export') return auditVerifyExport(argv.slice(2));
   let config;
   try {

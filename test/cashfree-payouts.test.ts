@@ -5,7 +5,7 @@
 // own. Plus unit-level checks of the transformers, the amount conversion and the webhook verifier.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
+import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../partner-sim/cashfree-payouts/index.js';
 import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.js';
 import { eventIdOf, eventsOf, outcomeOf, paiseOf, reportOf, rupeesOf, statusOf, transferBody, type CfTransfer } from '../src/providers/cashfree-payouts/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/cashfree-payouts/webhook.js';

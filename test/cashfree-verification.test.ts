@@ -8,8 +8,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../src/partner-sim/cashfree-verification/index.js';
-import { linkedAccount } from '../src/partner-sim/cashfree-verification/directory.js';
+import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../partner-sim/cashfree-verification/index.js';
+import { linkedAccount } from '../partner-sim/cashfree-verification/directory.js';
 import { createCashfreeVerification } from '../src/providers/cashfree-verification/index.js';
 import { maskAccount, outcomeOf, statusOf } from '../src/providers/cashfree-verification/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';

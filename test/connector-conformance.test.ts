@@ -21,5 +21,10 @@ describe('connector conformance: coverage', () => {
       const text = readFileSync(`${TEST_DIR}${file}`, 'utf8');
       assert.match(text, new RegExp(`conformance\\(\\{\\s*kind: '${kind}'`));
     });
+    it(`${file} runs the "unknown answer" scenario for ${kind} (issue #38: every kind, never skipped)`, () => {
+      const text = readFileSync(`${TEST_DIR}${file}`, 'utf8');
+      assert.match(text, /\n\s+(lookupUnknown|decide):/, 'the adapter offers lookupUnknown or decide');
+      assert.doesNotMatch(text, /\n\s+unknownAnswer:/, 'unknownAnswer is never declared not applicable');
+    });
   }
 });

@@ -18,7 +18,7 @@ import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { ConsentExpiry } from '../src/consents/expiry.js';
 import { accounts } from '../src/admin/actions/index.js';
 import { runCommand } from '../src/admin/run.js';
-import { startDigilockerEmulator } from '../src/partner-sim/digilocker/server.js';
+import { startDigilockerEmulator } from '../partner-sim/digilocker/server.js';
 import { freePort, startPartnerApp } from './live-harness.js';
 import { dumpTables, eventually, PATHS, ref, VALID, type TestApp } from './harness.js';
 

@@ -9,8 +9,8 @@ import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
-import { startDigilockerEmulator } from '../src/partner-sim/digilocker/server.js';
-import { partnerEnv } from '../src/partner-sim/kind.js';
+import { startDigilockerEmulator } from '../partner-sim/digilocker/server.js';
+import { partnerEnv } from '../partner-sim/kind.js';
 import { freePort, startPartnerApp, type PartnerApp } from './live-harness.js';
 import { eventually, PATHS, ref } from './harness.js';
 

@@ -5,8 +5,8 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { codes, DTH_OPERATORS } from '../src/catalog/operators.js';
-import { BILLERS, subscriberFor } from '../src/partner-sim/setu-dth/billers.js';
-import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
+import { BILLERS, subscriberFor } from '../partner-sim/setu-dth/billers.js';
+import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../partner-sim/setu-dth/index.js';
 import { startApp, type TestApp } from './harness.js';
 import { startPartnerApp } from './live-harness.js';
 

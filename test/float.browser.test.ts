@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, launchBrowser, skipWithoutChromium } from './browser.js';
 import { runCommand } from '../src/admin/run.js';
-import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
+import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../partner-sim/setu-recharge/index.js';
 import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';
 import { liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp, type PartnerApp } from './live-harness.js';

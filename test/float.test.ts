@@ -15,7 +15,7 @@ import { Ajv } from 'ajv';
 import { runCommand } from '../src/admin/run.js';
 import { members, subsetsSumming } from '../src/float/candidates.js';
 import type { FloatOutcome } from '../src/float/check.js';
-import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
+import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../partner-sim/setu-recharge/index.js';
 import { paymentRefIdOf } from '../src/providers/setu/transformers.js';
 import { walletBalanceOf } from '../src/providers/setu-recharge/transformers.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';

@@ -1,14 +1,17 @@
 // The house rule (docs/ARCHITECTURE.md, "Layers"): a module imports only from its own room or a lower
-// one, type imports included, and no import circle exists in src/; and every HTTP route is registered
-// under src/routes/ (the one routes tree). Reads the TypeScript sources (not the build), so it judges
-// what a reader sees.
+// one, type imports included, and no import circle exists in src/; every HTTP route is registered under
+// src/routes/ (the one routes tree); beside src/, the emulators (partner-sim/) import nothing of src/,
+// what both share (shared/) imports neither, and the server loads the emulators only on demand. Reads
+// the TypeScript sources (not the build), so it judges what a reader sees.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { circles, relativeImports } from './import-circles.js';
 
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = path.join(ROOT, 'src');
 
 /** From the bottom up. A room is a top-level folder or file of src/, or one of the finer names below. */
 export const LAYERS: string[][] = [
@@ -24,7 +27,7 @@ export const LAYERS: string[][] = [
   // Batches run rows through the operations' runners (handed in by app.ts).
   ['batches'],
   // The top: wiring, the routes tree (every HTTP route), and the programs.
-  ['services', 'app', 'server', 'cli', 'cluster', 'admin', 'console', 'partner-sim', 'routes'],
+  ['services', 'app', 'server', 'cli', 'cluster', 'admin', 'console', 'routes'],
 ];
 
 /** The room of a source file (relative to src/, with .ts). */
@@ -37,61 +40,65 @@ export function roomOf(file: string): string {
 
 const rank = new Map(LAYERS.flatMap((rooms, i) => rooms.map((r) => [r, i] as const)));
 
-export function sources(dir = SRC): string[] {
+/** The TypeScript files under `root` (relative to it), tests included only when asked. */
+export function sources(root = SRC, tests = false, dir = root): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sources(full);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts') ? [path.relative(SRC, full)] : [];
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : sources(root, tests, full);
+    return e.name.endsWith('.ts') && (tests || !e.name.endsWith('.test.ts')) && !e.name.endsWith('.d.ts') ? [path.relative(root, full)] : [];
   });
 }
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/g;
 
 /** Each source file's relative imports within src/ (type-only ones included). */
 export function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sources()) {
     const text = readFileSync(path.join(SRC, file), 'utf8');
-    const targets = [...text.matchAll(IMPORT)].map((m) => path.normalize(path.join(path.dirname(file), m[1]!)).replace(/\.js$/, '.ts'));
+    const targets = relativeImports(text).map((m) => path.normalize(path.join(path.dirname(file), m)).replace(/\.js$/, '.ts'));
     graph.set(file, [...new Set(targets)]);
   }
   return graph;
 }
 
-/** The import circles of a graph (Tarjan's strongly connected components of more than one file, or a self-import). */
-export function circles(graph: Map<string, string[]>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  let next = 0;
-  const visit = (v: string) => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue;
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1 || graph.get(v)!.includes(v)) found.push(component.sort());
-    }
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return found;
+/** A static import or export `from` a relative path: its target, and whether it is `import type` (erased at run time). */
+const STATIC = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/g;
+const DYNAMIC = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+/** Every relative import of the files under `dir` (a folder of the repository), tests included, as repository paths. */
+function importsUnder(dir: string): Array<{ file: string; target: string; typeOnly: boolean; dynamic: boolean }> {
+  return sources(path.join(ROOT, dir), true).flatMap((f) => {
+    const file = path.join(dir, f);
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    const to = (spec: string) => path.normalize(path.join(path.dirname(file), spec));
+    return [
+      ...[...text.matchAll(STATIC)].map((m) => ({ file, target: to(m[2]!), typeOnly: m[1] !== undefined, dynamic: false })),
+      ...[...text.matchAll(DYNAMIC)].map((m) => ({ file, target: to(m[1]!), typeOnly: false, dynamic: true })),
+    ];
+  });
 }
+
+const under = (target: string, ...dirs: string[]) => dirs.some((d) => target.startsWith(`${d}/`));
+
+describe('emulators apart: partner-sim/ and shared/ beside src/ (docs/ARCHITECTURE.md, "Layers")', () => {
+  it('no file under partner-sim/ imports from src/', () => {
+    const found = importsUnder('partner-sim').filter((i) => under(i.target, 'src'));
+    assert.deepEqual(found.map((i) => `${i.file} → ${i.target}`), []);
+  });
+
+  it('no file under shared/ imports from src/ or partner-sim/', () => {
+    const found = importsUnder('shared').filter((i) => under(i.target, 'src', 'partner-sim'));
+    assert.deepEqual(found.map((i) => `${i.file} → ${i.target}`), []);
+  });
+
+  it('the server loads the emulators only for `sangam partner-sim` (admin/partner-sim.ts, on demand)', () => {
+    const imports = importsUnder('src').filter((i) => !i.file.endsWith('.test.ts') && under(i.target, 'partner-sim'));
+    const loaded = imports.filter((i) => !i.typeOnly && !(i.dynamic && i.file === 'src/admin/partner-sim.ts'));
+    assert.deepEqual(loaded.map((i) => `${i.file} → ${i.target}`), []);
+    assert.ok(imports.some((i) => i.dynamic), 'admin/partner-sim.ts loads the emulators with import()');
+    const cli = importsUnder('src').filter((i) => i.file === 'src/cli.ts' && i.target === 'src/admin/partner-sim.js');
+    assert.deepEqual(cli.map((i) => i.dynamic), [true], 'src/cli.ts imports admin/partner-sim.ts on demand only');
+  });
+});
 
 describe('layers: the import rule of docs/ARCHITECTURE.md', () => {
   const graph = importGraph();
@@ -133,12 +140,6 @@ describe('layers: the import rule of docs/ARCHITECTURE.md', () => {
  */
 export const REGISTRATION = /\b(?:app|api|scope|adminApi|fastify|instance|server)\s*\.\s*(?:get|head|post|put|delete|patch|options|all|route)\s*[<(]|\.register\(\s*(?:swaggerUi|fastifyStatic)\b/;
 
-/**
- * Files outside src/routes/ that may register routes, each with its reason. partner-sim/ is another
- * program (the partner emulators, `sangam partner-sim`), whose servers are not Sangam's API.
- */
-const ROUTES_ELSEWHERE: Record<string, string> = { 'partner-sim/': 'the partner emulators: their own servers, not Sangam\'s' };
-
 /** The lines of a source text (relative to src/) that register a route, as `file:line: text`. */
 export function registrations(file: string, text: string): string[] {
   return text.split('\n').flatMap((line, i) => (REGISTRATION.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []));
@@ -146,8 +147,9 @@ export function registrations(file: string, text: string): string[] {
 
 describe('one routes tree: every HTTP route is registered under src/routes/', () => {
   it('no module outside src/routes/ registers a route', () => {
+    // No exception: app.ts only calls routes/index.ts (the emulators' own servers are partner-sim/, beside src/).
     const outside = sources()
-      .filter((file) => roomOf(file) !== 'routes' && !Object.keys(ROUTES_ELSEWHERE).some((prefix) => file.startsWith(prefix)))
+      .filter((file) => roomOf(file) !== 'routes')
       .flatMap((file) => registrations(file, readFileSync(path.join(SRC, file), 'utf8')));
     assert.deepEqual(outside, [], `route registrations outside src/routes/ (move them into the routes tree):\n${outside.join('\n')}`);
   });

@@ -13,9 +13,9 @@
 // documents for its sibling V2 verification call (POST /upi).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
-import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../src/partner-sim/cashfree-verification/index.js';
-import type { ReceivedRequest } from '../src/partner-sim/common/server.js';
+import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../partner-sim/setu-dth/index.js';
+import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../partner-sim/cashfree-verification/index.js';
+import type { ReceivedRequest } from '../partner-sim/common/server.js';
 import { eventually, PATHS, VALID, type TestApp } from './harness.js';
 import { liveReads, startPartnerApp } from './live-harness.js';
 import { SPECS } from './partner-schema.js';

@@ -6,8 +6,8 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { accounts } from '../src/admin/actions/index.js';
-import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
-import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
+import { startRazorpayxEmulator, type RazorpayxEmulator } from '../partner-sim/razorpayx/index.js';
+import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../partner-sim/cashfree-payouts/index.js';
 import { createRazorpayx } from '../src/providers/razorpayx/index.js';
 import { createCashfreePayouts } from '../src/providers/cashfree-payouts/index.js';
 import { PartnerError, type PartnerContext } from '../src/providers/connector.js';

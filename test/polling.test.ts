@@ -3,7 +3,7 @@
 // and past cutoffS the pending goes to manual review with its hold intact.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { partnerEnv } from '../src/partner-sim/kind.js';
+import { partnerEnv } from '../partner-sim/kind.js';
 import { eventually, PATHS, VALID } from './harness.js';
 import { freePort, startPartnerApp, startSim, type PartnerApp, type Sim } from './live-harness.js';
 

@@ -5,7 +5,7 @@
 // checks of the transformers and verifier.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
+import { startRazorpayxEmulator, type RazorpayxEmulator } from '../partner-sim/razorpayx/index.js';
 import { createRazorpayx } from '../src/providers/razorpayx/index.js';
 import { createPayoutBody, eventsOf, outcomeOf, reportOf, statusOf, type RzpPayout } from '../src/providers/razorpayx/transformers.js';
 import { parseWebhook, signatureOf, verifySignature } from '../src/providers/razorpayx/webhook.js';

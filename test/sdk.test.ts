@@ -1,8 +1,9 @@
 // The official SDK (sdk/, @sangam/sdk) against a real listening server on a real store: every
 // operation and helper, idempotent replay, retries (a lost answer, 409/106, 5xx, a real 429) only where
 // a replay is safe, the audit iterator across pages, webhooks.verify on a real delivery, waitForFinal,
-// typed errors; the drift check of its generated types; and the strict example program compiled with
-// tsc and run against the server. The SDK is loaded from its own build (sdk/dist), as a user gets it.
+// typed errors; the drift check of its generated types and routes; a method for every operation of the
+// registry and every /api/v1 route of the document, sending it; and the strict example program compiled
+// with tsc and run against the server. The SDK is loaded from its own build (sdk/dist), as a user gets it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -13,6 +14,7 @@ import ts from 'typescript';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createAccount, createKey, setLimits } from '../src/accounts/store.js';
+import { OPERATIONS } from '../src/operations/registry.js';
 import { eventually, ref, startApp, type TestApp } from './harness.js';
 import { recorder, type Received } from './tls-receiver.js';
 
@@ -79,6 +81,28 @@ function recordingFetch() {
   return { fn, seen, script };
 }
 
+/**
+ * The route (`METHOD /path/template`) of the one request the SDK method named (dotted, as
+ * OPERATION_METHODS names it) sends, with placeholder arguments: a string for each parameter of
+ * `route`'s path, then an empty object for its body, query or options. A stand-in fetch answers it.
+ */
+async function sentBy(name: string, route: string): Promise<string> {
+  const sent: string[] = [];
+  const fetch = async (req: Request) => {
+    sent.push(`${req.method} ${new URL(req.url).pathname}`);
+    return new Response(JSON.stringify({ data: {} }), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  const s = new Sangam({ apiKey: `sk_test_${'x'.repeat(40)}`, baseUrl: 'http://127.0.0.1:9', fetch, maxRetries: 0 });
+  const keys = name.split('.');
+  const owner = keys.slice(0, -1).reduce((o: any, k) => o[k], s); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const method = owner[keys.at(-1)!] as (...args: unknown[]) => Promise<unknown>;
+  assert.equal(typeof method, 'function', `Sangam has no method ${name}`);
+  await method.apply(owner, [...(route.match(/\{[^}]+\}/g) ?? []).map(() => 'x'), {}]);
+  assert.equal(sent.length, 1, `${name} sent ${sent.join(', ')}`);
+  const template = new RegExp(`^([A-Z]+ )${route.replace(/\{[^}]+\}/g, '[^/]+')}$`).exec(sent[0]!);
+  return template ? `${template[1]}${route}` : sent[0]!;
+}
+
 const errorBody = (status: number, code: number, message: string) => ({ statuscode: 'ERR', ok: false, message, data: { Errorcode: code, Status: 'Failed', Message: message, request_id: 'req_standin' } });
 
 async function receiver() {
@@ -113,10 +137,41 @@ describe('the TypeScript SDK against a real server', () => {
     await t?.close();
   });
 
-  it('commits the types the current server generates (run scripts/sdk-types.mjs when this fails)', async () => {
-    const gen = (await import(new URL('../../scripts/sdk-types.mjs', import.meta.url).href)) as { schemaSource(doc: unknown): Promise<string>; SCHEMA_FILE: string };
+  it('commits the types and routes the current server generates (run scripts/sdk-types.mjs when this fails)', async () => {
+    const gen = (await import(new URL('../../scripts/sdk-types.mjs', import.meta.url).href)) as {
+      schemaSource(doc: unknown): Promise<string>;
+      routesSource(doc: unknown): string;
+      SCHEMA_FILE: string;
+      ROUTES_FILE: string;
+    };
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     assert.equal(await gen.schemaSource(doc), readFileSync(gen.SCHEMA_FILE, 'utf8'), 'sdk/src/schema.ts is stale: run `npm run build && node scripts/sdk-types.mjs`');
+    assert.equal(gen.routesSource(doc), readFileSync(gen.ROUTES_FILE, 'utf8'), 'sdk/src/routes.ts is stale: run `npm run build && node scripts/sdk-types.mjs`');
+  });
+
+  it('has a method for every operation of the registry and every /api/v1 route of the document, which sends it', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const methods: Record<string, string | undefined> = sdk.OPERATION_METHODS;
+    // Every operation of the registry is served on POST (a GET one on GET too, route.ts): the SDK sends the POST.
+    for (const op of OPERATIONS) {
+      const name = methods[op.operationId];
+      assert.ok(name, `the registry's ${op.slug} (${op.operationId}) has no SDK method: add one to sdk/src/index.ts and OPERATION_METHODS`);
+      assert.equal(await sentBy(name, op.path), `POST ${op.path}`, `${name} sends ${op.slug}`);
+    }
+    const registryGets = new Set(OPERATIONS.filter((op) => op.method === 'GET').map((op) => op.path));
+    let routes = 0;
+    for (const [route, item] of Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/v1/'))) {
+      for (const [method, op] of Object.entries(item).filter(([m]) => ['get', 'put', 'post', 'delete', 'patch'].includes(m))) {
+        routes++;
+        const id = op.operationId!;
+        const name = methods[id];
+        assert.ok(name, `${method.toUpperCase()} ${route} (${id}) has no SDK method: run scripts/sdk-types.mjs, then add one to sdk/src/index.ts and OPERATION_METHODS`);
+        // The GET form of a registry GET operation (its fields in the query string) is the same operation: the SDK sends its POST form.
+        const sends = method === 'get' && registryGets.has(route) ? 'POST' : method.toUpperCase();
+        assert.equal(await sentBy(name, route), `${sends} ${route}`, `${name} sends ${id}`);
+      }
+    }
+    assert.equal(Object.keys(methods).length, routes, 'OPERATION_METHODS names the document\'s operations, no other');
   });
 
   it('takes its environment from the key', () => {
@@ -136,6 +191,9 @@ describe('the TypeScript SDK against a real server', () => {
     assert.equal(f(await s.doclocker.download({ reference_id: ref('aad'), consent: true, doclocker__client__id: 'client-12345678' }), 'status'), 'success');
     assert.equal(f(await s.mobileToBank({ reference_id: ref('bank'), consent: true, mobile: '9876543210' }), 'status'), 'success');
     assert.equal(f(await s.mobileToBank({ reference_id: ref('bank'), consent: true, mobile: '9000000000' }), 'status'), 'failed');
+    const names = await s.nameMatch({ reference_id: ref('names'), consent: true, name_1: 'Shri Ramesh Kumar', name_2: 'RAMESH KUMAR' });
+    assert.equal(names.status, 'success');
+    assert.equal(typeof f(names, 'score'), 'number');
     const upi = await s.upiPayment({ reference_id: ref('upi'), consent: true, vpa: 'success@sandbox', amount: 19.99 });
     assert.equal(f(upi, 'status'), 'success');
     assert.equal(f(upi, 'amount'), 19.99);
@@ -177,6 +235,21 @@ describe('the TypeScript SDK against a real server', () => {
     const erased = await s.erasures.create(`sdk-nothing-${Date.now()}`);
     assert.equal(erased.audit_rows_erased, 0);
     assert.equal(erased.transactions_scrubbed, 0);
+
+    const consent = await s.consents.create({
+      subject: { mobile: '9876543210' },
+      purpose: { code: 'bank-check', text: 'To check the bank account linked to your mobile' },
+      operations: ['mobile-to-bank-account'],
+      notice: { version: 'v1', language: 'en', text: 'We will check the bank account linked to your mobile number.' },
+    });
+    assert.equal(consent.status, 'active');
+    assert.ok((await s.consents.list({ subject_mobile: '9876543210' })).items.some((c) => c.id === consent.id));
+    assert.equal((await s.consents.get(consent.id)).id, consent.id);
+    assert.equal((await s.consents.withdraw(consent.id)).status, 'withdrawn');
+    assert.equal((await s.consents.publicKey()).keys[0]?.alg, 'EdDSA');
+    const goLive = await s.goLive.checklist();
+    assert.equal(goLive.profile, null, 'a sandbox key reads the progress only');
+    assert.ok(goLive.operations.length > 0);
   });
 
   it('throws a typed SangamError carrying status, Errorcode, message, errors[] and request_id', async () => {
@@ -377,7 +450,8 @@ describe('the TypeScript SDK against a real server', () => {
     for (const what of ['signatureMatch', 'doclocker.initialize', 'doclocker.download', 'mobileToBank', 'upiPayment', 'mobileRecharge', 'dthRecharge',
       'recharge.operators', 'recharge.operatorLookup', 'recharge.plans', 'dth.operators', 'dth.subscriberInfo', 'transactions.get', 'waitForFinal',
       'wallet.balance', 'wallet.statement', 'webhooks.endpoints.create', 'webhooks.endpoints.list', 'webhooks.endpoints.deliveries', 'webhooks.endpoints.replay',
-      'webhooks.endpoints.rotateSecret', 'webhooks.endpoints.delete', 'webhooks.verify', 'auditLogs.list', 'auditLogs.get', 'auditLogs.iterate', 'auditLogs.export', 'erasures.create']) {
+      'webhooks.endpoints.rotateSecret', 'webhooks.endpoints.delete', 'webhooks.verify', 'auditLogs.list', 'auditLogs.get', 'auditLogs.iterate', 'auditLogs.export', 'erasures.create',
+      'nameMatch', 'consents.create', 'consents.list', 'consents.get', 'consents.withdraw', 'consents.publicKey', 'goLive.checklist']) {
       assert.ok(out.called.includes(what), `the example calls ${what}`);
     }
   });

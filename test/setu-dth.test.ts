@@ -5,8 +5,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { listFees } from '../src/ledger/pricing.js';
-import { BILLERS } from '../src/partner-sim/setu-dth/billers.js';
-import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../src/partner-sim/setu-dth/index.js';
+import { BILLERS } from '../partner-sim/setu-dth/billers.js';
+import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../partner-sim/setu-dth/index.js';
 import { PartnerError } from '../src/providers/connector.js';
 import { createSetuDth } from '../src/providers/setu-dth/index.js';
 import { billerFor, billerMapOf, ourDthCode, reversalOf, statusOf } from '../src/providers/setu-dth/transformers.js';

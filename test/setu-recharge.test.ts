@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { redactUrl } from '../src/audit/redact.js';
 import { listFees } from '../src/ledger/pricing.js';
-import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../src/partner-sim/setu-recharge/index.js';
+import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../partner-sim/setu-recharge/index.js';
 import { PartnerError } from '../src/providers/connector.js';
 import { createSetuRecharge } from '../src/providers/setu-recharge/index.js';
 import { paymentRefIdOf, txnIdOfPaymentRef } from '../src/providers/setu/transformers.js';

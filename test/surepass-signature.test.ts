@@ -6,8 +6,8 @@
 // the fee held, never sent again, until a person settles it).
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSurepassSignatureEmulator, type SurepassSignatureEmulator } from '../src/partner-sim/surepass-signature/index.js';
-import { samples } from '../src/partner-sim/surepass-signature/samples.js';
+import { startSurepassSignatureEmulator, type SurepassSignatureEmulator } from '../partner-sim/surepass-signature/index.js';
+import { samples } from '../partner-sim/surepass-signature/samples.js';
 import { createSurepassSignature } from '../src/providers/surepass-signature/index.js';
 import { formOf, outcomeOf } from '../src/providers/surepass-signature/transformers.js';
 import type { PartnerContext } from '../src/providers/connector.js';

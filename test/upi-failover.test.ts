@@ -12,8 +12,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/db/client.js';
-import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../src/partner-sim/cashfree-payouts/index.js';
-import { startRazorpayxEmulator, type RazorpayxEmulator } from '../src/partner-sim/razorpayx/index.js';
+import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../partner-sim/cashfree-payouts/index.js';
+import { startRazorpayxEmulator, type RazorpayxEmulator } from '../partner-sim/razorpayx/index.js';
 import { eventually, PATHS, sleep, VALID } from './harness.js';
 import { assertLedgerHolds, acceptedTxnId, freePort, liveReads, liveStore, startPartnerApp, upiPartnerVars, type PartnerApp } from './live-harness.js';
 

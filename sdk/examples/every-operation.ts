@@ -32,6 +32,8 @@ async function main(): Promise<void> {
 
   const bank = await sangam.mobileToBank({ reference_id: ref('bank'), consent: true, mobile: '9876543210' });
   expect('mobileToBank', field(bank, 'status') === 'success');
+  const names = await sangam.nameMatch({ reference_id: ref('names'), consent: true, name_1: 'Shri Ramesh Kumar', name_2: 'RAMESH K' });
+  expect('nameMatch', typeof field(names, 'score') === 'number');
 
   const upi = await sangam.upiPayment({ reference_id: ref('upi'), consent: true, vpa: 'success@sandbox', amount: 100.5 });
   expect('upiPayment', field(upi, 'status') === 'success');
@@ -58,6 +60,19 @@ async function main(): Promise<void> {
   let entries = 0;
   for await (const _ of sangam.wallet.iterateStatement({ limit: 5 })) entries++;
   expect('wallet.iterateStatement', entries >= 0);
+  expect('goLive.checklist', (await sangam.goLive.checklist()).operations.length > 0);
+
+  const consent = await sangam.consents.create({
+    subject: { mobile: '9876543210' },
+    purpose: { code: 'bank-check', text: 'To check the bank account linked to your mobile' },
+    operations: ['mobile-to-bank-account'],
+    notice: { version: 'v1', language: 'en', text: 'We will check the bank account linked to your mobile number.' },
+  });
+  expect('consents.create', consent.status === 'active' && consent.receipt.length > 0);
+  expect('consents.list', (await sangam.consents.list({ subject_mobile: '9876543210' })).items.some((c) => c.id === consent.id));
+  expect('consents.get', (await sangam.consents.get(consent.id)).id === consent.id);
+  expect('consents.withdraw', (await sangam.consents.withdraw(consent.id)).status === 'withdrawn');
+  expect('consents.publicKey', (await sangam.consents.publicKey()).keys.length > 0);
 
   const endpoint = await sangam.webhooks.endpoints.create({ url: 'https://example.com/hooks' });
   const id = String(field(endpoint, 'id'));

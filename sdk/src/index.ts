@@ -1,24 +1,28 @@
 // The official TypeScript client of the Sangam API. Built on openapi-fetch over the types that
 // openapi-typescript generates from the server's own /openapi.json (schema.ts), so every request and
 // response shape comes from the document. This module owns the client: environment from the key, one
-// typed method per operation, automatic idempotency keys, retries where a replay is safe (retry.ts),
-// the audit-log and statement iterators, waitForFinal, and webhook verification (webhooks.ts).
+// typed method per operation of the document (routes.ts, generated from it; OPERATION_METHODS names the
+// method sending each, and the SDK does not build while one has none), automatic idempotency keys,
+// retries where a replay is safe (retry.ts), the audit-log and statement iterators, waitForFinal, and
+// webhook verification (webhooks.ts).
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema.js';
-import type { Body, Data, KeyOptional, Path, Query, RequestOptions } from './types.js';
+import type { BodyOf, DataOf, KeyOptional, OperationId, QueryOf, RequestOptions, Route } from './types.js';
+import { ROUTES } from './routes.js';
 import { SangamConnectionError, SangamError, SangamTimeoutError } from './errors.js';
 import { delayMs, retryable, sleep } from './retry.js';
 import { verify, type WebhookEvent, type WebhookHeaders } from './webhooks.js';
 
 export type { paths, components, operations } from './schema.js';
-export type { Body, Data, Query, RequestOptions } from './types.js';
+export type { Body, Data, Query, BodyOf, DataOf, QueryOf, OperationId, RequestOptions } from './types.js';
+export { ROUTES } from './routes.js';
 export { SangamError, SangamConnectionError, SangamTimeoutError, type FieldError } from './errors.js';
 export { verify as verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './webhooks.js';
 
 export type Environment = 'sandbox' | 'live';
 
 /** A transaction as GET /api/v1/transactions/{reference_id} answers it: one shape per operation and status. */
-export type Transaction = Data<'/api/v1/transactions/{reference_id}', 'get'>;
+export type Transaction = DataOf<'getTransaction'>;
 /** The operations' slugs, as a transaction names them. */
 export type OperationSlug = Transaction['operation'];
 /**
@@ -52,7 +56,6 @@ export interface WaitOptions<O extends OperationSlug = OperationSlug> {
   signal?: AbortSignal;
 }
 
-type HttpMethod = 'GET' | 'POST' | 'DELETE';
 /** How a request may be repeated: `safe` (replaying it does nothing twice), and the Idempotency-Key it carries. */
 interface Replay {
   safe: boolean;
@@ -68,7 +71,7 @@ interface Init {
 type Loose = (path: string, init: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 type ItemOf<D> = D extends { items: Array<infer I> } ? I : unknown;
 /** Export's filters; `format` defaults to csv, as on the server. */
-type ExportQuery = Omit<Query<P['auditExport'], 'get'>, 'format'> & { format?: Query<P['auditExport'], 'get'>['format'] };
+type ExportQuery = Omit<QueryOf<'exportAuditLogs'>, 'format'> & { format?: QueryOf<'exportAuditLogs'>['format'] };
 type Page = { items?: unknown[]; next_cursor?: string | null };
 /** A batch upload's options (the JSON body's, in the query string). */
 export interface UploadOptions {
@@ -78,38 +81,6 @@ export interface UploadOptions {
 }
 const BATCH_FINAL = new Set(['completed', 'cancelled', 'failed']);
 
-const P = {
-  signature: '/api/v1/document-ocr/signature-match',
-  init: '/api/v1/aadhaar-identity-kyc/doclocker-initialize',
-  aadhaar: '/api/v1/aadhaar-identity-kyc/doclocker-download-aadhaar',
-  bank: '/api/v1/bank-account/mobile-to-bank-account',
-  upi: '/api/v1/upi-payment/upi-payment-status',
-  recharge: '/api/v1/mobile-recharge/recharge-commission',
-  dth: '/api/v1/dth/dth-recharge',
-  rechargeOperators: '/api/v1/mobile-recharge/operators',
-  operatorLookup: '/api/v1/mobile-recharge/operator-lookup',
-  plans: '/api/v1/mobile-recharge/plans',
-  dthOperators: '/api/v1/dth/operators',
-  subscriberInfo: '/api/v1/dth/subscriber-info',
-  transaction: '/api/v1/transactions/{reference_id}',
-  wallet: '/api/v1/account/wallet',
-  statement: '/api/v1/account/statement',
-  endpoints: '/api/v1/webhook-endpoints',
-  endpoint: '/api/v1/webhook-endpoints/{id}',
-  rotate: '/api/v1/webhook-endpoints/{id}/rotate-secret',
-  deliveries: '/api/v1/webhook-endpoints/{id}/deliveries',
-  replay: '/api/v1/webhook-endpoints/{id}/replay',
-  audit: '/api/v1/audit-logs',
-  auditExport: '/api/v1/audit-logs/export',
-  auditRow: '/api/v1/audit-logs/{request_id}',
-  erasures: '/api/v1/erasures',
-  batches: '/api/v1/batches',
-  batch: '/api/v1/batches/{id}',
-  batchItems: '/api/v1/batches/{id}/items',
-  batchResults: '/api/v1/batches/{id}/results',
-  batchCancel: '/api/v1/batches/{id}/cancel',
-} as const satisfies Record<string, Path>;
-type P = typeof P;
 
 /** The environment a key belongs to, from its prefix. */
 export function environmentOf(apiKey: string): Environment {
@@ -140,60 +111,65 @@ export class Sangam {
   // Idempotency-Key (the body's idempotency_key, the option, or a fresh UUID) that its retries reuse.
 
   /** Signature match: compares the signature image with a name; `name_match_score` 0 to 100. */
-  signatureMatch(body: Body<P['signature'], 'post'>, opts?: RequestOptions): Promise<Data<P['signature'], 'post'>> {
-    return this.call('POST', P.signature, { body }, { safe: true }, opts);
+  signatureMatch(body: BodyOf<'signatureMatch'>, opts?: RequestOptions): Promise<DataOf<'signatureMatch'>> {
+    return this.call(ROUTES.signatureMatch, { body }, { safe: true }, opts);
+  }
+
+  /** Name match: compares name_1 with name_2 (Latin or any Indian script) and explains the score and the decision. */
+  nameMatch(body: BodyOf<'nameMatch'>, opts?: RequestOptions): Promise<DataOf<'nameMatch'>> {
+    return this.call(ROUTES.nameMatch, { body }, { safe: true }, opts);
   }
 
   readonly doclocker = {
     /** Starts the document-locker flow: a doclocker__client__id and the URL to send the user to. */
-    initialize: (body: Body<P['init'], 'post'>, opts?: RequestOptions): Promise<Data<P['init'], 'post'>> =>
-      this.call('POST', P.init, { body }, { safe: true }, opts),
+    initialize: (body: BodyOf<'doclockerInitialize'>, opts?: RequestOptions): Promise<DataOf<'doclockerInitialize'>> =>
+      this.call(ROUTES.doclockerInitialize, { body }, { safe: true }, opts),
     /** The Aadhaar record of a client id whose user consented. */
-    download: (body: Body<P['aadhaar'], 'post'>, opts?: RequestOptions): Promise<Data<P['aadhaar'], 'post'>> =>
-      this.call('POST', P.aadhaar, { body }, { safe: true }, opts),
+    download: (body: BodyOf<'doclockerDownloadAadhaar'>, opts?: RequestOptions): Promise<DataOf<'doclockerDownloadAadhaar'>> =>
+      this.call(ROUTES.doclockerDownloadAadhaar, { body }, { safe: true }, opts),
   };
 
   /** The bank account linked to a mobile number. */
-  mobileToBank(body: Body<P['bank'], 'post'>, opts?: RequestOptions): Promise<Data<P['bank'], 'post'>> {
-    return this.call('POST', P.bank, { body }, { safe: true }, opts);
+  mobileToBank(body: BodyOf<'mobileToBankAccount'>, opts?: RequestOptions): Promise<DataOf<'mobileToBankAccount'>> {
+    return this.call(ROUTES.mobileToBankAccount, { body }, { safe: true }, opts);
   }
 
   /** Pays a VPA. May answer `pending`: see waitForFinal. */
-  upiPayment(body: KeyOptional<Body<P['upi'], 'post'>>, opts?: RequestOptions): Promise<Data<P['upi'], 'post'>> {
-    return this.keyed(P.upi, body, opts);
+  upiPayment(body: KeyOptional<BodyOf<'upiPaymentStatusPost'>>, opts?: RequestOptions): Promise<DataOf<'upiPaymentStatusPost'>> {
+    return this.keyed(ROUTES.upiPaymentStatusPost, body, opts);
   }
 
   /** Recharges a mobile number (operator and circle looked up when omitted). May answer `pending`. */
-  mobileRecharge(body: KeyOptional<Body<P['recharge'], 'post'>>, opts?: RequestOptions): Promise<Data<P['recharge'], 'post'>> {
-    return this.keyed(P.recharge, body, opts);
+  mobileRecharge(body: KeyOptional<BodyOf<'rechargeCommission'>>, opts?: RequestOptions): Promise<DataOf<'rechargeCommission'>> {
+    return this.keyed(ROUTES.rechargeCommission, body, opts);
   }
 
   /** Recharges a DTH subscription. May answer `pending`. */
-  dthRecharge(body: KeyOptional<Body<P['dth'], 'post'>>, opts?: RequestOptions): Promise<Data<P['dth'], 'post'>> {
-    return this.keyed(P.dth, body, opts);
+  dthRecharge(body: KeyOptional<BodyOf<'dthRecharge'>>, opts?: RequestOptions): Promise<DataOf<'dthRecharge'>> {
+    return this.keyed(ROUTES.dthRecharge, body, opts);
   }
 
   // ---- Recharge pre-flight and catalogues.
 
   readonly recharge = {
-    operators: (opts?: RequestOptions): Promise<Data<P['rechargeOperators'], 'get'>> => this.get(P.rechargeOperators, {}, opts),
-    operatorLookup: (query: Query<P['operatorLookup'], 'get'>, opts?: RequestOptions): Promise<Data<P['operatorLookup'], 'get'>> =>
-      this.get(P.operatorLookup, { params: { query } }, opts),
-    plans: (query: Query<P['plans'], 'get'>, opts?: RequestOptions): Promise<Data<P['plans'], 'get'>> => this.get(P.plans, { params: { query } }, opts),
+    operators: (opts?: RequestOptions): Promise<DataOf<'listMobileOperators'>> => this.get(ROUTES.listMobileOperators, {}, opts),
+    operatorLookup: (query: QueryOf<'lookupOperator'>, opts?: RequestOptions): Promise<DataOf<'lookupOperator'>> =>
+      this.get(ROUTES.lookupOperator, { params: { query } }, opts),
+    plans: (query: QueryOf<'listPlans'>, opts?: RequestOptions): Promise<DataOf<'listPlans'>> => this.get(ROUTES.listPlans, { params: { query } }, opts),
   };
 
   readonly dth = {
-    operators: (opts?: RequestOptions): Promise<Data<P['dthOperators'], 'get'>> => this.get(P.dthOperators, {}, opts),
-    subscriberInfo: (query: Query<P['subscriberInfo'], 'get'>, opts?: RequestOptions): Promise<Data<P['subscriberInfo'], 'get'>> =>
-      this.get(P.subscriberInfo, { params: { query } }, opts),
+    operators: (opts?: RequestOptions): Promise<DataOf<'listDthOperators'>> => this.get(ROUTES.listDthOperators, {}, opts),
+    subscriberInfo: (query: QueryOf<'getDthSubscriber'>, opts?: RequestOptions): Promise<DataOf<'getDthSubscriber'>> =>
+      this.get(ROUTES.getDthSubscriber, { params: { query } }, opts),
   };
 
   // ---- Transactions, wallet.
 
   readonly transactions = {
     /** The latest state of the operation with this reference_id. */
-    get: (referenceId: string, opts?: RequestOptions): Promise<Data<P['transaction'], 'get'>> =>
-      this.get(P.transaction, { params: { path: { reference_id: referenceId } } }, opts),
+    get: (referenceId: string, opts?: RequestOptions): Promise<DataOf<'getTransaction'>> =>
+      this.get(ROUTES.getTransaction, { params: { path: { reference_id: referenceId } } }, opts),
   };
 
   /**
@@ -228,13 +204,35 @@ export class Sangam {
 
   readonly wallet = {
     /** Available and held balance (INR). */
-    balance: (opts?: RequestOptions): Promise<Data<P['wallet'], 'get'>> => this.get(P.wallet, {}, opts),
+    balance: (opts?: RequestOptions): Promise<DataOf<'getWallet'>> => this.get(ROUTES.getWallet, {}, opts),
     /** One page of the statement, newest first. */
-    statement: (query: Query<P['statement'], 'get'> = {}, opts?: RequestOptions): Promise<Data<P['statement'], 'get'>> =>
-      this.get(P.statement, { params: { query } }, opts),
+    statement: (query: QueryOf<'getStatement'> = {}, opts?: RequestOptions): Promise<DataOf<'getStatement'>> =>
+      this.get(ROUTES.getStatement, { params: { query } }, opts),
     /** Every statement entry, page after page. */
-    iterateStatement: (query: Omit<Query<P['statement'], 'get'>, 'cursor'> = {}, opts?: RequestOptions): AsyncGenerator<ItemOf<Data<P['statement'], 'get'>>> =>
+    iterateStatement: (query: Omit<QueryOf<'getStatement'>, 'cursor'> = {}, opts?: RequestOptions): AsyncGenerator<ItemOf<DataOf<'getStatement'>>> =>
       this.pages((cursor) => this.wallet.statement({ ...query, ...(cursor ? { cursor } : {}) }, opts)),
+  };
+
+  readonly goLive = {
+    /** The go-live checklist per operation and the submission's status (a sandbox key reads the progress only). */
+    checklist: (opts?: RequestOptions): Promise<DataOf<'getGoLive'>> => this.get(ROUTES.getGoLive, {}, opts),
+  };
+
+  // ---- Consents (CONTRACT §13): a call may cite one by its consent_id.
+
+  readonly consents = {
+    /** Records a consent; the answer carries its signed receipt. Not retried but on 429: a repeat records another. */
+    create: (body: BodyOf<'createConsent'>, opts?: RequestOptions): Promise<DataOf<'createConsent'>> =>
+      this.call(ROUTES.createConsent, { body }, { safe: false }, opts),
+    /** A subject's consents, by mobile number, newest first. */
+    list: (query: QueryOf<'listConsents'>, opts?: RequestOptions): Promise<DataOf<'listConsents'>> => this.get(ROUTES.listConsents, { params: { query } }, opts),
+    /** One consent with its uses. */
+    get: (id: string, opts?: RequestOptions): Promise<DataOf<'getConsent'>> => this.get(ROUTES.getConsent, { params: { path: { id } } }, opts),
+    /** No call may cite it any more; what it holds is revoked and what was done under it erased. Repeating it is harmless. */
+    withdraw: (id: string, opts?: RequestOptions): Promise<DataOf<'withdrawConsent'>> =>
+      this.call(ROUTES.withdrawConsent, { params: { path: { id } } }, { safe: true }, opts),
+    /** The JWK Set whose keys sign consent receipts (public: the API key is not needed for it). */
+    publicKey: (opts?: RequestOptions): Promise<DataOf<'consentReceiptKeys'>> => this.get(ROUTES.consentReceiptKeys, {}, opts),
   };
 
   // ---- Webhooks.
@@ -242,19 +240,19 @@ export class Sangam {
   readonly webhooks = {
     endpoints: {
       /** Registers a receiver; the answer carries its signing secret, shown once. Not retried but on 429. */
-      create: (body: Body<P['endpoints'], 'post'>, opts?: RequestOptions): Promise<Data<P['endpoints'], 'post'>> =>
-        this.call('POST', P.endpoints, { body }, { safe: false }, opts),
-      list: (opts?: RequestOptions): Promise<Data<P['endpoints'], 'get'>> => this.get(P.endpoints, {}, opts),
-      delete: (id: string, opts?: RequestOptions): Promise<Data<P['endpoint'], 'delete'>> =>
-        this.call('DELETE', P.endpoint, { params: { path: { id } } }, { safe: false }, opts),
+      create: (body: BodyOf<'createWebhookEndpoint'>, opts?: RequestOptions): Promise<DataOf<'createWebhookEndpoint'>> =>
+        this.call(ROUTES.createWebhookEndpoint, { body }, { safe: false }, opts),
+      list: (opts?: RequestOptions): Promise<DataOf<'listWebhookEndpoints'>> => this.get(ROUTES.listWebhookEndpoints, {}, opts),
+      delete: (id: string, opts?: RequestOptions): Promise<DataOf<'deleteWebhookEndpoint'>> =>
+        this.call(ROUTES.deleteWebhookEndpoint, { params: { path: { id } } }, { safe: false }, opts),
       /** A new secret; the old one also signs for overlap_seconds (default one day). */
-      rotateSecret: (id: string, body: Body<P['rotate'], 'post'> = {}, opts?: RequestOptions): Promise<Data<P['rotate'], 'post'>> =>
-        this.call('POST', P.rotate, { params: { path: { id } }, body }, { safe: false }, opts),
-      deliveries: (id: string, query: Query<P['deliveries'], 'get'> = {}, opts?: RequestOptions): Promise<Data<P['deliveries'], 'get'>> =>
-        this.get(P.deliveries, { params: { path: { id }, query } }, opts),
+      rotateSecret: (id: string, body: BodyOf<'rotateWebhookSecret'> = {}, opts?: RequestOptions): Promise<DataOf<'rotateWebhookSecret'>> =>
+        this.call(ROUTES.rotateWebhookSecret, { params: { path: { id } }, body }, { safe: false }, opts),
+      deliveries: (id: string, query: QueryOf<'listWebhookDeliveries'> = {}, opts?: RequestOptions): Promise<DataOf<'listWebhookDeliveries'>> =>
+        this.get(ROUTES.listWebhookDeliveries, { params: { path: { id }, query } }, opts),
       /** Sends one event again (event_id), or every failed delivery since a time (since). */
-      replay: (id: string, body: Body<P['replay'], 'post'>, opts?: RequestOptions): Promise<Data<P['replay'], 'post'>> =>
-        this.call('POST', P.replay, { params: { path: { id } }, body }, { safe: false }, opts),
+      replay: (id: string, body: BodyOf<'replayWebhookEvents'>, opts?: RequestOptions): Promise<DataOf<'replayWebhookEvents'>> =>
+        this.call(ROUTES.replayWebhookEvents, { params: { path: { id } }, body }, { safe: false }, opts),
     },
     /** Verifies a delivery's Standard Webhooks signature and returns its event (throws WebhookVerificationError). */
     verify: (payload: string | Buffer, headers: WebhookHeaders, secret: string): WebhookEvent => verify(payload, headers, secret),
@@ -264,19 +262,19 @@ export class Sangam {
 
   readonly auditLogs = {
     /** One page, newest first; pass next_cursor as cursor for the next. */
-    list: (query: Query<P['audit'], 'get'> = {}, opts?: RequestOptions): Promise<Data<P['audit'], 'get'>> => this.get(P.audit, { params: { query } }, opts),
+    list: (query: QueryOf<'listAuditLogs'> = {}, opts?: RequestOptions): Promise<DataOf<'listAuditLogs'>> => this.get(ROUTES.listAuditLogs, { params: { query } }, opts),
     /** Every row matching the filters, page after page. */
-    iterate: (filters: Omit<Query<P['audit'], 'get'>, 'cursor'> = {}, opts?: RequestOptions): AsyncGenerator<ItemOf<Data<P['audit'], 'get'>>> =>
+    iterate: (filters: Omit<QueryOf<'listAuditLogs'>, 'cursor'> = {}, opts?: RequestOptions): AsyncGenerator<ItemOf<DataOf<'listAuditLogs'>>> =>
       this.pages((cursor) => this.auditLogs.list({ ...filters, ...(cursor ? { cursor } : {}) }, opts)),
     /** One row by its request_id, with the redacted request and response bodies. */
-    get: (requestId: string, opts?: RequestOptions): Promise<Data<P['auditRow'], 'get'>> =>
-      this.get(P.auditRow, { params: { path: { request_id: requestId } } }, opts),
+    get: (requestId: string, opts?: RequestOptions): Promise<DataOf<'getAuditLog'>> =>
+      this.get(ROUTES.getAuditLog, { params: { path: { request_id: requestId } } }, opts),
     /**
      * The matching rows as CSV (default) or NDJSON text; `format: 'verifiable'` adds hashes and signed
      * checkpoint proofs, checked offline with `sangam audit verify-export FILE --public-key KEY`.
      */
     export: (query: ExportQuery = {}, opts?: RequestOptions): Promise<string> =>
-      this.call('GET', P.auditExport, { params: { query: { format: 'csv', ...query } }, parseAs: 'text' }, { safe: true }, opts),
+      this.call(ROUTES.exportAuditLogs, { params: { query: { format: 'csv', ...query } }, parseAs: 'text' }, { safe: true }, opts),
   };
 
   readonly erasures = {
@@ -285,8 +283,8 @@ export class Sangam {
      * webhook events); the audit trail still verifies and the money facts stay. Repeating it is
      * harmless, so it is retried like a read. A pending transaction is a 422: erase it once final.
      */
-    create: (referenceId: string, opts?: RequestOptions): Promise<Data<P['erasures'], 'post'>> =>
-      this.call('POST', P.erasures, { body: { reference_id: referenceId } }, { safe: true }, opts),
+    create: (referenceId: string, opts?: RequestOptions): Promise<DataOf<'createErasure'>> =>
+      this.call(ROUTES.createErasure, { body: { reference_id: referenceId } }, { safe: true }, opts),
   };
 
   // ---- Batches: many rows of one operation, each run as its own call (CONTRACT §12).
@@ -296,32 +294,31 @@ export class Sangam {
      * Submits a JSON batch (1 to 1,000 items). With a client_batch_id a repeat answers the same batch,
      * so it is retried like a read; without one it is not retried but on 429.
      */
-    create: (body: Body<P['batches'], 'post'>, opts?: RequestOptions): Promise<Data<P['batches'], 'post'>> =>
-      this.call('POST', P.batches, { body }, { safe: (body as { client_batch_id?: string }).client_batch_id !== undefined }, opts),
+    create: (body: BodyOf<'createBatch'>, opts?: RequestOptions): Promise<DataOf<'createBatch'>> =>
+      this.call(ROUTES.createBatch, { body }, { safe: (body as { client_batch_id?: string }).client_batch_id !== undefined }, opts),
     /** Submits a CSV (a header naming the fields) or NDJSON file of up to 100,000 rows. */
-    upload: (operation: string, file: string, format: 'csv' | 'ndjson', options: UploadOptions = {}, opts?: RequestOptions): Promise<Data<P['batches'], 'post'>> =>
+    upload: (operation: string, file: string, format: 'csv' | 'ndjson', options: UploadOptions = {}, opts?: RequestOptions): Promise<DataOf<'createBatch'>> =>
       this.call(
-        'POST',
-        P.batches,
+        ROUTES.createBatch,
         { params: { query: { operation, ...options } }, raw: { text: file, contentType: format === 'csv' ? 'text/csv' : 'application/x-ndjson' } },
         { safe: options.client_batch_id !== undefined },
         opts,
       ),
-    get: (id: string, opts?: RequestOptions): Promise<Data<P['batch'], 'get'>> => this.get(P.batch, { params: { path: { id } } }, opts),
+    get: (id: string, opts?: RequestOptions): Promise<DataOf<'getBatch'>> => this.get(ROUTES.getBatch, { params: { path: { id } } }, opts),
     /** One page of rows in row order (`status` filters). */
-    items: (id: string, query: Query<P['batchItems'], 'get'> = {}, opts?: RequestOptions): Promise<Data<P['batchItems'], 'get'>> =>
-      this.get(P.batchItems, { params: { path: { id }, query } }, opts),
+    items: (id: string, query: QueryOf<'listBatchItems'> = {}, opts?: RequestOptions): Promise<DataOf<'listBatchItems'>> =>
+      this.get(ROUTES.listBatchItems, { params: { path: { id }, query } }, opts),
     /** Every row, page after page. */
-    iterateItems: (id: string, query: Omit<Query<P['batchItems'], 'get'>, 'cursor'> = {}, opts?: RequestOptions): AsyncGenerator<ItemOf<Data<P['batchItems'], 'get'>>> =>
+    iterateItems: (id: string, query: Omit<QueryOf<'listBatchItems'>, 'cursor'> = {}, opts?: RequestOptions): AsyncGenerator<ItemOf<DataOf<'listBatchItems'>>> =>
       this.pages((cursor) => this.batches.items(id, { ...query, ...(cursor ? { cursor } : {}) }, opts)),
     /** Every row's result in row order, as CSV (default) or NDJSON text. */
     results: (id: string, format: 'csv' | 'ndjson' = 'csv', opts?: RequestOptions): Promise<string> =>
-      this.call('GET', P.batchResults, { params: { path: { id }, query: { format } }, parseAs: 'text' }, { safe: true }, opts),
+      this.call(ROUTES.getBatchResults, { params: { path: { id }, query: { format } }, parseAs: 'text' }, { safe: true }, opts),
     /** Rows not yet started are not run. Repeating it is harmless. */
-    cancel: (id: string, opts?: RequestOptions): Promise<Data<P['batchCancel'], 'post'>> =>
-      this.call('POST', P.batchCancel, { params: { path: { id } } }, { safe: true }, opts),
+    cancel: (id: string, opts?: RequestOptions): Promise<DataOf<'cancelBatch'>> =>
+      this.call(ROUTES.cancelBatch, { params: { path: { id } } }, { safe: true }, opts),
     /** Polls the batch until it has ended (completed, cancelled or failed); SangamTimeoutError after timeoutMs. */
-    wait: (id: string, options: Omit<WaitOptions, 'operation'> = {}): Promise<Data<P['batch'], 'get'>> =>
+    wait: (id: string, options: Omit<WaitOptions, 'operation'> = {}): Promise<DataOf<'getBatch'>> =>
       this.poll(id, () => this.batches.get(id, options.signal ? { signal: options.signal } : {}), options, 600_000, (data) =>
         BATCH_FINAL.has((data as { status?: string }).status ?? ''),
       ),
@@ -338,21 +335,21 @@ export class Sangam {
     } while (cursor);
   }
 
-  private keyed<T>(path: Path, body: { idempotency_key?: string }, opts: RequestOptions = {}): Promise<T> {
+  private keyed<T>(route: Route, body: { idempotency_key?: string }, opts: RequestOptions = {}): Promise<T> {
     const idempotencyKey = body.idempotency_key ?? opts.idempotencyKey ?? globalThis.crypto.randomUUID();
-    return this.call('POST', path, { body }, { safe: true, idempotencyKey }, opts);
+    return this.call(route, { body }, { safe: true, idempotencyKey }, opts);
   }
 
-  private get<T>(path: Path, init: Init, opts?: RequestOptions): Promise<T> {
-    return this.call('GET', path, init, { safe: true }, opts);
+  private get<T>(route: Route, init: Init, opts?: RequestOptions): Promise<T> {
+    return this.call(route, init, { safe: true }, opts);
   }
 
   /**
-   * Sends one request, retrying it after a transient failure where `replay.safe` allows (retry.ts).
+   * Sends one request to an operation's route, retrying it after a transient failure where `replay.safe` allows (retry.ts).
    * Answers the envelope's `data` (the body's text for parseAs text); throws SangamError on a non-2xx
    * answer and SangamConnectionError when none arrived.
    */
-  private async call<T>(method: HttpMethod, path: Path, init: Init, replay: Replay, opts: RequestOptions = {}): Promise<T> {
+  private async call<T>({ method, path }: Route, init: Init, replay: Replay, opts: RequestOptions = {}): Promise<T> {
     const send = this.api[method] as unknown as Loose;
     const maxRetries = opts.maxRetries ?? this.maxRetries;
     const headers = replay.idempotencyKey ? { 'idempotency-key': replay.idempotencyKey } : {};
@@ -378,3 +375,56 @@ export class Sangam {
     }
   }
 }
+
+/** The dotted names of an object's methods, its namespaces' included ('wallet.balance'). */
+type MethodNames<T> = {
+  [K in keyof T & string]: T[K] extends (...args: never) => unknown ? K : T[K] extends object ? `${K}.${MethodNames<T[K]>}` : never;
+}[keyof T & string];
+
+/**
+ * The method of Sangam that sends each operation of the API, by operationId (ROUTES, generated from
+ * the document). It must name one for every operation: the SDK does not build while an operation of
+ * the document has none, and test/sdk.test.ts checks that each method sends its operation's route.
+ * The GET form of the UPI payment (its fields in the query string, for a caller that cannot send a
+ * body) is the same operation as its POST form, which upiPayment sends.
+ */
+export const OPERATION_METHODS = {
+  signatureMatch: 'signatureMatch',
+  nameMatch: 'nameMatch',
+  doclockerInitialize: 'doclocker.initialize',
+  doclockerDownloadAadhaar: 'doclocker.download',
+  mobileToBankAccount: 'mobileToBank',
+  upiPaymentStatus: 'upiPayment',
+  upiPaymentStatusPost: 'upiPayment',
+  rechargeCommission: 'mobileRecharge',
+  dthRecharge: 'dthRecharge',
+  listMobileOperators: 'recharge.operators',
+  lookupOperator: 'recharge.operatorLookup',
+  listPlans: 'recharge.plans',
+  listDthOperators: 'dth.operators',
+  getDthSubscriber: 'dth.subscriberInfo',
+  getTransaction: 'transactions.get',
+  getWallet: 'wallet.balance',
+  getStatement: 'wallet.statement',
+  getGoLive: 'goLive.checklist',
+  createConsent: 'consents.create',
+  listConsents: 'consents.list',
+  getConsent: 'consents.get',
+  withdrawConsent: 'consents.withdraw',
+  consentReceiptKeys: 'consents.publicKey',
+  createWebhookEndpoint: 'webhooks.endpoints.create',
+  listWebhookEndpoints: 'webhooks.endpoints.list',
+  deleteWebhookEndpoint: 'webhooks.endpoints.delete',
+  rotateWebhookSecret: 'webhooks.endpoints.rotateSecret',
+  listWebhookDeliveries: 'webhooks.endpoints.deliveries',
+  replayWebhookEvents: 'webhooks.endpoints.replay',
+  listAuditLogs: 'auditLogs.list',
+  getAuditLog: 'auditLogs.get',
+  exportAuditLogs: 'auditLogs.export',
+  createErasure: 'erasures.create',
+  createBatch: 'batches.create',
+  getBatch: 'batches.get',
+  listBatchItems: 'batches.items',
+  getBatchResults: 'batches.results',
+  cancelBatch: 'batches.cancel',
+} as const satisfies Record<OperationId, MethodNames<Sangam>>;

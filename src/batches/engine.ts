@@ -17,8 +17,7 @@
 // (two half-chunks), so an interactive call waits behind at most that many.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditRow } from '../audit/chain.js';
-import { redact } from '../audit/redact.js';
-import type { DataClass } from '../audit/retention.js';
+import { answeredRow, type RequestAudit } from '../audit/row.js';
 import type { BatchPacer } from '../access/rate-limit.js';
 import { Gate } from '../db/group-commit.js';
 import { turn } from '../cooperative.js';
@@ -28,7 +27,7 @@ import { newId } from '../ids.js';
 import type { OperationDef } from '../operations/operation.js';
 import { operationBySlug } from '../operations/registry.js';
 import { prepareCall, type OperationRoutes } from '../operations/route.js';
-import type { Answer, CallAudit, Input } from '../operations/runner.js';
+import type { Answer, Input } from '../operations/runner.js';
 import type { BatchRow, BatchStore, RowResult, WorkItem } from './store.js';
 
 type Batch = NonNullable<BatchRow>;
@@ -49,50 +48,24 @@ export interface EngineDeps {
 
 /**
  * A batch row's audit value: the row an HTTP call of the operation would have, on the batch's path,
- * with the submitting key and address, the row's validated input and its answer.
+ * with the submitting key and address and the row's validated input (as given, before resolve()).
  */
-export class RowAudit implements CallAudit {
-  recorded = false;
-  private started = Date.now();
-
-  constructor(
-    private batch: Batch,
-    private def: OperationDef,
-    private requestId: string,
-    private input: Input,
-  ) {}
-
-  /** The last answer text this row parsed, and its value: the item's result is read from the same text. */
-  private parsed: { text: string; value: Record<string, unknown> } | undefined;
-
-  /** `text` parsed, once for the audit row and the item's result together. */
-  parse(text: string): Record<string, unknown> {
-    if (this.parsed?.text !== text) this.parsed = { text, value: JSON.parse(text) as Record<string, unknown> };
-    return this.parsed.value;
-  }
-
-  row(status: number, payload: unknown): AuditRow {
-    const body = typeof payload === 'string' ? this.parse(payload) : null;
-    return {
-      request_id: this.requestId,
-      created_at: new Date(),
-      account_id: this.batch.account_id,
-      key_id: this.batch.key_id,
-      environment: this.batch.environment,
-      client_ip: this.batch.client_ip,
-      method: 'POST',
-      path: `/api/v1/batches/${this.batch.id}`,
-      operation: this.def.slug,
-      http_status: status,
-      ok: body?.ok === true,
-      statuscode: typeof body?.statuscode === 'string' ? body.statuscode : null,
-      reference_id: this.input.reference_id,
-      latency_ms: Date.now() - this.started,
-      request_body: JSON.stringify(redact(this.input)),
-      response_body: JSON.stringify(redact(body)),
-      data_class: this.def.dataClass as DataClass,
-    };
-  }
+function rowAudit(batch: Batch, def: OperationDef, requestId: string, input: Input): RequestAudit {
+  return {
+    request_id: requestId,
+    account_id: batch.account_id,
+    key_id: batch.key_id,
+    environment: batch.environment,
+    client_ip: batch.client_ip,
+    method: 'POST',
+    path: `/api/v1/batches/${batch.id}`,
+    operation: def.slug,
+    reference_id: input.reference_id,
+    request: structuredClone(input),
+    keepsAnswer: true,
+    data_class: def.dataClass,
+    startedAt: performance.now(),
+  };
 }
 
 type RowRun = { kind: 'done'; result: RowResult } | { kind: 'retry' };
@@ -224,7 +197,7 @@ export class BatchEngine {
   private async runRow(batch: Batch, def: OperationDef, item: WorkItem, lane: Gate): Promise<RowRun> {
     const requestId = newId('req', 20);
     const input = item.input as Input;
-    const audit = new RowAudit(batch, def, requestId, structuredClone(input));
+    const audit = rowAudit(batch, def, requestId, input);
     let answer: Answer;
     try {
       await turn(); // a row's own work (a long name comparison) waits while other tenants' requests are served
@@ -239,9 +212,10 @@ export class BatchEngine {
         return { kind: 'retry' };
       }
       if (err.code === 'idempotency_in_flight') return { kind: 'retry' };
-      answer = { status: err.http, body: JSON.stringify(errorEnvelope(err, requestId)), replayed: false };
+      answer = { status: err.http, body: JSON.stringify(errorEnvelope(err, requestId)), replayed: false, audited: false };
     }
-    if (!audit.recorded) await this.deps.audit.write(audit.row(answer.status, answer.body));
-    return { kind: 'done', result: resultOf(item.row, answer.status, audit.parse(answer.body)) };
+    const body = JSON.parse(answer.body) as Record<string, unknown>; // once, for the audit row and the item's result
+    if (!answer.audited) await this.deps.audit.write(answeredRow(audit, answer.status, body));
+    return { kind: 'done', result: resultOf(item.row, answer.status, body) };
   }
 }

@@ -2,7 +2,7 @@
 // validation, the error message a client sees, the TypeScript type and the OpenAPI description.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Ajv } from 'ajv';
-import { IFSC_SHAPE, ifscExists } from '../catalog/ifsc.js';
+import { IFSC_SHAPE, ifscExists } from '../../shared/ifsc.js';
 import { isWholePaise } from '../money.js';
 import { verhoeffValid } from './verhoeff.js';
 import { matchNames, NameMatchInputError } from '../namematch/index.js';

@@ -10,7 +10,6 @@ const P = [
   [8, 9, 1, 6, 0, 4, 3, 5, 2, 7], [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
   [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
 ];
-const INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9];
 
 function checksum(digits: string): number {
   let c = 0;
@@ -20,6 +19,3 @@ function checksum(digits: string): number {
 }
 
 export const verhoeffValid = (digits: string) => /^\d+$/.test(digits) && checksum(digits) === 0;
-
-/** Appends the Verhoeff check digit (used to make valid sandbox numbers). */
-export const withVerhoeff = (digits: string) => digits + String(INV[checksum(digits + '0')]);

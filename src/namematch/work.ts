@@ -25,13 +25,6 @@ export const MAX_CELLS = 20_000;
 
 export const work: Work = { comparisons: 0, cells: 0, budget: MAX_CELLS, skipped: 0 };
 
-/** Sets the counters to zero (tests: read `work` after one comparison). */
-export function resetWork(): void {
-  work.comparisons = 0;
-  work.cells = 0;
-  work.skipped = 0;
-}
-
 /** A new comparison of two names begins: its own budget of cells. */
 export function startComparison(): void {
   work.budget = MAX_CELLS;

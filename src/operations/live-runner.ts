@@ -15,6 +15,7 @@ import type { RawBuilder, Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
 import { insertChained, type AuditRow } from '../audit/chain.js';
+import { answeredRow } from '../audit/row.js';
 import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { resultEnvelope } from '../http/envelope.js';
@@ -100,11 +101,10 @@ export class LiveRunner implements Runner {
     if (recorded.kind === 'replay') return replayed(call, recorded);
     if (recorded.kind === 'claimed') {
       call.ctx.txnId = recorded.txnId!; // a crashed attempt's transaction: answer it, never start a second one
-      return { status: 200, body: await this.resume(call), replayed: false };
+      return { status: 200, body: await this.resume(call), replayed: false, audited: false };
     }
     const answer = await this.send(call);
-    call.audit.recorded = true;
-    return { status: 200, body: answer.body, replayed: false };
+    return { status: 200, body: answer.body, replayed: false, audited: true };
   }
 
   /**
@@ -173,7 +173,7 @@ export class LiveRunner implements Runner {
     }
     ctx.timing?.add('partner', performance.now() - t0);
     const t1 = performance.now();
-    const answer = await this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => audit.row(200, body) }, ctx.lane);
+    const answer = await this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => answeredRow(audit, 200, JSON.parse(body) as Record<string, unknown>) }, ctx.lane);
     ctx.timing?.add('outcome', performance.now() - t1);
     return answer;
   }

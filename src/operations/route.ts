@@ -9,9 +9,10 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { requestHash } from '../idempotency/store.js';
 import { compile, compileText, toFieldErrors } from '../http/validation.js';
-import { auditOperation } from '../audit/hook.js';
+import { requestAudit } from '../audit/hook.js';
+import type { RequestAudit } from '../audit/row.js';
 import type { OperationContext, OperationDeps, OperationDef } from './operation.js';
-import type { Call, CallAudit, Input, Runner } from './runner.js';
+import type { Call, Input, Runner } from './runner.js';
 import type { Environment } from '../db/schema.js';
 import type { ConsentGate } from '../consents/gate.js';
 
@@ -89,7 +90,7 @@ export interface Caller {
  * record), the idempotency key (hashed before resolve() fills anything in), and resolve. Throws the
  * ApiErrors of the consent gate, admit and resolve.
  */
-export async function prepareCall(def: OperationDef, routes: OperationRoutes, caller: Caller, input: Input, audit: CallAudit): Promise<{ runner: Runner; call: Call }> {
+export async function prepareCall(def: OperationDef, routes: OperationRoutes, caller: Caller, input: Input, audit: RequestAudit): Promise<{ runner: Runner; call: Call }> {
   const runner = caller.environment === 'live' ? routes.live : routes.sandbox;
   const ctx: OperationContext = { ...caller, txnId: newId('txn', 20), connector: runner.connector(def), deps: routes.deps, afterRecord: [] };
   await routes.consents.check(def.slug, input, ctx);
@@ -99,15 +100,28 @@ export async function prepareCall(def: OperationDef, routes: OperationRoutes, ca
   return { runner, call: { def, input, ctx, key, audit } };
 }
 
+/**
+ * The validated input, and the request's audit value made once it is known, put on `req.audit` for
+ * the hook (audit/hook.ts): with the input, or, when it is refused, with the body as sent.
+ */
+function auditedInput(def: OperationDef, req: FastifyRequest, reply: FastifyReply): { input: Input; audit: RequestAudit } {
+  try {
+    const input = parseInput(def, req);
+    return { input, audit: (req.audit = requestAudit(req, reply, { dataClass: def.dataClass, input })) };
+  } catch (err) {
+    req.audit = requestAudit(req, reply, { dataClass: def.dataClass });
+    throw err;
+  }
+}
+
 /** The handler of an operation's route (src/routes/api/v1/operations.ts): from the request to the runner's answer, sent. */
 export async function handleOperation(def: OperationDef, routes: OperationRoutes, req: FastifyRequest, reply: FastifyReply) {
   const auth = req.auth!;
-  const audit = auditOperation(req, reply, def.dataClass);
-  const input = parseInput(def, req);
-  audit.input = input;
+  const { input, audit } = auditedInput(def, req, reply);
   const { runner, call } = await prepareCall(def, routes, { accountId: auth.accountId, environment: auth.environment, requestId: req.id, timing: req.timing }, input, audit);
   req.timing?.checked();
   const answer = await runner.run(call);
+  if (answer.audited) req.audit = null; // its row went in with the record: the hook writes none
   if (answer.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
 }

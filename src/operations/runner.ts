@@ -4,7 +4,7 @@
 // environment; the runner owns the call's idempotency key from its claim to its completion.
 import { ApiError } from '../errors.js';
 import type { Transaction } from 'kysely';
-import type { AuditRow } from '../audit/chain.js';
+import type { RequestAudit } from '../audit/row.js';
 import type { DB } from '../db/schema.js';
 import type { Claim, IdempotencyStore, IdemScope } from '../idempotency/store.js';
 import type { OperationConnector, OperationContext, OperationDef } from './operation.js';
@@ -12,15 +12,6 @@ import type { Recorded, Recorder, Recording } from './recorder.js';
 import type { TransactionStore } from '../transactions/store.js';
 
 export type Input = Record<string, unknown> & { reference_id: string; idempotency_key?: string };
-
-/**
- * The audit facts of one call: its row, made from the answer, and whether it went in with the record
- * (then nothing else writes it). An HTTP request's RequestAudit (audit/hook.ts), or a batch row's.
- */
-export interface CallAudit {
-  row(status: number, payload: unknown): AuditRow;
-  recorded: boolean;
-}
 
 /**
  * Money set aside for a call before it runs (a live batch's reserve, src/batches/): its hold takes
@@ -39,7 +30,8 @@ export interface Call {
   ctx: OperationContext;
   /** The idempotency key and the hash of the request it was first used for; null when unkeyed. */
   key: { scope: IdemScope; hash: string } | null;
-  audit: CallAudit;
+  /** The call's audit row before its answer: an HTTP request's (audit/hook.ts) or a batch row's. */
+  audit: RequestAudit;
   reserve?: Reserve;
 }
 
@@ -48,6 +40,8 @@ export interface Answer {
   status: number;
   body: string;
   replayed: boolean;
+  /** True when the call's audit row went in with its record: then nothing else writes it. */
+  audited: boolean;
 }
 
 export interface Runner {
@@ -97,7 +91,7 @@ async function referenceTaken(deps: ClaimDeps, call: Call): Promise<Claim> {
 /** The stored first answer, with what the store does not keep (a sandbox photo) put back. */
 export function replayed(call: Call, claim: Extract<Claim, { kind: 'replay' }>): Answer {
   const { unstored } = call.def;
-  if (!unstored) return { status: claim.status, body: claim.body, replayed: true };
+  if (!unstored) return { status: claim.status, body: claim.body, replayed: true, audited: false };
   const env = JSON.parse(claim.body) as { data: Record<string, unknown> };
-  return { status: claim.status, body: JSON.stringify({ ...env, data: unstored.hydrate(env.data, call.ctx.environment) }), replayed: true };
+  return { status: claim.status, body: JSON.stringify({ ...env, data: unstored.hydrate(env.data, call.ctx.environment) }), replayed: true, audited: false };
 }

@@ -4,11 +4,12 @@
 // audit row. No partner call sits between the key's claim and the effect, so the key is never left in
 // flight: a concurrent duplicate finds it taken and replays the first answer. A pending answer (a
 // sandbox pending) is settled by the finalizer, woken for its time.
+import { answeredRow } from '../audit/row.js';
 import { resultEnvelope } from '../http/envelope.js';
 import type { Finalizer } from '../transactions/finalizer.js';
 import type { TxRow } from '../transactions/store.js';
 import type { OperationRequest, Outcome, VpaHolder } from '../providers/connector.js';
-import { SANDBOX_NO_SUCH_VPA, vpaHolderName } from '../providers/sandbox/people.js';
+import { SANDBOX_NO_SUCH_VPA, vpaHolderName } from '../../shared/people.js';
 import { executeOperation, type OperationConnector, type OperationDef } from './operation.js';
 import { operationBySlug } from './registry.js';
 import { inFlight, recordClaimed, replayed, type Answer, type Call, type ClaimDeps, type Runner } from './runner.js';
@@ -71,15 +72,14 @@ export class SandboxRunner implements Runner {
       },
       key: key && { ...key, response: (r) => (strip ? answer(r, strip(r.result)) : shown(r)) },
       // The answer is decided here, so its audit row is stored with the record, in the same transaction.
-      audit: (r) => audit.row(200, shown(r)),
+      audit: (r) => answeredRow(audit, 200, JSON.parse(shown(r)) as Record<string, unknown>),
       afterRecord: ctx.afterRecord,
       lane: ctx.lane,
     });
     ctx.timing?.add('record', performance.now() - t0);
     if (recorded.kind === 'replay') return replayed(call, recorded);
     if (recorded.kind === 'claimed') throw inFlight(); // sandbox keys are never left in flight
-    audit.recorded = true;
     if (outcome.settle) this.deps.finalizer.wake(recorded.row.created_at.getTime() + outcome.settle.after_ms);
-    return { status: 200, body: shown(recorded.row), replayed: false };
+    return { status: 200, body: shown(recorded.row), replayed: false, audited: true };
   }
 }

@@ -3,10 +3,10 @@
 // a Sangam server at them, and what the test does to them: faults, reversals through their /_sim
 // controls, and reading their books — each emulator's record of a transaction is the witness the
 // test holds Sangam's to.
-import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../../src/partner-sim/cashfree-payouts/index.js';
-import { startRazorpayxEmulator, type RazorpayxEmulator } from '../../src/partner-sim/razorpayx/index.js';
-import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../../src/partner-sim/setu-dth/index.js';
-import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../../src/partner-sim/setu-recharge/index.js';
+import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../../partner-sim/cashfree-payouts/index.js';
+import { startRazorpayxEmulator, type RazorpayxEmulator } from '../../partner-sim/razorpayx/index.js';
+import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../../partner-sim/setu-dth/index.js';
+import { startSetuRechargeEmulator, type SetuRechargeEmulator } from '../../partner-sim/setu-recharge/index.js';
 import { paymentRefIdOf, txnIdOfPaymentRef } from '../../src/providers/setu/transformers.js';
 import { eventually } from '../harness.js';
 import { upiPartnerVars } from '../live-harness.js';

@@ -15,14 +15,8 @@ import { Batches } from './pages/batches';
 import { Admin } from './pages/admin';
 import { AttentionQueue, AttentionTransaction } from './pages/attention';
 import { GoLive, GoLiveReview } from './pages/go-live';
+import type { Session } from './session';
 import './styles.css';
-
-export interface Session {
-  user: { id: string; email: string; is_admin: boolean; account_id: string | null };
-  csrf_token: string;
-  approvals: string[];
-  operations: string[];
-}
 
 const PAGES = [
   { id: 'overview', label: 'Overview', client: true },

@@ -2,8 +2,8 @@
 // number (or the client id), with a generated portrait and only the last four digits shown.
 import type { OperationRequest, Outcome } from '../../providers/connector.js';
 import { sandboxPhoto } from '../../providers/sandbox/index.js';
-import { person } from '../../providers/sandbox/people.js';
-import { SeededRandom } from '../../providers/sandbox/random.js';
+import { person } from '../../../shared/people.js';
+import { SeededRandom } from '../../../shared/random.js';
 
 export async function aadhaarDownloadSandbox(req: OperationRequest): Promise<Outcome> {
   if (req.operation !== 'doclocker-download-aadhaar') throw new Error(`the document-locker download cannot answer ${req.operation}`);

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { PATHS, startApp, VALID, type TestApp } from '../../../test/harness.js';
-import { bankNameOf } from '../../catalog/ifsc.js';
+import { bankNameOf } from '../../../shared/ifsc.js';
 
 // The oracle is the `ifsc` package's own validate and data, not our reading of them (its index.js
 // loads an HTTP client but does no I/O until fetchDetails, which is never called here).

@@ -2,7 +2,7 @@
 // other mobile has a made-up account at a real branch, compared with the account and IFSC given.
 import type { OperationRequest, Outcome } from '../../providers/connector.js';
 import { accountMatches } from '../../providers/sandbox/index.js';
-import { linkedAccount } from '../../providers/sandbox/people.js';
+import { linkedAccount } from '../../../shared/people.js';
 
 export async function mobileToBankSandbox(req: OperationRequest): Promise<Outcome> {
   if (req.operation !== 'mobile-to-bank-account') throw new Error(`mobile to bank account cannot answer ${req.operation}`);

@@ -2,8 +2,8 @@
 // the score is the token-sort name score against `name` (or a seeded confidence without one).
 import type { OperationRequest, Outcome } from '../../providers/connector.js';
 import { nameMatchScore } from '../../providers/sandbox/index.js';
-import { person } from '../../providers/sandbox/people.js';
-import { SeededRandom } from '../../providers/sandbox/random.js';
+import { person } from '../../../shared/people.js';
+import { SeededRandom } from '../../../shared/random.js';
 
 export async function signatureMatchSandbox(req: OperationRequest): Promise<Outcome> {
   if (req.operation !== 'signature-match') throw new Error(`signature match cannot answer ${req.operation}`);

@@ -5,7 +5,7 @@
 // `ifsc_match` / the deprecated `account_match` compared here). Cashfree returns `bank_account` in full:
 // it never leaves this module unmasked.
 import { createHash } from 'node:crypto';
-import { bankNameOf } from '../../catalog/ifsc.js';
+import { bankNameOf } from '../../../shared/ifsc.js';
 import type { Outcome } from '../connector.js';
 
 // ---- Cashfree's shapes, in its names ---------------------------------------------------------------

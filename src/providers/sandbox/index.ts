@@ -1,6 +1,7 @@
-// Owns what the sandbox's deterministic answers (CONTRACT §7) are made of: made-up people and accounts,
-// portraits, the token-sort name score, account comparison, and a pending outcome that carries its own
-// settlement (`settle`, which the core stores and the finalizer applies after SANGAM_SANDBOX_PENDING_MS).
+// Owns what the sandbox's deterministic answers (CONTRACT §7) are made of: made-up people and accounts
+// (shared/people.ts), portraits, the token-sort name score, account comparison, and a pending outcome
+// that carries its own settlement (`settle`, which the core stores and the finalizer applies after
+// SANGAM_SANDBOX_PENDING_MS).
 // Each operation declares its own sandbox answer from these (operations/<slug>/sandbox.ts); nothing here
 // touches a wallet or a network.
 import { distance } from 'fastest-levenshtein';

@@ -1,7 +1,7 @@
 // Owns the sandbox's identity photos: a small real PNG (a head-and-shoulders silhouette in colours
 // drawn from the seed), encoded here with zlib so that no image file ships with the code.
 import { crc32, deflateSync } from 'node:zlib';
-import { SeededRandom } from './random.js';
+import { SeededRandom } from '../../../shared/random.js';
 
 const W = 60;
 const H = 72;

@@ -6,8 +6,8 @@
 // subscriber the biller does not know, as in the BBPS emulator.
 import { CIRCLES, MOBILE_OPERATORS } from '../../catalog/operators.js';
 import type { DthSubscriber, OperatorLookup, RechargePlan } from '../connector.js';
-import { person } from './people.js';
-import { SeededRandom } from './random.js';
+import { person } from '../../../shared/people.js';
+import { SeededRandom } from '../../../shared/random.js';
 
 export function sandboxLookup(mobile: string): OperatorLookup {
   const r = new SeededRandom(`operator-lookup|${mobile}`);

@@ -23,7 +23,7 @@ import {
   type TxRef,
 } from '../connector.js';
 import { enquiry, PartnerHttp, Unanswered, Unsent, type PartnerAnswer as Answer } from '../partner-http.js';
-import { LOOKUP_PATH, PARTNER_PATHS, partnerStatusPath, PLANS_PATH, type PartnerAnswer, type PartnerCallback, type WireLookup, type WirePlan } from './protocol.js';
+import { LOOKUP_PATH, PARTNER_PATHS, partnerStatusPath, PLANS_PATH, type PartnerAnswer, type PartnerCallback, type WireLookup, type WirePlan } from '../../../shared/protocol.js';
 import { amountsOf, fieldsFrom, OP_OF_SLUG, outcomeFrom, wireBody, type Amounts } from './transformers.js';
 
 /** A usable answer: a JSON object. */

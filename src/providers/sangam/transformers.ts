@@ -1,10 +1,10 @@
 // Owns the translation between our terms and the simulator protocol (kind `sangam`, protocol.ts):
 // each operation request as the wire body the simulator takes, and its answers (SUCCESS, FAILURE,
 // PENDING, anything else → pending) as Outcomes with our result fields.
-import { bankNameOf } from '../../catalog/ifsc.js';
+import { bankNameOf } from '../../../shared/ifsc.js';
 import { paiseToInr } from '../../money.js';
 import type { Outcome, OperationRequest, OperationSlug } from '../connector.js';
-import { PARTNER_PATHS, type PartnerAnswer } from './protocol.js';
+import { PARTNER_PATHS, type PartnerAnswer } from '../../../shared/protocol.js';
 
 export type Op = keyof typeof PARTNER_PATHS;
 type Obj = Record<string, unknown>;

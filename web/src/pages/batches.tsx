@@ -3,7 +3,7 @@
 // Uploads are sandbox only: live batches are sent with a live key (docs/DECISIONS.md, "Batches from the console").
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiFailure, qs, when, type FieldError } from '../api';
-import type { Session } from '../main';
+import type { Session } from '../session';
 import { Empty, EnvSwitch, Failure } from '../ui';
 
 type Env = 'sandbox' | 'live';

@@ -2,7 +2,7 @@
 // period (the successor keeps the name), revoke. A new secret is shown once.
 import { useState } from 'react';
 import { api, when } from '../api';
-import type { Session } from '../main';
+import type { Session } from '../session';
 import { Empty, Failure, useData } from '../ui';
 
 interface Key {

@@ -1,5 +1,5 @@
 // Owns the emulator's misbehaviour switches (POST /_sim/faults), named in the style of the Sangam
-// simulator's Faults (src/partner-sim/server.ts). Setting faults replaces the whole set: fields left out
+// simulator's Faults (partner-sim/server.ts). Setting faults replaces the whole set: fields left out
 // go back to "behave". The counters (common/faults.ts) are scoped to every /v1 call ("any"), only
 // POST /v1/payouts ("create_payout") or only fund account validations ("validate"):
 // error_after_accept_next creates the payout, then answers error_status, one of the documented 5xx

@@ -4,7 +4,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { bankNameOf, ifscExists } from '../../catalog/ifsc.js';
+import { bankNameOf, ifscExists } from '../../shared/ifsc.js';
 import { refusedCli, startCli, waitFor } from '../common/testing.js';
 import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from './index.js';
 

@@ -1,11 +1,11 @@
 // Owns the emulated Validate Payout V2, `POST /payout/validatePayout` (docs/PARTNER-EMULATORS.md, from
 // cashfree.com `api-reference/payouts/v2/validate-payout-v2` [P]): `transfer_id` plus exactly one of
 // `vpa` | `phone`, answered synchronously with `{transfer_token, vpa, account_status, name_at_bank}`. The
-// holder follows the sandbox's rule (src/providers/sandbox/people.ts), in capitals as the docs' sample
+// holder follows the sandbox's rule (shared/people.ts), in capitals as the docs' sample
 // ("JOHN SNOW"); a local part starting `invalid` (the docs' own `invalid@upi`) or `novpa` is INVALID, with
 // an empty token [P] and no name [G]. Every validation is kept, for tests to count.
 import { randomUUID } from 'node:crypto';
-import { vpaHolderName } from '../../providers/sandbox/people.js';
+import { vpaHolderName } from '../../shared/people.js';
 import { invalid, missing } from './errors.js';
 import { checkTransferId, VPA } from './validate.js';
 

@@ -2,7 +2,8 @@
 // package (RBI's NEFT/RTGS lists and NPCI's member lists, compiled offline). It reads the package's
 // JSON files directly rather than its index.js, which also loads an HTTP client for its online
 // lookups; nothing here touches the network. The directory has no branch names (those need the
-// online lookup), so `branch` can only come from a live partner's answer.
+// online lookup), so `branch` can only come from a live partner's answer. Shared: the server's contract
+// checks and connectors, the sandbox's people and the Cashfree verification emulator all read it.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);

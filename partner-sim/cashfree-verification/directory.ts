@@ -1,10 +1,10 @@
 // Owns the emulated NPCI side of a penny drop: which bank account a mobile number's UPI id resolves to.
 // Every answer is a pure function of the mobile number, so the same number always finds the same
 // person, bank, branch and account. IFSC codes and bank names are real (Razorpay's `ifsc` directory via
-// src/catalog/ifsc.ts); that directory has no branch details, so branch, address, city, MICR and NBIN are
+// shared/ifsc.ts); that directory has no branch details, so branch, address, city, MICR and NBIN are
 // made up but stable [G]. Magic numbers steer the outcome (docs/PARTNER-EMULATORS.md).
 import { createHash } from 'node:crypto';
-import { bankNameOf, ownBranchesOf } from '../../catalog/ifsc.js';
+import { bankNameOf, ownBranchesOf } from '../../shared/ifsc.js';
 
 export interface LinkedAccount {
   name_at_bank: string;

@@ -3,7 +3,7 @@
 // Bearer + X-PRODUCT-INSTANCE-ID, operator lookup and plans in Setu's own operator/circle names,
 // validate/request/status keyed on paymentRefId, the wallet, and unsigned webhooks under the configured base
 // URL — and misbehaves on demand (/_sim/faults). DTH is a different Setu product with its own host and auth
-// (§4.7) and has its own emulator, src/partner-sim/setu-dth/. With a data dir its books survive a restart (books.ts).
+// (§4.7) and has its own emulator, partner-sim/setu-dth/. With a data dir its books survive a restart (books.ts).
 import type { PersistOptions } from '../common/persist.js';
 import { rechargeBooks } from './books.js';
 import type { FastifyInstance } from 'fastify';

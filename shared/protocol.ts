@@ -1,6 +1,7 @@
 // Owns the wire format between Sangam and a partner network (what the partner simulator speaks, and
 // what a real partner adapter would translate to). Requests carry our transaction id as `client_ref`,
-// which the partner treats as its idempotency key; answers carry a partner status string.
+// which the partner treats as its idempotency key; answers carry a partner status string. Both sides
+// import it: the server's `sangam` connector (src/providers/sangam/) and the simulator (partner-sim/server.ts).
 export const PARTNER_PATHS = {
   signatureMatch: '/v1/ocr/signature-match',
   aadhaarInitialize: '/v1/digilocker/initialize',

@@ -1,10 +1,10 @@
 // Owns the emulator's fund account validations of VPAs (PARTNERS.md §9.1): the `fund_account.validation`
 // entity, its `created` → `completed` life after `validationMs` (0: `completed` in the create answer, as
 // the current VPA page's sample shows), and the verdict for a VPA. The verdict follows the sandbox's
-// rule for holders (src/providers/sandbox/people.ts: `ramesh.kumar@okaxis` is held by "Ramesh Kumar"), so
+// rule for holders (shared/people.ts: `ramesh.kumar@okaxis` is held by "Ramesh Kumar"), so
 // a tester can make a name match or not; a local part starting `invalid` (or `novpa`) is
 // `account_status: invalid` with no name; one starting `favfail` ends `failed` (a technical failure).
-import { vpaHolderName } from '../../providers/sandbox/people.js';
+import { vpaHolderName } from '../../shared/people.js';
 import { unknownId } from './errors.js';
 import { newRzpId, unixNow, type FundAccount } from './entities.js';
 

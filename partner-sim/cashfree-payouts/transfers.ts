@@ -7,7 +7,7 @@
 //   now (the docs' "safe retry = same transfer_id"); the conflict_on_replay fault makes it a 409 instead.
 // - Same transfer_id and a different body: 409 transfer_id_already_exists. Nothing changes.
 // - A request refused by validation records nothing, so a corrected retry under the same id goes through.
-import { randomDigits } from '../../ids.js';
+import { randomDigits } from '../../shared/ids.js';
 import { invalid, transferExists, transferNotFound } from './errors.js';
 import { PLANS, REFUNDS, STAGES, TERMINAL, planFor, type Plan, type Stage, type StageName, type TransferStatus } from './outcomes.js';
 import type { TransferInput, TransferMode } from './validate.js';

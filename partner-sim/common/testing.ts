@@ -10,8 +10,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach } from 'node:test';
 
-/** The repository root (dist/src/partner-sim/common/ is four levels below it). */
-export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+/** The repository root (dist/partner-sim/common/ is three levels below it). */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface Received {
   path: string;

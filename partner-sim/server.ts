@@ -1,17 +1,15 @@
 // Owns the partner-network simulator (`sangam partner-sim`): a separate HTTP server that behaves like
 // the upstream networks (bank/NPCI, DigiLocker, recharge operators). It answers with the seed's
-// latencies (or --latency-ms), the same outcome table as the sandbox, and signed asynchronous
-// callbacks (Standard Webhooks) for what goes pending. It is idempotent by client_ref, answers status
-// enquiries, and misbehaves on demand (POST /_sim/faults): timeouts, 5xx, duplicate, late, dropped and
-// out-of-order callbacks, bad signatures.
+// latencies (or --latency-ms), the outcome table it is handed (answerer.ts: `sangam partner-sim` hands
+// it the sandbox's), and signed asynchronous callbacks (Standard Webhooks) for what goes pending. It is
+// idempotent by client_ref, answers status enquiries, and misbehaves on demand (POST /_sim/faults):
+// timeouts, 5xx, duplicate, late, dropped and out-of-order callbacks, bad signatures.
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { randomUUID } from 'node:crypto';
-import { SandboxConnector } from '../operations/sandbox-runner.js';
-import type { FinalOutcome, Outcome } from '../providers/connector.js';
-import { LOOKUP_PATH, PARTNER_PATHS, PLANS_PATH, type PartnerAnswer, type PartnerCallback, type WireLookup, type WirePlan } from '../providers/sangam/protocol.js';
-import { sandboxLookup, sandboxPlans } from '../providers/sandbox/recharge.js';
-import { randomBase62 } from '../ids.js';
+import { LOOKUP_PATH, PARTNER_PATHS, PLANS_PATH, type PartnerAnswer, type PartnerCallback, type WireLookup, type WirePlan } from '../shared/protocol.js';
+import { randomBase62 } from '../shared/ids.js';
+import type { Answer, Answerer, FinalAnswer } from './answerer.js';
 import { toPartnerData } from './translate.js';
 import { registerConsentScreen, type Consent } from './consent.js';
 import { closeEmulator, emulatorApp, listen, Timers } from './common/server.js';
@@ -22,7 +20,8 @@ export interface SimOptions {
   secret: string;
   /** Fixed latency for every call; default: the seed's §8 medians (150 ms verification, 600 ms payments). */
   latencyMs?: number;
-  pendingMs?: number;
+  /** The outcome of every call, and the recharge pre-flight's answers. */
+  answerer: Answerer;
 }
 
 export interface Faults {
@@ -61,7 +60,7 @@ const VERIFICATION = new Set(['signatureMatch', 'aadhaarInitialize', 'aadhaarDow
 
 /** What the simulator holds while it runs: its records, consents, timers and the fault set. */
 class Network {
-  readonly sandbox: SandboxConnector;
+  readonly answerer: Answerer;
   readonly records = new Map<string, Record_>();
   readonly consents = new Map<string, Consent>();
   readonly timers = new Timers();
@@ -71,7 +70,7 @@ class Network {
   private forger = new Webhook(`whsec_${Buffer.from(randomBase62(32)).toString('base64')}`);
 
   constructor(private opts: SimOptions) {
-    this.sandbox = new SandboxConnector(opts.pendingMs ?? 5000);
+    this.answerer = opts.answerer;
     this.signer = new Webhook(opts.secret);
   }
 
@@ -105,7 +104,7 @@ class Network {
   }
 
   /** The pending record becomes `final` after `afterMs`, and its callback follows (as the faults allow). */
-  settleLater(ref: string, final: FinalOutcome, afterMs: number): void {
+  settleLater(ref: string, final: FinalAnswer, afterMs: number): void {
     this.timers.later(afterMs, () => {
       const rec = this.records.get(ref);
       if (!rec) return;
@@ -121,13 +120,13 @@ class Network {
     });
   }
 
-  /** The outcome table of CONTRACT §7 (the sandbox's), plus the consent screen's state for the document locker. */
-  async execute(op: Record_['op'], b: Record<string, unknown>): Promise<Outcome> {
+  /** The outcome table of CONTRACT §7 (the answerer's), plus the consent screen's state for the document locker. */
+  async execute(op: Record_['op'], b: Record<string, unknown>): Promise<Answer> {
     const txnId = String(b.client_ref);
-    const sandbox = this.sandbox;
+    const answerer = this.answerer;
     switch (op) {
       case 'signatureMatch':
-        return sandbox.execute({ operation: 'signature-match', txnId, input: String(b.input), name: b.name as string | undefined });
+        return answerer.execute({ operation: 'signature-match', txnId, input: String(b.input), name: b.name as string | undefined });
       case 'aadhaarInitialize': {
         const clientId = `dl_${randomBase62(24)}`;
         this.consents.set(clientId, { initRef: txnId, status: 'pending', redirectUrl: typeof b.redirect_url === 'string' ? b.redirect_url : null });
@@ -137,16 +136,16 @@ class Network {
         const c = this.consents.get(String(b.client_id));
         if (c?.status === 'pending') return { status: 'failed', message: 'Consent pending: the user has not yet authorized this request', fields: {} };
         if (c?.status === 'denied') return { status: 'failed', message: 'Consent denied: the user refused this request', fields: {} };
-        return sandbox.execute({ operation: 'doclocker-download-aadhaar', txnId, clientId: String(b.client_id), aadhaarNumber: b.aadhaar_number as string | undefined });
+        return answerer.execute({ operation: 'doclocker-download-aadhaar', txnId, clientId: String(b.client_id), aadhaarNumber: b.aadhaar_number as string | undefined });
       }
       case 'mobileToBank':
-        return sandbox.execute({ operation: 'mobile-to-bank-account', txnId, mobile: String(b.mobile), accountNumber: b.account_number as string | undefined, ifsc: b.ifsc as string | undefined });
+        return answerer.execute({ operation: 'mobile-to-bank-account', txnId, mobile: String(b.mobile), accountNumber: b.account_number as string | undefined, ifsc: b.ifsc as string | undefined });
       case 'upiPay':
-        return sandbox.execute({ operation: 'upi-payment-status', txnId, vpa: String(b.vpa), amountPaise: Number(b.amount_paise) });
+        return answerer.execute({ operation: 'upi-payment-status', txnId, vpa: String(b.vpa), amountPaise: Number(b.amount_paise) });
       case 'mobileRecharge':
-        return sandbox.execute({ operation: 'recharge-commission', txnId, mobile: String(b.mobile), operator: String(b.operator), type: 'prepaid', amountPaise: Number(b.amount_paise), commissionPaise: 0 });
+        return answerer.execute({ operation: 'recharge-commission', txnId, mobile: String(b.mobile), operator: String(b.operator), type: 'prepaid', amountPaise: Number(b.amount_paise), commissionPaise: 0 });
       case 'dthRecharge':
-        return sandbox.execute({ operation: 'dth-recharge', txnId, subscriberId: String(b.subscriber_id), operator: String(b.operator), amountPaise: Number(b.amount_paise), commissionPaise: 0 });
+        return answerer.execute({ operation: 'dth-recharge', txnId, subscriberId: String(b.subscriber_id), operator: String(b.operator), amountPaise: Number(b.amount_paise), commissionPaise: 0 });
     }
   }
 
@@ -164,7 +163,7 @@ class Network {
   }
 }
 
-function toPartnerAnswer(ref: string, op: Record_['op'], o: Outcome | FinalOutcome, partnerRef: string): PartnerAnswer {
+function toPartnerAnswer(ref: string, op: Record_['op'], o: Answer | FinalAnswer, partnerRef: string): PartnerAnswer {
   const fields = o.fields as Record<string, unknown>;
   return {
     client_ref: ref,
@@ -205,15 +204,15 @@ function registerOperations(app: FastifyInstance, net: Network): void {
   }
 }
 
-/** Recharge pre-flight (the sandbox's deterministic answers, in the wire format) and status enquiries. */
+/** Recharge pre-flight (the answerer's, in the wire format) and status enquiries. */
 function registerReads(app: FastifyInstance, net: Network): void {
   app.get<{ Querystring: { mobile?: string } }>(LOOKUP_PATH, async (req, reply) => {
     const mobile = String(req.query.mobile ?? '');
     if (!/^[6-9][0-9]{9}$/.test(mobile)) return reply.code(400).send({ error: 'mobile must be a 10-digit Indian mobile number' });
-    return sandboxLookup(mobile) satisfies WireLookup;
+    return net.answerer.lookup(mobile) satisfies WireLookup;
   });
   app.get<{ Querystring: { operator?: string; circle?: string } }>(PLANS_PATH, async (req) =>
-    sandboxPlans(String(req.query.operator ?? '')).map((p): WirePlan => ({ amount_paise: p.amountPaise, validity: p.validity, description: p.description, category: p.category })),
+    net.answerer.plans(String(req.query.operator ?? '')).map((p): WirePlan => ({ amount_paise: p.amountPaise, validity: p.validity, description: p.description, category: p.category })),
   );
   app.get<{ Params: { ref: string } }>('/v1/transactions/:ref', async (req, reply) => {
     const rec = net.records.get(req.params.ref);

@@ -1,6 +1,6 @@
 // Owns how the simulator words its results: the partner's own field names, so that the HTTP
 // connector's mapping back to ours is exercised for real.
-import type { PARTNER_PATHS } from '../providers/sangam/protocol.js';
+import type { PARTNER_PATHS } from '../shared/protocol.js';
 
 type Op = keyof typeof PARTNER_PATHS;
 type Obj = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // Owns the RazorpayX entities as the emulator emits them (contact, fund_account, payout), their ids and
 // their JSON views, with field names exactly as in the docs samples (PARTNERS.md §2.2–2.4, §2.9).
-import { randomBase62, randomDigits } from '../../ids.js';
+import { randomBase62, randomDigits } from '../../shared/ids.js';
 
 export type Notes = Record<string, string>;
 

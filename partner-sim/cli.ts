@@ -1,13 +1,15 @@
 // `sangam partner-sim [--kind K] …`: runs one partner emulator until SIGTERM / SIGINT and prints one
 // JSON line once it listens: what to configure in Sangam. Each kind's options and start live in its
-// folder (<kind>/cli.ts); the default kind `sangam` is the partner-network simulator of CONTRACT §8.
+// folder (<kind>/cli.ts); the default kind `sangam` is the partner-network simulator of CONTRACT §8,
+// answering with what the caller hands in (the server's CLI hands in the sandbox: src/admin/partner-sim.ts).
 // Every kind takes --port, --host, --latency-ms, --pending-ms and --data-dir (where a partner emulator
 // keeps its state file, default ./data/partner-sim/<kind>; "" keeps everything in memory); an option the
 // chosen kind does not take is refused, naming a kind that does.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EmulatorKind } from './kind.js';
-import { kind as sangam } from './sangam-cli.js';
+import type { AnswererFactory } from './answerer.js';
+import { sangamKind } from './sangam-cli.js';
 import { kind as razorpayx } from './razorpayx/cli.js';
 import { kind as digilocker } from './digilocker/cli.js';
 import { kind as cashfreePayouts } from './cashfree-payouts/cli.js';
@@ -16,8 +18,8 @@ import { kind as surepassSignature } from './surepass-signature/cli.js';
 import { kind as setuRecharge } from './setu-recharge/cli.js';
 import { kind as setuDth } from './setu-dth/cli.js';
 
-const KINDS: Record<string, EmulatorKind> = {
-  sangam,
+const kinds = (answerer: AnswererFactory): Record<string, EmulatorKind> => ({
+  sangam: sangamKind(answerer),
   razorpayx,
   digilocker,
   'cashfree-payouts': cashfreePayouts,
@@ -25,11 +27,12 @@ const KINDS: Record<string, EmulatorKind> = {
   'surepass-signature': surepassSignature,
   'setu-recharge': setuRecharge,
   'setu-dth': setuDth,
-};
+});
 
 const COMMON = { kind: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'latency-ms': { type: 'string' }, 'pending-ms': { type: 'string' }, 'data-dir': { type: 'string' } } as const;
 
-export async function runPartnerSim(args: string[]): Promise<number> {
+export async function runPartnerSim(args: string[], answerer: AnswererFactory): Promise<number> {
+  const KINDS = kinds(answerer);
   try {
     const options = Object.assign({}, COMMON, ...Object.values(KINDS).map((k) => k.options)) as Record<string, { type: 'string'; multiple?: boolean }>;
     const values = parseArgs({ args, options, strict: true }).values as Record<string, string | undefined>;

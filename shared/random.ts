@@ -1,5 +1,6 @@
 // Owns the deterministic randomness of the sandbox: the same seed always gives the same identity,
-// account or reference, so a client's tests are repeatable.
+// account or reference, so a client's tests are repeatable. Shared: the sandbox's people (people.ts) and
+// the partner emulators' made-up documents draw from it too.
 import { createHash } from 'node:crypto';
 
 export class SeededRandom {

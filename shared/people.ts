@@ -1,6 +1,8 @@
 // Owns the sandbox's made-up people, accounts and addresses; the accounts sit at real bank branches.
 // Every value is derived from a seed, so the same input always yields the same identity or account.
-import { bankNameOf, ownBranchesOf } from '../../catalog/ifsc.js';
+// Shared: the partner emulators name a VPA's holder by the same rule (vpaHolderName), so a payout name
+// check answers alike in the sandbox and against an emulator.
+import { bankNameOf, ownBranchesOf } from './ifsc.js';
 import { SeededRandom } from './random.js';
 
 const FIRST_M = ['Aarav', 'Vihaan', 'Arjun', 'Rohan', 'Karthik', 'Siddharth', 'Imran', 'Gurpreet', 'Anil', 'Suresh'];

@@ -2,7 +2,7 @@
 // a PNG would not do. No JPEG encoder ships with the project, and a portrait needs very little of one: this
 // writes a baseline JFIF whose 8×8 blocks are each one flat colour (only DC coefficients, every AC block
 // ends at once), which makes a blocky but valid head-and-shoulders picture from a seed.
-import { SeededRandom } from '../../providers/sandbox/random.js';
+import { SeededRandom } from '../../shared/random.js';
 
 const W = 64;
 const H = 80;
