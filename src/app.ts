@@ -1,48 +1,30 @@
-// Builds the Fastify application: plugins, hooks and routes, on services wired from one Config and one
-// Store, and the one list of background workers it starts when ready and stops when shutdown begins.
-// It never listens (server.ts does), so tests drive the very same app.
+// Builds the Fastify application: plugins, hooks and routes (every route: routes/index.ts), on services
+// wired from one Config and one Store, and the one list of background workers it starts when ready and
+// stops when shutdown begins. It never listens (server.ts does), so tests drive the very same app.
 import { registerServerTiming } from './http/server-timing.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.js';
 import type { Store } from './db/client.js';
 import { buildServices, type Services } from './services.js';
 import type { AuthContext } from './http/auth.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling, type RecordAnswer } from './http/error-handler.js';
-import { accessGuard } from './http/guard.js';
 import { compile, compileText, lazySerializer } from './http/validation.js';
 import { inputGuard } from './http/input-guard.js';
 import { registerExpectation } from './http/expectation.js';
 import { registerJsonParser } from './http/json-body.js';
-import { portableDocument } from './http/openapi.js';
 import { randomBase62 } from './ids.js';
 import { recordAnswer, registerAuditHook } from './audit/hook.js';
 import { redactUrl } from './audit/redact.js';
-import { OPERATIONS } from './operations/registry.js';
-import { registerOperation } from './operations/route.js';
-import { registerTransactionRoutes } from './transactions/routes.js';
-import { registerAccountRoutes } from './accounts/routes.js';
-import { registerCatalogRoutes } from './catalog/routes.js';
-import { registerPartnerRoutes } from './settlement/callbacks.js';
 import { Reconciler } from './settlement/reconciler.js';
-import { registerWebhookRoutes } from './webhooks/routes/index.js';
-import { registerAuditRoutes } from './audit/routes/index.js';
 import { Checkpointer, nightlyRetention } from './audit/checkpoints.js';
-import { registerConsoleApi } from './console/routes/index.js';
-import { registerConsolePages } from './console/pages.js';
 import { WebhookWorker } from './webhooks/worker.js';
-import { workersHealth } from './cluster/health.js';
 import { OverdueWatch } from './attention/overdue.js';
 import { FloatCheck } from './float/check.js';
 import { periodic, startAll, stopAll, type BackgroundWorker } from './polling-loop.js';
 import { sweepBatchIdentity } from './batches/retention.js';
-import { registerConsentKeyRoutes, registerConsentRoutes } from './consents/routes.js';
-import { registerGoLiveRoutes } from './golive/routes.js';
-import { ConsentLinks, registerConsentPage } from './consents/page.js';
 import { ConsentExpiry } from './consents/expiry.js';
 import { Batches } from './batches/index.js';
-import { registerBatchRoutes } from './batches/routes.js';
+import { registerRoutes } from './routes/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -114,60 +96,6 @@ function registerPipeline(app: FastifyInstance, services: Services): void {
   registerAuditHook(app, services.audit);
 }
 
-/** The OpenAPI document (/openapi.json, /docs) and the operator's routes (/health, /metrics). */
-async function registerDocsAndProbes(app: FastifyInstance, config: Config, store: Store, services: Services): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Sangam API',
-        version: '1.0.0',
-        description:
-          'Verification, payment and recharge operations behind one contract. Every response is the envelope ' +
-          '{ statuscode, ok, message, data }. Authenticate with "Authorization: Bearer sk_test_…" (sandbox) or sk_live_… (live).',
-      },
-      servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_test_… or sk_live_… API key' } } },
-      security: [{ bearer: [] }],
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  // The portable document (http/openapi.ts), derived once: the routes cannot change after ready.
-  let openapi: object | undefined;
-  app.get('/openapi.json', { schema: { hide: true } }, async () => (openapi ??= portableDocument(app.swagger())));
-  // Not in the OpenAPI document (an operator's route, like /metrics). `workers`: cluster/health.ts.
-  app.get('/health', { schema: { hide: true } }, async () => ({ ok: true, store: store.kind, partners: services.partners?.health() ?? {}, workers: workersHealth() }));
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
-    await services.metrics.collectPending();
-    return reply.type(services.metrics.registry.contentType).send(await services.metrics.registry.metrics());
-  });
-}
-
-/** Every route: what a key can call under /api/v1 (authenticated before the body is read), then the rest. */
-async function registerRoutes(app: FastifyInstance, services: Services, batches: Batches): Promise<void> {
-  // The receipt key is public (CONTRACT §13): outside the key guard, limited per client IP.
-  registerConsentKeyRoutes(app, { receiptKey: services.consents.records.receiptKey, limit: services.publicKeyReads });
-  await app.register(async (api) => {
-    api.addHook('onRequest', accessGuard(services));
-    for (const def of OPERATIONS) registerOperation(api, def, services.operations);
-    registerTransactionRoutes(api, services);
-    registerAccountRoutes(api, services);
-    registerCatalogRoutes(api, services);
-    registerWebhookRoutes(api, services);
-    registerAuditRoutes(api, services);
-    registerConsentRoutes(api, services);
-    await api.register(async (scope) => registerBatchRoutes(scope, batches)); // its own scope: it reads CSV and NDJSON
-    registerGoLiveRoutes(api, services);
-  });
-
-  // An operation's side routes (a consent page, a signed document), each in its own plugin scope.
-  for (const def of OPERATIONS) if (def.routes) await app.register(async (scope) => def.routes!(scope, services.operations.deps));
-  registerPartnerRoutes(app, services);
-  await app.register(async (scope) => registerConsentPage(scope, { links: new ConsentLinks(services.db, services.config.publicUrl), end: services.consents.end }));
-  registerConsoleApi(app, services, batches);
-  await registerConsolePages(app);
-}
-
 /**
  * The background workers, in the order they stop: housekeeping first (idempotency keys past their
  * retention hourly, audit rows past theirs nightly, identity content of final batch rows, key usage batched), then the workers that settle,
@@ -209,9 +137,8 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   const services = await buildServices(config, store, app.log);
   audit = services.audit;
   registerPipeline(app, services);
-  await registerDocsAndProbes(app, config, store, services);
   const batches = new Batches(services, app.log);
-  await registerRoutes(app, services, batches);
+  await registerRoutes(app, config, store, services, batches);
 
   const background = backgroundWorkers(config, services, batches, app.log);
   app.addHook('onReady', async () => startAll(background.workers));

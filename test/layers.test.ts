@@ -1,7 +1,8 @@
 // The house rule (docs/ARCHITECTURE.md, "Layers"): a module imports only from its own room or a lower
-// one, type imports included, and no import circle exists in src/; beside src/, the emulators
-// (partner-sim/) import nothing of src/, what both share (shared/) imports neither, and the server loads
-// the emulators only on demand. Reads the TypeScript sources (not the build), so it judges what a reader sees.
+// one, type imports included, and no import circle exists in src/; every HTTP route is registered under
+// src/routes/ (the one routes tree); beside src/, the emulators (partner-sim/) import nothing of src/,
+// what both share (shared/) imports neither, and the server loads the emulators only on demand. Reads
+// the TypeScript sources (not the build), so it judges what a reader sees.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -25,7 +26,7 @@ export const LAYERS: string[][] = [
   ['operations'],
   // Batches run rows through the operations' runners (handed in by app.ts).
   ['batches'],
-  // The top: wiring, route registrars (a room's HTTP face), and the programs.
+  // The top: wiring, the routes tree (every HTTP route), and the programs.
   ['services', 'app', 'server', 'cli', 'cluster', 'admin', 'console', 'routes'],
 ];
 
@@ -33,7 +34,6 @@ export const LAYERS: string[][] = [
 export function roomOf(file: string): string {
   const parts = file.split('/');
   if (parts.length === 1) return parts[0]!.replace(/\.ts$/, '');
-  if (parts.at(-1) === 'routes.ts' || parts.slice(1, -1).includes('routes')) return 'routes';
   if (file === 'catalog/preflight.ts') return 'catalog/preflight';
   return parts[0]!;
 }
@@ -41,7 +41,7 @@ export function roomOf(file: string): string {
 const rank = new Map(LAYERS.flatMap((rooms, i) => rooms.map((r) => [r, i] as const)));
 
 /** The TypeScript files under `root` (relative to it), tests included only when asked. */
-function sources(root = SRC, tests = false, dir = root): string[] {
+export function sources(root = SRC, tests = false, dir = root): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) return e.name === 'node_modules' ? [] : sources(root, tests, full);
@@ -126,8 +126,39 @@ describe('layers: the import rule of docs/ARCHITECTURE.md', () => {
 
   it('finds a circle and an upward import when there is one (the checks themselves)', () => {
     assert.deepEqual(circles(new Map([['a.ts', ['b.ts']], ['b.ts', ['a.ts']], ['c.ts', ['a.ts']]])), [['a.ts', 'b.ts']]);
-    assert.equal(roomOf('webhooks/routes/endpoints.ts'), 'routes');
+    assert.equal(roomOf('routes/api/v1/webhook-endpoints/endpoints.ts'), 'routes');
+    assert.equal(roomOf('webhooks/endpoints.ts'), 'webhooks');
     assert.equal(roomOf('operations/name-match/handler.ts'), 'operations');
     assert.ok(rank.get('providers')! < rank.get('operations')!);
+  });
+});
+
+/**
+ * A route registration: a Fastify route method called on an instance (`app`, `api`, `scope`, `adminApi`,
+ * `fastify`, `instance`, `server`: the names this code base gives one), or a plugin that serves routes
+ * of its own (Swagger UI, static files) registered.
+ */
+export const REGISTRATION = /\b(?:app|api|scope|adminApi|fastify|instance|server)\s*\.\s*(?:get|head|post|put|delete|patch|options|all|route)\s*[<(]|\.register\(\s*(?:swaggerUi|fastifyStatic)\b/;
+
+/** The lines of a source text (relative to src/) that register a route, as `file:line: text`. */
+export function registrations(file: string, text: string): string[] {
+  return text.split('\n').flatMap((line, i) => (REGISTRATION.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []));
+}
+
+describe('one routes tree: every HTTP route is registered under src/routes/', () => {
+  it('no module outside src/routes/ registers a route', () => {
+    // No exception: app.ts only calls routes/index.ts (the emulators' own servers are partner-sim/, beside src/).
+    const outside = sources()
+      .filter((file) => roomOf(file) !== 'routes')
+      .flatMap((file) => registrations(file, readFileSync(path.join(SRC, file), 'utf8')));
+    assert.deepEqual(outside, [], `route registrations outside src/routes/ (move them into the routes tree):\n${outside.join('\n')}`);
+  });
+
+  it('finds a registration when there is one (the check itself)', () => {
+    assert.equal(registrations('x.ts', "  app.get('/health', { schema: { hide: true } }, handler);").length, 1);
+    assert.equal(registrations('x.ts', "  scope.post<{ Params: { name: string } }>('/partners/:name/webhooks', opts, h);").length, 1);
+    assert.equal(registrations('x.ts', '  api.route({ method, url });').length, 1);
+    assert.equal(registrations('x.ts', "  await app.register(swaggerUi, { routePrefix: '/docs' });").length, 1);
+    assert.equal(registrations('x.ts', '  const v = this.cache.get(key); app.addHook(\'onRequest\', f); await app.register(cookie);').length, 0);
   });
 });

@@ -1,6 +1,6 @@
 // Owns the wiring of the batches room for one server process: its store, the engine (handed the
-// operations' runners), the worker, and what submissions need. app.ts builds it, registers its routes
-// and puts its worker in the list of background workers.
+// operations' runners), the worker, and what submissions need. app.ts builds it, hands it to its routes
+// (routes/api/v1/batches.ts, routes/console/api/batches.ts) and puts its worker in the list of background workers.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';

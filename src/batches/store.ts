@@ -207,7 +207,7 @@ export class BatchStore {
 
   /**
    * An account's batches in one environment, newest first, `limit` of them after the batch `after` (the
-   * last id of the previous page): the console's list (console/routes/batches.ts).
+   * last id of the previous page): the console's list (routes/console/api/batches.ts).
    */
   async list(accountId: string, environment: Environment, opts: { after?: string; limit: number }): Promise<BatchView[]> {
     let q = this.db.selectFrom('batches').selectAll().where('account_id', '=', accountId).where('environment', '=', environment);

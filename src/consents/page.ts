@@ -7,15 +7,13 @@
 // that consent only, and no longer than the consent lives (a withdrawn one shows as withdrawn). The
 // withdrawal is a POST that must carry the token in its form body, so another site cannot make a
 // browser withdraw (it does not know the token); a wrong token is a 404, like an unknown consent.
+// Its two routes (GET /consents/<id>, POST /consents/<id>/withdraw) are registered in src/routes/consents.ts.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.js';
-import { ApiError } from '../errors.js';
 import { loadSecret } from '../http/signed-url.js';
-import { esc, sendPage } from '../http/html-page.js';
+import { esc } from '../http/html-page.js';
 import { istDateTime, operationName } from '../contract/operation-names.js';
-import { getConsent, type ConsentView, type Scope } from './store.js';
-import { withdraw, type EndDeps } from './withdrawal.js';
+import type { ConsentView, Scope } from './store.js';
 
 export const PAGE_PATH = '/consents/';
 const secrets = new WeakMap<Db, Promise<string>>();
@@ -49,7 +47,8 @@ export class ConsentLinks {
   }
 }
 
-const consentScope = async (db: Db, id: string): Promise<Scope | undefined> => {
+/** The account and environment of a consent, whoever asks (the page's link is checked first). */
+export const consentScope = async (db: Db, id: string): Promise<Scope | undefined> => {
   const row = await db.selectFrom('consents').select(['account_id', 'environment']).where('id', '=', id).executeTakeFirst();
   return row && { accountId: row.account_id, environment: row.environment };
 };
@@ -58,7 +57,7 @@ const consentScope = async (db: Db, id: string): Promise<Scope | undefined> => {
 const STATUS: Record<string, string> = { active: 'Active', withdrawn: 'Withdrawn', expired: 'Expired' };
 
 /** The consent as the person reads it: operations by name, moments in India's time (IST). */
-function details(c: ConsentView): string {
+export function details(c: ConsentView): string {
   const subject = Object.values(c.subject).filter(Boolean).join(', ');
   const covers = `<ul>${c.operations.map((op) => `<li>${esc(operationName(op))}</li>`).join('')}</ul>`;
   const status = `${esc(STATUS[c.status] ?? c.status)}${c.ended_at ? ` since ${esc(istDateTime(c.ended_at))}` : ''}`;
@@ -68,38 +67,6 @@ function details(c: ConsentView): string {
 <dt>Given</dt><dd><time datetime="${esc(c.collected_at)}">${esc(istDateTime(c.collected_at))}</time>${c.expires_at ? `, until <time datetime="${esc(c.expires_at)}">${esc(istDateTime(c.expires_at))}</time>` : ''}</dd></dl>`;
 }
 
-const withdrawForm = (id: string, token: string) =>
+export const withdrawForm = (id: string, token: string) =>
   `<form method="post" action="${PAGE_PATH}${encodeURIComponent(id)}/withdraw"><input type="hidden" name="t" value="${esc(token)}"><button type="submit">Withdraw this consent</button></form>
 <p class="muted">Withdrawing stops any further use at once and erases what was done under it (payment records stay, as the law requires).</p>`;
-
-type Req = { Params: { id: string }; Querystring: { t?: string }; Body: { t?: string } };
-
-export function registerConsentPage(app: FastifyInstance, deps: { links: ConsentLinks; end: EndDeps }): void {
-  // Browsers post forms urlencoded; the parser lives in this page's plugin scope only (app.ts), so the
-  // API keeps refusing such bodies with a 415.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
-  const notFound = (reply: Parameters<typeof sendPage>[0]) => sendPage(reply, 404, 'Not found', '<h1>This consent link is not valid</h1>');
-  const open = async (id: string, token: unknown) => ((await deps.links.valid(id, token)) ? consentScope(deps.end.db, id) : undefined);
-
-  app.get<Req>(`${PAGE_PATH}:id`, { schema: { hide: true } }, async (req, reply) => {
-    const scope = await open(req.params.id, req.query.t);
-    if (!scope) return notFound(reply);
-    const c = await getConsent(deps.end.db, scope, req.params.id);
-    return sendPage(reply, 200, 'Your consent', `<h1>Your consent</h1>${details(c)}${c.status === 'active' ? withdrawForm(c.id, req.query.t!) : ''}`);
-  });
-
-  app.post<Req>(`${PAGE_PATH}:id/withdraw`, { schema: { hide: true } }, async (req, reply) => {
-    const scope = await open(req.params.id, req.body?.t);
-    if (!scope) return notFound(reply);
-    try {
-      const c = await withdraw(deps.end, scope, req.params.id, 'subject:consent-page');
-      return sendPage(reply, 200, 'Consent withdrawn', `<h1>Consent withdrawn</h1>${details(c)}<p>You can close this window.</p>`);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.code !== 'validation') throw err;
-      const c = await getConsent(deps.end.db, scope, req.params.id);
-      return sendPage(reply, 409, 'Nothing to withdraw', `<h1>This consent has already ended</h1>${details(c)}`);
-    }
-  });
-}

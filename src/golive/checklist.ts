@@ -2,7 +2,8 @@
 // use of it, each item done or not with a detail, and the operation's go-live status. Read-only; it
 // asks the stores that own each fact (the profile, the live allow-list, live webhook deliveries,
 // sandbox transactions, consent records, approvals). The status follows `approvals` first — the one
-// table the live guard reads — so an operator's `sangam approve` shows as approved too.
+// table the live guard reads — so an operator's `sangam approve` shows as approved too. sandboxView is the
+// checklist as a sandbox key reads it (GET /api/v1/account/go-live): progress, no live configuration.
 //
 // What "done" means (docs/CONSENT.md, "Go-live checklist"):
 // - business_details: a legal name, an address or a website, and a contact e-mail or phone;
@@ -142,4 +143,18 @@ export async function checklist(db: Db, accountId: string, slugs: readonly strin
     return { operation: op, status: statusOf(op, approved, s), ready: items.every((i) => i.done), items, submission: s ? submissionView(s) : null };
   });
   return { profile, operations };
+}
+
+/** What a done item's detail becomes for a sandbox key, where the detail would show live or profile facts. */
+const WITHHELD: Partial<Record<Item['id'], string>> = {
+  business_details: 'complete (the details are shown to a live key and in the console)',
+  use_case: 'described (shown to a live key and in the console)',
+  allowlist: 'the live allow-list has entries (its addresses are shown to a live key and in the console)',
+  webhook: 'a live endpoint acknowledged a delivery (its URL is shown to a live key and in the console)',
+};
+
+/** The checklist as a sandbox key sees it: progress, without the profile or the live configuration. */
+export function sandboxView(c: { profile: Profile; operations: OperationChecklist[] }): { profile: null; operations: OperationChecklist[] } {
+  const item = (i: Item): Item => (i.done && WITHHELD[i.id] ? { ...i, detail: WITHHELD[i.id]! } : i);
+  return { profile: null, operations: c.operations.map((o) => ({ ...o, items: o.items.map(item) })) };
 }

@@ -11,7 +11,7 @@
 // - info gets its license and contact, tags their descriptions, and every operation an operationId;
 // - the error envelopes (one per status, titled Error4xx/Error5xx) are published once under
 //   components.schemas and referred to, so a generated client has one named type per error status.
-// A pure function of its input: app.ts computes it once and serves the cached result.
+// A pure function of its input: routes/docs.ts computes it once and serves the cached result.
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 // Owns what an operation is: one declaration holding everything about it that the rest of Sangam
 // derives — its path and method, its one TypeBox schema (validation, types, OpenAPI, SDK), how it is
 // keyed for idempotency, its money rules, its default fee (pricing), its data class (audit retention),
-// its sandbox answer, the request it sends a partner, and any side routes it serves. Adding an
+// its sandbox answer and the request it sends a partner. (The pages some serve beside their API path,
+// the sandbox consent page and the signed Xml_Url document, are registered in src/routes/.) Adding an
 // operation means adding a folder that exports one OperationDef and listing it in registry.ts; the
 // registry refuses to load a declaration that leaves a fee or a data class out.
 //
@@ -10,7 +11,6 @@
 // services operations read). It never sees the process's whole service bag.
 import type { Timing } from '../http/server-timing.js';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { Lane } from '../db/group-commit.js';
@@ -135,8 +135,6 @@ export interface OperationDef<S extends TObject = TObject> {
    * outcome as it is. An operation with no partner computes its answer here.
    */
   execute?(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
-  /** Routes the operation serves beside its API path (a consent page, a signed document), in their own scope. */
-  routes?(app: FastifyInstance, deps: OperationDeps): void;
   unstored?: Unstored;
   /** camelCase operationId of its route in the OpenAPI document (the POST alias of a GET adds `Post`). */
   operationId: string;

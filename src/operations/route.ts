@@ -3,12 +3,10 @@
 // the cited consent be checked and the operation refuse what the caller may not name (before any record), take the idempotency
 // key and fill in what may be left out (resolve); then it only chooses the runner for the key's
 // environment (sandbox-runner.ts, live-runner.ts), which owns the key until the answer, and sends the
-// runner's answer.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// runner's answer. Its route (the schema the OpenAPI document shows) is registered in src/routes/api/v1/operations.ts.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
-import { responses, ResultEnvelope } from '../http/responses.js';
-import { readJsonBody } from '../http/json-body.js';
 import { requestHash } from '../idempotency/store.js';
 import { compile, compileText, toFieldErrors } from '../http/validation.js';
 import { requestAudit } from '../audit/hook.js';
@@ -16,7 +14,6 @@ import type { RequestAudit } from '../audit/row.js';
 import type { OperationContext, OperationDeps, OperationDef } from './operation.js';
 import type { Call, Input, Runner } from './runner.js';
 import type { Environment } from '../db/schema.js';
-import { headersDoc, OPERATION_ERRORS, requestDoc } from './document.js';
 import type { ConsentGate } from '../consents/gate.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -117,7 +114,8 @@ function auditedInput(def: OperationDef, req: FastifyRequest, reply: FastifyRepl
   }
 }
 
-async function handle(def: OperationDef, routes: OperationRoutes, req: FastifyRequest, reply: FastifyReply) {
+/** The handler of an operation's route (src/routes/api/v1/operations.ts): from the request to the runner's answer, sent. */
+export async function handleOperation(def: OperationDef, routes: OperationRoutes, req: FastifyRequest, reply: FastifyReply) {
   const auth = req.auth!;
   const { input, audit } = auditedInput(def, req, reply);
   const { runner, call } = await prepareCall(def, routes, { accountId: auth.accountId, environment: auth.environment, requestId: req.id, timing: req.timing }, input, audit);
@@ -126,38 +124,4 @@ async function handle(def: OperationDef, routes: OperationRoutes, req: FastifyRe
   if (answer.audited) req.audit = null; // its row went in with the record: the hook writes none
   if (answer.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
-}
-
-export function registerOperation(app: FastifyInstance, def: OperationDef, routes: OperationRoutes): void {
-  const methods = def.method === 'GET' ? (['GET', 'POST'] as const) : (['POST'] as const);
-  const request = requestDoc(def);
-  const headers = headersDoc(def);
-  const response = responses(
-    ResultEnvelope(def.result, 'The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120)'),
-    { replayable: true, errors: OPERATION_ERRORS },
-  );
-  for (const method of methods) {
-    app.route({
-      method,
-      url: def.path,
-      bodyLimit: def.bodyLimit,
-      config: { operation: def.slug },
-      schema: {
-        operationId: method === def.method ? def.operationId : `${def.operationId}Post`,
-        summary: method === def.method ? def.summary : `${def.summary} (POST alias)`,
-        description: def.description,
-        tags: [def.tag],
-        ...(method === 'GET' ? { querystring: request } : { body: request }),
-        ...(headers && { headers }),
-        response,
-      },
-      // The schema above documents the operation; parseInput validates it (aliases and query/body choice
-      // need the raw input), so Fastify's own validation is switched off for these routes, and answers
-      // are never filtered through the documented response.
-      validatorCompiler: () => () => true,
-      serializerCompiler: () => (data) => JSON.stringify(data),
-      preValidation: method === 'GET' ? readJsonBody : undefined,
-      handler: (req, reply) => handle(def, routes, req, reply),
-    });
-  }
 }

@@ -8,13 +8,14 @@
 //     answer's fields and converts its amounts (answer.ts, applied by the router);
 //   - tell the status of a transaction it holds, for reconciliation;
 //   - verify and parse an inbound callback into events;
-//   - optionally, serve its own routes (an OAuth callback).
+//   - optionally, declare routes of its own (an OAuth callback, webhooks at the partner's paths), which
+//     src/routes/partners/ registers.
 // Connectors translate; the core persists. What a connector must remember between calls (an OAuth
 // session) it keeps in the PartnerSessions store it is given. A partner status we do not recognise maps
 // to pending, never to success. Errors a connector throws say what the partner may have done:
 // PartnerError — nothing happened there (safe to fail over); NoAnswer — it may have acted (the
 // operation stays pending and is reconciled with that same partner).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TxStatus } from '../db/schema.js';
 
 /** A final answer in the core's terms: `fields` are the public answer's own fields (answer.ts builds them). */
@@ -260,6 +261,18 @@ export function partnerVars(ctx: PartnerContext, kind: string) {
   return { name, need };
 }
 
+/**
+ * A route of a partner's own under /partners/<name>/ (an OAuth callback, webhooks at the paths the partner
+ * posts to): the connector declares it with its handler, src/routes/partners/ registers it (hidden from the
+ * OpenAPI document), so no connector registers a route itself.
+ */
+export interface PartnerRoute {
+  method: 'GET' | 'POST';
+  /** Below /partners/<name>, such as /oauth/callback. */
+  path: string;
+  handler(req: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
+
 /** Hooks a connector's own routes may call: the core's effects, never its internals. */
 export interface PartnerRouteHooks {
   /** Applies a report exactly as a verified callback would be (settlement, ledger, outbox). */
@@ -339,8 +352,8 @@ export interface Connector {
    */
   readonly float?: FloatTerms;
   floatBalance?(): Promise<FloatBalance>;
-  /** Routes of its own, under /partners/<name>/ (an OAuth callback). */
-  routes?(app: FastifyInstance, hooks: PartnerRouteHooks): void;
+  /** Routes of its own, under /partners/<name>/ (an OAuth callback), with the hooks their handlers call. */
+  routes?(hooks: PartnerRouteHooks): PartnerRoute[];
   close?(): Promise<void>;
 }
 

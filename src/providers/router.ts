@@ -8,7 +8,7 @@
 // latency and result feed the metrics. What a connector reports (its answer, a status enquiry's, a
 // callback's, its own routes') reaches the core as the public answer (answer.ts).
 import CircuitBreaker from 'opossum';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, type Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import {
@@ -27,6 +27,7 @@ import {
   type RechargePlan,
   type PartnerEvent,
   type PartnerReport,
+  type PartnerRoute,
   type PartnerRouteHooks,
   type TxRef,
   type VpaHolder,
@@ -262,17 +263,17 @@ export class PartnerRouter {
     return c?.revokeGrant ? c.revokeGrant(clientId) : false;
   }
 
-  /** The partners' own routes (an OAuth callback), each under /partners/<name>/. */
-  registerRoutes(app: FastifyInstance, hooks: (partner: string) => CoreRouteHooks): void {
-    for (const e of this.endpoints.values()) {
+  /** The partners' own routes (an OAuth callback), each with its partner's name (its URLs are under /partners/<name>/). */
+  ownRoutes(log: FastifyBaseLogger, hooks: (partner: string) => CoreRouteHooks): Array<{ partner: string; route: PartnerRoute }> {
+    return [...this.endpoints.values()].flatMap((e) => {
       // A connector's alarm: a warning in the log and a count in /metrics.
       const warn = (kind: string, message: string, fields: Record<string, unknown> = {}) => {
         this.metrics.partnerAlarm(e.name, kind);
-        app.log.warn({ partner: e.name, kind, ...fields }, message);
+        log.warn({ partner: e.name, kind, ...fields }, message);
       };
       const core = hooks(e.name);
-      e.connector.routes?.(app, { warn, ...core, report: (r) => core.report(reportAnswer(r)) });
-    }
+      return (e.connector.routes?.({ warn, ...core, report: (r) => core.report(reportAnswer(r)) }) ?? []).map((route) => ({ partner: e.name, route }));
+    });
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-// Owns the webhook endpoint changes that the API (routes/) and the console both make beyond the store's
+// Owns the webhook endpoint changes that the API (routes/api/v1/webhook-endpoints/) and the console both make beyond the store's
 // rows: registering an endpoint behind the SSRF guard, sending one endpoint a test event, and each
 // endpoint's delivery status (the console's list).
 import { sql } from 'kysely';

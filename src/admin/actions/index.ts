@@ -1,5 +1,5 @@
 // Owns the one set of admin actions the CLI (admin/commands.ts, also behind the admin socket) and the
-// console (console/routes/) both call. Each takes an actor and does its change and the change's ADMIN
+// console (routes/console/api/) both call. Each takes an actor and does its change and the change's ADMIN
 // audit row in one transaction (run.ts); errors are ApiErrors from the closed list in errors.ts, which
 // each adapter maps in its one place (http/error-handler.ts; admin/run.ts for exit codes).
 export * as accounts from './accounts.js';

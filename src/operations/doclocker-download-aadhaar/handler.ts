@@ -7,7 +7,6 @@
 import { ApiError } from '../../errors.js';
 import type { Outcome } from '../../providers/connector.js';
 import { aadhaarDownloadSandbox } from './sandbox.js';
-import { registerXmlRoute } from './xml.js';
 import { defineOperation } from '../operation.js';
 import { unstored, XML_PATH } from './record.js';
 import { clientIdOwner, sessionState } from '../doclocker-initialize/sessions.js';
@@ -42,7 +41,6 @@ export const doclockerDownloadAadhaar = defineOperation({
   dataClass: 'identity',
   unstored,
   sandbox: aadhaarDownloadSandbox,
-  routes: registerXmlRoute,
   async admit(input, ctx) {
     const owner = await clientIdOwner(ctx.deps.db, ctx.accountId, ctx.environment, input.doclocker__client__id);
     if (owner === 'foreign' || (owner === 'unknown' && ctx.environment === 'live')) throw new ApiError('not_found', NO_SUCH_CLIENT_ID);

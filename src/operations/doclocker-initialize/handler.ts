@@ -6,8 +6,7 @@
 import { newId } from '../../ids.js';
 import { defineOperation } from '../operation.js';
 import { DoclockerInitializeRequest, DoclockerInitializeResult } from './schema.js';
-import { recordSession } from './sessions.js';
-import { CONSENT_PATH, registerConsentPage } from './consent-page.js';
+import { CONSENT_PATH, recordSession } from './sessions.js';
 
 export const doclockerInitialize = defineOperation({
   slug: 'doclocker-initialize',
@@ -27,7 +26,6 @@ export const doclockerInitialize = defineOperation({
   charge: 'completion',
   feePaise: 0,
   dataClass: 'identity',
-  routes: registerConsentPage,
   async execute(input, ctx) {
     const { doclockerSessionTtlS, publicUrl } = ctx.deps;
     const expiresAt = new Date(Date.now() + doclockerSessionTtlS * 1000);

@@ -10,6 +10,9 @@ import type { Db } from '../../db/client.js';
 import type { DB, Environment } from '../../db/schema.js';
 import type { TransactionStore } from '../../transactions/store.js';
 
+/** Where the sandbox's authorization_url points: the sandbox consent page (src/routes/sandbox/doclocker/authorize.ts). */
+export const CONSENT_PATH = '/sandbox/doclocker/authorize/';
+
 export type SessionState = 'unknown' | 'pending' | 'authorized' | 'denied' | 'expired';
 
 export interface NewSession {

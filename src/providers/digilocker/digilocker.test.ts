@@ -16,6 +16,7 @@ import { answerOf, reportAnswer } from '../answer.js';
 import { PartnerError, type Connector, type OperationRequest, type PartnerContext, type PartnerReport } from '../connector.js';
 import { PartnerSessionStore } from '../sessions.js';
 import { createDigilocker } from './index.js';
+import { registerPartnerRoute } from '../../routes/partners/index.js';
 import { verifyEaadhaar, parseAnchors } from './xml-verify.js';
 
 const NAME = 'dl';
@@ -129,7 +130,7 @@ describe('digilocker connector', () => {
     proxy = await recordingProxy(dl.origin);
     app = Fastify();
     connector = createDigilocker(ctxFor(`${proxy.origin}/public/`));
-    connector.routes!(app, { report: async (r) => void reports.push(reportAnswer(r)), recheck: async () => undefined });
+    for (const route of connector.routes!({ report: async (r) => void reports.push(reportAnswer(r)), recheck: async () => undefined })) registerPartnerRoute(app, NAME, route);
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
@@ -376,7 +377,7 @@ describe('digilocker connector', () => {
     const warned: Array<{ kind: string; fields?: Record<string, unknown> }> = [];
     const flagged: Array<{ txnId: string; why: string }> = [];
     const withHooks = (c: Connector) => {
-      c.routes!(Fastify(), { report: async () => undefined, recheck: async () => undefined, warn: (kind, _m, fields) => void warned.push({ kind, fields }), flag: async (txnId, why) => void flagged.push({ txnId, why }) });
+      c.routes!({ report: async () => undefined, recheck: async () => undefined, warn: (kind, _m, fields) => void warned.push({ kind, fields }), flag: async (txnId, why) => void flagged.push({ txnId, why }) });
       return c;
     };
     const vars = { CLIENT_ID: dl.clientId, CLIENT_SECRET: dl.clientSecret, TRUST_ANCHORS: dl.anchorsPath, REVOKE_RETRY_S: '0.1' };

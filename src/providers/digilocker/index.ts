@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { partnerVars, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext } from '../connector.js';
 import { document, download, revokeGrant, type DownloadDeps } from './download.js';
 import { DigilockerHttp } from './http.js';
-import { initialize, registerCallback } from './oauth.js';
+import { callbackRoute, initialize } from './oauth.js';
 import { Retrier } from './revoke.js';
 import { DigilockerSessions, PENDING_TTL_S } from './session.js';
 import { parseAnchors } from './xml-verify.js';
@@ -74,9 +74,9 @@ export const createDigilocker: ConnectorFactory = (ctx) => {
     },
     document: (txnId) => document(deps, txnId),
     revokeGrant: (clientId) => revokeGrant(deps, clientId),
-    routes: (app, hooks) => {
+    routes: (hooks) => {
       deps.hooks = hooks;
-      registerCallback(app, hooks, deps);
+      return [callbackRoute(hooks, deps)];
     },
     close: async () => {
       await retrier.close();

@@ -4,9 +4,9 @@
 // the verifier never leave the server; the client id, which travels through the browser, proves
 // nothing by itself.
 import { createHash, randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../ids.js';
-import type { Outcome, PartnerContext, PartnerRouteHooks } from '../connector.js';
+import type { Outcome, PartnerContext, PartnerRoute, PartnerRouteHooks } from '../connector.js';
 import type { DigilockerHttp } from './http.js';
 import { DECIDED_TTL_S, PENDING_TTL_S, type ClientSession, type ConsentStatus, type DigilockerSessions } from './session.js';
 import { describe, errorFrom, grantFrom } from './transformers.js';
@@ -99,8 +99,8 @@ const REPORTS: Record<Decision['status'], string> = {
 };
 
 /** GET /partners/<name>/oauth/callback. */
-export function registerCallback(app: FastifyInstance, hooks: PartnerRouteHooks, d: OAuthDeps): void {
-  app.get<{ Querystring: Record<string, string | undefined> }>(`/partners/${d.ctx.name}/oauth/callback`, { schema: { hide: true } }, async (req, reply) => {
+export function callbackRoute(hooks: PartnerRouteHooks, d: OAuthDeps): PartnerRoute {
+  return { method: 'GET', path: '/oauth/callback', handler: async (req: FastifyRequest<{ Querystring: Record<string, string | undefined> }>, reply) => {
     const { code, state, error } = req.query;
     const clientId = typeof state === 'string' && state ? await d.sessions.takeState(state) : undefined;
     const session = clientId ? await d.sessions.client(clientId) : undefined;
@@ -131,7 +131,7 @@ export function registerCallback(app: FastifyInstance, hooks: PartnerRouteHooks,
     }
     const [title, text] = PAGES[decision.status];
     return page(reply, decision.status === 'failed' ? 502 : 200, title, decision.reason ? `${text}: ${decision.reason}.` : text);
-  });
+  } };
 }
 
 function safeUrl(s: string): URL | null {

@@ -76,7 +76,7 @@ import {
   type Payer,
   type StoredPayment,
 } from './transformers.js';
-import { registerWebhooks } from './webhook.js';
+import { webhookRoute } from './webhook.js';
 import { agentOf, payerOf } from './settings.js';
 
 const STORED_TTL_S = 7 * 24 * 3600;
@@ -205,15 +205,15 @@ export class SetuDthConnector implements Connector {
     return { txnId: tx.txnId, partnerRef: refId, outcome: { status: 'pending', message, money: moneyOf('pending', null, known), partnerRef: refId } };
   }
 
-  routes: Connector['routes'] = (app, hooks) =>
-    registerWebhooks(app, {
-      name: this.ctx.name,
+  routes: Connector['routes'] = (hooks) => [
+    webhookRoute({
       secret: this.s.webhookSecret,
       stored: (txnId) => this.recorded.get(txnId),
       payment: (refId) => this.payment(refId),
       reportOf: (p, known) => this.reportOf(p, known),
       report: (r) => hooks.report(r),
-    });
+    }),
+  ];
 
   close(): Promise<void> {
     return this.api.close();

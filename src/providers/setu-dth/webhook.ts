@@ -12,15 +12,14 @@
 //     (refId, paymentRefId, amount) and payment/response shows that payment as a Success (or refunded);
 //     anything else is refused. Since Setu signs nothing, the secret URL is what stands behind a refund;
 //   - BILL_FETCH and other events are acknowledged and ignored (the connector polls its own fetches).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import type { PartnerOutcome, PartnerReport } from '../connector.js';
+import type { PartnerOutcome, PartnerReport, PartnerRoute } from '../connector.js';
 import { txnIdOfPaymentRef, type Known } from '../setu/transformers.js';
 import { confirm, guardSecret } from '../setu/webhook.js';
 import { reversalOf, statusOf, type BbpsPayment, type BbpsWebhook, type StoredPayment } from './transformers.js';
 
 export interface WebhookDeps {
-  name: string;
   secret: string;
   stored(txnId: string): Promise<StoredPayment | undefined>;
   payment(refId: string): Promise<BbpsPayment | null>;
@@ -28,8 +27,9 @@ export interface WebhookDeps {
   report(r: PartnerReport<PartnerOutcome>): Promise<void>;
 }
 
-export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
-  app.post(`/partners/${d.name}/webhooks/:secret`, { schema: { hide: true } }, async (req: FastifyRequest<{ Params: { secret: string } }>, reply) => {
+/** POST /partners/<name>/webhooks/<secret>. */
+export function webhookRoute(d: WebhookDeps): PartnerRoute {
+  return { method: 'POST', path: '/webhooks/:secret', handler: async (req: FastifyRequest<{ Params: { secret: string } }>, reply) => {
     guardSecret(req.params.secret, d.secret, 'Setu BBPS');
     const w = (req.body ?? {}) as BbpsWebhook;
     if (w.event !== 'BILL_PAY') return reply.send({ received: true, applied: false });
@@ -51,7 +51,7 @@ export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
     }
     await d.report(r);
     return reply.send({ received: true, applied: r.reversal ? 'reversal' : 'status' });
-  });
+  } };
 }
 
 /**

@@ -73,7 +73,7 @@ import {
   type SetuRechargeData,
   type SetuRechargeRequest,
 } from './transformers.js';
-import { confirms, registerWebhooks, type ParkedReversal } from './webhook.js';
+import { confirms, webhookRoutes, type ParkedReversal } from './webhook.js';
 
 /** How long the request body (and the reference → transaction link) is kept: a week covers any Processing. */
 const STORED_TTL_S = 7 * 24 * 3600;
@@ -218,8 +218,8 @@ export class SetuRechargeConnector implements Connector {
     return { balancePaise: paise, at: new Date() };
   }
 
-  routes: Connector['routes'] = (app, hooks) =>
-    registerWebhooks(app, {
+  routes: Connector['routes'] = (hooks) =>
+    webhookRoutes({
       name: this.ctx.name,
       secret: this.s.webhookSecret,
       // Setu's webhook page calls `transactionRefId` the reference "from the original recharge request":

@@ -25,9 +25,9 @@
 //     an unknown reference is answered 404 (Setu retries: a webhook can outrun the answer that links it);
 //     wallet webhooks are logged and acknowledged.
 // Repeats are harmless: settlement applies a final state once and a reversal once.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
-import type { PartnerOutcome, PartnerReport, Reversal } from '../connector.js';
+import type { PartnerOutcome, PartnerReport, PartnerRoute, Reversal } from '../connector.js';
 import { paymentRefIdOf, type Known } from '../setu/transformers.js';
 import { confirm, guardSecret } from '../setu/webhook.js';
 import { reversalOf, rupeeStringToPaise, statusOf, type SetuPaymentWebhook, type SetuRechargeData } from './transformers.js';
@@ -60,12 +60,13 @@ export const confirms = (p: ParkedReversal, now: SetuRechargeData): boolean =>
 
 type Req = FastifyRequest<{ Params: { secret: string } }>;
 
-export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
-  const base = `/partners/${d.name}/webhooks/:secret`;
+/** POST /partners/<name>/webhooks/<secret>/…: the payment status and reversal, and the wallet notifications. */
+export function webhookRoutes(d: WebhookDeps): PartnerRoute[] {
+  const base = '/webhooks/:secret';
   const guard = (req: Req) => guardSecret(req.params.secret, d.secret, 'Setu');
-  const hide = { schema: { hide: true } };
+  const post = (path: string, handler: (req: Req, reply: FastifyReply) => Promise<unknown>): PartnerRoute => ({ method: 'POST', path, handler });
 
-  app.post(`${base}/payment/status`, hide, async (req: Req, reply) => {
+  const status = post(`${base}/payment/status`, async (req, reply) => {
     guard(req);
     const { known, now } = await resolve(req, d);
     if (await apply(d, now, known)) return answer(reply, 200, { received: true, applied: 'status' });
@@ -74,7 +75,7 @@ export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
     return answer(reply, claimed ? 409 : 200, { received: !claimed, applied: false, reason: 'the recharge is not final at Setu yet' });
   });
 
-  app.post(`${base}/payment/reversal`, hide, async (req: Req, reply) => {
+  const reversal = post(`${base}/payment/reversal`, async (req, reply) => {
     guard(req);
     const w = (req.body ?? {}) as SetuPaymentWebhook;
     if (w.status !== 'REVERSED') return answer(reply, 200, { received: true, applied: false, reason: 'not a REVERSED event' });
@@ -113,14 +114,15 @@ export function registerWebhooks(app: FastifyInstance, d: WebhookDeps): void {
     return answer(reply, 200, { received: true, applied: 'reversal' });
   });
 
-  for (const route of ['/wallet/low-balance', '/wallet/low_balance', '/wallet/topup', '/wallet/top_up']) {
-    app.post(`${base}${route}`, hide, async (req: Req, reply) => {
+  const wallet = ['/wallet/low-balance', '/wallet/low_balance', '/wallet/topup', '/wallet/top_up'].map((route) =>
+    post(`${base}${route}`, async (req, reply) => {
       guard(req);
       const body = req.body as { event?: unknown; balance?: unknown; currentBalance?: unknown };
       req.log.warn({ partner: d.name, event: body?.event, balance: body?.balance ?? body?.currentBalance }, 'Setu wallet notification');
       return answer(reply, 200, { received: true });
-    });
-  }
+    }),
+  );
+  return [status, reversal, ...wallet];
 }
 
 const answer = (reply: FastifyReply, code: number, body: Record<string, unknown>) => reply.code(code).send(body);

@@ -1,0 +1,28 @@
+// Owns the client's name-match settings in the console: the account's thresholds and what a payout
+// whose beneficiary name is only a review does, through the shared admin action (audited as
+// console:<email>). Admins reach any account through the admin area's account routes.
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Db } from '../../../db/client.js';
+import { okEnvelope } from '../../../http/envelope.js';
+import { accounts } from '../../../admin/actions/index.js';
+import { accountOf, actorOf } from './context.js';
+
+const Score = Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()]);
+const Change = Type.Object(
+  {
+    approve_at: Type.Optional(Score),
+    review_at: Type.Optional(Score),
+    on_review: Type.Optional(Type.Union([Type.Literal('pay'), Type.Literal('hold'), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export function registerNameMatch(api: FastifyInstance, db: Db): void {
+  api.get('/console/api/name-match', { schema: { hide: true } }, async (req) => okEnvelope('Name match settings', { ...(await accounts.nameMatchSettings(db, accountOf(req))) }));
+
+  api.put<{ Body: Static<typeof Change> }>('/console/api/name-match', { schema: { hide: true, body: Change } }, async (req) => {
+    const { account: _, ...settings } = await accounts.setNameMatch(db, actorOf(req), { accountId: accountOf(req), ...req.body });
+    return okEnvelope('Name match settings updated', settings);
+  });
+}
