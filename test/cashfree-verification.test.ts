@@ -12,6 +12,7 @@ import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } 
 import { linkedAccount } from '../partner-sim/cashfree-verification/directory.js';
 import { createCashfreeVerification } from '../src/providers/cashfree-verification/index.js';
 import { maskAccount, outcomeOf, statusOf } from '../src/providers/cashfree-verification/transformers.js';
+import { answerOf } from '../src/providers/answer.js';
 import type { PartnerContext } from '../src/providers/connector.js';
 import { eventually, PATHS, sleep, VALID, type TestApp } from './harness.js';
 import { assertLedgerHolds, liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp } from './live-harness.js';
@@ -281,8 +282,9 @@ describe('cashfree-verification transformers and variables', () => {
     assert.equal(outcomeOf({ status: 'VALID', bank_account: null, ifsc: 'HDFC0000001', name_at_bank: 'A B' }, 'txn_x', {}), null);
     const o = outcomeOf({ status: 'VALID', bank_account: '001234567890', ifsc: 'hdfc0000001', name_at_bank: 'A B', reference_id: 7 }, 'txn_x', {});
     assert.equal(o?.partnerRef, '7');
-    assert.deepEqual((o?.fields.account as Record<string, unknown>).account_number, 'XXXXXXXX7890');
-    assert.equal((o?.fields.account as Record<string, unknown>).ifsc, 'HDFC0000001');
+    const fields = o && answerOf(o).fields; // as the router hands it to the core
+    assert.deepEqual((fields?.account as Record<string, unknown>).account_number, 'XXXXXXXX7890');
+    assert.equal((fields?.account as Record<string, unknown>).ifsc, 'HDFC0000001');
   });
 
   it('the factory names a missing or malformed variable in full', () => {

@@ -10,6 +10,7 @@ import { startSurepassSignatureEmulator, type SurepassSignatureEmulator } from '
 import { samples } from '../partner-sim/surepass-signature/samples.js';
 import { createSurepassSignature } from '../src/providers/surepass-signature/index.js';
 import { formOf, outcomeOf } from '../src/providers/surepass-signature/transformers.js';
+import { answerOf } from '../src/providers/answer.js';
 import type { PartnerContext } from '../src/providers/connector.js';
 import { eventually, PATHS, VALID, type TestApp } from './harness.js';
 import { partnerSuiteEnv, partnerSuiteLife, startPartnerApp } from './live-harness.js';
@@ -233,7 +234,8 @@ describe('surepass-signature transformers and variables', () => {
     assert.equal(outcomeOf({ data: { score: 120 }, success: true }, undefined), null);
     assert.equal(outcomeOf({ data: null, success: false }, undefined), null);
     const o = outcomeOf({ data: { score: 91.5, threshold: 90 }, success: true }, undefined);
-    assert.deepEqual(o?.fields, { name_match_score: 91.5, extracted_name: null, matched: true, threshold: 90, compared_with: 'reference_signature' });
+    // As the router hands it to the core.
+    assert.deepEqual(o && answerOf(o).fields, { name_match_score: 91.5, extracted_name: null, matched: true, threshold: 90, compared_with: 'reference_signature' });
   });
 
   it('the factory names a missing or malformed variable in full', () => {

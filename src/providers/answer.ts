@@ -1,11 +1,26 @@
 // Owns the public answer of a partner's outcome (Hyperswitch's router owns the answer, its connectors'
-// transformers the partner's shape): a connector, or an operation's sandbox, reports a payment's or a
-// recharge's result typed, amounts in integer paise (MoneyResult); here alone it becomes the answer's
-// own fields, by their public names (`txn_id`, `amount` and `commission` in INR, `utr`), in the order
-// the answer shows them. The router applies it to everything a live connector reports, the sandbox
-// connector to every sandbox answer. A verification's fields are already in our names and pass as they are.
+// transformers the partner's shape): a connector, or an operation's sandbox, reports its result typed
+// per kind of operation, in our terms (connector.ts's PartnerResult): a payment's or a recharge's
+// (MoneyResult, amounts in integer paise), a signature comparison's, a bank account lookup's, a
+// document-locker session's or download's. Here alone it becomes the answer's own fields, by their
+// public names (`txn_id`, `amount` and `commission` in INR, `utr`; `name_match_score`; `account`;
+// `doclocker__client__id`; the seed's `Aadhaar_Xml_Data`, `Errorcode`…), in the order the answer shows
+// them. The router applies it to everything a live connector reports, the sandbox connector to every
+// sandbox answer.
 import { paiseToInr } from '../money.js';
-import type { FinalOutcome, MoneyResult, Outcome, PartnerFinal, PartnerOutcome, PartnerReport, PartnerResult } from './connector.js';
+import type {
+  AadhaarResult,
+  AccountResult,
+  DoclockerSession,
+  FinalOutcome,
+  MoneyResult,
+  Outcome,
+  PartnerFinal,
+  PartnerOutcome,
+  PartnerReport,
+  PartnerResult,
+  SignatureResult,
+} from './connector.js';
 
 /** A payment's or a recharge's result fields, by their public names; an absent member leaves its field out. */
 export function moneyFields(r: MoneyResult): Record<string, unknown> {
@@ -18,7 +33,72 @@ export function moneyFields(r: MoneyResult): Record<string, unknown> {
   };
 }
 
-const fieldsOf = (r: PartnerResult) => ('money' in r ? moneyFields(r.money) : r.fields);
+/** A signature comparison's result fields (signature-match); an absent member leaves its field out. */
+export function signatureFields(r: SignatureResult): Record<string, unknown> {
+  return {
+    ...(r.score !== undefined ? { name_match_score: r.score } : {}),
+    ...(r.extractedName !== undefined ? { extracted_name: r.extractedName } : {}),
+    ...(r.matched !== undefined ? { matched: r.matched } : {}),
+    ...(r.threshold !== undefined ? { threshold: r.threshold } : {}),
+    ...(r.comparedWithReference ? { compared_with: 'reference_signature' } : {}),
+  };
+}
+
+/** A bank account lookup's result fields (mobile-to-bank-account): `service` always, the rest as known. */
+export function accountFields(r: AccountResult): Record<string, unknown> {
+  const a = r.account;
+  return {
+    service: 'mobile-to-bank-account',
+    ...(a ? { account: { account_holder_name: a.holderName, account_number: a.maskedNumber, ifsc: a.ifsc, bank_name: a.bankName, branch: a.branch } } : {}),
+    ...(r.accountNumberMatch !== undefined ? { account_number_match: r.accountNumberMatch } : {}),
+    ...(r.ifscMatch !== undefined ? { ifsc_match: r.ifscMatch } : {}),
+    ...(r.all !== undefined ? { account_match: r.all } : {}),
+  };
+}
+
+/** A document-locker session's result fields (doclocker-initialize); an absent member leaves its field out. */
+export function sessionFields(r: DoclockerSession): Record<string, unknown> {
+  return {
+    ...(r.clientId !== undefined ? { doclocker__client__id: r.clientId } : {}),
+    ...(r.authorizationUrl !== undefined ? { authorization_url: r.authorizationUrl } : {}),
+    ...(r.expiresAt !== undefined ? { expires_at: r.expiresAt.toISOString() } : {}),
+  };
+}
+
+/** A document-locker download's result fields (doclocker-download-aadhaar): the seed's §2.5 record and status fields. */
+export function aadhaarFields(r: AadhaarResult): Record<string, unknown> {
+  const p = r.record;
+  return {
+    ...(p
+      ? {
+          Aadhaar_Xml_Data: {
+            Full_Name: p.fullName,
+            Care_Of: p.careOf,
+            Dob: p.dob,
+            Gender: p.gender,
+            Masked_Aadhaar: p.maskedAadhaar,
+            Full_Address: p.fullAddress,
+            Profile_Image: p.photo,
+            Address: { Country: p.address.country, State: p.address.state, Dist: p.address.district, Street: p.address.street },
+          },
+        }
+      : {}),
+    ...(r.download
+      ? r.download.done
+        ? { Errorcode: 100, Status: 'success', Message: r.download.message }
+        : { Errorcode: 120, Status: 'Failed', Message: r.download.message }
+      : {}),
+  };
+}
+
+/** A result's public fields, by its kind. */
+function fieldsOf(r: PartnerResult): Record<string, unknown> {
+  if ('money' in r) return moneyFields(r.money);
+  if ('signature' in r) return signatureFields(r.signature);
+  if ('account' in r) return accountFields(r.account);
+  if ('session' in r) return sessionFields(r.session);
+  return aadhaarFields(r.aadhaar);
+}
 
 const finalOf = ({ status, message, ...result }: PartnerFinal): FinalOutcome => ({ status, message, fields: fieldsOf(result) });
 

@@ -4,8 +4,10 @@
 // mapping and its webhook verifier; the registry (registry.ts) maps its KIND to a factory. The core
 // asks a connector to:
 //   - execute one operation (a union of the operation inputs) and answer a PartnerOutcome in our terms
-//     (a payment's or a recharge's result typed, amounts in integer paise); the core names the public
-//     answer's fields and converts its amounts (answer.ts, applied by the router);
+//     (its result typed per kind of operation — a payment's or a recharge's, amounts in integer paise,
+//     a signature comparison's, a bank account lookup's, a document-locker session's or download's);
+//     the core names the public answer's fields and converts its amounts (answer.ts, applied by the
+//     router);
 //   - tell the status of a transaction it holds, for reconciliation;
 //   - verify and parse an inbound callback into events;
 //   - optionally, declare routes of its own (an OAuth callback, webhooks at the partner's paths), which
@@ -56,10 +58,86 @@ export interface MoneyResult {
 }
 
 /**
- * What a connector's answer carries: a payment's or a recharge's typed result (`money`), or a
- * verification's result fields, already in our names (`fields`).
+ * A signature comparison's result (signature-match), in our terms. An absent member is not part of
+ * this answer (a failed comparison carries only what was compared with).
  */
-export type PartnerResult = { money: MoneyResult } | { fields: Record<string, unknown> };
+export interface SignatureResult {
+  /** 0 to 100: the name read against `name`, or the two signatures' similarity. */
+  score?: number;
+  /** The name read from the signature; null when the partner reads none. */
+  extractedName?: string | null;
+  /** The partner's verdict when it compares two signatures (null when it gave none). */
+  matched?: boolean | null;
+  /** The score at which the partner calls two signatures a match (null when it gave none). */
+  threshold?: number | null;
+  /** Set when the input was compared with the reference signature. */
+  comparedWithReference?: true;
+}
+
+/** A bank account linked to a mobile number, as found (its number masked: only the last 4 digits shown). */
+export interface LinkedBankAccount {
+  holderName: string;
+  maskedNumber: string;
+  ifsc: string;
+  /** The bank's name (the IFSC directory's, else the partner's); null or absent when neither knows it. */
+  bankName?: string | null;
+  /** The branch name, when the partner network gives one. */
+  branch: string | null;
+}
+
+/**
+ * A mobile-to-bank-account lookup's result, in our terms: the account found (absent when none was,
+ * or not yet), and how the account number and IFSC the client gave compare with it (each only when
+ * given; `all` when any was: every given one matches).
+ */
+export interface AccountResult {
+  account?: LinkedBankAccount;
+  accountNumberMatch?: boolean;
+  ifscMatch?: boolean;
+  all?: boolean;
+}
+
+/** A document-locker consent session (doclocker-initialize): its client id, where the user consents, and when it expires. */
+export interface DoclockerSession {
+  clientId?: string;
+  authorizationUrl?: string;
+  expiresAt?: Date;
+}
+
+/** The identity record read from a signed eAadhaar document; only the last 4 digits of the number survive. */
+export interface AadhaarRecord {
+  fullName: string;
+  careOf: string;
+  dob: string;
+  gender: string;
+  /** XXXXXXXX and the last 4 digits. */
+  maskedAadhaar: string;
+  fullAddress: string;
+  /** The photo, base64. */
+  photo: string;
+  address: { country: string; state: string; district: string; street: string };
+}
+
+/**
+ * A document-locker download's result (doclocker-download-aadhaar), in our terms: the record (when
+ * downloaded), and whether the download was made, with its message (absent when not known yet).
+ */
+export interface AadhaarResult {
+  record?: AadhaarRecord;
+  download?: { done: boolean; message: string };
+}
+
+/**
+ * What a connector's answer carries, typed per kind of operation: a payment's or a recharge's result
+ * (`money`), a signature comparison's, a bank account lookup's, a document-locker session's or
+ * download's. answer.ts names its public fields.
+ */
+export type PartnerResult =
+  | { money: MoneyResult }
+  | { signature: SignatureResult }
+  | { account: AccountResult }
+  | { session: DoclockerSession }
+  | { aadhaar: AadhaarResult };
 
 /** A final answer in a connector's terms. */
 export type PartnerFinal = { status: 'success' | 'failed'; message: string } & PartnerResult;
@@ -107,7 +185,7 @@ export interface Reversal {
  * What a partner says about one transaction, from a status enquiry or a callback: in the connector's
  * terms (`PartnerReport<PartnerOutcome>`) until the router hands it to the core (`PartnerReport`).
  */
-export interface PartnerReport<O extends PartnerOutcome = Outcome> {
+export interface PartnerReport<O extends PartnerOutcome | Outcome = Outcome> {
   /** Our transaction id when the partner echoes it; otherwise partnerRef finds it. */
   txnId: string | null;
   partnerRef: string | null;
@@ -116,7 +194,7 @@ export interface PartnerReport<O extends PartnerOutcome = Outcome> {
   reversal?: Reversal;
 }
 
-export interface PartnerEvent<O extends PartnerOutcome = Outcome> extends PartnerReport<O> {
+export interface PartnerEvent<O extends PartnerOutcome | Outcome = Outcome> extends PartnerReport<O> {
   /** The partner's unique event id: a repeat is acknowledged and dropped. */
   eventId: string;
 }

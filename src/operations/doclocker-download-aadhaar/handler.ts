@@ -5,6 +5,7 @@
 // charged. In live an id issued by nobody here is that same 404 (no partner is asked). In the sandbox
 // an id issued by nobody stays accepted with synthetic data (CONTRACT §3) — see docs/DECISIONS.md.
 import { ApiError } from '../../errors.js';
+import { answerOf } from '../../providers/answer.js';
 import type { Outcome } from '../../providers/connector.js';
 import { aadhaarDownloadSandbox } from './sandbox.js';
 import { defineOperation } from '../operation.js';
@@ -49,7 +50,7 @@ export const doclockerDownloadAadhaar = defineOperation({
     // admit() let through only the caller's own ids (and, in the sandbox, ids issued by nobody).
     const state = ctx.environment === 'sandbox' ? await sessionState(ctx.deps.db, ctx.accountId, ctx.environment, input.doclocker__client__id) : 'unknown';
     if (state === 'pending' || state === 'denied' || state === 'expired') {
-      return { status: 'failed', message: REFUSALS[state], fields: { Errorcode: 120, Status: 'Failed', Message: REFUSALS[state] } };
+      return answerOf({ status: 'failed', message: REFUSALS[state], aadhaar: { download: { done: false, message: REFUSALS[state] } } });
     }
     const outcome = await ctx.connector.execute({ operation: 'doclocker-download-aadhaar', txnId: ctx.txnId, clientId: input.doclocker__client__id, aadhaarNumber: input.aadhaar_number });
     if (outcome.status !== 'success') return outcome;

@@ -4,6 +4,7 @@
 // account and environment (sessions.ts) in the transaction that records the answer: a download
 // accepts an issued id only from its owner.
 import { newId } from '../../ids.js';
+import { answerOf } from '../../providers/answer.js';
 import { defineOperation } from '../operation.js';
 import { DoclockerInitializeRequest, DoclockerInitializeResult } from './schema.js';
 import { CONSENT_PATH, recordSession } from './sessions.js';
@@ -53,18 +54,14 @@ export const doclockerInitialize = defineOperation({
     }
     const clientId = newId('doclocker', 24);
     bind(clientId);
-    return {
+    return answerOf({
       status: 'pending',
       message: 'Awaiting the user’s consent at authorization_url',
-      fields: {
-        doclocker__client__id: clientId,
-        authorization_url: `${publicUrl}${CONSENT_PATH}${clientId}`,
-        expires_at: expiresAt.toISOString(),
-      },
+      session: { clientId, authorizationUrl: `${publicUrl}${CONSENT_PATH}${clientId}`, expiresAt },
       settle: {
         after_ms: doclockerSessionTtlS * 1000,
-        final: { status: 'failed', message: 'The user did not authorize the request before it expired', fields: {} },
+        final: { status: 'failed', message: 'The user did not authorize the request before it expired', session: {} },
       },
-    };
+    });
   },
 });

@@ -29,7 +29,7 @@ import {
   type Connector,
   type ConnectorFactory,
   type OperationRequest,
-  type Outcome,
+  type PartnerOutcome,
   type PartnerContext,
   type PartnerReport,
   type TxRef,
@@ -92,10 +92,10 @@ export class CashfreeVerificationConnector implements Connector {
     this.recorded = new RecordedRequests(ctx.sessions, 'pennydrop', STORED_TTL_S, 'penny drop');
   }
 
-  async execute(req: OperationRequest): Promise<Outcome> {
+  async execute(req: OperationRequest): Promise<PartnerOutcome> {
     if (req.operation !== 'mobile-to-bank-account') throw new Error(`the cashfree-verification connector does not serve ${req.operation}`);
     const stored: StoredCreate = { body: JSON.stringify(pennyDropBody(req.txnId, req.mobile, new Date())), given: givenOf(req.txnId, req) };
-    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: { service: 'mobile-to-bank-account' } });
+    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, account: {} });
     const a = await this.recorded.send(
       req.txnId,
       stored,
@@ -118,12 +118,12 @@ export class CashfreeVerificationConnector implements Connector {
     throw new PartnerError('unavailable', `${refusalText(a)}; nothing was executed or debited`);
   }
 
-  async status(tx: TxRef): Promise<PartnerReport | null> {
+  async status(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null> {
     if (tx.operation !== 'mobile-to-bank-account') return null;
     // Our own record is the one thing that says "never sent": it is written before the POST goes out.
     if (!(await this.recorded.get(tx.txnId))) return null;
     const message = 'Cashfree documents no status call for the mobile penny drop: it stays pending, with its fee held, until a person settles it (Needs attention)';
-    return { txnId: tx.txnId, partnerRef: tx.partnerRef, outcome: { status: 'pending', message, fields: { service: 'mobile-to-bank-account' } } };
+    return { txnId: tx.txnId, partnerRef: tx.partnerRef, outcome: { status: 'pending', message, account: {} } };
   }
 
   close(): Promise<void> {

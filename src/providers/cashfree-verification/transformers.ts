@@ -1,12 +1,12 @@
 // Owns the translation between our terms and Cashfree's Mobile Penny Drop (PARTNERS.md §5.1): the
 // request in its own field names (the user_consent block filled from our `consent: true`), the answer
 // and error shapes, its status mapping, and the mapping of an answer to our mobile-to-bank-account result
-// (`service`, `account` with the account number masked to its last 4 digits, `account_number_match` /
-// `ifsc_match` / the deprecated `account_match` compared here). Cashfree returns `bank_account` in full:
-// it never leaves this module unmasked.
+// (AccountResult: the account found, its number masked to its last 4 digits, and the account number and
+// IFSC the client gave compared with it here). Cashfree returns `bank_account` in full: it never leaves
+// this module unmasked.
 import { createHash } from 'node:crypto';
 import { bankNameOf } from '../../../shared/ifsc.js';
-import type { Outcome } from '../connector.js';
+import type { AccountResult, PartnerOutcome } from '../connector.js';
 
 // ---- Cashfree's shapes, in its names ---------------------------------------------------------------
 
@@ -100,7 +100,7 @@ export function pennyDropBody(txnId: string, mobile: string, at: Date): CfPennyD
 // ---- Mapping answers to ours -----------------------------------------------------------------------
 
 /** VALID → success, INVALID (no account linked) → failed, PENDING and anything unknown → pending. */
-export function statusOf(s: CfPennyDropStatus): Outcome['status'] {
+export function statusOf(s: CfPennyDropStatus): PartnerOutcome['status'] {
   if (s === 'VALID') return 'success';
   if (s === 'INVALID') return 'failed';
   return 'pending';
@@ -140,10 +140,10 @@ export function givenOf(txnId: string, given: { accountNumber?: string; ifsc?: s
 
 /** Each flag only when that field was given; account_match (deprecated) when any was: every given one matches. */
 export function matchesOf(txnId: string, acc: { bankAccount: string; ifsc: string }, given: GivenAccount) {
-  const m: { account_number_match?: boolean; ifsc_match?: boolean; account_match?: boolean } = {};
-  if (given.accountDigest !== undefined) m.account_number_match = accountDigest(txnId, acc.bankAccount) === given.accountDigest;
-  if (given.ifsc !== undefined) m.ifsc_match = given.ifsc.toUpperCase() === acc.ifsc;
-  if (m.account_number_match !== undefined || m.ifsc_match !== undefined) m.account_match = m.account_number_match !== false && m.ifsc_match !== false;
+  const m: Omit<AccountResult, 'account'> = {};
+  if (given.accountDigest !== undefined) m.accountNumberMatch = accountDigest(txnId, acc.bankAccount) === given.accountDigest;
+  if (given.ifsc !== undefined) m.ifscMatch = given.ifsc.toUpperCase() === acc.ifsc;
+  if (m.accountNumberMatch !== undefined || m.ifscMatch !== undefined) m.all = m.accountNumberMatch !== false && m.ifscMatch !== false;
   return m;
 }
 
@@ -158,13 +158,12 @@ export const PENDING_MESSAGE = 'Penny drop in progress at Cashfree; the outcome 
  * IFSC or holder name — an answer we cannot use, which the caller keeps pending (never a success
  * without an account).
  */
-export function outcomeOf(p: CfPennyDropResponse, txnId: string, given: GivenAccount): Outcome | null {
+export function outcomeOf(p: CfPennyDropResponse, txnId: string, given: GivenAccount): PartnerOutcome | null {
   const status = statusOf(p.status);
   const partnerRef = referenceOf(p);
   const ref = partnerRef ? { partnerRef } : {};
-  const service = { service: 'mobile-to-bank-account' };
-  if (status === 'failed') return { status, message: NO_ACCOUNT_MESSAGE, fields: service, ...ref };
-  if (status === 'pending') return { status, message: PENDING_MESSAGE, fields: service, ...ref };
+  if (status === 'failed') return { status, message: NO_ACCOUNT_MESSAGE, account: {}, ...ref };
+  if (status === 'pending') return { status, message: PENDING_MESSAGE, account: {}, ...ref };
   const bankAccount = text(p.bank_account)?.replace(/\s+/g, '');
   const ifsc = text(p.ifsc)?.toUpperCase();
   const holder = text(p.name_at_bank);
@@ -175,9 +174,8 @@ export function outcomeOf(p: CfPennyDropResponse, txnId: string, given: GivenAcc
   return {
     status,
     message: FOUND_MESSAGE,
-    fields: {
-      ...service,
-      account: { account_holder_name: holder, account_number: maskAccount(bankAccount), ifsc, bank_name: bankName, branch: text(p.ifsc_details?.branch) },
+    account: {
+      account: { holderName: holder, maskedNumber: maskAccount(bankAccount), ifsc, bankName, branch: text(p.ifsc_details?.branch) },
       ...matchesOf(txnId, { bankAccount, ifsc }, given),
     },
     ...ref,

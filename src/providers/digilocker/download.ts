@@ -6,13 +6,13 @@
 // unexpected status) throws PartnerError, so the core fails the transaction with a 502 and charges
 // nothing. The token is then kept: fetching the XML again is harmless (a read), so the client may
 // retry with the same client id. A definitive answer (the document, a documented 404, a 401) is
-// final: the token is forgotten and revoked (retried until confirmed: revoke.ts), and the answer is an Outcome: success when
+// final: the token is forgotten and revoked (retried until confirmed: revoke.ts), and the answer is an outcome: success when
 // every check passed, failed — naming the reason and carrying no document content — otherwise.
 //
 // Xml_Url: the XML is kept exactly as received under `xml:<txnId>` in the partner sessions (so only
 // encrypted at rest) for 24 hours, and document() serves it, byte for byte as signed.
 import type { X509Certificate } from 'node:crypto';
-import { PartnerError, type Outcome } from '../connector.js';
+import { PartnerError, type PartnerOutcome } from '../connector.js';
 import { headerValue } from './http.js';
 import { DECIDED_TTL_S, type ClientSession } from './session.js';
 import { downloadFailed, downloadSucceeded, eaadhaarRefusal, recordFrom, REFUSALS } from './transformers.js';
@@ -29,7 +29,7 @@ export interface DownloadDeps extends RevokeDeps {
 
 
 /** Why a session cannot download, in the core's words; null when it can. */
-function refusal(s: ClientSession | undefined): Outcome | null {
+function refusal(s: ClientSession | undefined): PartnerOutcome | null {
   if (!s) return downloadFailed(REFUSALS.expired);
   switch (s.status) {
     case 'pending':
@@ -45,7 +45,7 @@ function refusal(s: ClientSession | undefined): Outcome | null {
   }
 }
 
-export async function download(d: DownloadDeps, r: { txnId: string; clientId: string }): Promise<Outcome> {
+export async function download(d: DownloadDeps, r: { txnId: string; clientId: string }): Promise<PartnerOutcome> {
   const session = await d.sessions.client(r.clientId);
   const refused = refusal(session);
   if (refused || !session?.accessToken) return refused ?? downloadFailed(REFUSALS.expired);

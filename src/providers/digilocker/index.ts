@@ -6,7 +6,7 @@
 // /oauth2/2/xml/eaadhaar, then CONTRACT §9's /oauth2/3/ if the first is not served) and REVOKE_RETRY_S (revoke.ts, default 30); `url` is the API base
 // (…/public). A missing or unusable variable stops the boot with a message naming it.
 import { readFileSync } from 'node:fs';
-import { partnerVars, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext } from '../connector.js';
+import { partnerVars, type Connector, type ConnectorFactory, type OperationRequest, type PartnerContext, type PartnerOutcome } from '../connector.js';
 import { document, download, revokeGrant, type DownloadDeps } from './download.js';
 import { DigilockerHttp } from './http.js';
 import { callbackRoute, initialize } from './oauth.js';
@@ -62,7 +62,7 @@ export const createDigilocker: ConnectorFactory = (ctx) => {
     serves: ['doclocker-initialize', 'doclocker-download-aadhaar'],
     // Initialize waits for the user; an undecided session fails when it expires (PENDING_TTL_S), give or take the finalizer's scan.
     expectedFinalS: PENDING_TTL_S + 60,
-    async execute(req: OperationRequest): Promise<Outcome> {
+    async execute(req: OperationRequest): Promise<PartnerOutcome> {
       switch (req.operation) {
         case 'doclocker-initialize':
           return initialize(deps, req);

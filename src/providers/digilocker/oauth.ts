@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../ids.js';
-import type { Outcome, PartnerContext, PartnerRoute, PartnerRouteHooks } from '../connector.js';
+import type { PartnerContext, PartnerOutcome, PartnerRoute, PartnerRouteHooks } from '../connector.js';
 import type { DigilockerHttp } from './http.js';
 import { DECIDED_TTL_S, PENDING_TTL_S, type ClientSession, type ConsentStatus, type DigilockerSessions } from './session.js';
 import { describe, errorFrom, grantFrom } from './transformers.js';
@@ -22,7 +22,7 @@ export interface OAuthDeps {
 }
 
 /** doclocker-initialize: a pending session and the URL where the user consents. */
-export async function initialize(d: OAuthDeps, r: { txnId: string; redirectUrl?: string }): Promise<Outcome> {
+export async function initialize(d: OAuthDeps, r: { txnId: string; redirectUrl?: string }): Promise<PartnerOutcome> {
   const clientId = newId('doclocker', 24);
   const state = randomBytes(32).toString('base64url');
   const verifier = randomBytes(32).toString('base64url');
@@ -40,9 +40,9 @@ export async function initialize(d: OAuthDeps, r: { txnId: string; redirectUrl?:
   return {
     status: 'pending',
     message: 'Awaiting the user’s consent at authorization_url',
-    fields: { doclocker__client__id: clientId, authorization_url: `${d.url}/oauth2/1/authorize?${q}`, expires_at: expiresAt.toISOString() },
+    session: { clientId, authorizationUrl: `${d.url}/oauth2/1/authorize?${q}`, expiresAt },
     // The callback reports the decision as soon as the user makes it; this is the end of a user who never does.
-    settle: { after_ms: PENDING_TTL_S * 1000, final: { status: 'failed', message: 'The user did not authorize the request before it expired', fields: {} } },
+    settle: { after_ms: PENDING_TTL_S * 1000, final: { status: 'failed', message: 'The user did not authorize the request before it expired', session: {} } },
   };
 }
 
@@ -120,7 +120,7 @@ export function callbackRoute(hooks: PartnerRouteHooks, d: OAuthDeps): PartnerRo
     // own expiry settles it otherwise. The user's redirect does not wait on a failure here.
     const message = decision.reason ? `${REPORTS[decision.status]}: ${decision.reason}` : REPORTS[decision.status];
     await hooks
-      .report({ txnId: session.txnId, partnerRef: null, outcome: { status: decision.status === 'authorized' ? 'success' : 'failed', message, fields: {} } })
+      .report({ txnId: session.txnId, partnerRef: null, outcome: { status: decision.status === 'authorized' ? 'success' : 'failed', message, session: {} } })
       .catch(() => undefined);
 
     const target = session.redirectUrl ? safeUrl(session.redirectUrl) : null;

@@ -1,10 +1,11 @@
 // Owns DigiLocker's own shapes (PARTNERS.md §1) and their mapping to ours: the token response (both
 // the spec's and the real-world field spellings), the `{error, error_description}` body, the eAadhaar
-// XML elements (`KycRes`, `UidData`, `Poi`, `Poa`, `Pht`; Rar, LData, Prn and tkn are never read), and the Outcomes of doclocker-initialize
-// and doclocker-download-aadhaar (the seed §2.5 fields). Reads only from the signed content that
-// xml-verify.ts hands over; never sees unverified XML.
+// XML elements (`KycRes`, `UidData`, `Poi`, `Poa`, `Pht`; Rar, LData, Prn and tkn are never read), and the
+// outcomes of doclocker-download-aadhaar (its typed AadhaarResult: the identity record, or why there is
+// none; answer.ts names the seed §2.5 fields). Reads only from the signed content that xml-verify.ts
+// hands over; never sees unverified XML.
 import type { Element } from '@xmldom/xmldom';
-import type { Outcome } from '../connector.js';
+import type { AadhaarRecord, PartnerOutcome } from '../connector.js';
 
 /** The token endpoint's 200 body, §1.4: the spec's names and the ones real responses use. */
 export interface TokenResponse {
@@ -76,9 +77,9 @@ export const REFUSALS = {
   expired: 'The document-locker request expired before the user authorized it',
 } as const;
 
-/** A failed download: the message and the seed's status fields, and no document content. */
-export function downloadFailed(message: string): Outcome {
-  return { status: 'failed', message, fields: { Errorcode: 120, Status: 'Failed', Message: message } };
+/** A failed download: the message and the seed's status, and no document content. */
+export function downloadFailed(message: string): PartnerOutcome {
+  return { status: 'failed', message, aadhaar: { download: { done: false, message } } };
 }
 
 /** §1.7's documented 404s on the eAadhaar endpoint, in our words (the partner's code kept for support). */
@@ -88,10 +89,10 @@ const NOT_FOUND: Record<string, string> = {
 };
 
 /**
- * The Outcome of a definitive refusal by the eAadhaar endpoint (401, documented 404), or null when the
+ * The outcome of a definitive refusal by the eAadhaar endpoint (401, documented 404), or null when the
  * answer is not one we can call final.
  */
-export function eaadhaarRefusal(status: number, body: Buffer): Outcome | null {
+export function eaadhaarRefusal(status: number, body: Buffer): PartnerOutcome | null {
   const e = errorFrom(status, body);
   if (status === 401) return downloadFailed('DigiLocker refused the access token (expired or revoked by the user); initialize again');
   if (status === 404 && NOT_FOUND[e.error]) return downloadFailed(NOT_FOUND[e.error]!);
@@ -143,17 +144,6 @@ export function signingTime(root: Element): Date | null {
   return Number.isFinite(d.getTime()) ? d : null;
 }
 
-export interface AadhaarRecord {
-  Full_Name: string;
-  Care_Of: string;
-  Dob: string;
-  Gender: string;
-  Masked_Aadhaar: string;
-  Full_Address: string;
-  Profile_Image: string;
-  Address: { Country: string; State: string; Dist: string; Street: string };
-}
-
 /**
  * Our record from the signed root, or null when it lacks what a record needs (a name and a masked
  * uid ending in 4 digits). Only the last 4 digits of the uid survive, whatever the document holds.
@@ -171,18 +161,18 @@ export function recordFrom(root: Element): AadhaarRecord | null {
   const pc = a('pc');
   const country = a('country');
   return {
-    Full_Name: name,
-    Care_Of: a('co') || a('careof'),
-    Dob: attr(poi, 'dob'),
-    Gender: attr(poi, 'gender'),
-    Masked_Aadhaar: `XXXXXXXX${last4}`,
-    Full_Address: `${deduped.join(', ')}${pc ? ` - ${pc}` : ''}${country ? `, ${country}` : ''}`,
-    Profile_Image: (child(uid, 'Pht')?.textContent ?? '').replace(/\s+/g, ''),
-    Address: { Country: country, State: a('state'), Dist: a('dist'), Street: a('street') },
+    fullName: name,
+    careOf: a('co') || a('careof'),
+    dob: attr(poi, 'dob'),
+    gender: attr(poi, 'gender'),
+    maskedAadhaar: `XXXXXXXX${last4}`,
+    fullAddress: `${deduped.join(', ')}${pc ? ` - ${pc}` : ''}${country ? `, ${country}` : ''}`,
+    photo: (child(uid, 'Pht')?.textContent ?? '').replace(/\s+/g, ''),
+    address: { country, state: a('state'), district: a('dist'), street: a('street') },
   };
 }
 
-export function downloadSucceeded(record: AadhaarRecord): Outcome {
+export function downloadSucceeded(record: AadhaarRecord): PartnerOutcome {
   const message = 'Aadhaar XML downloaded';
-  return { status: 'success', message, fields: { Aadhaar_Xml_Data: record, Errorcode: 100, Status: 'success', Message: message } };
+  return { status: 'success', message, aadhaar: { record, download: { done: true, message } } };
 }

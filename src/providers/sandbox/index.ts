@@ -7,7 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { commissionPaise, type Operator } from '../../catalog/operators.js';
 import { randomDigits } from '../../ids.js';
-import type { PartnerFinal, PartnerOutcome, PartnerResult } from '../connector.js';
+import type { AccountResult, PartnerFinal, PartnerOutcome, PartnerResult } from '../connector.js';
 import { portraitPng } from './png.js';
 
 /** Normalised token-sort similarity, 0 to 100. */
@@ -21,14 +21,14 @@ export function nameMatchScore(a: string, b: string): number {
 
 /**
  * How the account and IFSC the client holds compare with the linked account: each flag only when that
- * field was given (an IFSC matches only as the exact branch code), and `account_match`, kept for
- * clients of the first version, true when every given field matches.
+ * field was given (an IFSC matches only as the exact branch code), and `all` (the public
+ * `account_match`, kept for clients of the first version), true when every given field matches.
  */
 export function accountMatches(acc: { account_number: string; ifsc: string }, given: { accountNumber?: string; ifsc?: string }) {
-  const m: { account_number_match?: boolean; ifsc_match?: boolean; account_match?: boolean } = {};
-  if (given.accountNumber !== undefined) m.account_number_match = given.accountNumber === acc.account_number;
-  if (given.ifsc !== undefined) m.ifsc_match = given.ifsc === acc.ifsc;
-  if (given.accountNumber !== undefined || given.ifsc !== undefined) m.account_match = m.account_number_match !== false && m.ifsc_match !== false;
+  const m: Omit<AccountResult, 'account'> = {};
+  if (given.accountNumber !== undefined) m.accountNumberMatch = given.accountNumber === acc.account_number;
+  if (given.ifsc !== undefined) m.ifscMatch = given.ifsc === acc.ifsc;
+  if (given.accountNumber !== undefined || given.ifsc !== undefined) m.all = m.accountNumberMatch !== false && m.ifscMatch !== false;
   return m;
 }
 

@@ -1,7 +1,8 @@
 // Owns the translation between our terms and the simulator protocol (kind `sangam`, protocol.ts):
 // each operation request as the wire body the simulator takes, and its answers (SUCCESS, FAILURE,
-// PENDING, anything else → pending) as PartnerOutcomes: a verification's result fields, a payment's or
-// a recharge's typed result (amounts in paise).
+// PENDING, anything else → pending) as PartnerOutcomes with their typed result: a payment's or a
+// recharge's (amounts in paise), a signature comparison's, a bank account lookup's, a document-locker
+// session's or download's.
 import { bankNameOf } from '../../../shared/ifsc.js';
 import type { MoneyResult, OperationRequest, OperationSlug, PartnerOutcome, PartnerResult } from '../connector.js';
 import { PARTNER_PATHS, type PartnerAnswer } from '../../../shared/protocol.js';
@@ -26,44 +27,42 @@ const amount = (ctx: Amounts) => (ctx.amountPaise !== undefined ? { amountPaise:
 
 export function resultFrom(op: Op, a: PartnerAnswer, ctx: Amounts): PartnerResult {
   if (op === 'upiPay' || op === 'mobileRecharge' || op === 'dthRecharge') return { money: moneyFrom(op, a, ctx) };
-  return { fields: fieldsFrom(op, a) };
+  return verificationFrom(op, a);
 }
 
-/** A verification's result fields. */
-function fieldsFrom(op: Exclude<Op, 'upiPay' | 'mobileRecharge' | 'dthRecharge'>, a: PartnerAnswer): Obj {
+/** A field of the simulator's `data` (the protocol leaves it untyped), taken as given. */
+const str = (v: unknown) => v as string;
+
+/** A verification's result. */
+function verificationFrom(op: Exclude<Op, 'upiPay' | 'mobileRecharge' | 'dthRecharge'>, a: PartnerAnswer): PartnerResult {
   const d = (a.data ?? {}) as Obj;
   switch (op) {
     case 'signatureMatch':
-      return { name_match_score: d.score, extracted_name: typeof d.extracted_name === 'string' ? d.extracted_name : null };
+      return { signature: { score: d.score as number | undefined, extractedName: typeof d.extracted_name === 'string' ? d.extracted_name : null } };
     case 'aadhaarInitialize':
-      return { doclocker__client__id: d.client_id, authorization_url: d.authorization_url };
+      return { session: { clientId: d.client_id as string | undefined, authorizationUrl: d.authorization_url as string | undefined } };
     case 'aadhaarDownload': {
-      if (d.name === undefined) return {};
+      if (d.name === undefined) return { aadhaar: {} };
       const ad = (d.address ?? {}) as Obj;
-      return {
-        Aadhaar_Xml_Data: {
-          Full_Name: d.name,
-          Care_Of: d.care_of,
-          Dob: d.dob,
-          Gender: d.gender,
-          Masked_Aadhaar: d.masked_uid,
-          Full_Address: d.address_line,
-          Profile_Image: d.photo_b64,
-          Address: { Country: ad.country, State: ad.state, Dist: ad.district, Street: ad.street },
-        },
-        Errorcode: 100,
-        Status: 'success',
-        Message: a.message,
+      const record = {
+        fullName: str(d.name),
+        careOf: str(d.care_of),
+        dob: str(d.dob),
+        gender: str(d.gender),
+        maskedAadhaar: str(d.masked_uid),
+        fullAddress: str(d.address_line),
+        photo: str(d.photo_b64),
+        address: { country: str(ad.country), state: str(ad.state), district: str(ad.district), street: str(ad.street) },
       };
+      return { aadhaar: { record, download: { done: true, message: a.message } } };
     }
     case 'mobileToBank': {
-      const base: Obj = { service: 'mobile-to-bank-account' };
-      if (d.holder_name === undefined) return base;
+      if (d.holder_name === undefined) return { account: {} };
       // A partner that leaves out the bank name gets the directory's; a branch name only it can give.
-      const bankName = d.bank_name ?? (typeof d.ifsc === 'string' ? bankNameOf(d.ifsc) : null);
-      base.account = { account_holder_name: d.holder_name, account_number: d.account_number_masked, ifsc: d.ifsc, bank_name: bankName, branch: d.branch ?? null };
-      for (const k of ['account_number_match', 'ifsc_match', 'account_match']) if (typeof d[k] === 'boolean') base[k] = d[k];
-      return base;
+      const bankName = (d.bank_name ?? (typeof d.ifsc === 'string' ? bankNameOf(d.ifsc) : null)) as string | null;
+      const account = { holderName: str(d.holder_name), maskedNumber: str(d.account_number_masked), ifsc: str(d.ifsc), bankName, branch: (d.branch ?? null) as string | null };
+      const flag = (k: string) => (typeof d[k] === 'boolean' ? (d[k] as boolean) : undefined);
+      return { account: { account, accountNumberMatch: flag('account_number_match'), ifscMatch: flag('ifsc_match'), all: flag('account_match') } };
     }
   }
 }

@@ -19,7 +19,7 @@
 // enquiries answer "pending", it is overdue after expectedFinalS and a person settles it in the console's
 // Needs attention queue — as failed (the fee of a completed check), never success: a success carries the
 // score, which a person cannot supply (src/contract/partner-read.ts). No marker means it was never sent.
-import { partnerVars, NoAnswer, PartnerError, type Connector, type ConnectorFactory, type OperationRequest, type Outcome, type PartnerContext, type PartnerReport, type TxRef } from '../connector.js';
+import { partnerVars, NoAnswer, PartnerError, type Connector, type ConnectorFactory, type OperationRequest, type PartnerContext, type PartnerOutcome, type PartnerReport, type TxRef } from '../connector.js';
 import { RecordedRequests } from '../recorded.js';
 import { SurepassHttp, type SurepassAnswer } from './http.js';
 import { errorText, formOf, noSignatureOutcome, outcomeOf } from './transformers.js';
@@ -64,11 +64,11 @@ export class SurepassSignatureConnector implements Connector {
     this.sent = new RecordedRequests(ctx.sessions, 'compare', MARKER_TTL_S, 'comparison');
   }
 
-  async execute(req: OperationRequest): Promise<Outcome> {
+  async execute(req: OperationRequest): Promise<PartnerOutcome> {
     if (req.operation !== 'signature-match') throw new Error(`the surepass-signature connector does not serve ${req.operation}`);
     const form = formOf(req.input, req.referenceSignature);
     if (typeof form === 'string') throw new PartnerError('unavailable', `${form}; nothing was executed or debited`);
-    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, fields: {} });
+    const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, signature: {} });
     const a = await this.sent.send(
       req.txnId,
       { sent: true },
@@ -92,11 +92,11 @@ export class SurepassSignatureConnector implements Connector {
     throw new PartnerError('unavailable', `${failureText(a)}; nothing was debited`);
   }
 
-  async status(tx: TxRef): Promise<PartnerReport | null> {
+  async status(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null> {
     if (tx.operation !== 'signature-match') return null;
     if (!(await this.sent.get(tx.txnId))) return null;
     const message = 'Surepass documents no status call for a comparison: it stays pending, with its fee held, until a person settles it (Needs attention)';
-    return { txnId: tx.txnId, partnerRef: tx.partnerRef, outcome: { status: 'pending', message, fields: {} } };
+    return { txnId: tx.txnId, partnerRef: tx.partnerRef, outcome: { status: 'pending', message, signature: {} } };
   }
 
   close(): Promise<void> {

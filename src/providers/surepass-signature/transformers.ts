@@ -15,7 +15,7 @@
 //   - No reference_signature, or a pair Surepass cannot take as one pair (a URL with a base64 image),
 //     is refused before anything is sent: PartnerError, nothing charged, the router may fail over to a
 //     partner that reads names. `name` is never compared; when given, the message says so.
-import type { Outcome } from '../connector.js';
+import type { PartnerOutcome } from '../connector.js';
 
 // ---- Surepass's shapes, in its names ---------------------------------------------------------------
 
@@ -85,7 +85,7 @@ const isScore = (v: unknown): v is number => typeof v === 'number' && Number.isF
 export const NO_SIGNATURE_CODE = 'signature_not_detected';
 
 /** Our outcome for a 200 answer; null when it carries no usable score. */
-export function outcomeOf(body: unknown, name: string | undefined): Outcome | null {
+export function outcomeOf(body: unknown, name: string | undefined): PartnerOutcome | null {
   const e = body as SpEnvelope | null;
   const d = e?.data;
   if (!e || typeof e !== 'object' || e.success === false || !d || typeof d !== 'object' || !isScore(d.score)) return null;
@@ -98,15 +98,15 @@ export function outcomeOf(body: unknown, name: string | undefined): Outcome | nu
     status: 'success',
     message: `Signature compared with the reference signature; score ${d.score}${threshold !== null ? ` (threshold ${threshold})` : ''}${verdict}${note}`,
     // Surepass compares signatures and reads no name: extracted_name is null, as the result promises.
-    fields: { name_match_score: d.score, extracted_name: null, matched, threshold, compared_with: 'reference_signature' },
+    signature: { score: d.score, extractedName: null, matched, threshold, comparedWithReference: true },
   };
 }
 
 /** A failure answer that is a completed check: no signature in the image. */
-export function noSignatureOutcome(body: unknown): Outcome | null {
+export function noSignatureOutcome(body: unknown): PartnerOutcome | null {
   const e = body as SpEnvelope | null;
   if (e?.message_code !== NO_SIGNATURE_CODE) return null;
-  return { status: 'failed', message: 'No signature was detected in the image', fields: { compared_with: 'reference_signature' } };
+  return { status: 'failed', message: 'No signature was detected in the image', signature: { comparedWithReference: true } };
 }
 
 /** Surepass's own words for a refusal, trimmed: its message and message_code, or the fields it names. */
