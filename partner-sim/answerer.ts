@@ -12,6 +12,8 @@ export type AnswerRequest = { txnId: string } & (
   | { operation: 'upi-payment-status'; vpa: string; amountPaise: number }
   | { operation: 'recharge-commission'; mobile: string; operator: string; type: 'prepaid'; amountPaise: number; commissionPaise: number }
   | { operation: 'dth-recharge'; subscriberId: string; operator: string; amountPaise: number; commissionPaise: number }
+  | { operation: 'account-verification'; accountNumber: string; ifsc: string; name?: string }
+  | { operation: 'vpa-verification'; vpa: string; name?: string }
 );
 
 export interface FinalAnswer {

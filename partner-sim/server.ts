@@ -146,6 +146,10 @@ class Network {
         return answerer.execute({ operation: 'recharge-commission', txnId, mobile: String(b.mobile), operator: String(b.operator), type: 'prepaid', amountPaise: Number(b.amount_paise), commissionPaise: 0 });
       case 'dthRecharge':
         return answerer.execute({ operation: 'dth-recharge', txnId, subscriberId: String(b.subscriber_id), operator: String(b.operator), amountPaise: Number(b.amount_paise), commissionPaise: 0 });
+      case 'accountVerify':
+        return answerer.execute({ operation: 'account-verification', txnId, accountNumber: String(b.account_number), ifsc: String(b.ifsc), name: b.name as string | undefined });
+      case 'vpaVerify':
+        return answerer.execute({ operation: 'vpa-verification', txnId, vpa: String(b.vpa), name: b.name as string | undefined });
     }
   }
 

@@ -42,6 +42,12 @@ export function toPartnerData(op: Op, f: Obj): Obj {
           }
         : {};
     }
+    case 'accountVerify':
+    case 'vpaVerify': {
+      const status = op === 'accountVerify' ? f.account_status : f.vpa_status;
+      const keep = (k: string, v: unknown) => (v === undefined ? {} : { [k]: v });
+      return { status, name_at_bank: f.name_at_bank ?? null, ...keep('reason', f.reason), ...keep('method', f.method), ...keep('utr', f.utr), ...keep('ifsc', f.ifsc), ...keep('account_type', f.account_type) };
+    }
     default:
       return {};
   }

@@ -10,6 +10,8 @@ export const PARTNER_PATHS = {
   upiPay: '/v1/upi/pay',
   mobileRecharge: '/v1/recharge/mobile',
   dthRecharge: '/v1/recharge/dth',
+  accountVerify: '/v1/bank/account-verification',
+  vpaVerify: '/v1/upi/vpa-verification',
 } as const;
 
 export const partnerStatusPath = (clientRef: string) => `/v1/transactions/${encodeURIComponent(clientRef)}`;

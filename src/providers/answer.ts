@@ -19,6 +19,7 @@ import type {
   PartnerOutcome,
   PartnerReport,
   PartnerResult,
+  PayeeResult,
   SignatureResult,
 } from './connector.js';
 
@@ -97,7 +98,26 @@ function fieldsOf(r: PartnerResult): Record<string, unknown> {
   if ('signature' in r) return signatureFields(r.signature);
   if ('account' in r) return accountFields(r.account);
   if ('session' in r) return sessionFields(r.session);
+  if ('bankAccount' in r) return payeeFields('account_status', r.bankAccount);
+  if ('vpa' in r) return payeeFields('vpa_status', r.vpa);
   return aadhaarFields(r.aadhaar);
+}
+
+/**
+ * A payee verification's fields (CONTRACT §14): `account_status` or `vpa_status`, `reason` when invalid,
+ * `name_at_bank`, and what the partner says of how it checked (`method`, `utr`) or of the account behind
+ * a VPA (`ifsc`, `account_type`). The operation adds the bank (IFSC directory) and the name match.
+ */
+function payeeFields(statusField: 'account_status' | 'vpa_status', p: PayeeResult): Record<string, unknown> {
+  return {
+    [statusField]: p.status,
+    ...(p.reason !== undefined ? { reason: p.reason } : {}),
+    name_at_bank: p.nameAtBank,
+    ...(p.method !== undefined ? { method: p.method } : {}),
+    ...(p.utr !== undefined ? { utr: p.utr } : {}),
+    ...(p.ifsc !== undefined ? { ifsc: p.ifsc } : {}),
+    ...(p.accountType !== undefined ? { account_type: p.accountType } : {}),
+  };
 }
 
 const finalOf = ({ status, message, ...result }: PartnerFinal): FinalOutcome => ({ status, message, fields: fieldsOf(result) });

@@ -128,6 +128,27 @@ export interface AadhaarResult {
 }
 
 /**
+ * A payee verification's result (account-verification as `bankAccount`, vpa-verification as `vpa`;
+ * CONTRACT §14), in our terms.
+ * `status` is the partner's finding, never a guess: `unknown` when the bank did not answer (the
+ * transaction is then failed or pending). The core adds the bank from the IFSC directory and the
+ * §11 name match; the connector only reports what the partner said.
+ */
+export interface PayeeResult {
+  status: 'valid' | 'invalid' | 'unknown';
+  /** Why `invalid` (does not exist, closed, frozen, cannot be credited), in our words; absent otherwise. */
+  reason?: string;
+  /** The holder's name as the bank has it; null when the partner gave none. */
+  nameAtBank: string | null;
+  /** account-verification: how the partner checked (`penny_drop` carries its `utr`). */
+  method?: 'penny_drop' | 'pennyless';
+  utr?: string;
+  /** vpa-verification: the account behind the VPA, where the partner returns them. */
+  ifsc?: string;
+  accountType?: string;
+}
+
+/**
  * What a connector's answer carries, typed per kind of operation: a payment's or a recharge's result
  * (`money`), a signature comparison's, a bank account lookup's, a document-locker session's or
  * download's. answer.ts names its public fields.
@@ -137,7 +158,9 @@ export type PartnerResult =
   | { signature: SignatureResult }
   | { account: AccountResult }
   | { session: DoclockerSession }
-  | { aadhaar: AadhaarResult };
+  | { aadhaar: AadhaarResult }
+  | { bankAccount: PayeeResult }
+  | { vpa: PayeeResult };
 
 /** A final answer in a connector's terms. */
 export type PartnerFinal = { status: 'success' | 'failed'; message: string } & PartnerResult;
@@ -152,7 +175,7 @@ export type PartnerOutcome = {
   partnerRef?: string;
 } & PartnerResult;
 
-/** What the core asks a partner to do: one of the six operations (and the document-locker initialize step). */
+/** What the core asks a partner to do: one of the operations (and the document-locker initialize step). */
 export type OperationRequest = { txnId: string } & (
   | { operation: 'signature-match'; input: string; name?: string; referenceSignature?: string }
   | { operation: 'doclocker-initialize'; redirectUrl?: string }
@@ -161,6 +184,8 @@ export type OperationRequest = { txnId: string } & (
   | { operation: 'upi-payment-status'; vpa: string; amountPaise: number }
   | { operation: 'recharge-commission'; mobile: string; operator: string; circle?: string; type: 'prepaid' | 'postpaid'; amountPaise: number; commissionPaise: number }
   | { operation: 'dth-recharge'; subscriberId: string; operator: string; amountPaise: number; commissionPaise: number }
+  | { operation: 'account-verification'; accountNumber: string; ifsc: string; name?: string }
+  | { operation: 'vpa-verification'; vpa: string; name?: string }
 );
 
 export type OperationSlug = OperationRequest['operation'];

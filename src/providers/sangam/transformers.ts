@@ -4,7 +4,7 @@
 // recharge's (amounts in paise), a signature comparison's, a bank account lookup's, a document-locker
 // session's or download's.
 import { bankNameOf } from '../../../shared/ifsc.js';
-import type { MoneyResult, OperationRequest, OperationSlug, PartnerOutcome, PartnerResult } from '../connector.js';
+import type { MoneyResult, OperationRequest, OperationSlug, PartnerOutcome, PartnerResult, PayeeResult } from '../connector.js';
 import { PARTNER_PATHS, type PartnerAnswer } from '../../../shared/protocol.js';
 
 export type Op = keyof typeof PARTNER_PATHS;
@@ -64,6 +64,20 @@ function verificationFrom(op: Exclude<Op, 'upiPay' | 'mobileRecharge' | 'dthRech
       const flag = (k: string) => (typeof d[k] === 'boolean' ? (d[k] as boolean) : undefined);
       return { account: { account, accountNumberMatch: flag('account_number_match'), ifscMatch: flag('ifsc_match'), all: flag('account_match') } };
     }
+    case 'accountVerify':
+    case 'vpaVerify': {
+      const found = d.status === 'valid' || d.status === 'invalid' ? d.status : 'unknown';
+      const payee: PayeeResult = {
+        status: found,
+        nameAtBank: typeof d.name_at_bank === 'string' ? d.name_at_bank : null,
+        ...(typeof d.reason === 'string' ? { reason: d.reason } : {}),
+        ...(d.method === 'penny_drop' || d.method === 'pennyless' ? { method: d.method } : {}),
+        ...(typeof d.utr === 'string' ? { utr: d.utr } : {}),
+        ...(typeof d.ifsc === 'string' ? { ifsc: d.ifsc } : {}),
+        ...(typeof d.account_type === 'string' ? { accountType: d.account_type } : {}),
+      };
+      return op === 'accountVerify' ? { bankAccount: payee } : { vpa: payee };
+    }
   }
 }
 
@@ -93,6 +107,8 @@ export const OP_OF_SLUG: Record<OperationSlug, Op> = {
   'upi-payment-status': 'upiPay',
   'recharge-commission': 'mobileRecharge',
   'dth-recharge': 'dthRecharge',
+  'account-verification': 'accountVerify',
+  'vpa-verification': 'vpaVerify',
 };
 
 /** The wire body of a request, in the simulator's field names. */
@@ -112,6 +128,10 @@ export function wireBody(req: OperationRequest): Obj {
       return { mobile: req.mobile, operator: req.operator, circle: req.circle, type: req.type, amount_paise: req.amountPaise };
     case 'dth-recharge':
       return { subscriber_id: req.subscriberId, operator: req.operator, amount_paise: req.amountPaise };
+    case 'account-verification':
+      return { account_number: req.accountNumber, ifsc: req.ifsc, name: req.name };
+    case 'vpa-verification':
+      return { vpa: req.vpa, name: req.name };
   }
 }
 
