@@ -8,32 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../../../partner-sim/cashfree-verification/index.js';
-import { NoAnswer, PartnerError, type Connector, type PartnerContext, type PartnerSessions, type TxRef } from '../connector.js';
-import { createCashfreeVerification } from './index.js';
-
-/** PartnerSessions in memory (no TTL: a test lives shorter than any). */
-export function memorySessions(): PartnerSessions {
-  const m = new Map<string, unknown>();
-  return {
-    get: async <T>(k: string) => m.get(k) as T | undefined,
-    put: async (k, v) => void m.set(k, v),
-    delete: async (k) => void m.delete(k),
-  };
-}
-
-/** A connector pointed at the emulator, as the registry would build it from SANGAM_PARTNER_CFV_*. */
-export function connectorFor(emu: CashfreeVerificationEmulator, vars: Record<string, string> = {}): Connector {
-  const ctx: PartnerContext = {
-    name: 'cfv',
-    url: emu.url,
-    vars: { CLIENT_ID: emu.settings.clientId, CLIENT_SECRET: emu.settings.clientSecret, ...vars },
-    webhookUrl: 'http://127.0.0.1:1/partners/cfv/webhooks',
-    oauthCallbackUrl: 'http://127.0.0.1:1/partners/cfv/oauth/callback',
-    timeoutFor: () => 2000,
-    sessions: memorySessions(),
-  };
-  return createCashfreeVerification(ctx);
-}
+import { NoAnswer, PartnerError, type Connector, type TxRef } from '../connector.js';
+import { connectorFor } from '../../../test/cashfree-vrs.js';
 
 const txn = () => `txn_${randomBytes(8).toString('hex')}`;
 const ref = (txnId: string, operation: TxRef['operation'], partnerRef: string | null = null): TxRef => ({ txnId, operation, partnerRef, amountPaise: null, commissionPaise: 0 });
