@@ -10,7 +10,11 @@
 // schema refuses is a 400 in Setu's documented error shape).
 // cashfree-verification: Cashfree's document has no mobile penny drop (its SOURCE.md): the body cannot be
 // held against a schema; the emulator's error answers are held against the error schemas Cashfree
-// documents for its sibling V2 verification call (POST /upi).
+// documents for its sibling V2 verification call (POST /upi). The payee verifications are in it: the
+// connector, called directly, drives BAV V2 (sync, async, status) and UPI V2 (and its status) through
+// every outcome, and every body it sent and every answer the emulator gave is held against the document.
+// Cashfree's own examples answer `null` where its schema's types say string (an invalid account's
+// `name_at_bank`): the emulator follows the examples, and a null is read as absent here.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SETU_DTH_CONNECTOR_VARS, startSetuDthEmulator, type SetuDthEmulator } from '../partner-sim/setu-dth/index.js';
@@ -19,6 +23,7 @@ import type { ReceivedRequest } from '../partner-sim/common/server.js';
 import { eventually, PATHS, VALID, type TestApp } from './harness.js';
 import { liveReads, startPartnerApp } from './live-harness.js';
 import { SPECS } from './partner-schema.js';
+import { connectorFor } from './cashfree-vrs.js';
 
 const setu = SPECS['setu-dth']();
 
@@ -167,5 +172,81 @@ describe("cashfree-verification against Cashfree's Verification API document", (
       const check = cf.response('/upi', 'post', status, await r.json());
       assert.ok(check.valid, `HTTP ${status}: ${check.errors.join('; ')}`);
     }
+  });
+});
+
+describe("cashfree-verification payee verifications against Cashfree's Verification API document (BAV V2, UPI V2)", () => {
+  const cf = SPECS['cashfree-verification']();
+  let emu: CashfreeVerificationEmulator;
+  before(async () => {
+    emu = await startCashfreeVerificationEmulator({ latencyMs: 0, pendingMs: 50 });
+  });
+  after(async () => emu?.close());
+
+  /** Null-valued keys dropped (the document's examples answer null where its schema says string). */
+  const withoutNulls = (v: unknown): unknown => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null)) : v);
+
+  it('every body the connector sent and every answer the emulator gave validates', async () => {
+    const sync = connectorFor(emu);
+    const async = connectorFor(emu, { BAV_MODE: 'async' });
+    const wrong = connectorFor(emu, { CLIENT_SECRET: 'wrong' });
+    const ids: Array<[typeof sync, string, 'account-verification' | 'vpa-verification', string | null]> = [];
+    const run = async (c: typeof sync, req: Parameters<typeof sync.execute>[0]) => {
+      const o = await c.execute(req).catch(() => null);
+      ids.push([c, req.txnId, req.operation as 'account-verification', o?.partnerRef ?? null]);
+    };
+    let n = 0;
+    const txn = () => `txn_schema_${Date.now()}_${++n}`;
+    for (const accountNumber of ['50100012345678', '000000000001', '000000000002', '000000000003', '000000000004', '000000000005', '000000000007']) {
+      await run(sync, { operation: 'account-verification', txnId: txn(), accountNumber, ifsc: 'HDFC0000001' });
+    }
+    await run(sync, { operation: 'account-verification', txnId: txn(), accountNumber: '123456789', ifsc: 'ZZZZ0000001' });
+    await run(async, { operation: 'account-verification', txnId: txn(), accountNumber: '50100087654321', ifsc: 'SBIN0000001' });
+    for (const vpa of ['someone@okaxis', 'invalid@upi', 'expired@upi', 'invalidname@upi', 'pending@upi']) await run(sync, { operation: 'vpa-verification', txnId: txn(), vpa });
+    await run(wrong, { operation: 'vpa-verification', txnId: txn(), vpa: 'a@okaxis' });
+    emu.setFaults({ throttle_next: 1, scope: 'create' });
+    await run(sync, { operation: 'vpa-verification', txnId: txn(), vpa: 'a@okaxis' });
+    emu.setFaults({});
+    await new Promise((r) => setTimeout(r, 150));
+    for (const [c, txnId, operation, partnerRef] of ids) {
+      await c.status!({ txnId, operation, partnerRef, amountPaise: null, commissionPaise: 0 }).catch(() => null);
+    }
+    await Promise.all([sync, async, wrong].map((c) => c.close?.()));
+
+    const traffic = emu.requests().map((q) => ({ ...q, path: q.path.replace(/^\/verification/, ''), answer: withoutNulls(q.answer) }));
+    const seen = new Set<string>();
+    for (const q of traffic) {
+      seen.add(`${q.method} ${q.path} ${q.status}`);
+      const method = q.method.toLowerCase();
+      // A 401 is answered before the body is read (the emulator's auth hook): there is no captured body to hold.
+      if (method === 'post' && q.status !== 401) {
+        const r = cf.request(q.path, method, q.body);
+        assert.ok(r.valid, `${q.method} ${q.path}: the body the connector sent is not valid: ${r.errors.join('; ')}\n${JSON.stringify(q.body)}`);
+      }
+      const a = cf.response(q.path, method, q.status, q.answer);
+      assert.ok(a.valid, `${q.method} ${q.path}: the emulator's HTTP ${q.status} answer is not valid: ${a.errors.slice(0, 8).join('; ')}\n${JSON.stringify(q.answer)}`);
+    }
+    for (const call of ['POST /bank-account/sync 200', 'POST /bank-account/sync 422', 'POST /bank-account/async 200', 'GET /bank-account 200', 'POST /upi 200', 'POST /upi 401', 'POST /upi 429', 'GET /upi 200']) {
+      assert.ok(seen.has(call), `${call} was not exercised (seen: ${[...seen].join(', ')})`);
+    }
+  });
+
+  it('the emulator refuses what the document refuses, in its documented codes', async () => {
+    const headers = { 'x-client-id': emu.settings.clientId, 'x-client-secret': emu.settings.clientSecret, 'x-api-version': '2024-12-01', 'content-type': 'application/json' };
+    const post = async (path: string, body: unknown) => {
+      const r = await fetch(`${emu.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      const json = (await r.json()) as { code: string };
+      const check = cf.response(path, 'post', r.status, json);
+      assert.ok(check.valid, `${path} HTTP ${r.status}: ${check.errors.join('; ')}`);
+      return [r.status, json.code];
+    };
+    assert.deepEqual(await post('/bank-account/sync', { ifsc: 'HDFC0000001' }), [400, 'bank_account_missing']);
+    assert.deepEqual(await post('/bank-account/sync', { bank_account: '12345', ifsc: 'HDFC0000001' }), [400, 'bank_account_length_short']);
+    assert.deepEqual(await post('/bank-account/sync', { bank_account: '123456789', ifsc: 'HDFC1000001' }), [400, 'ifsc_value_invalid']);
+    assert.deepEqual(await post('/bank-account/async', { bank_account: '123456789', ifsc: 'HDFC0000001', user_id: 'a-b' }), [400, 'user_id_value_invalid']);
+    assert.deepEqual(await post('/upi', { vpa: 'a@okaxis' }), [400, 'verification_id_missing']);
+    assert.deepEqual(await post('/upi', { verification_id: 'v_1', vpa: 'not a vpa' }), [400, 'vpa_value_invalid']);
+    assert.deepEqual(await post('/upi', { verification_id: 'v_dup', vpa: 'a@okaxis' }), [200, undefined]);
+    assert.deepEqual(await post('/upi', { verification_id: 'v_dup', vpa: 'a@okaxis' }), [409, 'verification_id_already_exists']);
   });
 });

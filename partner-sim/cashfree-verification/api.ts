@@ -1,7 +1,7 @@
-// Owns the emulated Cashfree Verification API (PARTNERS.md §5.1): the headers every call must carry and
-// `POST /verification/mobile/penny-drop` — the only call Cashfree documents for it. There is no status call
-// (Cashfree's reference and its Secure ID endpoint list show none): a GET on the same path is a route the
-// gateway does not have (index.ts). Handlers stay thin: auth, the fault/latency hook and the `x-request-id`
+// Owns the emulated Cashfree Verification API (PARTNERS.md §5.1): the headers every call must carry,
+// `POST /verification/mobile/penny-drop` — the only call Cashfree documents for it — and the BAV V2 and UPI
+// V2 routes (payee-api.ts). The penny drop has no status call (Cashfree's reference and its Secure ID
+// endpoint list show none): a GET on the same path is a route the gateway does not have (index.ts). Handlers stay thin: auth, the fault/latency hook and the `x-request-id`
 // echo run first, validate.ts checks the body, state.ts works.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalid, missing, serverError, throttled, unauthenticated } from './errors.js';
@@ -9,12 +9,15 @@ import { failAfterAccept, misbehave as misbehaveAs, type CallDeps } from '../com
 import type { SyncFaults } from '../sync-faults.js';
 import { planFor } from './directory.js';
 import type { PennyDropState } from './state.js';
+import { registerPayeeApi } from './payee-api.js';
+import type { PayeeState } from './payee-state.js';
 import { validatePennyDrop } from './validate.js';
 
 export const PENNY_DROP_PATH = '/mobile/penny-drop';
 
 export interface ApiDeps extends CallDeps<SyncFaults> {
   state: PennyDropState;
+  payee: PayeeState;
   clientId: string;
   clientSecret: string;
 }
@@ -57,4 +60,5 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
     if (failAfterAccept(d.faults())) throw serverError(d.faults().error_status);
     return rec.view;
   });
+  await registerPayeeApi(api, d);
 }

@@ -24,3 +24,25 @@ export const duplicateVerification = (id: string): CfError =>
 
 /** [G] the gateway's answer to a route it does not have (a GET on the penny-drop path included). */
 export const routeNotFound = (): CfError => new CfError(404, { type: 'invalid_request_error', code: 'request_url_not_found', message: 'The requested URL was not found on the server.' });
+
+/** The Verification Suite's documented error body (ErrorResponseSchema): `validation_error`, and a bank-side 422's `error.reference_id`. */
+export interface VrsErrorBody {
+  type: 'validation_error';
+  code: string;
+  message: string;
+  error?: { reference_id: number };
+}
+
+/** [P] a refusal of a BAV V2 or UPI V2 call, in the document's own codes and words; the error handler sends it like any CfError. */
+export class VrsError extends CfError {
+  constructor(
+    statusCode: number,
+    readonly vrsBody: VrsErrorBody,
+  ) {
+    // CfError's body type is the Payouts' (no `validation_error`); toJSON below answers the Verification Suite's own.
+    super(statusCode, vrsBody as unknown as CfError['body']);
+  }
+  override toJSON(): CfError['body'] {
+    return this.vrsBody as unknown as CfError['body'];
+  }
+}

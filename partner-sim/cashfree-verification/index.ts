@@ -1,8 +1,9 @@
-// Owns the Cashfree Mobile Penny Drop emulator (`sangam partner-sim --kind cashfree-verification`): a
-// Fastify server speaking Cashfree's Verification API as PARTNERS.md §5.1 documents it — header auth,
-// `POST /verification/mobile/penny-drop` answering the account linked to a mobile number with real IFSC
-// codes, Cashfree's `{type, code, message}` errors — and misbehaviour on demand (/_sim/faults). No status
-// call and no webhooks (none documented). Every request body is kept as sent (`requests()`), so tests can
+// Owns the Cashfree Verification API emulator (`sangam partner-sim --kind cashfree-verification`): a
+// Fastify server speaking Cashfree's Verification API as PARTNERS.md §5.1 and Cashfree's OpenAPI document
+// it — header auth, `POST /verification/mobile/penny-drop` answering the account linked to a mobile number
+// with real IFSC codes, Bank Account Verification V2 (sync, async, status) and UPI Verification V2 (and its
+// status) (payee-api.ts), Cashfree's `{type, code, message}` errors — and misbehaviour on demand
+// (/_sim/faults). No status call for the penny drop and no webhooks (none documented). Every request body is kept as sent (`requests()`), so tests can
 // hold what a connector really sends against the partner's document. With a data dir its books survive a restart (books.ts).
 import type { PersistOptions } from '../common/persist.js';
 import { pennyDropBooks } from './books.js';
@@ -14,6 +15,7 @@ import { registerApi } from './api.js';
 import { CfError } from '../cashfree-payouts/errors.js';
 import { invalid, routeNotFound, serverError } from './errors.js';
 import { PennyDropState, type PennyDropRecord } from './state.js';
+import { PayeeState } from './payee-state.js';
 
 export interface CashfreeVerificationEmulatorOptions extends PersistOptions {
   port?: number;
@@ -21,7 +23,7 @@ export interface CashfreeVerificationEmulatorOptions extends PersistOptions {
   /** The Verification Suite keys the emulator accepts (`x-client-id`, `x-client-secret`). */
   clientId?: string;
   clientSecret?: string;
-  /** How long a pending penny drop (magic 9000000002 / 9000000003) stays PENDING. */
+  /** How long a pending penny drop (magic 9000000002 / 9000000003), BAV check (RECEIVED) or UPI check stays pending. */
   pendingMs?: number;
   /** Added to every API call. */
   latencyMs?: number;
@@ -59,11 +61,12 @@ export function startCashfreeVerificationEmulator(opts: CashfreeVerificationEmul
     errors: installErrorHandling,
     build: async ({ app, settings: s, timers, faults, replaceFaults }) => {
       const state = new PennyDropState({ pendingMs: () => s.pendingMs, later: timers.later });
-      const apiDeps = { state, faults, clientId: s.clientId, clientSecret: s.clientSecret, latencyMs: s.latencyMs, sleep: timers.sleep };
+      const payee = new PayeeState({ pendingMs: () => s.pendingMs, later: timers.later });
+      const apiDeps = { state, payee, faults, clientId: s.clientId, clientSecret: s.clientSecret, latencyMs: s.latencyMs, sleep: timers.sleep };
       const received = keepRequests(app, '/verification/');
       await app.register(async (api) => registerApi(api, apiDeps), { prefix: '/verification' });
-      await registerAdmin(app, { state, getFaults: faults, setFaults: replaceFaults });
-      const persist = pennyDropBooks(state, { pendingMs: () => s.pendingMs, later: timers.later });
+      await registerAdmin(app, { state, payee, getFaults: faults, setFaults: replaceFaults });
+      const persist = pennyDropBooks(state, payee, { pendingMs: () => s.pendingMs, later: timers.later });
       return { handle: { verifications: () => [...state.byId.values()], requests: () => [...received] }, basePath: '/verification', persist };
     },
   });

@@ -1,8 +1,10 @@
-// Owns the `cashfree-verification` connector (Cashfree Verification API, Mobile Penny Drop; PARTNER.md
-// beside this file says what Cashfree's own material says and what is still our reading), serving
-// mobile-to-bank-account. Variables: CLIENT_ID, CLIENT_SECRET (Verification Suite keys) and API_VERSION
-// (optional, YYYY-MM-DD, default 2024-12-01 as documented); URL is the API base such as
-// https://api.cashfree.com/verification. A missing or malformed one stops the boot naming it.
+// Owns the `cashfree-verification` connector (Cashfree Verification API; PARTNER.md beside this file says
+// what Cashfree's own material says and what is still our reading), serving mobile-to-bank-account (Mobile
+// Penny Drop, below) and the payee verifications account-verification and vpa-verification (Bank Account
+// Verification V2 and UPI Verification V2, payee.ts). Variables: CLIENT_ID, CLIENT_SECRET (Verification
+// Suite keys), API_VERSION (optional, YYYY-MM-DD, default 2024-12-01 as documented) and BAV_MODE (optional,
+// `sync` by default or `async`: which BAV V2 call account-verification makes, PARTNER.md); URL is the API
+// base such as https://api.cashfree.com/verification. A missing or malformed one stops the boot naming it.
 //
 // execute: POST <URL>/mobile/penny-drop — the only call Cashfree documents for it — with verification_id =
 // our transaction id, mobile_number as its sample sends it (a number) and user_consent filled from our
@@ -36,6 +38,7 @@ import {
 } from '../connector.js';
 import { CashfreeVerificationHttp, type CfAnswer } from './http.js';
 import { RecordedRequests } from '../recorded.js';
+import { CashfreePayee, type BavMode } from './payee.js';
 import { asPennyDrop, errorText, givenOf, outcomeOf, pennyDropBody, type GivenAccount } from './transformers.js';
 
 /** [P] the default x-api-version of the Verification API. */
@@ -54,6 +57,7 @@ interface Settings {
   clientId: string;
   clientSecret: string;
   apiVersion: string;
+  bavMode: BavMode;
 }
 
 function settings(ctx: PartnerContext): Settings {
@@ -66,7 +70,9 @@ function settings(ctx: PartnerContext): Settings {
   };
   const apiVersion = ctx.vars.API_VERSION?.trim() || DEFAULT_API_VERSION;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(apiVersion)) throw new Error(`${name('API_VERSION')} must be a date such as ${DEFAULT_API_VERSION} (Cashfree's x-api-version)`);
-  return { clientId: need('CLIENT_ID'), clientSecret: need('CLIENT_SECRET'), apiVersion };
+  const bavMode = ctx.vars.BAV_MODE?.trim() || 'sync';
+  if (bavMode !== 'sync' && bavMode !== 'async') throw new Error(`${name('BAV_MODE')} must be sync or async (which Bank Account Verification V2 call to make)`);
+  return { clientId: need('CLIENT_ID'), clientSecret: need('CLIENT_SECRET'), apiVersion, bavMode };
 }
 
 /** A refusal before any penny drop, in words that say so; Cashfree's own code and text when given. */
@@ -78,11 +84,12 @@ function refusalText(a: CfAnswer): string {
 }
 
 export class CashfreeVerificationConnector implements Connector {
-  readonly serves = ['mobile-to-bank-account'] as const;
-  /** [G] A penny drop is a UPI credit, final in seconds; PENDING has no documented end, no webhook, no status call: past this a person looks. */
+  readonly serves = ['mobile-to-bank-account', 'account-verification', 'vpa-verification'] as const;
+  /** [G] A penny drop (the mobile's, or BAV's) is a UPI or IMPS credit, final in seconds; no end of a pending is documented: past this a person looks. */
   readonly expectedFinalS = 1800;
   private http: CashfreeVerificationHttp;
   private recorded: RecordedRequests<StoredCreate>;
+  private payee: CashfreePayee;
 
   constructor(
     private ctx: PartnerContext,
@@ -90,9 +97,11 @@ export class CashfreeVerificationConnector implements Connector {
   ) {
     this.http = new CashfreeVerificationHttp(ctx.url.replace(/\/+$/, ''), s, Math.min(5000, ctx.timeoutFor('mobile-to-bank-account')));
     this.recorded = new RecordedRequests(ctx.sessions, 'pennydrop', STORED_TTL_S, 'penny drop');
+    this.payee = new CashfreePayee(ctx, this.http, s.bavMode);
   }
 
   async execute(req: OperationRequest): Promise<PartnerOutcome> {
+    if (req.operation === 'account-verification' || req.operation === 'vpa-verification') return this.payee.execute(req);
     if (req.operation !== 'mobile-to-bank-account') throw new Error(`the cashfree-verification connector does not serve ${req.operation}`);
     const stored: StoredCreate = { body: JSON.stringify(pennyDropBody(req.txnId, req.mobile, new Date())), given: givenOf(req.txnId, req) };
     const pending = (why: string) => new NoAnswer({ status: 'pending', message: why, account: {} });
@@ -119,6 +128,7 @@ export class CashfreeVerificationConnector implements Connector {
   }
 
   async status(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null> {
+    if (CashfreePayee.serves(tx.operation)) return this.payee.status(tx);
     if (tx.operation !== 'mobile-to-bank-account') return null;
     // Our own record is the one thing that says "never sent": it is written before the POST goes out.
     if (!(await this.recorded.get(tx.txnId))) return null;
