@@ -145,7 +145,7 @@ function vowelMoved(a: string, b: string): boolean {
 
 /**
  * A vowel moved across an r beside another consonant, the rest alike: the metathesis of surname
- * families written both ways (Agarwal, Agrawal; Parmar, Pramar), not another name.
+ * families written both ways (Agarwal, Agrawal), not another name.
  */
 function acrossR(a: string, b: string): boolean {
   let i = 0;
