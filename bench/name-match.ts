@@ -9,10 +9,10 @@
 //     a client that reads only `match` sees and what the baseline's one threshold gives;
 //   - precision and recall of approve for "same";
 //   - confident mistakes: a different person as DIRECT_MATCH, the same person as NO_MATCH.
-// Overall, for each split (dev: used to set the thresholds; heldout, fresh, fresh2 and fresh3: written blind, each
-// scored once before it was read; their first looks are in docs/NAME-MATCH.md), and per category. Also the time per pair. Run: `BENCH_ONLY=name-match npm run bench`, or
+// Overall, for each split (dev: used to set the thresholds; heldout, fresh, fresh2, fresh3 and fresh4: written blind, each
+// scored once before it was read; "before fresh4": the set without fresh4, to show what the rules written for it cost the rest; their first looks are in docs/NAME-MATCH.md), and per category. Also the time per pair. Run: `BENCH_ONLY=name-match npm run bench`, or
 // `node dist/bench/name-match.js` after a build; NAME_MATCH_VERBOSE=1 lists every pair not decided right
-// (=dev, =heldout, =fresh, =fresh2 or =fresh3: those of one split).
+// (=dev, =heldout, =fresh, =fresh2, =fresh3 or =fresh4: those of one split).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_THRESHOLDS, matchNames, type NameMatchResult } from '../src/namematch/index.js';
@@ -24,8 +24,8 @@ export interface LabelledPair {
   label: 'same' | 'different';
   name_1: string;
   name_2: string;
-  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3';
-  /** What the pair tests (the fresh2 and fresh3 splits say it per pair). */
+  split: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3' | 'fresh4';
+  /** What the pair tests (the fresh2 and fresh3 splits say it per pair; fresh4's category says it). */
   tests?: string;
 }
 
@@ -117,6 +117,8 @@ export function printNameMatch(rows: Scored[], time: Timing): void {
   console.log(row('fresh', stats(rows.filter((r) => r.pair.split === 'fresh'))));
   console.log(row('fresh2', stats(rows.filter((r) => r.pair.split === 'fresh2'))));
   console.log(row('fresh3', stats(rows.filter((r) => r.pair.split === 'fresh3'))));
+  console.log(row('fresh4', stats(rows.filter((r) => r.pair.split === 'fresh4'))));
+  console.log(row('before fresh4', stats(rows.filter((r) => r.pair.split !== 'fresh4'))));
   const categories = [...new Set(rows.map((r) => r.pair.category))].sort();
   for (const c of categories) console.log(row(c, stats(rows.filter((r) => r.pair.category === c))));
   console.log(`\nTime per pair: median ${time.medianUs.toFixed(1)} µs, mean ${time.meanUs.toFixed(1)} µs, p99 ${time.p99Us.toFixed(1)} µs (${rows.length} pairs × 20 rounds, one core)`);

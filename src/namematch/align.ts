@@ -17,7 +17,7 @@
 import { compareUnits, lexicalOf, unitOf, type Evidence, type EvidenceKind, type Unit } from './compare.js';
 import type { Token } from './parse.js';
 import type { NameMatchReason } from './types.js';
-import { genderOf } from './vocabulary.js';
+import { genderOf, tokenWeight } from './vocabulary.js';
 import { work } from './work.js';
 
 export interface Pair {
@@ -156,6 +156,8 @@ function pairWeight(p: Pair): number {
   if (p.ev.kind === 'initial') return 0.5 * Math.max(p.a[0]!.initial ? wb : wa, 0.35);
   if (p.a.some((t) => t.consonantsOnly)) return wb;
   if (p.b.some((t) => t.consonantsOnly)) return wa;
+  // Sanjaykumar against Sanjay weighs what Sanjay weighs; the kumar left over is counted apart (leftByJoin).
+  if (p.ev.leaves) return p.ev.leaves.side === 'a' ? wb : wa;
   return Math.max(wa, wb);
 }
 
@@ -230,8 +232,8 @@ export function align(A: Token[], B: Token[], lengthA: number, lengthB: number, 
   }
   pairByKey(unsearchedA, B, initialKey, usedA, usedB, (a, b) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
   pairByKey(unsearchedB, A, initialKey, usedB, usedA, (b, a) => pairs.push({ a: [a], b: [b], ev: sameInitials() }));
-  const leftA = A.filter((t) => !usedA.has(t.pos));
-  const leftB = B.filter((t) => !usedB.has(t.pos));
+  const leftA = [...A.filter((t) => !usedA.has(t.pos)), ...leftByJoin(pairs, 'a')];
+  const leftB = [...B.filter((t) => !usedB.has(t.pos)), ...leftByJoin(pairs, 'b')];
   return {
     pairs,
     leftA,
@@ -243,6 +245,19 @@ export function align(A: Token[], B: Token[], lengthA: number, lengthB: number, 
     optimistic: score(pairs, leftA, leftB, 2),
     pessimistic: score(pairs, leftA, leftB, 0),
   };
+}
+
+/**
+ * The name words joined to a matched word and absent from the other (Sanjaykumar against Sanjay: kumar),
+ * as words of their side left unmatched: omitted, they cost what an omitted Kumar costs; against a word
+ * of the other name left over, they contradict it (Ramkumar, Ram Prasad), as "Ram Kumar" would.
+ */
+function leftByJoin(pairs: Pair[], side: 'a' | 'b'): Token[] {
+  return pairs.flatMap((p) => {
+    if (p.ev.leaves?.side !== side) return [];
+    const t = p[side][0]!;
+    return [{ ...t, text: p.ev.leaves.key, latin: p.ev.leaves.key, key: p.ev.leaves.key, initial: null, weight: tokenWeight(p.ev.leaves.key), pos: t.pos + 0.5 }];
+  });
 }
 
 const words = (ts: Token[]) => ts.map((t) => t.text).join(' ');

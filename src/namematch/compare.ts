@@ -4,7 +4,7 @@
 import type { Token } from './parse.js';
 import { consonantsOf, FAR, keyDistance, keyLength, mayBeWithin, phoneticKey, sameOnset, skeleton, type Consonants, type Distance } from './phonetic.js';
 import { memo } from './memo.js';
-import { distinctNames, stems, variantGroup } from './vocabulary.js';
+import { distinctNames, genderOf, nameStems, stems, variantGroup } from './vocabulary.js';
 import { work } from './work.js';
 
 export type EvidenceKind = 'exact' | 'spelling' | 'variant' | 'suffix' | 'joined' | 'truncated' | 'consonants' | 'initials' | 'initial' | 'near';
@@ -14,6 +14,8 @@ export interface Evidence {
   sim: number;
   lo: number;
   hi: number;
+  /** A joined name word (Sanjaykumar against Sanjay: kumar) that the word of this side carries beyond the other: counted as a word of that side left unmatched. */
+  leaves?: { side: 'a' | 'b'; key: string };
 }
 
 /** One word, or consecutive words of one name joined, as compared. */
@@ -38,9 +40,10 @@ interface Shape {
   consonants: Consonants;
   group: string | undefined;
   stems: string[];
+  nameStems: Array<[string, string]>;
 }
 
-const shapeOf = memo((key: string): Shape => ({ length: keyLength(key), skeleton: skeleton(key), consonants: consonantsOf(key), group: variantGroup(key), stems: stems(key) }));
+const shapeOf = memo((key: string): Shape => ({ length: keyLength(key), skeleton: skeleton(key), consonants: consonantsOf(key), group: variantGroup(key), stems: stems(key), nameStems: nameStems(key) }));
 
 /** Below this many characters a name is not one a length limit would have cut. */
 const TRUNCATION_MIN_NAME = 16;
@@ -148,7 +151,7 @@ function compareWords(a: Unit, b: Unit, loose: boolean): Evidence | null {
   const gb = b.shape.group;
   if (ga && ga === gb) return { kind: 'variant', sim: 0.97, lo: 0.9, hi: 1 };
   if (a.consonantsOnly || b.consonantsOnly) return compareSkeletons(a, b);
-  if (distinctNames(a.key, b.key)) return null;
+  if (distinctNames(a.key, b.key) || opposedGenders(a.key, b.key)) return null;
   // A word of a known group is only a spelling of another word very close to it: Mahmood is not Mohammed.
   const strict = ga !== undefined || gb !== undefined;
   const d = sameOnset(a.key, b.key, loose) ? wordDistance(a, b, loose) : null;
@@ -157,12 +160,24 @@ function compareWords(a: Unit, b: Unit, loose: boolean): Evidence | null {
   if (a.tokens.length > 1 || b.tokens.length > 1) return null;
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const stem of x.shape.stems) {
-      if (stem === y.key || (sameOnset(stem, y.key, loose) && mayBeWithin(consonantsOf(stem), y.shape.consonants, 0) && spellingOf(keyDistance(stem, y.key, loose, MIN_SPELLING_STRICT, 0), true))) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1 };
+      if (stemOf(stem, y, loose)) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1 };
     }
+    for (const [stem, word] of x.shape.nameStems) if (stemOf(stem, y, loose)) return { kind: 'suffix', sim: 0.93, lo: 0.8, hi: 1, leaves: { side: x === a ? 'a' : 'b', key: word } };
   }
   const cut = truncation(a, b);
   if (cut) return cut;
   return d && nearMiss(a, b, d) ? NEAR : null;
+}
+
+/** A word without its joined suffix is this word, or a close spelling of it. */
+const stemOf = (stem: string, y: Unit, loose: boolean) =>
+  stem === y.key || (sameOnset(stem, y.key, loose) && mayBeWithin(consonantsOf(stem), y.shape.consonants, 0) && spellingOf(keyDistance(stem, y.key, loose, MIN_SPELLING_STRICT, 0), true) !== null);
+
+/** A man's and a woman's form of one word (Kumar, Kumari): never one word, left to contradict each other. */
+function opposedGenders(a: string, b: string): boolean {
+  const ga = genderOf(a);
+  const gb = genderOf(b);
+  return ga !== undefined && gb !== undefined && ga !== gb;
 }
 
 /**

@@ -65,6 +65,13 @@ export const COMMON_WEIGHTS: Array<[number, string[]]> = [
  */
 export const JOINED_SUFFIXES = ['bhai', 'ben', 'bahen', 'behen', 'bai', 'ji', 'jee', 'bhau'];
 
+/**
+ * Name words written joined to a given name and as often left out (Sanjaykumar, Sanjay): the stem is
+ * the name. Unlike the particles above, the joined word is still a given name, not a father's name.
+ * "Ram Kumar" against "Ramkumar" is matched as words joined; this is "Ramkumar" against "Ram".
+ */
+export const JOINED_NAME_SUFFIXES = ['kumar'];
+
 /** Words that mark a man's or a woman's name: one of each left unmatched is a strong sign of two people. */
 export const GENDERED: Record<'male' | 'female', string[]> = {
   male: ['singh', 'kumar', 'bhai'],
@@ -78,6 +85,26 @@ export const DISTINCT_NAMES: Array<[string, string]> = [
 ];
 /** Prefixes written joined to a given name (Srilakshmi): the rest is the name. */
 export const JOINED_PREFIXES = ['sri', 'shri', 'shree', 'sree'];
+
+/**
+ * Christian given names and the forms Kerala's Syrian Christians (Malayalam, from Syriac) and others in
+ * India write for the same name, used by the same person in different records (Joseph, Ouseph; Jacob,
+ * Chacko). Only forms of one name: pet names (Tomy, Babu) and names that are also another person's
+ * surname-like father's name in the same position (George, Varghese) are not here.
+ */
+const CHRISTIAN_NAMES: string[][] = [
+  ['joseph', 'jose', 'ouseph', 'ousep', 'josef'],
+  ['thomas', 'thoma', 'thomman', 'tomas'],
+  ['mathew', 'matthew', 'mathai', 'mathen'],
+  ['john', 'yohannan', 'yohanan'],
+  ['peter', 'pathrose', 'pathros', 'pathrose'],
+  ['abraham', 'avirah', 'abram'],
+  ['jacob', 'chacko', 'chako', 'yakob'],
+  ['philip', 'phillip', 'philipose', 'philipos'],
+  ['paul', 'paulose', 'poulose', 'paulos'],
+  ['zachariah', 'zacharia', 'zacharias', 'skaria', 'scaria'],
+  ['cyriac', 'kuriakose', 'kuriakos', 'kuriakku'],
+];
 
 /** Spellings that are one name. The first of each group names it in reasons. */
 export const VARIANT_GROUPS: string[][] = [
@@ -106,6 +133,8 @@ export const VARIANT_GROUPS: string[][] = [
   ['majumdar', 'mazumdar', 'majumder', 'mazumder'],
   ['siddiqui', 'siddiqi', 'siddique', 'siddiquee', 'siddiki'],
   ['rahman', 'rehman', 'rahaman', 'rehaman'],
+  ['agarwal', 'aggarwal', 'agrawal', 'agarwala', 'agarwalla', 'aggrawal', 'agrwal'],
+  ...CHRISTIAN_NAMES,
 ];
 
 /** Letter names as Indian scripts spell an initial (एस. for S.), after transliteration and key. */

@@ -92,6 +92,13 @@ function pairTable(entries: Record<string, number>): Map<number, number> {
 const CHEAP = pairTable({ bv: 0.3, vb: 0.3, jz: 0.4, zj: 0.4, sz: 0.4, zs: 0.4, yi: 0.3, iy: 0.3 });
 /** Tamil and Malayalam scripts do not mark voicing (க is k or g): these pairs cost little when either side came from them. */
 const LOOSE = pairTable({ kg: 0.2, gk: 0.2, cj: 0.2, jc: 0.2, cs: 0.2, sc: 0.2, sj: 0.3, js: 0.3, td: 0.2, dt: 0.2, pb: 0.2, bp: 0.2 });
+/**
+ * Tamil and Malayalam names written in Latin keep their script's freedom of voicing inside a word
+ * (Murugan, Murukan; Senthil, Sendhil; Pradeep, Pratheep): these pairs cost little between letters of
+ * two Latin words, never as a word's first or last letter (Tara, Dara; Anand, Anant). Counted with the
+ * vowel changes, as an edit that may also make a neighbouring name, so never a DIRECT_MATCH.
+ */
+const MEDIAL_VOICING = new Map([...pairTable({ kg: 0, gk: 0, td: 0, dt: 0, pb: 0, bp: 0 }).keys()].map((k) => [k, v(30)]));
 const N = 110;
 const M = 109;
 
@@ -133,7 +140,30 @@ function vowelSubCost(x: number, y: number, first: boolean, initial: boolean, la
 function vowelMoved(a: string, b: string): boolean {
   const consonants = (k: string) => k.replace(/[aeiou@]/g, '');
   const vowels = (k: string) => k.replace(/[^aeiou]/g, '');
-  return consonants(a) === consonants(b) && vowels(a) === vowels(b);
+  return consonants(a) === consonants(b) && vowels(a) === vowels(b) && !acrossR(a, b);
+}
+
+/**
+ * A vowel moved across an r beside another consonant, the rest alike: the metathesis of surname
+ * families written both ways (Agarwal, Agrawal), not another name.
+ */
+function acrossR(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const x = a.slice(i, i + 2);
+  const y = b.slice(i, i + 2);
+  return a.length === b.length && i > 0 && a.slice(i + 2) === b.slice(i + 2) && x.length === 2 && x === [...y].reverse().join('') && x.includes('r') && /[aeiou]/.test(x);
+}
+
+/**
+ * A feminine form: -a added to a word ending in i and l, m, n or p (Naveen, Naveena; Sunil, Sunila; Pradeep,
+ * Pradeepa; Jameel, Jameela; Rahim, Rahima). Sanskrit and Arabic make a woman's name so, and Latin writes no
+ * final -a for a man's name of that shape except in Kannada and Telugu spellings. An -a after other endings
+ * is left optional, as masculine names take it too (Shiv, Shiva; Vijay, Vijaya; Prasant, Prasanta).
+ */
+function feminineA(a: string, b: string): boolean {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return long.length === short.length + 1 && long.endsWith('a') && long.startsWith(short) && /i[lmnp]$/.test(short);
 }
 
 /** Two words alike but for their last vowel, a↔e or a↔i (Padukone, Padukona): dropping one optional vowel and adding another is still a change of vowel. */
@@ -159,7 +189,7 @@ function subCost(x: number, y: number, first: boolean, last: boolean, loose: boo
   }
   if (isVowel(x) && isVowel(y)) return vowelSubCost(x, y, first, initial, last);
   if ((x === FLAP && (y === LOWER_R || y === LOWER_D)) || (y === FLAP && (x === LOWER_R || x === LOWER_D))) return c(10);
-  const cheap = CHEAP.get(x * 128 + y) ?? (loose ? LOOSE.get(x * 128 + y) : undefined);
+  const cheap = CHEAP.get(x * 128 + y) ?? (loose ? LOOSE.get(x * 128 + y) : first || last ? undefined : MEDIAL_VOICING.get(x * 128 + y));
   if (cheap !== undefined) return cheap;
   if (last && ((x === N && y === M) || (x === M && y === N))) return c(35);
   return FULL;
@@ -297,7 +327,7 @@ export function keyDistance(a: string, b: string, loose = false, minSim = 0, max
   }
   spend(n * m);
   const total = prev[m]!;
-  const hard = hardOf(total) + ((vowelsOf(total) >= 2 && vowelMoved(a, b)) || finalVowelSwapped(a, b) ? 1 : 0);
+  const hard = hardOf(total) + ((vowelsOf(total) >= 2 && vowelMoved(a, b)) || finalVowelSwapped(a, b) || feminineA(a, b) ? 1 : 0);
   const cost = Math.floor(total / FIELD / FIELD) / 100;
   return { cost, hard, vowels: vowelsOf(total), sim: Math.max(0, 1 - cost / longest) };
 }

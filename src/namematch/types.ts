@@ -1,7 +1,7 @@
 // Owns the engine's vocabulary: the result CONTRACT §11 returns, its categories and decisions, the
 // thresholds an account sets, and the closed list of reason codes with what each one means.
 
-export const ALGORITHM_VERSION = 'sangam-name-match/1.2.2';
+export const ALGORITHM_VERSION = 'sangam-name-match/1.3.0';
 
 /** Cashfree's five bands, so that integrators migrating from it keep their rules. */
 export const CATEGORIES = ['DIRECT_MATCH', 'GOOD_PARTIAL_MATCH', 'MODERATE_PARTIAL_MATCH', 'POOR_PARTIAL_MATCH', 'NO_MATCH'] as const;

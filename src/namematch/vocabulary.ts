@@ -1,6 +1,6 @@
 // Owns the lexicon (lexicon.ts) as the comparison sees it: looked up by phonetic key, so that a
 // transliterated or differently spelt word finds its entry. Built once at load.
-import { COMMON_WEIGHTS, DISTINCT_NAMES, GENDERED, JOINED_PREFIXES, JOINED_SUFFIXES, VARIANT_GROUPS } from './lexicon.js';
+import { COMMON_WEIGHTS, DISTINCT_NAMES, GENDERED, JOINED_NAME_SUFFIXES, JOINED_PREFIXES, JOINED_SUFFIXES, VARIANT_GROUPS } from './lexicon.js';
 import { memo } from './memo.js';
 import { fold, keyLength, phoneticKey } from './phonetic.js';
 
@@ -21,6 +21,7 @@ const DISTINCT = new Set(DISTINCT_NAMES.flatMap(([x, y]) => [`${keyOf(x)} ${keyO
 const DISTINCT_WORDS = new Set(DISTINCT_NAMES.flat().map(keyOf));
 
 const SUFFIXES = JOINED_SUFFIXES.map(keyOf);
+const NAME_SUFFIXES = JOINED_NAME_SUFFIXES.map(keyOf);
 const PREFIXES = JOINED_PREFIXES.map(keyOf);
 
 /** How much sharing this word says: 1 for a rare word, down to 0.3 for Kumar, Singh, Devi… */
@@ -40,6 +41,12 @@ export const variantGroup = memo((key: string): string | undefined => {
     if (g) return g;
   }
   return undefined;
+});
+
+/** The word without a joined name word (Sanjaykumar → Sanjay, kumar), at least 3 letters left: [stem, the name word's key]. */
+export const nameStems = memo((key: string): Array<[string, string]> => {
+  const k = key.replace(/@$/, '');
+  return NAME_SUFFIXES.filter((s) => k.endsWith(s) && keyLength(k.slice(0, -s.length)) >= 3).map((s) => [k.slice(0, -s.length).replace(/@$/, ''), s]);
 });
 
 /**
