@@ -16,7 +16,9 @@ import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../p
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../partner-sim/razorpayx/index.js';
 import type { ReceivedRequest } from '../partner-sim/common/server.js';
 import { PATHS, VALID, type TestApp } from './harness.js';
-import { liveReads, partnerSuiteEnv, startPartnerApp } from './live-harness.js';
+import { factoryContext, liveReads, partnerSuiteEnv, startPartnerApp } from './live-harness.js';
+import { createRazorpayx } from '../src/providers/razorpayx/index.js';
+import type { OperationRequest } from '../src/providers/connector.js';
 import { SPECS, type PartnerSpec } from './partner-schema.js';
 
 /** Every captured request to `path` (the emulator's, mapped to the document's by `docPath`) and its answer, validated; at least one made. */
@@ -237,6 +239,81 @@ describe('razorpayx against the schema written from Razorpay’s own documentati
     for (const d of favs) {
       const check = rzp.webhook('fund_account.validation', d.body);
       assert.ok(check.valid, `${d.event}: ${check.errors.slice(0, 8).join('; ')}`);
+    }
+  });
+});
+
+describe('razorpayx payee verifications (the connector called directly) against the same schema', () => {
+  const rzp = SPECS.razorpayx();
+  let emu: RazorpayxEmulator;
+  let hooks: Server;
+  const delivered: Array<{ event: string; body: unknown }> = [];
+
+  before(async () => {
+    hooks = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      req.on('end', () => {
+        const body = JSON.parse(raw) as { event: string };
+        delivered.push({ event: body.event, body });
+        res.writeHead(200).end('{}');
+      });
+    });
+    await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
+    emu = await startRazorpayxEmulator({ latencyMs: 0, validationMs: 50, slowValidationMs: 600, webhookUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks` });
+    const s = emu.settings;
+    const vars = { KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, FAV_ACCOUNT_NUMBER: s.liteAccountNumber, WEBHOOK_SECRET: s.webhookSecret, VALIDATION_WAIT_MS: '300' };
+    const c = createRazorpayx(factoryContext('rzp', vars, emu.url));
+    const reqs: OperationRequest[] = [
+      { operation: 'account-verification', txnId: 'txn_schemaBank1', accountNumber: '50100012345678', ifsc: 'HDFC0000053' },
+      { operation: 'account-verification', txnId: 'txn_schemaBank2', accountNumber: '50100012345000', ifsc: 'ICIC0000047' },
+      { operation: 'account-verification', txnId: 'txn_schemaBank3', accountNumber: '50100012345999', ifsc: 'SBIN0000691' },
+      { operation: 'account-verification', txnId: 'txn_schemaBank4', accountNumber: '50100012345888', ifsc: 'UTIB0000004' },
+      { operation: 'vpa-verification', txnId: 'txn_schemaVpa1', vpa: 'priya.sharma@okaxis' },
+      { operation: 'vpa-verification', txnId: 'txn_schemaVpa2', vpa: 'invalid.one@ybl' },
+    ];
+    try {
+      for (const r of reqs) await c.execute(r);
+      await new Promise((r) => setTimeout(r, 800));
+      // the enquiries: by the validation id, and by our reference (the listing)
+      await c.status!({ txnId: 'txn_schemaBank4', operation: 'account-verification', partnerRef: emu.validations().find((v) => v.reference_id === 'txn_schemaBank4')!.id, amountPaise: null, commissionPaise: 0 });
+      await c.status!({ txnId: 'txn_schemaVpa1', operation: 'vpa-verification', partnerRef: null, amountPaise: null, commissionPaise: 0 });
+    } finally {
+      await c.close?.();
+    }
+  });
+  after(async () => {
+    await emu?.close();
+    await new Promise((r) => hooks?.close(r));
+  });
+
+  it('POST /v1/fund_accounts/validations: every bank account and VPA body the connector sent (reference_id = our txn id), and the answers', () => {
+    const calls = holdAll(rzp, emu.requests(), 'POST', '/v1/fund_accounts/validations', { body: true });
+    assert.deepEqual(
+      calls.map((q) => (q.body as { fund_account: { account_type: string } }).fund_account.account_type),
+      ['bank_account', 'bank_account', 'bank_account', 'bank_account', 'vpa', 'vpa'],
+    );
+    for (const q of calls) assert.match((q.body as { reference_id: string }).reference_id, /^txn_schema/);
+  });
+
+  it('GET /v1/fund_accounts/validations/{id} and the listing under the Lite identifier', () => {
+    const byId = emu.requests().filter((q) => q.method === 'GET' && /^\/v1\/fund_accounts\/validations\/fav_/.test(q.path));
+    assert.ok(byId.length > 0, 'asked by id');
+    for (const q of byId) assert.ok(rzp.response('/v1/fund_accounts/validations/{id}', 'GET', q.status, q.answer).valid, JSON.stringify(q.answer).slice(0, 400));
+    const lists = emu.requests().filter((q) => q.method === 'GET' && q.path === '/v1/fund_accounts/validations');
+    assert.ok(lists.length > 0, 'listed by account');
+    for (const q of lists) {
+      const check = rzp.response('/v1/fund_accounts/validations', 'GET', q.status, q.answer);
+      assert.ok(check.valid, check.errors.slice(0, 8).join('; '));
+    }
+  });
+
+  it('webhooks: every fund_account.validation.* payload of a bank account or a VPA', () => {
+    const favs = delivered.filter((d) => d.event.startsWith('fund_account.validation.'));
+    assert.ok(favs.some((d) => d.event.endsWith('.failed')) && favs.some((d) => d.event.endsWith('.completed')), favs.map((d) => d.event).join(', '));
+    for (const d of favs) {
+      const check = rzp.webhook('fund_account.validation', d.body);
+      assert.ok(check.valid, `${d.event}: ${check.errors.slice(0, 8).join('; ')}\n${JSON.stringify(d.body).slice(0, 600)}`);
     }
   });
 });

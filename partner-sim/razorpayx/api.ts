@@ -1,5 +1,6 @@
-// Owns the emulated RazorpayX API under /v1 (PARTNERS.md §2.1–2.6): HTTP Basic auth, contacts, VPA fund
-// accounts, payouts (plain and composite), fetch, list and cancel. Handlers stay thin: auth and the
+// Owns the emulated RazorpayX API under /v1 (PARTNERS.md §2.1–2.6, §9.1): HTTP Basic auth, contacts, VPA fund
+// accounts, payouts (plain and composite), fetch, list and cancel, fund account validations (create, fetch,
+// list). Handlers stay thin: auth and the
 // fault/latency hook run first, validate.ts checks the body, state.ts does the work.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { failAfterAccept, misbehave as misbehaveAs, type CallDeps } from '../common/faults.js';
@@ -75,18 +76,21 @@ function createPayout(d: ApiDeps, body: unknown, key: string): unknown {
   return response;
 }
 
+/** A listing's integer query parameter (`count`, `skip`, `from`, `to`), or its default. */
+function pageInt(q: Record<string, string | undefined>, name: string, dflt: number, max: number): number {
+  const v = q[name];
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > max) throw badRequest(`The ${name} must be an integer between 0 and ${max}.`, name);
+  return n;
+}
+
 const LIST_FILTERS = ['contact_id', 'fund_account_id', 'mode', 'reference_id', 'status'] as const;
 
 /** [P] `GET /v1/payouts?account_number=…` with `count` ≤ 100 (default 10), `skip`, `from`, `to`; newest first. */
 function listPayouts(d: ApiDeps, q: Record<string, string | undefined>): { entity: 'collection'; count: number; items: Payout[] } {
   if (q.account_number !== d.accountNumber) throw badRequest(q.account_number ? 'The account number is invalid.' : 'The account number field is required.', 'account_number');
-  const int = (name: string, dflt: number, max: number) => {
-    const v = q[name];
-    if (v === undefined) return dflt;
-    const n = Number(v);
-    if (!/^\d+$/.test(v) || n > max) throw badRequest(`The ${name} must be an integer between 0 and ${max}.`, name);
-    return n;
-  };
+  const int = (name: string, dflt: number, max: number) => pageInt(q, name, dflt, max);
   const count = int('count', 10, 100);
   const skip = int('skip', 0, Number.MAX_SAFE_INTEGER);
   const from = int('from', 0, Number.MAX_SAFE_INTEGER);
@@ -119,9 +123,17 @@ export async function registerApi(api: FastifyInstance, d: ApiDeps): Promise<voi
   api.get<{ Params: { id: string } }>('/fund_accounts/:id', async (req) => found<FundAccount>(d.state.fundAccounts.get(req.params.id)));
 
   // [P §9.1] a validation answers 200 [G: the status code is not shown] whatever its verdict.
+  // error_after_accept_next (scope validate) makes the validation, then answers a 5xx.
   api.post('/fund_accounts/validations', async (req) => {
     const input = validateValidation(req.body, { lite: d.liteAccountNumber, current: d.accountNumber });
-    return createView(d.validations.create({ fundAccount: d.state.resolveFundAccount(input), reference_id: input.reference_id, notes: input.notes }));
+    const view = createView(d.validations.create({ fundAccount: d.state.resolveValidationAccount(input), reference_id: input.reference_id, notes: input.notes }));
+    if (failAfterAccept(d.faults())) throw serverError(d.faults().error_status);
+    return view;
+  });
+  api.get<{ Querystring: Record<string, string | undefined> }>('/fund_accounts/validations', async (req) => {
+    const q = req.query;
+    if (q.account_number !== d.liteAccountNumber) throw badRequest(q.account_number ? 'The account number is invalid.' : 'The account number field is required.', 'account_number');
+    return d.validations.list(pageInt(q, 'count', 10, 100), pageInt(q, 'skip', 0, Number.MAX_SAFE_INTEGER));
   });
   api.get<{ Params: { id: string } }>('/fund_accounts/validations/:id', async (req) => d.validations.get(req.params.id));
 

@@ -1,4 +1,5 @@
-// Owns what the RazorpayX emulator keeps across a restart (common/persist.ts): contacts, fund accounts and
+// Owns what the RazorpayX emulator keeps across a restart (common/persist.ts): contacts, fund accounts (of VPAs
+// and of bank accounts) and
 // their dedup keys, payouts with their plans and histories, the balance, the idempotency book and the fund
 // account validations. A payout a restart caught mid-lifecycle carries on from where it was (its next step
 // one pendingMs after the start), through the same documented moves the admin route forces.
@@ -8,11 +9,12 @@ import type { IdempotencyBook } from './idempotency.js';
 import type { RazorpayxState } from './state.js';
 import type { ValidationBook } from './validations.js';
 
-export function razorpayxBooks(o: { state: RazorpayxState; idem: IdempotencyBook; validations: ValidationBook; pendingMs: () => number; validationMs: () => number; later: (ms: number, fn: () => void) => void }): Persisted {
+export function razorpayxBooks(o: { state: RazorpayxState; idem: IdempotencyBook; validations: ValidationBook; pendingMs: () => number; later: (ms: number, fn: () => void) => void }): Persisted {
   const { state, idem, validations } = o;
   const maps = namedMaps({
     contacts: state.contacts,
     fundAccounts: state.fundAccounts,
+    bankFundAccounts: state.bankFundAccounts,
     contactByKey: state.contactByKey,
     faByKey: state.faByKey,
     payouts: state.payouts,
@@ -27,7 +29,7 @@ export function razorpayxBooks(o: { state: RazorpayxState; idem: IdempotencyBook
       state.balance = b.balance as number;
       maps.restore(b);
       for (const rec of state.payouts.values()) resume(rec.payout.id);
-      for (const v of validations.validations.values()) if (v.status === 'created') o.later(o.validationMs(), () => v.status === 'created' && validations.finish(v));
+      for (const v of validations.validations.values()) if (v.status === 'created') o.later(validations.waitFor(v), () => v.status === 'created' && validations.finish(v));
     },
   };
 

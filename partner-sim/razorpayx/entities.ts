@@ -1,5 +1,6 @@
-// Owns the RazorpayX entities as the emulator emits them (contact, fund_account, payout), their ids and
-// their JSON views, with field names exactly as in the docs samples (PARTNERS.md §2.2–2.4, §2.9).
+// Owns the RazorpayX entities as the emulator emits them (contact, fund_account of a VPA or a bank account,
+// payout), their ids and their JSON views, with field names exactly as in the docs samples (PARTNERS.md
+// §2.2–2.4, §2.9).
 import { randomBase62, randomDigits } from '../../shared/ids.js';
 
 export type Notes = Record<string, string>;
@@ -24,6 +25,18 @@ export interface FundAccount {
   contact_id: string;
   account_type: 'vpa';
   vpa: { username: string; handle: string; address: string };
+  active: true;
+  batch_id: null;
+  created_at: number;
+}
+
+/** A bank account fund account [P api/x/fund-accounts/create/bank-account.md]; only validations use one here. */
+export interface BankFundAccount {
+  id: string;
+  entity: 'fund_account';
+  contact_id: string;
+  account_type: 'bank_account';
+  bank_account: { ifsc: string; bank_name: string | null; name: string; account_number: string; notes: [] };
   active: true;
   batch_id: null;
   created_at: number;

@@ -2,7 +2,7 @@
 // simulator's Faults (partner-sim/server.ts). Setting faults replaces the whole set: fields left out
 // go back to "behave". The counters (common/faults.ts) are scoped to every /v1 call ("any"), only
 // POST /v1/payouts ("create_payout") or only fund account validations ("validate"):
-// error_after_accept_next creates the payout, then answers error_status, one of the documented 5xx
+// error_after_accept_next creates the payout (or the validation), then answers error_status, one of the documented 5xx
 // (500, 502, 503, 504).
 import { NO_COUNTER_FAULTS, parseFaultSet, type CounterFaults } from '../common/faults.js';
 import { NO_WEBHOOK_FAULTS, type WebhookFaults } from '../common/webhooks.js';

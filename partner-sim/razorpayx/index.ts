@@ -2,7 +2,7 @@
 // speaks the real upstream protocol as the partner facts sheet (PARTNERS.md §2) documents it, summed up in
 // docs/PARTNER-EMULATORS.md — Basic auth, contacts, VPA fund accounts, payouts with mandatory
 // `X-Payout-Idempotency`, the documented statuses and signed webhooks, fund account validations of VPAs
-// (validations.ts, §9.1) from a RazorpayX Lite account distinct from the Current Account payouts debit — and
+// and bank accounts (validations.ts, §9.1) from a RazorpayX Lite account distinct from the Current Account payouts debit — and
 // misbehaves on demand
 // (/_sim/faults). With a data dir its books survive a restart (books.ts, common/persist.ts).
 import type { FastifyInstance } from 'fastify';
@@ -42,6 +42,8 @@ export interface RazorpayxEmulatorOptions extends PersistOptions {
   pendingMs?: number;
   /** How long a fund account validation stays `created` before its verdict; 0 answers `completed` at once. */
   validationMs?: number;
+  /** How long a `favslow…@` VPA's or a `…888` account's validation stays `created` (a pending settled by its webhook). */
+  slowValidationMs?: number;
   /** Added to every /v1 call. */
   latencyMs?: number;
   /** Business balance in paise; a payout larger than it is queued (queue_if_low_balance) or refused. */
@@ -67,6 +69,7 @@ export const RAZORPAYX_DEFAULTS = {
   webhookUrl: null as string | null,
   pendingMs: 1000,
   validationMs: 200,
+  slowValidationMs: 3000,
   latencyMs: 100,
   balancePaise: 10_000_000_000, // ₹10 crore
   narration: 'Sangam Emulator Payout',
@@ -120,6 +123,7 @@ export function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Pro
       const idem = new IdempotencyBook();
       const validations = new ValidationBook({
         validationMs: () => s.validationMs,
+        slowValidationMs: () => s.slowValidationMs,
         later: timers.later,
         onFinal: (v) => webhooks.emit(`fund_account.validation.${v.status}`, structuredClone(v), true, 'fund_account.validation'),
       });
@@ -132,7 +136,7 @@ export function startRazorpayxEmulator(opts: RazorpayxEmulatorOptions = {}): Pro
       return {
         handle: { setWebhook, payouts: () => [...state.payouts.values()], validations: () => [...validations.validations.values()], webhookLog: () => webhooks.log, requests: () => [...received] },
         close: () => webhooks.close(),
-        persist: razorpayxBooks({ state, idem, validations, pendingMs: () => s.pendingMs, validationMs: () => s.validationMs, later: timers.later }),
+        persist: razorpayxBooks({ state, idem, validations, pendingMs: () => s.pendingMs, later: timers.later }),
       };
     },
   });

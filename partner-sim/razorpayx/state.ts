@@ -1,10 +1,11 @@
-// Owns the emulator's in-memory RazorpayX account: contacts and fund accounts (deduplicated as
-// documented), payouts and their lifecycle (steered by outcomes.ts), and the business balance. Every
+// Owns the emulator's in-memory RazorpayX account: contacts and fund accounts of VPAs and (for fund account
+// validations only) of bank accounts, deduplicated as documented; payouts and their lifecycle (steered by outcomes.ts), and the business balance. Every
 // status change is reported through `onChange`, which the webhook sender turns into events.
 import { badRequest, insufficientFunds, unknownId } from './errors.js';
-import { errorView, newRzpId, newUtr, unixNow, vpaParts, type Contact, type FundAccount, type Payout, type PayoutStatus, type StatusDetails } from './entities.js';
+import { bankNameOf } from '../../shared/ifsc.js';
+import { errorView, newRzpId, newUtr, unixNow, vpaParts, type BankFundAccount, type Contact, type FundAccount, type Payout, type PayoutStatus, type StatusDetails } from './entities.js';
 import { DETAILS, planFor, type Plan } from './outcomes.js';
-import type { ContactInput, PayoutInput } from './validate.js';
+import type { BankAccountInput, ContactInput, PayoutInput, ValidationRequest } from './validate.js';
 
 export interface PayoutRecord {
   payout: Payout;
@@ -36,6 +37,8 @@ const FORCEABLE: Readonly<Record<string, readonly PayoutStatus[]>> = {
 export class RazorpayxState {
   readonly contacts = new Map<string, Contact>();
   readonly fundAccounts = new Map<string, FundAccount>();
+  /** Bank account fund accounts: only fund account validations name them (payouts are to VPAs). */
+  readonly bankFundAccounts = new Map<string, BankFundAccount>();
   readonly payouts = new Map<string, PayoutRecord>();
   /** Dedup keys (books.ts keeps them across a restart). */
   readonly contactByKey = new Map<string, string>();
@@ -67,6 +70,33 @@ export class RazorpayxState {
     this.fundAccounts.set(fa.id, fa);
     this.faByKey.set(key, fa.id);
     return { fundAccount: fa, created: true };
+  }
+
+  /** [P] dedup on (contact_id, bank_account.name, .ifsc, .account_number); fund accounts are never edited. */
+  createBankFundAccount(contactId: string, bank: BankAccountInput): BankFundAccount {
+    const key = JSON.stringify([contactId, bank.name, bank.ifsc, bank.account_number]);
+    const known = this.faByKey.get(key);
+    if (known) return this.bankFundAccounts.get(known)!;
+    const fa: BankFundAccount = {
+      id: newRzpId('fa'),
+      entity: 'fund_account',
+      contact_id: contactId,
+      account_type: 'bank_account',
+      bank_account: { ifsc: bank.ifsc, bank_name: bankNameOf(bank.ifsc), name: bank.name, account_number: bank.account_number, notes: [] },
+      active: true,
+      batch_id: null,
+      created_at: unixNow(),
+    };
+    this.bankFundAccounts.set(fa.id, fa);
+    this.faByKey.set(key, fa.id);
+    return fa;
+  }
+
+  /** The fund account a validation names: a VPA or a bank account inline (created or deduplicated), or either by id. */
+  resolveValidationAccount(input: ValidationRequest): FundAccount | BankFundAccount {
+    if (input.bank) return this.createBankFundAccount(this.createContact(input.bank.contact).contact.id, input.bank.account);
+    const bank = input.fundAccountId ? this.bankFundAccounts.get(input.fundAccountId) : undefined;
+    return bank ?? this.resolveFundAccount(input);
   }
 
   /** Creates the payout and starts its lifecycle. Errors: unknown fund account, insufficient funds (400). */

@@ -1,6 +1,7 @@
-// Owns request validation for the emulated endpoints, field rules as documented (PARTNERS.md §2.2–2.5).
+// Owns request validation for the emulated endpoints, field rules as documented (PARTNERS.md §2.2–2.5, §9.1).
 // Every failure is a 400 BAD_REQUEST_ERROR naming the field. The rule texts are [P]; the description
 // wording is [G] (written in the style of Razorpay's messages).
+import { ifscExists } from '../../shared/ifsc.js';
 import { badRequest } from './errors.js';
 import type { Notes } from './entities.js';
 
@@ -109,7 +110,8 @@ export function validateVpaAddress(b: Body, field: string): string {
 
 function accountType(b: Body, field: string): void {
   const t = reqString(b, 'account_type', field);
-  // [G] bank_account / card / wallet fund accounts exist upstream; the emulator covers UPI only.
+  // [G] bank_account / card / wallet fund accounts exist upstream; the emulator pays to UPI only (a
+  // validation takes a bank account too: inlineValidationAccount).
   if (t !== 'vpa') throw badRequest(`The account_type ${t} is not supported by this emulator; use vpa.`, field);
 }
 
@@ -174,19 +176,62 @@ export function validatePayout(raw: unknown, accountNumber: string): PayoutInput
 /** [P] "4-36 characters … alphabets, numbers, hyphens, underscores and space". */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\- ]{4,36}$/;
 
+export interface BankAccountInput {
+  name: string;
+  ifsc: string;
+  account_number: string;
+}
+
 export interface ValidationRequest {
   /** The older generation: an existing fund account by id. */
   fundAccountId: string | null;
   /** The current generation: the VPA fund account and its contact inline. */
   composite: { contact: ContactInput; address: string } | null;
+  /** The current generation: a bank account fund account and its contact inline. */
+  bank: { contact: ContactInput; account: BankAccountInput } | null;
   reference_id: string | null;
   notes: Notes;
 }
 
+// [P] api/x/fund-accounts/create/bank-account.md: name 3–120 of the contact name's characters; IFSC "has
+// to be 11 characters"; account number 5–35 of a-z A-Z 0-9.
+const BANK_NAME = /^[a-zA-Z0-9 ’'\-_/().]{3,120}$/;
+const ACCOUNT_NUMBER = /^[a-zA-Z0-9]{5,35}$/;
+
+/**
+ * [P] the bank account object of a fund account; [P] its documented refusals ("The IFSC must be 11
+ * characters.", "The account number format is invalid."). [G] a well-formed IFSC that is no branch in
+ * the directory (shared/ifsc.ts) is refused with the IFSC's text too.
+ */
+function validateBankAccount(b: Body, field: string): BankAccountInput {
+  const a = asObject(b.bank_account ?? undefined, field);
+  onlyKnown(a, ['name', 'ifsc', 'account_number'], `${field}.`);
+  const name = reqString(a, 'name', `${field}.name`);
+  if (!BANK_NAME.test(name) || !NAME_END.test(name)) throw badRequest('The name format is invalid.', `${field}.name`);
+  const ifsc = reqString(a, 'ifsc', `${field}.ifsc`);
+  if (ifsc.length !== 11 || !ifscExists(ifsc)) throw badRequest('The IFSC must be 11 characters.', `${field}.ifsc`);
+  const account_number = reqString(a, 'account_number', `${field}.account_number`);
+  if (!ACCOUNT_NUMBER.test(account_number)) throw badRequest('The account number format is invalid.', `${field}.account_number`);
+  return { name, ifsc, account_number };
+}
+
+/** The inline fund account of a current-generation validation: a VPA or a bank account, with its contact. */
+function inlineValidationAccount(fa: Body): Pick<ValidationRequest, 'composite' | 'bank'> {
+  onlyKnown(fa, ['account_type', 'vpa', 'bank_account', 'contact'], 'fund_account.');
+  const type = reqString(fa, 'account_type', 'fund_account.account_type');
+  if (fa.contact === undefined) throw badRequest('The fund_account.contact field is required.', 'fund_account.contact');
+  const contact = () => validateContact(fa.contact, 'fund_account.contact.');
+  if (type === 'bank_account') return { composite: null, bank: { account: validateBankAccount(fa, 'fund_account.bank_account'), contact: contact() } };
+  accountType(fa, 'fund_account.account_type');
+  return { composite: { address: validateVpaAddress(fa, 'fund_account.vpa'), contact: contact() }, bank: null };
+}
+
 /**
  * Fund account validation, both documented request generations [P §9.1]: current
- * (`source_account_number`, `validation_type`, `reference_id`, `notes`, `fund_account` inline) and older
- * (`account_number`, `fund_account: {id}`, `notes`; `amount`/`currency` accepted and ignored for a VPA).
+ * (`source_account_number`, `validation_type`, `reference_id`, `notes`, `fund_account` inline: a VPA, or
+ * [P composite-account-validation.md "Validate a Bank Account: Creates and validates the contact's bank
+ * account"] a bank account) and older (`account_number`, `fund_account: {id}`, `notes`, `amount` (paise,
+ * default 100: the penny drop) and `currency`; ignored for a VPA).
  * [G] `validation_type` is optional (the composite VPA sample omits it); only `pennydrop` is emulated
  * (`upi_intent`, the reverse penny drop, needs a person to pay).
  */
@@ -205,11 +250,7 @@ export function validateValidation(raw: unknown, accounts: { lite: string; curre
   const common = { reference_id: optString(b, 'reference_id', 40), notes: notes(b) };
   if (fa.id !== undefined) {
     onlyKnown(fa, ['id'], 'fund_account.');
-    return { fundAccountId: reqString(fa, 'id', 'fund_account.id'), composite: null, ...common };
+    return { fundAccountId: reqString(fa, 'id', 'fund_account.id'), composite: null, bank: null, ...common };
   }
-  onlyKnown(fa, ['account_type', 'vpa', 'contact'], 'fund_account.');
-  accountType(fa, 'fund_account.account_type');
-  const address = validateVpaAddress(fa, 'fund_account.vpa');
-  if (fa.contact === undefined) throw badRequest('The fund_account.contact field is required.', 'fund_account.contact');
-  return { fundAccountId: null, composite: { address, contact: validateContact(fa.contact, 'fund_account.contact.') }, ...common };
+  return { fundAccountId: null, ...inlineValidationAccount(fa), ...common };
 }

@@ -1,5 +1,6 @@
 // Owns the `razorpayx` connector (RazorpayX Payouts to a UPI VPA, PARTNERS.md §2; CONTRACT §9),
-// serving upi-payment-status. Variables: KEY_ID, KEY_SECRET (HTTP Basic), ACCOUNT_NUMBER (the business
+// serving upi-payment-status, and by fund account validation account-verification and vpa-verification
+// (payee.ts; CONTRACT §14). Variables: KEY_ID, KEY_SECRET (HTTP Basic), ACCOUNT_NUMBER (the business
 // account that pays: a Current Account number or the RazorpayX Lite customer identifier), WEBHOOK_SECRET;
 // a missing one stops the boot with a message naming it. Optional FAV_ACCOUNT_NUMBER: the RazorpayX Lite
 // customer identifier fund account validation debits (Razorpay: validation "is possible only for RazorpayX
@@ -23,7 +24,8 @@
 // finds none); more than one under our reference → an error, never a guess (reviewed by a person).
 // The reversal watch asks the same after a `processed` (it can become `reversed` up to T+3 working days).
 // vpaHolder: fund account validation of the VPA (validation.ts) from FAV_ACCOUNT_NUMBER, for the payout name check; optional
-// VALIDATION_WAIT_MS (default 5000) bounds how long a `created` validation is waited for.
+// VALIDATION_WAIT_MS (default 5000) bounds how long a `created` validation is waited for (by the name check
+// and by the payee verifications, which then answer pending).
 // parseCallback: X-Razorpay-Signature verified (webhook.ts), x-razorpay-event-id de-duplicates.
 import {
   partnerVars,
@@ -32,6 +34,7 @@ import {
   type Connector,
   type ConnectorFactory,
   type OperationRequest,
+  type OperationSlug,
   type PartnerOutcome,
   type PartnerContext,
   type PartnerReport,
@@ -42,7 +45,8 @@ import { RazorpayxHttp, Unsent, type RzpAnswer } from './http.js';
 import { enquiry } from '../partner-http.js';
 import { asPayout, asPayoutList, createPayoutBody, errorDescription, moneyOf, outcomeOf, refusalOf, reportOf, type RzpErrorBody, type RzpPayout } from './transformers.js';
 import { parseWebhook } from './webhook.js';
-import { validateVpa } from './validation.js';
+import { validateVpa, type ValidationSettings } from './validation.js';
+import { payeeStatus, verifyPayee } from './payee.js';
 
 interface Settings {
   keyId: string;
@@ -90,7 +94,7 @@ function refusalText(a: RzpAnswer): string {
 const refused = (status: number) => status >= 400 && status < 500;
 
 export class RazorpayxConnector implements Connector {
-  readonly serves = ['upi-payment-status'] as const;
+  readonly serves = ['upi-payment-status', 'account-verification', 'vpa-verification'] as const;
   /**
    * PARTNERS.md §2.6–2.7: RazorpayX asks that status come by webhook and allows polling for critical
    * cases; a UPI payout may stay `processing` up to T+3 working days. So: first ask after 5 minutes
@@ -114,6 +118,7 @@ export class RazorpayxConnector implements Connector {
   }
 
   async execute(req: OperationRequest): Promise<PartnerOutcome> {
+    if (req.operation === 'account-verification' || req.operation === 'vpa-verification') return verifyPayee(this.http, this.validation(req.operation), req);
     if (req.operation !== 'upi-payment-status') throw new Error(`the razorpayx connector does not serve ${req.operation}`);
     const pre = refusalOf(req.vpa, req.amountPaise);
     if (pre) throw new PartnerError('unavailable', `${pre}; nothing was executed or debited`);
@@ -137,6 +142,7 @@ export class RazorpayxConnector implements Connector {
   }
 
   async status(tx: TxRef): Promise<PartnerReport<PartnerOutcome> | null> {
+    if (tx.operation === 'account-verification' || tx.operation === 'vpa-verification') return payeeStatus(this.http, this.validation(tx.operation), tx);
     if (tx.operation !== 'upi-payment-status') return null;
     const p = tx.partnerRef ? await this.fetch(`/v1/payouts/${encodeURIComponent(tx.partnerRef)}`) : await this.byReference(tx.txnId);
     return p ? reportOf(p, tx.txnId) : null;
@@ -144,8 +150,7 @@ export class RazorpayxConnector implements Connector {
 
   /** The payout name check: the VPA's holder by fund account validation (validation.ts); PartnerError only. */
   vpaHolder(vpa: string): Promise<VpaHolder> {
-    const t = this.ctx.timeoutFor('upi-payment-status');
-    return validateVpa(this.http, { accountNumber: this.s.favAccountNumber, callTimeoutMs: t, waitMs: this.s.validationWaitMs }, vpa);
+    return validateVpa(this.http, this.validation('upi-payment-status'), vpa);
   }
 
   parseCallback(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }) {
@@ -154,6 +159,11 @@ export class RazorpayxConnector implements Connector {
 
   close(): Promise<void> {
     return this.http.close();
+  }
+
+  /** Fund account validation's settings for an operation's calls: from the Lite identifier, within its deadline. */
+  private validation(operation: OperationSlug): ValidationSettings {
+    return { accountNumber: this.s.favAccountNumber, callTimeoutMs: this.ctx.timeoutFor(operation), waitMs: this.s.validationWaitMs };
   }
 
   /** The one payout listed under our reference; null when there is none. */

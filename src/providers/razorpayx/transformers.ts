@@ -1,8 +1,10 @@
 // Owns the translation between our terms and RazorpayX Payouts (PARTNERS.md §2): the create-payout
 // request in its own field names (composite form: the VPA fund account and its contact inline), the
 // payout, error and webhook shapes it answers with, its status mapping (CONTRACT §9), and the mapping
-// of a payout to our PartnerOutcome and typed result (our txn id, the amount in paise, the payout's UTR).
-import type { MoneyResult, Outcome, PartnerEvent, PartnerOutcome, PartnerReport, Reversal, VpaHolder } from '../connector.js';
+// of a payout to our PartnerOutcome and typed result (our txn id, the amount in paise, the payout's UTR);
+// the fund account validation request (a VPA or a bank account) and the mapping of a validation to the
+// name check's VpaHolder or to a payee verification's PartnerOutcome (PARTNERS.md §9.1).
+import type { MoneyResult, Outcome, PartnerEvent, PartnerOutcome, PartnerReport, PayeeResult, Reversal, VpaHolder } from '../connector.js';
 
 // ---- RazorpayX's shapes, in its names ------------------------------------------------------------
 
@@ -56,13 +58,13 @@ export interface RzpErrorBody {
   error?: { code?: string; description?: string; source?: string; step?: string | null; reason?: string | null; field?: string | null };
 }
 
-/** A webhook envelope [P §2.9]. */
+/** A webhook envelope [P §2.9, §9.1]. */
 export interface RzpWebhookEvent {
   entity: 'event';
   account_id?: string;
   event: string;
   contains?: string[];
-  payload?: { payout?: { entity?: RzpPayout } };
+  payload?: { payout?: { entity?: RzpPayout }; 'fund_account.validation'?: { entity?: RzpValidation } };
   /** Unix seconds. */
   created_at?: number;
 }
@@ -181,11 +183,13 @@ export function reportOf(p: RzpPayout, txnId: string | null, now = new Date()): 
 }
 
 /**
- * A verified webhook as events: one for a `payout.*` event with a payout entity, none for anything
+ * A verified webhook as events: one for a `payout.*` event with a payout entity, one for a
+ * `fund_account.validation.*` event of a payee verification (validationEventsOf), none for anything
  * else (payout.downtime.*, events we do not subscribe to) — acknowledged, so RazorpayX stops retrying.
  * The payout's status, not the event name, decides (payout.updated carries any status).
  */
 export function eventsOf(ev: RzpWebhookEvent, eventId: string): PartnerEvent<PartnerOutcome>[] {
+  if (typeof ev?.event === 'string' && ev.event.startsWith('fund_account.validation.')) return validationEventsOf(ev, eventId);
   const p = asPayout(ev?.payload?.payout?.entity);
   if (!p || typeof ev.event !== 'string' || !ev.event.startsWith('payout.')) return [];
   const txnId = ourTxnId(p.reference_id);
@@ -212,6 +216,9 @@ export interface RzpValidationResults {
   registered_name?: string | null;
   details?: string | null;
   name_match_score?: number | string | null;
+  validated_account_type?: string | null;
+  /** The account validated (behind a VPA: the account it resolves to). */
+  bank_account?: { bank_routing_code?: string | null; ifsc?: string | null; account_number?: string | null; bank_name?: string | null; account_type?: string | null } | null;
 }
 
 /** A `fund_account.validation` entity (create answer, GET /v1/fund_accounts/validations/{id}) [P §9.1]. */
@@ -223,13 +230,23 @@ export interface RzpValidation {
   results?: RzpValidationResults | null;
   status_details?: RzpStatusDetails | null;
   reference_id?: string | null;
+  fund_account?: { account_type?: string } | null;
+  /** The penny drop's UTR once completed (null before, and for a VPA in the samples). */
+  utr?: string | null;
 }
 
-/** The current (composite) request shape [P §9.1 `api/x/account-validation/vpa.md`]: the VPA fund account inline. */
+/**
+ * The current (composite) request shape [P §9.1 `api/x/account-validation/vpa.md`]: the fund account
+ * inline, a VPA or a bank account (composite-account-validation.md: "Validate a Bank Account: Creates
+ * and validates the contact's bank account"; its object as api/x/fund-accounts/create/bank-account.md).
+ */
 export interface RzpValidationRequest {
   source_account_number: string;
   validation_type: 'pennydrop';
-  fund_account: { account_type: 'vpa'; vpa: { address: string }; contact: { name: string } };
+  reference_id?: string;
+  fund_account:
+    | { account_type: 'vpa'; vpa: { address: string }; contact: { name: string } }
+    | { account_type: 'bank_account'; bank_account: { name: string; ifsc: string; account_number: string }; contact: { name: string } };
 }
 
 /**
@@ -267,4 +284,111 @@ export function validationStateOf(f: RzpValidation): ValidationState {
   const r = f.validation_results ?? f.results ?? {};
   if (r.account_status !== 'active') return { kind: 'holder', holder: { exists: false, name: null } };
   return { kind: 'holder', holder: { exists: true, name: text(r.registered_name) } };
+}
+
+// ---- Fund account validation as a payee verification (account-verification, vpa-verification) ---
+
+/**
+ * [P api/x/fund-accounts/create/bank-account.md] `bank_account.name` is mandatory (3–120 characters).
+ * The client's `name` is not sent: it may hold characters RazorpayX refuses (any Indian script), and
+ * Sangam compares names itself (CONTRACT §11) with the bank's `registered_name`. One fixed name keeps
+ * one fund account per account number and IFSC under the one contact.
+ */
+export const ACCOUNT_HOLDER_PLACEHOLDER = 'Sangam Payee';
+
+/** [P] bank_account.account_number: 5–35 of a-z A-Z 0-9; ifsc: 11 characters. */
+const ACCOUNT_NUMBER = /^[a-zA-Z0-9]{5,35}$/;
+
+/** Why RazorpayX would refuse this bank account before validating it, or null; checked before anything is sent. */
+export function bankRefusalOf(accountNumber: string, ifsc: string): string | null {
+  if (!ACCOUNT_NUMBER.test(accountNumber)) return 'RazorpayX takes an account number of 5 to 35 letters and digits';
+  if (ifsc.length !== 11) return 'RazorpayX takes an IFSC of 11 characters';
+  return null;
+}
+
+export type PayeeRequest = { txnId: string } & ({ operation: 'account-verification'; accountNumber: string; ifsc: string } | { operation: 'vpa-verification'; vpa: string });
+
+/**
+ * The validation body of a payee verification: as the name check's, with `reference_id` = our
+ * transaction id (documented, optional, ≤ 40), so a listing finds it when the create's answer was lost.
+ * No idempotency header is documented for validations (PARTNERS.md §9.1).
+ */
+export function payeeValidationBody(req: PayeeRequest, accountNumber: string): RzpValidationRequest {
+  const contact = { name: CONTACT_NAME };
+  const fund_account: RzpValidationRequest['fund_account'] =
+    req.operation === 'vpa-verification'
+      ? { account_type: 'vpa', vpa: { address: req.vpa }, contact }
+      : { account_type: 'bank_account', bank_account: { name: ACCOUNT_HOLDER_PLACEHOLDER, ifsc: req.ifsc, account_number: req.accountNumber }, contact };
+  return { source_account_number: accountNumber, validation_type: 'pennydrop', reference_id: req.txnId, fund_account };
+}
+
+/** [P §9.1] `{"entity": "collection", "count", "items": [validation…]}`; null when it is not one, or an item is unreadable. */
+export function asValidationList(v: unknown): RzpValidation[] | null {
+  const c = v as { items?: unknown } | null;
+  if (!c || typeof c !== 'object' || !Array.isArray(c.items)) return null;
+  const items = c.items.map(asValidation);
+  return items.every((f) => f !== null) ? (items as RzpValidation[]) : null;
+}
+
+export type PayeeKind = 'bankAccount' | 'vpa';
+
+/** Which verification a validation answers: by its fund account's type (a bank account, or a VPA). */
+export const payeeKindOf = (f: RzpValidation): PayeeKind => (f.fund_account?.account_type === 'bank_account' ? 'bankAccount' : 'vpa');
+
+/** A verification's typed result under its kind's name. */
+export const payeeResult = (kind: PayeeKind, p: PayeeResult): { bankAccount: PayeeResult } | { vpa: PayeeResult } => (kind === 'bankAccount' ? { bankAccount: p } : { vpa: p });
+
+/** What a completed validation found, in our terms (only `active` is valid; FAQ 13: completed with nothing is invalid). */
+function payeeFound(f: RzpValidation, kind: PayeeKind): PayeeResult {
+  const r = f.validation_results ?? f.results ?? {};
+  const valid = r.account_status === 'active';
+  const found: PayeeResult = { status: valid ? 'valid' : 'invalid', nameAtBank: text(r.registered_name) };
+  if (!valid) found.reason = text(r.details) ?? 'RazorpayX found the account invalid';
+  if (kind === 'bankAccount') {
+    found.method = 'penny_drop';
+    const utr = text(f.utr);
+    if (utr) found.utr = utr;
+  } else if (valid) {
+    const ifsc = text(r.bank_account?.bank_routing_code) ?? text(r.bank_account?.ifsc);
+    const type = text(r.bank_account?.account_type);
+    if (ifsc) found.ifsc = ifsc;
+    if (type) found.accountType = type;
+  }
+  return found;
+}
+
+/**
+ * A validation as a payee verification's outcome. `completed` is a finished check, whatever it found:
+ * `success` with `valid` or `invalid` (the fee is paid either way). `failed` is RazorpayX unable to
+ * check (a technical error; its charge is reversed): `failed` with `unknown`. Anything else is pending.
+ */
+export function payeeOutcomeOf(f: RzpValidation, kind: PayeeKind): PartnerOutcome {
+  const what = kind === 'bankAccount' ? 'bank account' : 'VPA';
+  const result = (p: PayeeResult) => payeeResult(kind, p);
+  if (f.status === 'completed') {
+    const found = payeeFound(f, kind);
+    return { status: 'success', message: found.status === 'valid' ? `The ${what} is valid` : `The ${what} is invalid`, partnerRef: f.id, ...result(found) };
+  }
+  if (f.status === 'failed') {
+    const reason = text(f.status_details?.description) ?? 'the validation failed at RazorpayX';
+    return { status: 'failed', message: `RazorpayX could not validate the ${what}: ${reason}`, partnerRef: f.id, ...result({ status: 'unknown', reason, nameAtBank: null }) };
+  }
+  return { status: 'pending', message: `RazorpayX is validating the ${what}; the outcome will follow`, partnerRef: f.id, ...result({ status: 'unknown', nameAtBank: null }) };
+}
+
+/** A validation as a status enquiry's report; our txn id from its `reference_id` where it carries ours. */
+export function payeeReportOf(f: RzpValidation, txnId: string | null): PartnerReport<PartnerOutcome> {
+  return { txnId: ourTxnId(f.reference_id) ?? txnId, partnerRef: f.id, outcome: payeeOutcomeOf(f, payeeKindOf(f)) };
+}
+
+/**
+ * A `fund_account.validation.*` webhook: an event for a payee verification's validation (its
+ * `reference_id` is our transaction id); none for the payout name check's, which carry no reference and
+ * are read by polling (validation.ts).
+ */
+function validationEventsOf(ev: RzpWebhookEvent, eventId: string): PartnerEvent<PartnerOutcome>[] {
+  const f = asValidation(ev.payload?.['fund_account.validation']?.entity);
+  const txnId = f ? ourTxnId(f.reference_id) : null;
+  if (!f || !txnId) return [];
+  return [{ eventId, ...payeeReportOf(f, txnId) }];
 }

@@ -2,7 +2,7 @@
 // question to this partner: POST /v1/fund_accounts/validations with the VPA fund account inline, then,
 // while the answer is `created` (the docs call validation asynchronous: "most … instantaneously", yet
 // "always `created`" in the FAQ), GET /v1/fund_accounts/validations/{id} with a growing gap until a
-// verdict or the wait runs out. The `fund_account.validation.*` webhooks are not needed for that and are
+// verdict or the wait runs out (awaitVerdict, which the payee verifications of payee.ts share). The `fund_account.validation.*` webhooks are not needed for that and are
 // acknowledged unread (transformers.ts eventsOf).
 //
 // A validation moves no money, so every way it can go wrong is a PartnerError — nothing was paid, the
@@ -34,14 +34,28 @@ export async function validateVpa(http: RazorpayxHttp, s: ValidationSettings, vp
   const pre = refusalOf(vpa, MIN_AMOUNT_PAISE);
   if (pre) throw new PartnerError('unavailable', `${pre}; ${NOTHING_PAID}`);
   const giveUpAt = Date.now() + s.waitMs;
-  let fav = await call(http, s, 'POST', '/v1/fund_accounts/validations', JSON.stringify(validationBody(vpa, s.accountNumber)));
+  const created = await call(http, s, 'POST', '/v1/fund_accounts/validations', JSON.stringify(validationBody(vpa, s.accountNumber)));
+  const fav = await awaitVerdict(created, giveUpAt, (id) => call(http, s, 'GET', validationPath(id)));
+  const state = validationStateOf(fav);
+  if (state.kind === 'holder') return state.holder;
+  if (state.kind === 'failed') throw new PartnerError('unavailable', `RazorpayX could not validate the VPA (${state.reason}); ${NOTHING_PAID}`);
+  throw new PartnerError('timeout', `RazorpayX has not finished validating the VPA (${fav.id}); ${NOTHING_PAID}`);
+}
+
+export const validationPath = (id: string) => `/v1/fund_accounts/validations/${encodeURIComponent(id)}`;
+
+/**
+ * Asks again, with a growing gap, while a validation is `created` (or of a status we do not know), until
+ * it has a verdict, the next gap would pass `giveUpAt`, or `fetch` answers null (stop asking); answers
+ * the last state seen. What `fetch` throws, it throws.
+ */
+export async function awaitVerdict(fav: RzpValidation, giveUpAt: number, fetch: (id: string) => Promise<RzpValidation | null>): Promise<RzpValidation> {
   for (let gap = POLL_FIRST_MS; ; gap = Math.min(gap * 2, POLL_MAX_MS)) {
-    const state = validationStateOf(fav);
-    if (state.kind === 'holder') return state.holder;
-    if (state.kind === 'failed') throw new PartnerError('unavailable', `RazorpayX could not validate the VPA (${state.reason}); ${NOTHING_PAID}`);
-    if (Date.now() + gap > giveUpAt) throw new PartnerError('timeout', `RazorpayX has not finished validating the VPA (${fav.id}); ${NOTHING_PAID}`);
+    if (fav.status === 'completed' || fav.status === 'failed' || Date.now() + gap > giveUpAt) return fav;
     await sleep(gap);
-    fav = await call(http, s, 'GET', `/v1/fund_accounts/validations/${encodeURIComponent(fav.id)}`);
+    const next = await fetch(fav.id);
+    if (!next) return fav;
+    fav = next;
   }
 }
 
