@@ -47,7 +47,8 @@ describe('routing and failover across two partners', () => {
   });
 
   it('a timeout after the request was sent does not fail over; reconciliation settles it at the same partner', async () => {
-    await a.faults({ timeout_next: 1, timeout_ms: 1500 });
+    // The stall lies far past the 1 s deadline: on a loaded machine a late timer must not let the answer win.
+    await a.faults({ timeout_next: 1, timeout_ms: 4000 });
     const before = await t.wallet();
     const body = { ...VALID.upi(), amount: 12 };
     const r = await t.call('POST', PATHS.upi, { key: t.liveKey, body });
