@@ -2,7 +2,8 @@
 // states, live pendings (count and age, read from the store at scrape time), and the store counters
 // (statements, embedded engine CPU: db/stats.ts), and the prepaid partners' float drift (src/float/:
 // the last conclusive check's drift, how old that check is, the open drift items), read from the store
-// at scrape time so every process of a cluster answers the same.
+// at scrape time so every process of a cluster answers the same; and the validations a recent payee
+// verification saved (operations/vpa-verification/reuse.ts).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Db } from './db/client.js';
@@ -23,6 +24,12 @@ export class Metrics {
     name: 'sangam_partner_errors_total',
     help: 'Partner calls that failed, by partner, operation and kind (unavailable, timeout, no_answer, breaker_open)',
     labelNames: ['partner', 'operation', 'kind'],
+    registers: [this.registry],
+  });
+  private reused = new Counter({
+    name: 'sangam_payee_verification_reused_total',
+    help: "Validations not paid for because a recent verification answered instead (a payout's name check using a vpa-verification), by operation and environment",
+    labelNames: ['operation', 'environment'],
     registers: [this.registry],
   });
   private alarms = new Counter({
@@ -127,6 +134,11 @@ export class Metrics {
   partnerCall(partner: string, operation: string, result: string, ms: number): void {
     this.latency.observe({ partner, operation, result }, ms / 1000);
     if (!['success', 'failed', 'pending'].includes(result)) this.errors.inc({ partner, operation, kind: result });
+  }
+
+  /** A recent `operation` (vpa-verification) answered a payout's name check instead of a new validation. */
+  verificationReused(operation: string, environment: string): void {
+    this.reused.inc({ operation, environment });
   }
 
   /** One alarm a connector raised (PartnerRouteHooks.warn). */

@@ -80,7 +80,7 @@ export interface Services {
 /** The operations' two runners and what their handlers may read, from the services they run on. */
 function operationRoutes(
   config: Config,
-  s: Pick<Services, 'db' | 'recorder' | 'idempotency' | 'transactions' | 'settlement' | 'pricing' | 'partners' | 'finalizer' | 'urls' | 'preflight'>,
+  s: Pick<Services, 'db' | 'recorder' | 'idempotency' | 'transactions' | 'settlement' | 'pricing' | 'partners' | 'finalizer' | 'urls' | 'preflight' | 'metrics'>,
 ): OperationRoutes & { live: LiveRunner } {
   const { db, recorder, idempotency, transactions, partners } = s;
   return {
@@ -104,6 +104,7 @@ function operationRoutes(
       preflight: s.preflight,
       documents: partners,
       nameMatch: new NameMatchSettingsReader(db, config.authCacheMs),
+      metrics: s.metrics,
       publicUrl: config.publicUrl,
       doclockerSessionTtlS: config.doclockerSessionTtlS,
       xmlUrlTtlS: config.xmlUrlTtlS,
@@ -144,7 +145,7 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
   const pricing = new Pricing(db, config.authCacheMs, new Map(OPERATIONS.map((o) => [o.slug, o.feePaise])));
   const urls = new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl);
   const preflight = new RechargePreflight(partners, config.preflightTtl);
-  const operations = operationRoutes(config, { db, recorder, idempotency, transactions, settlement, pricing, partners, finalizer, urls, preflight });
+  const operations = operationRoutes(config, { db, recorder, idempotency, transactions, settlement, pricing, partners, finalizer, urls, preflight, metrics });
   return {
     config,
     store,

@@ -134,6 +134,16 @@ export class Sangam {
     return this.call(ROUTES.mobileToBankAccount, { body }, { safe: true }, opts);
   }
 
+  /** Verifies a bank account at an IFSC: account_status, name_at_bank, the bank, and name_match with `name`. May answer `pending`. */
+  accountVerification(body: BodyOf<'accountVerification'>, opts?: RequestOptions): Promise<DataOf<'accountVerification'>> {
+    return this.call(ROUTES.accountVerification, { body }, { safe: true }, opts);
+  }
+
+  /** Verifies a UPI ID: vpa_status, name_at_bank, and name_match with `name`. May answer `pending`. */
+  vpaVerification(body: BodyOf<'vpaVerification'>, opts?: RequestOptions): Promise<DataOf<'vpaVerification'>> {
+    return this.call(ROUTES.vpaVerification, { body }, { safe: true }, opts);
+  }
+
   /** Pays a VPA. May answer `pending`: see waitForFinal. */
   upiPayment(body: KeyOptional<BodyOf<'upiPaymentStatusPost'>>, opts?: RequestOptions): Promise<DataOf<'upiPaymentStatusPost'>> {
     return this.keyed(ROUTES.upiPaymentStatusPost, body, opts);
@@ -394,6 +404,8 @@ export const OPERATION_METHODS = {
   doclockerInitialize: 'doclocker.initialize',
   doclockerDownloadAadhaar: 'doclocker.download',
   mobileToBankAccount: 'mobileToBank',
+  accountVerification: 'accountVerification',
+  vpaVerification: 'vpaVerification',
   upiPaymentStatus: 'upiPayment',
   upiPaymentStatusPost: 'upiPayment',
   rechargeCommission: 'mobileRecharge',

@@ -5,6 +5,7 @@
 import type { paths } from './schema.js';
 
 export const ROUTES = {
+  accountVerification: { method: 'POST', path: '/api/v1/bank-account/account-verification' },
   cancelBatch: { method: 'POST', path: '/api/v1/batches/{id}/cancel' },
   consentReceiptKeys: { method: 'GET', path: '/api/v1/consents/public-key' },
   createBatch: { method: 'POST', path: '/api/v1/batches' },
@@ -42,5 +43,6 @@ export const ROUTES = {
   signatureMatch: { method: 'POST', path: '/api/v1/document-ocr/signature-match' },
   upiPaymentStatus: { method: 'GET', path: '/api/v1/upi-payment/upi-payment-status' },
   upiPaymentStatusPost: { method: 'POST', path: '/api/v1/upi-payment/upi-payment-status' },
+  vpaVerification: { method: 'POST', path: '/api/v1/upi-payment/vpa-verification' },
   withdrawConsent: { method: 'POST', path: '/api/v1/consents/{id}/withdraw' },
 } as const satisfies Record<string, { method: 'GET' | 'POST' | 'DELETE'; path: keyof paths }>;

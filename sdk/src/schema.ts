@@ -163,6 +163,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bank-account/account-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bank Account Verification
+         * @description Verifies a bank account before paying it: `account_status` valid, invalid (with `reason`) or unknown (the bank did not answer: failed or pending, never a guess), the holder's `name_at_bank`, the `bank` from the IFSC directory and the partner's `method` (penny_drop with its `utr`, or pennyless). With `name`, `name_match` compares it with name_at_bank. The fee is paid once, whatever the check found. An ifsc that is well-formed but not in the IFSC directory is a 422 before any partner call or fee.
+         */
+        post: operations["accountVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bank-account/mobile-to-bank-account": {
         parameters: {
             query?: never;
@@ -566,6 +586,26 @@ export interface paths {
          * @description Pays `amount` INR to `vpa`. Fields travel in the query string or a JSON body; POST is accepted too. `idempotency_key` (or the Idempotency-Key header) is required: the same key replays the first answer.
          */
         post: operations["upiPaymentStatusPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upi-payment/vpa-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * UPI ID Verification
+         * @description Verifies a UPI ID (VPA) before paying it: `vpa_status` valid, invalid (with `reason`) or unknown (the bank did not answer: failed or pending, never a guess), the holder's `name_at_bank`, and `ifsc` / `account_type` where the partner returns them. With `name`, `name_match` compares it with name_at_bank. The fee is paid once, whatever the check found. A UPI payout with beneficiary_name to the same VPA within the account's reuse window uses this answer instead of a new validation.
+         */
+        post: operations["vpaVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2137,7 +2177,7 @@ export interface operations {
                                     id: "business_details" | "use_case" | "consent_notice" | "allowlist" | "webhook" | "sandbox_calls";
                                 }[];
                                 /** @enum {string} */
-                                operation: "signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match";
+                                operation: "signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match" | "account-verification" | "vpa-verification";
                                 /** @description Every item is done: the operation can be submitted */
                                 ready: boolean;
                                 /** @description approved: live use is granted (by a reviewer, or an operator's `sangam approve`) */
@@ -3386,6 +3426,566 @@ export interface operations {
             };
         };
     };
+    accountVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference_id": "acv-0001",
+                 *       "consent": true,
+                 *       "account_number": "919876543210",
+                 *       "ifsc": "HDFC0000001",
+                 *       "name": "Priya Sharma"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Bank account number, 9 to 18 digits
+                     * @example 919876543210
+                     */
+                    account_number: string;
+                    /**
+                     * @description The end user consented to this operation; must be true
+                     * @example true
+                     * @enum {boolean}
+                     */
+                    consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
+                    /**
+                     * @description 11-character IFSC of an existing bank branch: 4 letters, 0, then 6 letters or digits. The code must also exist in the RBI list of bank branches (x-ifsc-exists).
+                     * @example HDFC0000001
+                     */
+                    ifsc: string;
+                    /**
+                     * @description The name the client expects at the bank: the answer then carries name_match against name_at_bank. It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name).
+                     * @example Priya Sharma
+                     */
+                    name?: string;
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example acv-0001
+                     */
+                    reference_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description valid: the account exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            account_status: "valid" | "invalid" | "unknown";
+                            bank: {
+                                /** @description Branch name; null where the offline IFSC directory has none */
+                                branch: string | null;
+                                /** @description The IFSC the account was checked at */
+                                ifsc: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                name: string | null;
+                            };
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description How the partner checked: penny_drop (a ₹1 credit, with its utr) or pennyless */
+                            method?: "penny_drop" | "pennyless";
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The penny drop's UTR (method penny_drop) */
+                            utr?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description valid: the account exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            account_status?: "valid" | "invalid" | "unknown";
+                            bank: {
+                                /** @description Branch name; null where the offline IFSC directory has none */
+                                branch: string | null;
+                                /** @description The IFSC the account was checked at */
+                                ifsc: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                name: string | null;
+                            };
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description How the partner checked: penny_drop (a ₹1 credit, with its utr) or pennyless */
+                            method?: "penny_drop" | "pennyless";
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The penny drop's UTR (method penny_drop) */
+                            utr?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description valid: the account exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            account_status?: "valid" | "invalid" | "unknown";
+                            bank?: {
+                                /** @description Branch name; null where the offline IFSC directory has none */
+                                branch: string | null;
+                                /** @description The IFSC the account was checked at */
+                                ifsc: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                name: string | null;
+                            };
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description How the partner checked: penny_drop (a ₹1 credit, with its utr) or pennyless */
+                            method?: "penny_drop" | "pennyless";
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description The penny drop's UTR (method penny_drop) */
+                            utr?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error402"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
     mobileToBankAccount: {
         parameters: {
             query?: never;
@@ -3971,7 +4571,7 @@ export interface operations {
                 /** @description continue (default): run every valid row; stop: refuse a batch with a bad row, and stop at the first failed row */
                 on_error?: "continue" | "stop";
                 /** @description The operation every row runs */
-                operation?: "signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match";
+                operation?: "signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match" | "account-verification" | "vpa-verification";
                 /** @description Check every row and run none */
                 validate_only?: boolean;
             };
@@ -3994,7 +4594,7 @@ export interface operations {
                      * @description The operation every row runs
                      * @enum {string}
                      */
-                    operation: "signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match";
+                    operation: "signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match" | "account-verification" | "vpa-verification";
                     /** @description Check every row and run none */
                     validate_only?: boolean;
                 };
@@ -5431,7 +6031,7 @@ export interface operations {
                         version: string;
                     };
                     /** @description The operations the consent covers */
-                    operations: ("signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match")[];
+                    operations: ("signature-match" | "doclocker-initialize" | "doclocker-download-aadhaar" | "mobile-to-bank-account" | "upi-payment-status" | "recharge-commission" | "dth-recharge" | "name-match" | "account-verification" | "vpa-verification")[];
                     purpose: {
                         /** @description Your code for the purpose */
                         code: string;
@@ -11305,6 +11905,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             /**
                              * @description The operation slug, such as upi-payment-status
@@ -11367,6 +11979,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             /**
                              * @description The operation slug, such as upi-payment-status
@@ -11429,6 +12053,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             /**
                              * @description The operation slug, such as upi-payment-status
@@ -11496,6 +12132,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             /**
                              * @description The operation slug, such as upi-payment-status
@@ -11563,6 +12211,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             /**
                              * @description The operation slug, such as upi-payment-status
@@ -11630,6 +12290,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             /**
                              * @description The operation slug, such as upi-payment-status
@@ -12543,6 +13215,888 @@ export interface operations {
                              * @description null while pending
                              */
                             verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            /** @description valid: the account exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            account_status: "valid" | "invalid" | "unknown";
+                            bank: {
+                                /** @description Branch name; null where the offline IFSC directory has none */
+                                branch: string | null;
+                                /** @description The IFSC the account was checked at */
+                                ifsc: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                name: string | null;
+                            };
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description How the partner checked: penny_drop (a ₹1 credit, with its utr) or pennyless */
+                            method?: "penny_drop" | "pennyless";
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "account-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The penny drop's UTR (method penny_drop) */
+                            utr?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description valid: the account exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            account_status?: "valid" | "invalid" | "unknown";
+                            bank: {
+                                /** @description Branch name; null where the offline IFSC directory has none */
+                                branch: string | null;
+                                /** @description The IFSC the account was checked at */
+                                ifsc: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                name: string | null;
+                            };
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description How the partner checked: penny_drop (a ₹1 credit, with its utr) or pennyless */
+                            method?: "penny_drop" | "pennyless";
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "account-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The penny drop's UTR (method penny_drop) */
+                            utr?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description valid: the account exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            account_status?: "valid" | "invalid" | "unknown";
+                            bank?: {
+                                /** @description Branch name; null where the offline IFSC directory has none */
+                                branch: string | null;
+                                /** @description The IFSC the account was checked at */
+                                ifsc: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                name: string | null;
+                            };
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description How the partner checked: penny_drop (a ₹1 credit, with its utr) or pennyless */
+                            method?: "penny_drop" | "pennyless";
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "account-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description The penny drop's UTR (method penny_drop) */
+                            utr?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            /** @description valid: the account exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            account_status?: "valid" | "invalid" | "unknown";
+                            bank?: {
+                                /** @description Branch name; null where the offline IFSC directory has none */
+                                branch: string | null;
+                                /** @description The IFSC the account was checked at */
+                                ifsc: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                name: string | null;
+                            };
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description How the partner checked: penny_drop (a ₹1 credit, with its utr) or pennyless */
+                            method?: "penny_drop" | "pennyless";
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "account-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The penny drop's UTR (method penny_drop) */
+                            utr?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description valid: the account exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            account_status?: "valid" | "invalid" | "unknown";
+                            bank?: {
+                                /** @description Branch name; null where the offline IFSC directory has none */
+                                branch: string | null;
+                                /** @description The IFSC the account was checked at */
+                                ifsc: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                name: string | null;
+                            };
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description How the partner checked: penny_drop (a ₹1 credit, with its utr) or pennyless */
+                            method?: "penny_drop" | "pennyless";
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "account-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /** @description The penny drop's UTR (method penny_drop) */
+                            utr?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description valid: the account exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            account_status?: "valid" | "invalid" | "unknown";
+                            bank?: {
+                                /** @description Branch name; null where the offline IFSC directory has none */
+                                branch: string | null;
+                                /** @description The IFSC the account was checked at */
+                                ifsc: string;
+                                /** @description The bank's name from the IFSC directory (the bank using a leased branch code) */
+                                name: string | null;
+                            };
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description How the partner checked: penny_drop (a ₹1 credit, with its utr) or pennyless */
+                            method?: "penny_drop" | "pennyless";
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "account-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /** @description The penny drop's UTR (method penny_drop) */
+                            utr?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            /** @description Type of the account behind the UPI ID (savings, current…), where the partner returns it */
+                            account_type?: string;
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description IFSC of the account behind the UPI ID, where the partner returns it */
+                            ifsc?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "vpa-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                            /** @description The UPI ID verified, as sent */
+                            vpa: string;
+                            /** @description valid: the UPI ID exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            vpa_status: "valid" | "invalid" | "unknown";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description Type of the account behind the UPI ID (savings, current…), where the partner returns it */
+                            account_type?: string;
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description IFSC of the account behind the UPI ID, where the partner returns it */
+                            ifsc?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "vpa-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                            /** @description The UPI ID verified, as sent */
+                            vpa: string;
+                            /** @description valid: the UPI ID exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            vpa_status?: "valid" | "invalid" | "unknown";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description Type of the account behind the UPI ID (savings, current…), where the partner returns it */
+                            account_type?: string;
+                            environment: "sandbox" | "live";
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description IFSC of the account behind the UPI ID, where the partner returns it */
+                            ifsc?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "vpa-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                            /** @description The UPI ID verified, as sent */
+                            vpa?: string;
+                            /** @description valid: the UPI ID exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            vpa_status?: "valid" | "invalid" | "unknown";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    }) | ({
+                        data: {
+                            /** @description Type of the account behind the UPI ID (savings, current…), where the partner returns it */
+                            account_type?: string;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description IFSC of the account behind the UPI ID, where the partner returns it */
+                            ifsc?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "vpa-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                            /** @description The UPI ID verified, as sent */
+                            vpa?: string;
+                            /** @description valid: the UPI ID exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            vpa_status?: "valid" | "invalid" | "unknown";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description Type of the account behind the UPI ID (savings, current…), where the partner returns it */
+                            account_type?: string;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description IFSC of the account behind the UPI ID, where the partner returns it */
+                            ifsc?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "vpa-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                            /** @description The UPI ID verified, as sent */
+                            vpa?: string;
+                            /** @description valid: the UPI ID exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            vpa_status?: "valid" | "invalid" | "unknown";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description Type of the account behind the UPI ID (savings, current…), where the partner returns it */
+                            account_type?: string;
+                            environment: "sandbox" | "live";
+                            /**
+                             * Format: date-time
+                             * @description When its content was erased: only the outcome and the money facts remain
+                             */
+                            erased_at: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description IFSC of the account behind the UPI ID, where the partner returns it */
+                            ifsc?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /**
+                             * @description The operation slug, such as upi-payment-status
+                             * @enum {string}
+                             */
+                            operation: "vpa-verification";
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                            /** @description The UPI ID verified, as sent */
+                            vpa?: string;
+                            /** @description valid: the UPI ID exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            vpa_status?: "valid" | "invalid" | "unknown";
                         } & {
                             [key: string]: unknown;
                         };
@@ -12807,6 +14361,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
@@ -12863,6 +14429,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
@@ -12919,6 +14497,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
@@ -13343,6 +14933,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
@@ -13399,6 +15001,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
@@ -13455,6 +15069,18 @@ export interface operations {
                                 }[];
                                 /** @description 0 to 100: the weighted share of the two names that corresponds */
                                 score: number;
+                                /**
+                                 * @description Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation
+                                 * @enum {string}
+                                 */
+                                source?: "vpa-verification";
+                                /** @description The vpa-verification used (with source) */
+                                verification?: {
+                                    reference_id: string;
+                                    txn_id: string;
+                                    /** Format: date-time */
+                                    verified_at: string;
+                                };
                             };
                             reference_id: string;
                             /** @description On a business failure: the X-Request-Id of this answer */
@@ -13472,6 +15098,542 @@ export interface operations {
                              * @description null while pending
                              */
                             verified_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: false;
+                        /** @enum {string} */
+                        statuscode: "ERR";
+                    };
+                };
+            };
+            /** @description Invalid JSON body (Errorcode 103) */
+            400: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired key (Errorcode 101) */
+            401: {
+                headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Live wallet balance too low for the debit (Errorcode 105) */
+            402: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error402"];
+                };
+            };
+            /** @description Client IP not on the allow-list, or live use not approved (Errorcode 102) */
+            403: {
+                headers: {
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description No such resource (Errorcode 109) */
+            404: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The same idempotency key is still in flight (Errorcode 106), or the reference_id already names another transaction of the account (Errorcode 114, with its txn_id; nothing was executed) */
+            409: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Body over the limit (Errorcode 111) */
+            413: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Content-Type is not application/json (Errorcode 112) */
+            415: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description An Expect header other than 100-continue (Errorcode 103) */
+            417: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error417"];
+                };
+            };
+            /** @description Validation failed (Errorcode 104, with errors[]) or an idempotency key reused with another payload (Errorcode 107) */
+            422: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Rate limited (Errorcode 108); see Retry-After */
+            429: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Internal error (Errorcode 199) */
+            500: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Partner network failed before any outcome; nothing was debited (Errorcode 113) */
+            502: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description Partner network timed out before any outcome; nothing was debited (Errorcode 113) */
+            504: {
+                headers: {
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    vpaVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference_id": "vpav-0001",
+                 *       "consent": true,
+                 *       "vpa": "ramesh.kumar@okbank",
+                 *       "name": "Ramesh Kumar"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The end user consented to this operation; must be true
+                     * @example true
+                     * @enum {boolean}
+                     */
+                    consent: true;
+                    /** @description A consent record (POST /api/v1/consents) the call is made under: the caller's own, in this environment, active, unexpired and covering this operation, or the call is refused (422). Each use is recorded on the consent. */
+                    consent_id?: string;
+                    /**
+                     * @description The name the client expects for the UPI ID: the answer then carries name_match against name_at_bank. It must hold a letter, and every letter must be Latin, of an Indian script or Perso-Arabic (x-person-name).
+                     * @example Ramesh Kumar
+                     */
+                    name?: string;
+                    /**
+                     * @description Client's unique reference for reconciliation: 1 to 64 of A-Z a-z 0-9 . _ : -
+                     * @example vpav-0001
+                     */
+                    reference_id: string;
+                    /**
+                     * @description UPI ID of the payee, local@handle
+                     * @example ramesh.kumar@okbank
+                     */
+                    vpa: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result: TXN success, TUP pending, or ERR business failure (HTTP 200, Errorcode 120) */
+            200: {
+                headers: {
+                    /** @description Present when this is the stored answer of an earlier request with the same idempotency key (CONTRACT §5) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The key's burst: requests it may make at once */
+                    "RateLimit-Limit"?: string;
+                    /** @description The bucket as `burst;w=seconds` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the bucket now */
+                    "RateLimit-Remaining"?: string;
+                    /** @description Seconds until the bucket is full again */
+                    "RateLimit-Reset"?: string;
+                    /** @description Where the time went, in milliseconds (W3C Server Timing): `sangam` (Sangam's own time), `partner` (a live call's partner time), the phases `checks`, `record`, `outcome`, and `total` */
+                    "Server-Timing"?: string;
+                    /** @description Identifies this request; error data carries it as request_id, and the audit log row has it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Type of the account behind the UPI ID (savings, current…), where the partner returns it */
+                            account_type?: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description IFSC of the account behind the UPI ID, where the partner returns it */
+                            ifsc?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "success";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description When it completed
+                             */
+                            verified_at: string;
+                            /** @description The UPI ID verified, as sent */
+                            vpa: string;
+                            /** @description valid: the UPI ID exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            vpa_status: "valid" | "invalid" | "unknown";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TXN";
+                    } | {
+                        data: {
+                            /** @description Type of the account behind the UPI ID (savings, current…), where the partner returns it */
+                            account_type?: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode?: number;
+                            /** @description IFSC of the account behind the UPI ID, where the partner returns it */
+                            ifsc?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message?: string;
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id?: string;
+                            /** @enum {string} */
+                            status: "pending";
+                            /** @description "Failed" on a business failure */
+                            Status?: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                            /** @description The UPI ID verified, as sent */
+                            vpa: string;
+                            /** @description valid: the UPI ID exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            vpa_status?: "valid" | "invalid" | "unknown";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** @enum {string} */
+                        statuscode: "TUP";
+                    } | {
+                        data: {
+                            /** @description Type of the account behind the UPI ID (savings, current…), where the partner returns it */
+                            account_type?: string;
+                            /** @description 120 on a business failure (the seed's 100 on a document-locker success) */
+                            Errorcode: number;
+                            /** @description IFSC of the account behind the UPI ID, where the partner returns it */
+                            ifsc?: string;
+                            message: string;
+                            /** @description On a business failure: the detail */
+                            Message: string;
+                            /** @description The holder's name as the bank has it; null when the bank gave none (or did not answer) */
+                            name_at_bank?: string | null;
+                            /** @description Present when name was given and the bank gave a name: it compared name with name_at_bank under the account thresholds */
+                            name_match?: {
+                                /** @description The engine that answered; a new version may score differently */
+                                algorithm_version: string;
+                                /** @description Cashfree's five bands, from the scores alone */
+                                category: "DIRECT_MATCH" | "GOOD_PARTIAL_MATCH" | "MODERATE_PARTIAL_MATCH" | "POOR_PARTIAL_MATCH" | "NO_MATCH";
+                                /** @description From the account's thresholds: approve at or above approve_at, review at or above review_at, reject below */
+                                decision: "approve" | "review" | "reject";
+                                /** @description decision == "approve" */
+                                match: boolean;
+                                /** @description 0 to 100: the score if every ambiguity resolves in favour of a match */
+                                optimistic_score: number;
+                                /** @description 0 to 100: the score if every ambiguity resolves against a match */
+                                pessimistic_score: number;
+                                reasons: {
+                                    /** @description What the comparison did or found (docs/NAME-MATCH.md lists every code) */
+                                    code: "EXACT_MATCH" | "HONORIFIC_REMOVED" | "RELATION_REMOVED" | "ALIAS_SPLIT" | "DIGITS_IGNORED" | "TRANSLITERATED" | "CONSONANTS_ONLY" | "SPELLING_VARIANT" | "NAME_VARIANT" | "INITIAL_MATCHED" | "TOKENS_JOINED" | "JOINED_SUFFIX" | "TRUNCATED" | "ORDER_SWAPPED" | "NEAR_MISS" | "TOKEN_MISSING" | "TOKEN_MISMATCH" | "NO_NAME_LEFT";
+                                    /** @description The words concerned */
+                                    detail: string;
+                                }[];
+                                /** @description 0 to 100: the weighted share of the two names that corresponds */
+                                score: number;
+                            };
+                            /** @description Why invalid, in words: does not exist, closed, frozen, cannot be credited */
+                            reason?: string;
+                            reference_id: string;
+                            /** @description On a business failure: the X-Request-Id of this answer */
+                            request_id: string;
+                            /** @enum {string} */
+                            status: "failed";
+                            /** @description "Failed" on a business failure */
+                            Status: string;
+                            /**
+                             * Format: date-time
+                             * @description null while pending
+                             */
+                            verified_at: string | null;
+                            /** @description The UPI ID verified, as sent */
+                            vpa?: string;
+                            /** @description valid: the UPI ID exists and can be credited; invalid: it does not exist, is closed or frozen, or cannot be credited (reason says which); unknown: the bank did not answer (status is then failed or pending, never a guess) */
+                            vpa_status?: "valid" | "invalid" | "unknown";
                         } & {
                             [key: string]: unknown;
                         };

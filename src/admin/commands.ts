@@ -156,6 +156,16 @@ export const COMMANDS: Record<string, Command> = {
     return accounts.setSandboxWallet(db, 'cli', { accountId: values.account!, show });
   },
 
+  async 'accounts verification-reuse'(db, args) {
+    const { values } = opts(args, { account: { type: 'string' }, window: { type: 'string' } });
+    required(values, 'account');
+    const w = values.window;
+    if (w === undefined) return { account: values.account!, ...(await accounts.verificationReuse(db, values.account!)) };
+    const n = Number(w);
+    if (w !== 'default' && (!Number.isSafeInteger(n) || n < 0)) throw new UsageError('--window must be a whole number of seconds ≥ 0, or "default"');
+    return accounts.setVerificationReuse(db, 'cli', { accountId: values.account!, windowS: w === 'default' ? null : n });
+  },
+
   async 'consents verify'(db, args) {
     const { values, positionals } = opts(args, { 'public-key': { type: 'string' } }, 1);
     const receipt = positionals[0];

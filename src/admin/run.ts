@@ -19,6 +19,7 @@ export const USAGE = `usage: sangam <command>
   accounts limits --account ID [--per-sec N|default] [--burst N|default]
   accounts consent --account ID [--require-live on|off]   (live calls must cite a consent_id)
   accounts sandbox-wallet --account ID [--show simulated|live]   (what sandbox keys' wallet read shows; default simulated)
+  accounts verification-reuse --account ID [--window SECONDS|default]   (a payout's name check uses a vpa-verification this young; default 86400)
   consents verify RECEIPT [--public-key FILE]   (FILE: a JWK, a JWKS or PEM; default: this store's key; exit 1 if it does not verify)
   wallet topup --account ID --amount INR
   batches submit --account ID --env sandbox|live --operation SLUG [--client-batch-id ID] [--validate-only] FILE

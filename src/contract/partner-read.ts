@@ -4,4 +4,4 @@
 // them, so such a transaction is never marked success by hand: it waits for the partner's answer, or
 // a person marks it failed (a verification still pays its fee once it ran) and the client asks again.
 // operations/registry.ts checks at load that this list is exactly those operations.
-export const SUCCESS_CARRIES_PARTNER_DATA: ReadonlySet<string> = new Set(['signature-match', 'doclocker-download-aadhaar', 'mobile-to-bank-account']);
+export const SUCCESS_CARRIES_PARTNER_DATA: ReadonlySet<string> = new Set(['signature-match', 'doclocker-download-aadhaar', 'mobile-to-bank-account', 'account-verification', 'vpa-verification']);

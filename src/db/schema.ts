@@ -21,6 +21,8 @@ export interface AccountsTable {
   require_consent_live: ColumnType<boolean, boolean | undefined, boolean>;
   /** The operator's opt-in to showing sandbox keys the live wallet (migration 0028); off: the simulated one. */
   sandbox_live_wallet: ColumnType<boolean, boolean | undefined, boolean>;
+  /** How long a vpa-verification stands in for a payout's name check, in seconds (migration 0029); null: 24 h. */
+  verification_reuse_window_s: number | null;
 }
 
 export interface IpAllowlistTable {

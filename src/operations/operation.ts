@@ -21,6 +21,7 @@ import type { RechargePreflight } from '../catalog/preflight.js';
 import type { UrlSigner } from '../http/signed-url.js';
 import type { TransactionStore } from '../transactions/store.js';
 import type { NameMatchSettingsReader } from '../accounts/name-match-settings.js';
+import type { Metrics } from '../metrics.js';
 
 /** Where an operation's partner request goes: the sandbox answer, or the live partners' router. */
 export interface OperationConnector {
@@ -44,6 +45,8 @@ export interface OperationDeps {
   documents: PartnerDocuments | null;
   /** Each account's name-match thresholds and payout review rule. */
   nameMatch: NameMatchSettingsReader;
+  /** What operations count: the validations a recent payee verification saved. */
+  metrics: Pick<Metrics, 'verificationReused'>;
   publicUrl: string;
   doclockerSessionTtlS: number;
   xmlUrlTtlS: number;

@@ -13,6 +13,8 @@ import { upiPaymentStatus } from './upi-payment-status/handler.js';
 import { rechargeCommission } from './recharge-commission/handler.js';
 import { dthRecharge } from './dth-recharge/handler.js';
 import { nameMatch } from './name-match/handler.js';
+import { accountVerification } from './account-verification/handler.js';
+import { vpaVerification } from './vpa-verification/handler.js';
 
 export const OPERATIONS: readonly OperationDef[] = [
   signatureMatch,
@@ -23,6 +25,8 @@ export const OPERATIONS: readonly OperationDef[] = [
   rechargeCommission,
   dthRecharge,
   nameMatch,
+  accountVerification,
+  vpaVerification,
 ];
 
 /** The declaration's own mistakes, found when the registry loads (so at boot, and in every test). */

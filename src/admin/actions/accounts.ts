@@ -1,5 +1,5 @@
 // Owns the account actions: creating an account (with its wallet), its rate limits, its settings
-// (name match, consent, what its sandbox keys' wallet read shows), and which operations it is approved
+// (name match, consent, what its sandbox keys' wallet read shows, its verification reuse window), and which operations it is approved
 // for with live keys.
 import type { Db } from '../../db/client.js';
 import { createAccount, requireAccount, setLimits as storeLimits } from '../../accounts/store.js';
@@ -10,6 +10,7 @@ import { adminAction, type Actor } from './run.js';
 import { readNameMatchSettings, writeNameMatchSettings, type NameMatchChange } from '../../accounts/name-match-settings.js';
 import { readConsentSettings, writeConsentSettings } from '../../consents/settings.js';
 import { readSandboxWallet, writeSandboxWallet, type SandboxWalletSetting } from '../../accounts/sandbox-wallet.js';
+import { readVerificationReuse, writeVerificationReuse } from '../../accounts/verification-reuse.js';
 
 /** Errors: validation (empty name). */
 export function create(db: Db, actor: Actor, input: { name: string }) {
@@ -69,6 +70,17 @@ export function setSandboxWallet(db: Db, actor: Actor, input: { accountId: strin
   return adminAction(db, actor, async (trx) => {
     const setting = await writeSandboxWallet(trx, input.accountId, show);
     return { result: { account: input.accountId, ...setting }, event: { accountId: input.accountId, action: 'accounts sandbox-wallet', detail: { ...setting } } };
+  });
+}
+
+/** How long the account's vpa-verifications stand in for a payout's name check. Errors: not_found (account). */
+export const verificationReuse = (db: Db, accountId: string) => readVerificationReuse(db, accountId);
+
+/** Sets the reuse window in seconds (null: the default, 24 h). Errors: not_found (account), validation (`reuse_window_s`). */
+export function setVerificationReuse(db: Db, actor: Actor, input: { accountId: string; windowS: number | null }) {
+  return adminAction(db, actor, async (trx) => {
+    const setting = await writeVerificationReuse(trx, input.accountId, input.windowS);
+    return { result: { account: input.accountId, ...setting }, event: { accountId: input.accountId, action: 'accounts verification-reuse', detail: { reuse_window_s: input.windowS } } };
   });
 }
 

@@ -6,7 +6,7 @@
 import { ApiError } from '../../errors.js';
 import { matchNames, NameMatchInputError, type NameMatchResult } from '../../namematch/index.js';
 import { NAME_RULE } from './schema.js';
-import type { OperationRequest, Outcome } from '../../providers/connector.js';
+import type { FinalOutcome, OperationRequest, Outcome } from '../../providers/connector.js';
 import type { OperationContext, OperationDeps } from '../operation.js';
 
 /** The two names compared under the account's thresholds (both already checked). */
@@ -18,8 +18,14 @@ export async function compareNames(deps: OperationDeps, accountId: string, name1
 /**
  * A successful outcome with `name_match` added: the caller's name against the one the partner gave.
  * Where the partner gave none (a signature partner that reads no name), there is nothing to compare.
+ * A pending outcome whose end is already known (the sandbox's) gets it in that end.
  */
 export async function withNameMatch(outcome: Outcome, ctx: OperationContext, callers: string | undefined, partners: (fields: Record<string, unknown>) => unknown): Promise<Outcome> {
+  const settle = outcome.settle && { ...outcome.settle, final: await compared(outcome.settle.final, ctx, callers, partners) };
+  return { ...(await compared(outcome, ctx, callers, partners)), ...(settle ? { settle } : {}) };
+}
+
+async function compared<O extends Outcome | FinalOutcome>(outcome: O, ctx: OperationContext, callers: string | undefined, partners: (fields: Record<string, unknown>) => unknown): Promise<O> {
   const other = outcome.status === 'success' ? partners(outcome.fields) : undefined;
   if (callers === undefined || other === undefined || other === null) return outcome;
   const name_match = await compareWithPartnerName(ctx.deps, ctx.accountId, callers, other);

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, PresentIn } from '../../http/responses.js';
 import { Amount, Consent, ReferenceId, Uuid, Vpa } from '../../contract/fields.js';
-import { NameMatchObject, NameToCompare } from '../name-match/schema.js';
+import { NameMatchFields, NameToCompare } from '../name-match/schema.js';
 
 export const UPI_MAX_INR = 100_000;
 
@@ -29,5 +29,21 @@ export const UpiPaymentResult = {
   txn_id: PresentIn(['success', 'pending'], Type.String({ description: "Sangam's transaction id" })),
   amount: PresentIn(['success', 'pending'], Type.Number({ description: 'INR' })),
   utr: PresentIn(['success'], Nullable(Type.String(), { description: "The bank's UTR; null while pending" })),
-  name_match: NameMatchObject('Present when beneficiary_name was given: it compared with the VPA holder\'s registered name under the account thresholds'),
+  name_match: Type.Optional(
+    Type.Object(
+      {
+        ...NameMatchFields,
+        source: Type.Optional(
+          Type.Literal('vpa-verification', { description: "Present when the VPA holder's name came from a recent vpa-verification (within the account's reuse window) instead of a new validation" }),
+        ),
+        verification: Type.Optional(
+          Type.Object(
+            { txn_id: Type.String(), reference_id: Type.String(), verified_at: Type.String({ format: 'date-time' }) },
+            { description: 'The vpa-verification used (with source)' },
+          ),
+        ),
+      },
+      { description: "Present when beneficiary_name was given: it compared with the VPA holder's registered name under the account thresholds" },
+    ),
+  ),
 };
