@@ -26,7 +26,7 @@ import { ConsentExpiry } from './consents/expiry.js';
 import { Batches } from './batches/index.js';
 import { registerRoutes } from './routes/index.js';
 import { registerTracing } from './http/tracing.js';
-import { startTracing, traceLogFields } from './tracing/index.js';
+import { startTracing } from './tracing/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,8 +61,6 @@ function createFastify(config: Config, logStream: NodeJS.WritableStream | undefi
     logger: {
       level: config.logLevel,
       ...(logStream ? { stream: logStream } : {}),
-      // Traces on: a line logged inside a span names its trace and span, beside the request id.
-      ...(config.traces && { mixin: traceLogFields }),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
       // URLs are logged with identity numbers masked, as the audit store keeps them.
       serializers: {

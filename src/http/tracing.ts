@@ -4,9 +4,9 @@
 // the request id. Nothing of what the request carries (a body, a query string, a header, a key) is on
 // it. The request runs in the span's context (from the first hook, and again once the body is read,
 // which happens on the socket's own context), so the store statements, group commits and partner calls
-// it causes are its children, and its log lines carry its trace id (app.ts, pino's mixin).
+// it causes are its children; its logger binds trace_id and span_id beside reqId.
 import type { FastifyInstance } from 'fastify';
-import { runIn, SpanStatusCode, startRequestSpan, type Context, type Span } from '../tracing/index.js';
+import { runIn, SpanStatusCode, startRequestSpan, traceLogFields, type Context, type Span } from '../tracing/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,8 +17,9 @@ declare module 'fastify' {
 
 export function registerTracing(app: FastifyInstance): void {
   app.decorateRequest('trace', undefined);
-  app.addHook('onRequest', (req, _reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     req.trace = startRequestSpan(req.method, req.headers);
+    req.log = reply.log = req.log.child(traceLogFields(req.trace.span));
     runIn(req.trace.ctx, done);
   });
   app.addHook('preValidation', (req, _reply, done) => {

@@ -5,7 +5,7 @@
 // span is the API's no-op and costs next to nothing; the SDK (sdk.ts) is imported only then.
 // Attributes are names, kinds, counts and outcomes: never a body, a parameter, a key, a mobile or an
 // identity number.
-import { context, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 import type { Config } from '../config.js';
 
 export { SpanKind, SpanStatusCode };
@@ -56,16 +56,14 @@ export const runIn = <T>(ctx: Context, fn: () => T): T => context.with(ctx, fn);
 /** The context a span started now would be a child of (kept by whoever runs the work later: a group commit). */
 export const activeContext = (): Context => context.active();
 
-/** The active span's trace id, or null when no trace is recorded (tracing off, or outside any span). */
+/** The active span's trace id, or null outside any trace (tracing off, or no span). */
 export function activeTraceId(): string | null {
-  const span = trace.getActiveSpan();
-  return span?.isRecording() ? span.spanContext().traceId : null;
+  const ids = trace.getActiveSpan()?.spanContext();
+  return ids && isSpanContextValid(ids) ? ids.traceId : null;
 }
 
-/** A log line's trace_id and span_id (pino's mixin), beside its reqId; nothing outside a recorded span. */
-export function traceLogFields(): { trace_id?: string; span_id?: string } {
-  const span = trace.getActiveSpan();
-  if (!span?.isRecording()) return {};
+/** A request logger's trace_id and span_id, bound beside its reqId (http/tracing.ts). */
+export function traceLogFields(span: Span): { trace_id: string; span_id: string } {
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
 }
@@ -73,7 +71,8 @@ export function traceLogFields(): { trace_id?: string; span_id?: string } {
 /** The statement kind and first table of a SQL text, for a store statement's span: never its parameters or literals. */
 export function statementOf(sqlText: string): { kind: string; table: string | null } {
   const kind = /^\s*\(?\s*([a-z]+)/i.exec(sqlText)?.[1]?.toUpperCase() ?? 'SQL';
-  const table = /\b(?:from|into|update)\s+"?([a-z_][a-z0-9_]*)"?/i.exec(sqlText)?.[1] ?? null;
+  const ident = (re: RegExp) => re.exec(sqlText)?.[1] ?? null;
+  const table = ident(/\b(?:into|update)\s+"?([a-z_][a-z0-9_]*)/i) ?? ident(/\bfrom\s+"?(?!rows\b)([a-z_][a-z0-9_]*)/i);
   return { kind, table };
 }
 
