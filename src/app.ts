@@ -25,6 +25,8 @@ import { sweepBatchIdentity } from './batches/retention.js';
 import { ConsentExpiry } from './consents/expiry.js';
 import { Batches } from './batches/index.js';
 import { registerRoutes } from './routes/index.js';
+import { registerTracing } from './http/tracing.js';
+import { startTracing } from './tracing/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -79,8 +81,9 @@ function createFastify(config: Config, logStream: NodeJS.WritableStream | undefi
   });
 }
 
-/** What every request goes through: body parsing, validation, the request id, errors, the audit hook. */
-function registerPipeline(app: FastifyInstance, services: Services): void {
+/** What every request goes through: its span (traces on), body parsing, validation, the request id, errors, the audit hook. */
+function registerPipeline(app: FastifyInstance, services: Services, traced: boolean): void {
+  if (traced) registerTracing(app);
   // Only JSON is spoken on /api/v1; Fastify's built-in text/plain parser would accept other bodies.
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
@@ -128,6 +131,8 @@ function backgroundWorkers(config: Config, services: Services, batches: Batches,
 
 /** `logStream`: where the log lines go (stdout by default; tests capture them). */
 export async function buildApp(config: Config, store: Store, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<App> {
+  // Traces (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set) start before anything that makes a span.
+  const stopTracing = await startTracing(config.traces);
   // Router errors are audited by the error handler itself; the writer exists once services do, which
   // is before the app is ready to take any request.
   let audit: Services['audit'] | undefined;
@@ -136,7 +141,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
   });
   const services = await buildServices(config, store, app.log);
   audit = services.audit;
-  registerPipeline(app, services);
+  registerPipeline(app, services, config.traces !== null);
   const batches = new Batches(services, app.log);
   await registerRoutes(app, config, store, services, batches);
 
@@ -152,6 +157,7 @@ export async function buildApp(config: Config, store: Store, opts: { logStream?:
     await services.outcomes.flush();
     await services.audit.flush();
     await services.close();
+    await stopTracing(); // the spans still queued are sent
   });
   return { app, services, ...background };
 }

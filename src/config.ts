@@ -90,6 +90,11 @@ export const EnvSchema = Type.Object({
   SANGAM_BATCH_LIVE_ROWS_PER_SEC: Int(25, 1, 10_000, "Live batch rows of one operation sent to the partners a second, across every account (bursts of as many): NPCI forbids turning files into high-rate calls, and partners rate-limit. Each account's rows also keep to its own rate limit"),
   SANGAM_LAST_USED_FLUSH_MS: Int(10_000, 10, 3_600_000, 'How often key last_used_at is written'),
   SANGAM_REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'Server request timeout'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Type.String({ pattern: '^https?://', description: 'OpenTelemetry collector that traces are sent to, OTLP over HTTP (JSON, to <endpoint>/v1/traces); unset = no tracing' }),
+  ),
+  OTEL_SERVICE_NAME: Type.String({ default: 'sangam', minLength: 1, description: 'service.name of the traces' }),
+  OTEL_BSP_SCHEDULE_DELAY: Int(5000, 0, 600_000, 'Milliseconds between two exports of finished spans'),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -146,6 +151,8 @@ export interface Config {
   /** identitySweepMs: batches/retention.ts, the identity content of final batch rows. */
   batches: { identitySweepMs: number; pollMs: number; leaseS: number; rowsInFlight: number; batchesInFlight: number; livePerSec: number };
   lastUsedFlushMs: number;
+  /** OpenTelemetry traces (src/tracing/): where they go, under which service name, how often; null = off. */
+  traces: { endpoint: string; serviceName: string; exportDelayMs: number } | null;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -311,6 +318,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     partner: partnerConfig(e, env),
     ...workerConfig(e, env),
     lastUsedFlushMs: e.SANGAM_LAST_USED_FLUSH_MS,
+    traces: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''), serviceName: e.OTEL_SERVICE_NAME, exportDelayMs: e.OTEL_BSP_SCHEDULE_DELAY } : null,
     logLevel: e.LOG_LEVEL,
   };
 }

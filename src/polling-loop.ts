@@ -2,8 +2,10 @@
 // the app is ready, stop() as soon as shutdown begins, resolving once the work under way has finished;
 // app.ts keeps one list of them and starts and stops them in order) and the loop most of them share
 // (PollingLoop: run a tick, wait pollMs, run again; one tick at a time; errors are logged and the loop
-// goes on; timers do not keep the process alive; stop() waits for the tick under way).
+// goes on; timers do not keep the process alive; stop() waits for the tick under way). Each tick is
+// the root span of a trace of its own, `worker <name>` (tracing/).
 import type { FastifyBaseLogger } from 'fastify';
+import { inSpan } from './tracing/index.js';
 
 export class PollingLoop {
   private timer: NodeJS.Timeout | null = null;
@@ -14,6 +16,8 @@ export class PollingLoop {
     private pollMs: number,
     private tick: () => Promise<unknown>,
     private onError: (err: unknown) => void,
+    /** The worker's name, for its ticks' spans (read at each tick: a subclass sets it after this is made). */
+    private name: () => string,
   ) {}
 
   start(firstDelayMs = this.pollMs): void {
@@ -29,7 +33,7 @@ export class PollingLoop {
 
   private schedule(ms: number): void {
     this.timer = setTimeout(() => {
-      this.running = this.tick()
+      this.running = inSpan(`worker ${this.name()}`, { 'sangam.worker': this.name() }, () => this.tick(), { root: true })
         .then(() => undefined, this.onError)
         .finally(() => {
           this.running = null;
@@ -56,7 +60,7 @@ export abstract class PollingWorker implements BackgroundWorker {
   protected readonly loop: PollingLoop;
 
   constructor(pollMs: number, log: FastifyBaseLogger) {
-    this.loop = new PollingLoop(pollMs, () => this.tick(), (err) => log.error({ err, worker: this.name }, `${this.name} failed`));
+    this.loop = new PollingLoop(pollMs, () => this.tick(), (err) => log.error({ err, worker: this.name }, `${this.name} failed`), () => this.name);
   }
 
   /** One round of the worker's work. */

@@ -43,7 +43,7 @@ async function start(config: Config): Promise<void> {
   let migrationsMs = 0;
   const migrated = (async () => {
     const [{ openStore }, { migrate }] = await Promise.all([import('./db/client.js'), import('./db/migrate.js')]);
-    const opened = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, engine });
+    const opened = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, engine, traced: config.traces !== null });
     const m0 = performance.now();
     await migrate(opened.db);
     migrationsMs = performance.now() - m0;

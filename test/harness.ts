@@ -125,7 +125,7 @@ export const TEST_ENV = {
 export async function startApp(env: Record<string, string> = {}, location?: StoreLocation, seed = true, logStream?: NodeJS.WritableStream): Promise<TestApp> {
   const loc = location ?? (await freshStoreLocation());
   const config = loadConfig({ ...TEST_ENV, ...env, DATABASE_URL: loc.databaseUrl, SANGAM_DATA_DIR: loc.dataDir, PORT: '8080' });
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 5 });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 5, traced: config.traces !== null });
   await migrate(store.db);
   const built = await buildApp(config, store, { logStream });
   const contract = watchContract(built.app);

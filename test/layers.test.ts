@@ -15,7 +15,7 @@ const SRC = path.join(ROOT, 'src');
 
 /** From the bottom up. A room is a top-level folder or file of src/, or one of the finer names below. */
 export const LAYERS: string[][] = [
-  ['errors', 'ids', 'money', 'canonical', 'config', 'polling-loop', 'undici', 'cooperative', 'csv'],
+  ['errors', 'ids', 'money', 'canonical', 'config', 'tracing', 'polling-loop', 'undici', 'cooperative', 'csv'],
   ['db'],
   ['metrics', 'catalog', 'contract', 'namematch', 'access', 'idempotency'],
   ['audit', 'ledger', 'accounts', 'webhooks'],

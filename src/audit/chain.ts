@@ -45,6 +45,7 @@ const ROW_COLUMNS = {
   data_class: 'text',
   content_salt: 'text',
   content_hash: 'text',
+  trace_id: 'text',
 } satisfies ColumnTypes<'audit_logs'>;
 /** The columns a chained row is written with (chainedCtes): its own, then its place in a chain. */
 const CHAINED_COLUMNS = [...Object.keys(ROW_COLUMNS), 'prev_hash', 'hash', 'chain', 'seq'];
@@ -61,7 +62,7 @@ export const PLAIN_COLUMNS = [
 export const BODY_TEXT = [sql<string | null>`request_body::text`.as('request_body'), sql<string | null>`response_body::text`.as('response_body')] as const;
 
 /** A row as verify reads it: the bodies as the JSON text the store holds. */
-export type StoredRow = Omit<Selectable<AuditLogsTable>, 'request_body' | 'response_body'> & { request_body: string | null; response_body: string | null };
+export type StoredRow = Omit<Selectable<AuditLogsTable>, 'request_body' | 'response_body' | 'trace_id'> & { request_body: string | null; response_body: string | null };
 
 /** What is wrong with a stored row's own hashes given the hash before it, or null when it links. */
 export function rowFault(prev: string, row: StoredRow): string | null {

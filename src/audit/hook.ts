@@ -11,6 +11,7 @@ import type { AuditWriter } from './writer.js';
 import type { DataClass } from './retention.js';
 import { redactUrl } from './redact.js';
 import { answeredRow, type RequestAudit } from './row.js';
+import { activeTraceId } from '../tracing/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,6 +43,7 @@ function referenceOf(req: FastifyRequest, input: Record<string, unknown> | undef
  */
 export function requestAudit(req: FastifyRequest, reply: FastifyReply, operation?: { dataClass: DataClass; input?: Record<string, unknown> }): RequestAudit {
   const input = operation?.input;
+  const traceId = activeTraceId();
   const reference = referenceOf(req, input);
   return {
     request_id: req.id,
@@ -58,6 +60,7 @@ export function requestAudit(req: FastifyRequest, reply: FastifyReply, operation
     keepsAnswer: !req.url.startsWith(AUDIT_READS),
     ...(operation && { data_class: operation.dataClass }),
     startedAt: performance.now() - reply.elapsedTime,
+    ...(traceId && { trace_id: traceId }),
   };
 }
 

@@ -36,6 +36,8 @@ export interface RequestAudit {
   data_class?: DataClass;
   /** When the request began (performance.now()): the row's latency runs from here to its answer. */
   startedAt: number;
+  /** The request's trace (tracing/), when traces are on; outside the row's hash. */
+  trace_id?: string | null;
 }
 
 /** The row of a request answered with `status` and `body`, the answer's JSON (null when it has none: a stream). */

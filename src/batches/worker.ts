@@ -30,7 +30,7 @@ export class BatchWorker implements BackgroundWorker {
     private opts: WorkerOptions,
     private log: FastifyBaseLogger,
   ) {
-    this.loop = new PollingLoop(opts.pollMs, () => this.wake(), (err) => log.error({ err }, 'batch worker tick failed'));
+    this.loop = new PollingLoop(opts.pollMs, () => this.wake(), (err) => log.error({ err }, 'batch worker tick failed'), () => this.name);
   }
 
   start(): void {

@@ -21,7 +21,7 @@ export class ConsentExpiry {
     pollMs: number,
     log: FastifyBaseLogger,
   ) {
-    this.loop = new PollingLoop(pollMs, () => this.tick(), (err) => log.error({ err }, 'consent expiry failed'));
+    this.loop = new PollingLoop(pollMs, () => this.tick(), (err) => log.error({ err }, 'consent expiry failed'), () => this.name);
   }
 
   start(): void {

@@ -1,13 +1,15 @@
 // Owns the connection to the store: a pg Pool when DATABASE_URL is set, embedded PGlite otherwise.
 // Both speak the PostgreSQL dialect through the same Kysely instance; no code path differs after this.
 // The pg driver loads only when a PostgreSQL server is named: the embedded default boots without it
-// (about 80 ms of module loading, issue #28).
-import { Kysely, PostgresDialect } from 'kysely';
+// (about 80 ms of module loading, issue #28). With traces on, every statement is a span (its kind and
+// table, never its parameters: tracing/index.ts statementSpan), through Kysely's log hook.
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import type pg from 'pg';
 import type { DB } from './schema.js';
 import { PGlitePool } from './pglite-pool.js';
 import { INT8_PARSER } from './types.js';
 import { storeStats } from './stats.js';
+import { statementSpan } from '../tracing/index.js';
 
 export { embeddedDir } from './pglite-pool.js';
 
@@ -24,7 +26,11 @@ export interface StoreOptions {
   poolMax?: number;
   /** The embedded engine, already opening (server.ts starts it before loading the rest). */
   engine?: Promise<PGlitePool>;
+  /** Traces are on (Config.traces): each statement becomes a span of the trace it runs in. */
+  traced?: boolean;
 }
+
+const traceStatement = (e: LogEvent) => statementSpan(e.query.sql, e.queryDurationMillis, e.level === 'error');
 
 /** Counts what a pg client sends (db/stats.ts). */
 function countStatements(client: pg.PoolClient): void {
@@ -49,10 +55,10 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     // An idle client losing its server must not crash the process; the next query reports the error.
     pool.on('error', () => {});
     pool.on('connect', countStatements);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(opts.traced && { log: traceStatement }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const pool = await (opts.engine ?? PGlitePool.openIn(opts.dataDir));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(opts.traced && { log: traceStatement }) });
   return { db, kind: 'embedded', close: () => db.destroy() };
 }

@@ -13,6 +13,10 @@
 // starts a chunk's rows a few at a time, letting the store's replies in between (on the embedded store
 // they come back to this thread), and opens the chunk's gate once every row has been started, so the
 // chunk still goes in one write rather than trickling out in small ones that each pay a commit.
+//
+// Traced, each batch is a span `group commit` (its item count), child of the first item's request and
+// linked to the others', so each request's trace shows the write it waited on.
+import { activeContext, inSpan, linkTo, type Context } from '../tracing/index.js';
 
 /**
  * Holds back the background items submitted behind it until open() (once; it never closes again).
@@ -43,7 +47,8 @@ export class Gate {
 /** Interactive: a client waits on the answer. Background: a batch's row, possibly behind a gate. */
 export type Lane = 'interactive' | 'background' | Gate;
 
-type Waiting<T, R> = { item: T; resolve: (r: R) => void; reject: (err: unknown) => void };
+/** `ctx`: the trace context of the submitter, whose span the batch's span is a child of or linked to. */
+type Waiting<T, R> = { item: T; resolve: (r: R) => void; reject: (err: unknown) => void; ctx: Context };
 
 export class GroupCommit<T, R> {
   private lanes: Record<'interactive' | 'background', Array<Waiting<T, R>>> = { interactive: [], background: [] };
@@ -64,7 +69,7 @@ export class GroupCommit<T, R> {
 
   submit(item: T, lane: Lane = 'interactive'): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      const waiting = { item, resolve, reject };
+      const waiting = { item, resolve, reject, ctx: activeContext() };
       if (lane instanceof Gate && !lane.isOpen) this.hold(lane, waiting);
       else this.lanes[lane instanceof Gate ? 'background' : lane].push(waiting);
       this.kick();
@@ -127,17 +132,23 @@ export class GroupCommit<T, R> {
   private async drain(): Promise<void> {
     while (this.queued > 0) {
       const batch = this.take();
-      try {
-        const results = await this.write(batch.map((b) => b.item));
-        batch.forEach((b, i) => b.resolve(results[i]!));
-      } catch (err) {
-        if (batch.length === 1) {
-          batch[0]!.reject(err);
-          continue;
-        }
-        for (const b of batch) {
-          await this.write([b.item]).then(([r]) => b.resolve(r!), b.reject);
-        }
+      const links = batch.slice(1).flatMap((b) => linkTo(b.ctx));
+      await inSpan('group commit', { 'sangam.group_commit.items': batch.length }, () => this.commit(batch), { parent: batch[0]!.ctx, links });
+    }
+  }
+
+  /** Writes one batch; a batch that fails is written again one item at a time. Never throws. */
+  private async commit(batch: Array<Waiting<T, R>>): Promise<void> {
+    try {
+      const results = await this.write(batch.map((b) => b.item));
+      batch.forEach((b, i) => b.resolve(results[i]!));
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0]!.reject(err);
+        return;
+      }
+      for (const b of batch) {
+        await this.write([b.item]).then(([r]) => b.resolve(r!), b.reject);
       }
     }
   }

@@ -225,6 +225,8 @@ export interface AuditLogsTable {
   content_salt: string | null;
   content_hash: string | null;
   erased_at: Timestamp | null;
+  /** The request's OpenTelemetry trace (migration 0030; null with traces off); outside the row's hash. */
+  trace_id: string | null;
 }
 
 /** The newest row of each audit hash chain; a writer locks one head (the first free) while it appends. */

@@ -3,10 +3,13 @@
 // body kept as bytes and parsed as JSON when it is JSON, and the one distinction every connector's error
 // classification rests on — whether a failed call can have reached the partner (Unsent: it cannot;
 // Unanswered: it may have acted). A connector adds its own authentication headers and body encoding
-// (JSON, a form, multipart); messages name the partner and never carry credentials or a body.
+// (JSON, a form, multipart); messages name the partner and never carry credentials or a body. Each call
+// is a client span `partner HTTP <method>` (the partner, the method, the answer's status; never the path,
+// a query string, a header or a body: tracing/).
 import type { Agent, FormData } from 'undici';
 import { undici } from '../undici.js';
 import { PartnerError } from './connector.js';
+import { inSpan, SpanKind } from '../tracing/index.js';
 
 /** Errors that mean the request never left this machine or never reached the partner. */
 const UNSENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -91,7 +94,15 @@ export class PartnerHttp {
   }
 
   /** One call, answered whatever its HTTP status; throws Unsent or Unanswered. */
-  async call(method: 'GET' | 'POST', path: string, timeoutMs: number, headers: Record<string, string>, body?: PartnerBody): Promise<PartnerAnswer> {
+  call(method: 'GET' | 'POST', path: string, timeoutMs: number, headers: Record<string, string>, body?: PartnerBody): Promise<PartnerAnswer> {
+    return inSpan(`partner HTTP ${method}`, { 'sangam.partner': this.o.partner, 'http.request.method': method }, async (span) => {
+      const answer = await this.send(method, path, timeoutMs, headers, body);
+      span.setAttribute('http.response.status_code', answer.status);
+      return answer;
+    }, { kind: SpanKind.CLIENT });
+  }
+
+  private async send(method: 'GET' | 'POST', path: string, timeoutMs: number, headers: Record<string, string>, body?: PartnerBody): Promise<PartnerAnswer> {
     try {
       const res = await undici().request(`${this.o.baseUrl}${path}`, {
         method,

@@ -6,7 +6,9 @@
 // partner that took the request and did not answer (NoAnswer) is NOT failed over: the money may have
 // moved, so the operation stays pending and reconciliation asks that same partner later. Every call's
 // latency and result feed the metrics. What a connector reports (its answer, a status enquiry's, a
-// callback's, its own routes') reaches the core as the public answer (answer.ts).
+// callback's, its own routes') reaches the core as the public answer (answer.ts). Each call to a
+// partner is a span `partner <operation>` with the partner's name and the outcome (tracing/): no input,
+// no answer.
 import CircuitBreaker from 'opossum';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, type Config } from '../config.js';
@@ -35,6 +37,7 @@ import {
 import { answerOf, reportAnswer } from './answer.js';
 import { KINDS } from './registry.js';
 import type { PartnerSessionStore } from './sessions.js';
+import { inSpan, type Span } from '../tracing/index.js';
 
 interface Endpoint {
   name: string;
@@ -175,31 +178,43 @@ export class PartnerRouter {
     const slug = req.operation;
     let last: PartnerError | null = null;
     for (const name of this.route(slug)) {
-      const e = this.endpoints.get(name)!;
-      const started = performance.now();
-      try {
-        const outcome = await e.breaker.fire(() => e.connector.execute(req));
-        this.metrics.partnerCall(name, slug, outcome.status, performance.now() - started);
-        return { ...answerOf(outcome), partner: name };
-      } catch (err) {
-        if (err instanceof NoAnswer) {
-          this.metrics.partnerCall(name, slug, 'no_answer', performance.now() - started);
-          return { ...answerOf(err.outcome), partner: name };
-        }
-        if ((err as { code?: string }).code === 'EOPENBREAKER') {
-          this.metrics.partnerCall(name, slug, 'breaker_open', 0);
-          last = new PartnerError('unavailable', `Partner ${name} is failing (circuit open); nothing was executed or debited`);
-          continue;
-        }
-        if (err instanceof PartnerError) {
-          this.metrics.partnerCall(name, slug, err.kind, performance.now() - started);
-          last = err;
-          continue; // failed before any outcome: the next partner may take it
-        }
-        throw err;
-      }
+      const tried = await inSpan(`partner ${slug}`, { 'sangam.partner': name, 'sangam.operation': slug }, (span) => this.tryPartner(name, req, span));
+      if ('outcome' in tried) return tried.outcome;
+      last = tried.error; // failed before any outcome: the next partner may take it
     }
     throw last ?? new PartnerError('unavailable', `No partner network is configured for ${slug}; nothing was executed or debited`);
+  }
+
+  /**
+   * One partner's try: its outcome, or the PartnerError after which the next partner may try. The call's
+   * result goes to the metrics and to its span.
+   */
+  private async tryPartner(name: string, req: OperationRequest, span: Span): Promise<{ outcome: RoutedOutcome } | { error: PartnerError }> {
+    const e = this.endpoints.get(name)!;
+    const started = performance.now();
+    const called = (result: string, ms = performance.now() - started) => {
+      this.metrics.partnerCall(name, req.operation, result, ms);
+      span.setAttribute('sangam.partner.outcome', result);
+    };
+    try {
+      const outcome = await e.breaker.fire(() => e.connector.execute(req));
+      called(outcome.status);
+      return { outcome: { ...answerOf(outcome), partner: name } };
+    } catch (err) {
+      if (err instanceof NoAnswer) {
+        called('no_answer');
+        return { outcome: { ...answerOf(err.outcome), partner: name } };
+      }
+      if ((err as { code?: string }).code === 'EOPENBREAKER') {
+        called('breaker_open', 0);
+        return { error: new PartnerError('unavailable', `Partner ${name} is failing (circuit open); nothing was executed or debited`) };
+      }
+      if (err instanceof PartnerError) {
+        called(err.kind);
+        return { error: err };
+      }
+      throw err;
+    }
   }
 
   /** The operator and circle of a mobile, from the recharge partners that offer a lookup. */
@@ -241,8 +256,11 @@ export class PartnerRouter {
   /** Status enquiry at one partner; null when it does not know the transaction (or cannot be asked). */
   async status(partner: string, tx: TxRef): Promise<PartnerReport | null> {
     const c = this.endpoints.get(partner)?.connector;
-    const report = c?.status ? await c.status(tx) : null;
-    return report && reportAnswer(report);
+    return inSpan('partner status enquiry', { 'sangam.partner': partner }, async (span) => {
+      const report = c?.status ? await c.status(tx) : null;
+      span.setAttribute('sangam.partner.outcome', report ? report.outcome.status : 'unknown');
+      return report && reportAnswer(report);
+    });
   }
 
   /** Verifies and parses a callback sent to /partners/<partner>/webhooks; undefined for an unknown partner. */

@@ -4,7 +4,8 @@
 // 2xx: delivered. 410: the endpoint is disabled. Anything else: retried on SANGAM_WEBHOOK_RETRY_SCHEDULE
 // with ±10 % jitter, never sooner than the receiver's Retry-After; after the last step the delivery
 // fails (replayable by hand). An endpoint failing for SANGAM_WEBHOOK_DISABLE_AFTER_DAYS is disabled.
-// Every attempt is logged with its status, latency and a response excerpt.
+// Every attempt is logged with its status, latency and a response excerpt, and traced as a span
+// `webhook delivery` (the event, the attempt, the receiver's status and the verdict; never the URL or payload).
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
@@ -17,6 +18,7 @@ import { guardedLookup } from './ssrf.js';
 import { signatureHeader } from './signing.js';
 import { PollingWorker } from '../polling-loop.js';
 import { leaseDue } from '../db/lease.js';
+import { inSpan } from '../tracing/index.js';
 
 const BATCH = 50;
 const EXCERPT = 500;
@@ -108,12 +110,15 @@ export class WebhookWorker extends PollingWorker {
   }
 
   /** One attempt, in three steps (after Svix's worker): send it, classify the answer, record both. */
-  private async attempt(d: Due): Promise<void> {
-    const sent = await this.send(d);
-    const now = new Date();
-    const verdict = this.classify(d, sent, now);
-    await this.record(d, sent, verdict, now);
-    if (verdict.kind !== 'delivered') this.log.info({ delivery: d.id, event: d.event_id, status: sent.status, error: sent.error }, 'webhook attempt failed');
+  private attempt(d: Due): Promise<void> {
+    return inSpan('webhook delivery', { 'sangam.webhook.event_id': d.event_id, 'sangam.webhook.attempt': d.attempts + 1, 'sangam.environment': d.environment }, async (span) => {
+      const sent = await this.send(d);
+      const now = new Date();
+      const verdict = this.classify(d, sent, now);
+      span.setAttributes({ 'sangam.webhook.verdict': verdict.kind, ...(sent.status !== null && { 'http.response.status_code': sent.status }) });
+      await this.record(d, sent, verdict, now);
+      if (verdict.kind !== 'delivered') this.log.info({ delivery: d.id, event: d.event_id, status: sent.status, error: sent.error }, 'webhook attempt failed');
+    });
   }
 
   /** Sends the event, signed with the current secret (and the previous one during its overlap); never throws. */
