@@ -93,6 +93,12 @@ say "after down and up, the key and transaction smoke-1 are there"
 
 if [ "${LIVE:-0}" = 1 ]; then
   say "live: a UPI payment to the partner simulator"
+  # After an `up`, a replica answers /health before its own name lookups settle (EAI_AGAIN for
+  # postgres was seen on a loaded machine): wait until the CLI inside it reaches the store.
+  i=0
+  until cli ledger check >/dev/null 2>&1; do
+    i=$((i + 1)); [ "$i" -lt 30 ] || fail "the CLI inside sangam-1 cannot reach the store after 30 s"; sleep 1
+  done
   live=$(cli keys create --account "$account" --env live | field key)
   # The client address the replicas see: the proxy's X-Forwarded-For (the host's side of the network).
   gateway=$($ENGINE network inspect "${PROJECT}_default" --format '{{range .Subnets}}{{.Gateway}}{{end}}')
