@@ -7,11 +7,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../partner-sim/cashfree-verification/index.js';
-import { ref, sleep, type TestApp } from './harness.js';
+import { ref, type TestApp } from './harness.js';
 import { liveReads, partnerSuiteEnv, partnerSuiteLife, startPartnerApp } from './live-harness.js';
 
 const ACCOUNT = '/api/v1/bank-account/account-verification';
 const VPA = '/api/v1/upi-payment/vpa-verification';
+/** The default prices, in paise (src/operations/account-verification, vpa-verification). */
+const FEE = { account: 200, vpa: 100 };
 
 function startCfApp(emu: CashfreeVerificationEmulator, vars: Record<string, string> = {}): Promise<TestApp> {
   const all = { CLIENT_ID: emu.settings.clientId, CLIENT_SECRET: emu.settings.clientSecret, ...vars };
@@ -52,7 +54,7 @@ describe('cashfree-verification payee verifications, end to end', () => {
     assert.ok(r.body.data.name_at_bank);
     assert.equal(r.body.data.method, 'penny_drop');
     assert.ok(r.body.data.name_match);
-    assert.ok((await reads.wallet()) < before);
+    assert.deepEqual(await reads.wallet(), { balance: before.balance - FEE.account, held: 0 }, 'charged the fee once');
   });
 
   it('an invalid account is a completed check: success with account_status invalid and its reason, the fee paid', async () => {
@@ -61,7 +63,7 @@ describe('cashfree-verification payee verifications, end to end', () => {
     assert.equal(r.body.data.status, 'success', r.text);
     assert.equal(r.body.data.account_status, 'invalid');
     assert.match(r.body.data.reason, /blocked/);
-    assert.ok((await reads.wallet()) < before, 'a verification pays its fee whatever it found');
+    assert.deepEqual(await reads.wallet(), { balance: before.balance - FEE.account, held: 0 }, 'a verification pays its fee whatever it found');
   });
 
   it('a valid and an invalid VPA', async () => {
@@ -79,7 +81,8 @@ describe('cashfree-verification payee verifications, end to end', () => {
     assert.equal(r.body.statuscode, 'TUP', r.text);
     assert.equal(r.body.data.account_status, 'unknown');
     const done = await reads.final(r.body.data.reference_id, 30_000);
-    assert.equal(done.status, 'success');
+    assert.equal(done.body.data.status, 'success', done.text);
+    assert.equal(done.body.data.account_status, 'valid');
   });
 
   it('a 5xx after the work: pending with the fee held, never sent twice, then settled by GET /upi', async () => {
@@ -88,9 +91,11 @@ describe('cashfree-verification payee verifications, end to end', () => {
     const r = await vpa('someone@okaxis');
     assert.equal(r.body.statuscode, 'TUP', r.text);
     assert.equal(r.body.data.vpa_status, 'unknown');
+    const again = await t.call('POST', VPA, { key: t.liveKey, body: r.body.data.reference_id ? { reference_id: r.body.data.reference_id, consent: true, vpa: 'someone@okaxis' } : {} });
+    assert.equal(again.headers['idempotent-replayed'], 'true');
     const done = await reads.final(r.body.data.reference_id, 30_000);
-    assert.equal(done.status, 'success');
-    await sleep(300);
-    assert.equal(posts(), before + 1, 'the check was sent once');
+    assert.equal(done.body.data.status, 'success', done.text);
+    assert.equal(done.body.data.vpa_status, 'valid');
+    assert.equal(posts(), before + 1, 'the check was sent once: the retry replayed, the reconciler looked it up');
   });
 });

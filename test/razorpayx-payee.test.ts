@@ -56,7 +56,7 @@ describe('payee verification through RazorpayX fund account validation, end to e
     assert.match(r.body.data.utr, /^\d{12}$/);
   });
 
-  it('valid and invalid pay the same fee, once; a validation RazorpayX could not make keeps nothing', async () => {
+  it('valid, invalid and unknown (a validation RazorpayX could not make) each pay the same fee, once', async () => {
     const w0 = await reads.wallet();
     assert.equal((await verifyAccount('50100012345678')).body.data.account_status, 'valid');
     const w1 = await reads.wallet();
@@ -68,7 +68,8 @@ describe('payee verification through RazorpayX fund account validation, end to e
     const failed = await verifyAccount('50100012345999');
     assert.equal(failed.body.data.status, 'failed');
     assert.equal(failed.body.data.account_status, 'unknown');
-    assert.deepEqual(await reads.wallet(), w2);
+    // The fee is paid once whatever the check found (CONTRACT §14), an unknown included: the attempt was made.
+    assert.deepEqual(await reads.wallet(), { balance: w2.balance - (w1.balance - w2.balance), held: 0 });
   });
 
   it('a VPA: valid with its holder; invalid', async () => {
