@@ -3,13 +3,14 @@
 // documented refusal before any check (Cashfree refusing our credentials) fails over, and RazorpayX's
 // answer is the one kept, the fee paid once; an answer after the check may have been made (a 5xx after
 // Cashfree's work) never does: it stays at Cashfree, pending with its fee held, until Cashfree's
-// documented status call settles it — RazorpayX never hears of it.
+// documented status call settles it — RazorpayX never hears of it. A live batch of verifications keeps to
+// the pace the partner routed first sets for batch rows (SANGAM_PARTNER_<NAME>_BATCH_ROWS_PER_SEC).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCashfreeVerificationEmulator, type CashfreeVerificationEmulator } from '../partner-sim/cashfree-verification/index.js';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../partner-sim/razorpayx/index.js';
 import { partnerEnv } from '../partner-sim/kind.js';
-import { ref } from './harness.js';
+import { eventually, ref } from './harness.js';
 import { freePort, liveReads, PARTNER_SUITE_ENV, startPartnerApp, type PartnerApp } from './live-harness.js';
 
 const ACCOUNT = '/api/v1/bank-account/account-verification';
@@ -33,7 +34,8 @@ describe('payee verification: failover from Cashfree to RazorpayX', () => {
       {
         // `cfbad` refuses our credentials (401: nothing checked), `cf` behaves; both before RazorpayX.
         ...partnerEnv('cfbad', 'cashfree-verification', cf.url, { ...cfVars, CLIENT_SECRET: 'wrong-secret' }),
-        ...partnerEnv('cf', 'cashfree-verification', cf.url, cfVars),
+        // Cashfree's own pace for live batch rows: 2 a second (the operation's own pace, 25, would allow more).
+        ...partnerEnv('cf', 'cashfree-verification', cf.url, { ...cfVars, BATCH_ROWS_PER_SEC: '2' }),
         ...partnerEnv('rzp', 'razorpayx', rzp.url, { KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, FAV_ACCOUNT_NUMBER: s.liteAccountNumber, WEBHOOK_SECRET: s.webhookSecret, VALIDATION_WAIT_MS: '300' }),
         ...PARTNER_SUITE_ENV,
         SANGAM_PARTNER_ROUTES: 'account-verification=cfbad>rzp;vpa-verification=cf>rzp',
@@ -78,5 +80,17 @@ describe('payee verification: failover from Cashfree to RazorpayX', () => {
     assert.equal(await partnerOf(body.reference_id), 'cf');
     assert.equal(rzp.validations().length, validationsBefore, 'RazorpayX never heard of it');
     assert.deepEqual(await reads.wallet(), { balance: before.balance - FEE.vpa, held: 0 });
+  });
+
+  it('a live batch of VPA verifications keeps to Cashfree’s own batch pace (2 rows a second)', async () => {
+    const items = Array.from({ length: 6 }, (_, i) => ({ reference_id: ref(`pace${i}`), consent: true, vpa: `payee${i}@okaxis` }));
+    const r = await t.call('POST', '/api/v1/batches', { key: t.liveKey, body: { operation: 'vpa-verification', items } });
+    assert.equal(r.status, 200, r.text);
+    await eventually(async () => (await t.call('GET', `/api/v1/batches/${r.body.data.id}`, { key: t.liveKey })).body.data?.status === 'completed', 60_000);
+    const made = await t.store.db.selectFrom('transactions').select(['created_at', 'partner', 'status']).where('reference_id', 'in', items.map((x) => x.reference_id)).execute();
+    assert.deepEqual(made.map((m) => [m.partner, m.status]), items.map(() => ['cf', 'success']));
+    // The limiter’s guarantee, not a timing: 2 rows at once, then 4 more at 2 a second take 2 s (1.5 s asserted).
+    const times = made.map((m) => m.created_at.getTime()).sort((a, b) => a - b);
+    assert.ok(times.at(-1)! - times[0]! >= 1_500, `the rows ran over ${times.at(-1)! - times[0]!} ms`);
   });
 });

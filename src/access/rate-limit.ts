@@ -130,13 +130,16 @@ export class KeyRateLimiter {
  * The pace of batch rows (src/batches/). Each account has a bucket of its own per environment, with the
  * account's limits (CONTRACT §12: batch rows never spend the tokens of the keys' interactive calls, and
  * never go faster than one key may). Live rows also share one bucket per operation across every account
- * (`live`: NPCI forbids turning files into high-rate calls, and partners rate-limit). Rows are granted
+ * (`live`: NPCI forbids turning files into high-rate calls, and partners rate-limit), and one per partner
+ * where the partner routed first sets its own pace (`partnerPace`, shared by its operations). Rows are granted
  * before they are taken, never on credit: a worker runs only as many rows as the buckets hold.
  */
 export class BatchPacer {
   constructor(
     private limiter: KeyRateLimiter,
     private live: Limits,
+    /** The partner a live row of an operation goes to first, and its own pace (rows a second), where it sets one. */
+    private partnerPace: (operation: string) => { partner: string; perSec: number } | null = () => null,
   ) {}
 
   /**
@@ -146,7 +149,11 @@ export class BatchPacer {
   async grant(b: { accountId: string; environment: string; operation: string }, max: number): Promise<{ rows: number; waitMs: number }> {
     const account = await this.limiter.limitsOf(b.accountId);
     const buckets: Array<[string, Limits]> = [[`batch:${b.accountId}:${b.environment}:${account.perSec}:${account.burst}`, account]];
-    if (b.environment === 'live') buckets.push([`batch-live:${b.operation}:${this.live.perSec}:${this.live.burst}`, this.live]);
+    if (b.environment === 'live') {
+      buckets.push([`batch-live:${b.operation}:${this.live.perSec}:${this.live.burst}`, this.live]);
+      const pace = this.partnerPace(b.operation);
+      if (pace) buckets.push([`batch-partner:${pace.partner}:${pace.perSec}`, { perSec: pace.perSec, burst: Math.max(1, Math.ceil(pace.perSec)) }]);
+    }
     let rows = max;
     let waitMs = 0;
     for (const [key, limits] of buckets) {

@@ -22,6 +22,8 @@ export interface BatchesDeps {
   rateLimiter: KeyRateLimiter;
   pricing: Pricing;
   approvals: ApprovalGuard;
+  /** The live partners, when configured: each one's own batch pace (PartnerRouter.batchPace). */
+  partners: { batchPace(operation: string): { partner: string; perSec: number } | null } | null;
 }
 
 export class Batches {
@@ -36,7 +38,7 @@ export class Batches {
       store: this.store,
       routes: deps.operations,
       audit: deps.audit,
-      pacer: new BatchPacer(deps.rateLimiter, { perSec: opts.livePerSec, burst: opts.livePerSec }),
+      pacer: new BatchPacer(deps.rateLimiter, { perSec: opts.livePerSec, burst: opts.livePerSec }, (op) => deps.partners?.batchPace(op) ?? null),
       rowsInFlight: opts.rowsInFlight,
       leaseS: opts.leaseS,
       recheckS: opts.pollMs / 1000,

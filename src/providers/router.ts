@@ -102,6 +102,10 @@ export class PartnerRouter {
       breaker.on('halfOpen', () => metrics.breakerState(p.name, 'halfOpen'));
       breaker.on('close', () => metrics.breakerState(p.name, 'close'));
       metrics.breakerState(p.name, 'close');
+      const pace = p.vars.BATCH_ROWS_PER_SEC;
+      if (pace !== undefined && !(/^[0-9]+(\.[0-9]+)?$/.test(pace) && Number(pace) > 0 && Number(pace) <= 10_000)) {
+        throw invalid(`SANGAM_PARTNER_${p.name.toUpperCase()}_BATCH_ROWS_PER_SEC: live batch rows a second at this partner, a number above 0 and at most 10000 (got ${pace})`);
+      }
       this.endpoints.set(p.name, { name: p.name, kind: p.kind, vars: p.vars, connector, breaker });
     }
     for (const [slug, list] of Object.entries(config.routes)) {
@@ -127,6 +131,20 @@ export class PartnerRouter {
 
   has(partner: string): boolean {
     return this.endpoints.has(partner);
+  }
+
+  /**
+   * The pace of live batch rows of `operation` at the partner routed first for it
+   * (SANGAM_PARTNER_<NAME>_BATCH_ROWS_PER_SEC, rows a second, shared by every operation routed to that
+   * partner); null when that partner sets none (the operation's own pace, SANGAM_BATCH_LIVE_ROWS_PER_SEC,
+   * still applies either way).
+   */
+  batchPace(operation: string): { partner: string; perSec: number } | null {
+    const partner = this.route(operation)[0];
+    const text = partner === undefined ? undefined : this.endpoints.get(partner)?.vars.BATCH_ROWS_PER_SEC;
+    if (partner === undefined || text === undefined) return null;
+    const perSec = Number(text);
+    return Number.isFinite(perSec) && perSec > 0 ? { partner, perSec } : null;
   }
 
   /** A partner's polling etiquette: its variables over its documented defaults; null when it has none. */
