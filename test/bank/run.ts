@@ -10,6 +10,7 @@
 // Setu's wallet holding that much more than Sangam's books and names the recharge as a candidate. Used by test/bank.test.ts and bench/bank.ts.
 import { openStore } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { consolePeople, decideOverHttp } from '../person-decides.js';
 import { createAccount, createKey } from '../../src/accounts/store.js';
 import { addEntry } from '../../src/access/allowlist.js';
 import { approve } from '../../src/access/approvals.js';
@@ -48,6 +49,12 @@ export interface BankReport {
   wallet: { balance: number; held: number; byPartners: number; bySangam: number };
   transactionsPerReference: string[];
   flagged: string[];
+  /**
+   * DTH payments Sangam recorded and Setu never received, which stayed pending with their holds (BBPS
+   * documents no not-found for a payment) until the test's operations team marked them failed in Needs
+   * attention, having found nothing on Setu's side: their references.
+   */
+  decidedByPerson: string[];
   /**
    * Setu's float once quiet: the drift the float check last measured against the sum of the
    * unobservable reversals, and how each unobservable reversal is shown to a person (posted, or a
@@ -105,7 +112,9 @@ async function seed(loc: { databaseUrl: string | undefined; dataDir: string }, s
     // Setu's wallet as the operator reads it on its dashboard: where the float's books start.
     await float.opening(store.db, 'cli', { partner: 'setu', amountPaise: setuWalletPaise, memo: 'bank test: Setu wallet at the start' });
     const fees = new Map((await listFees(store.db)).map((f) => [f.operation, f.fee_paise]));
-    return { key, fees };
+    // The operations team: two administrators who settle what no partner answer can (maker-checker).
+    const people = await consolePeople(store.db);
+    return { key, fees, people };
   } finally {
     await store.close();
   }
@@ -151,8 +160,8 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
     SANGAM_FLOAT_CONFIRM_CHECKS: '2',
   });
   try {
-    const { key, fees } = await seed(loc, partners.setu.settings.walletPaise);
-    const run = new BankRun(o, partners, server, key);
+    const { key, fees, people } = await seed(loc, partners.setu.settings.walletPaise);
+    const run = new BankRun(o, partners, server, key, people);
     await run.restart();
     await run.drive();
     const tRun = Date.now();
@@ -178,6 +187,7 @@ export async function runBank(o: BankOptions): Promise<BankReport> {
         byPartners: expectedWallet(rows, START_PAISE, fee, 'partner'),
         bySangam: expectedWallet(rows, START_PAISE, fee, 'sangam'),
       },
+      decidedByPerson: run.decidedByPerson,
       ...(await inspectStore(loc, unobservable, drift)),
       ms: { total: Date.now() - t0, run: tRun - t0, settle: tSettled - tRun },
     };
@@ -264,6 +274,7 @@ class BankRun {
   stats = { requests: 0, retries: 0, replays: 0 };
   reversals = { whileDown: 0, whileUp: 0 };
   kills = 0;
+  decidedByPerson: string[] = [];
   private lastRestart = Date.now();
   /** The watch looks at a success at the schedule's offsets: its last look, after the success. */
   private readonly lastLookMs: number;
@@ -273,6 +284,7 @@ class BankRun {
     private partners: Partners,
     private server: ServerProcess,
     private key: string,
+    private people: Awaited<ReturnType<typeof consolePeople>>,
   ) {
     this.ops = plan(o.ops, randomBase62(6));
     this.progress = new Progress(this.ops.length);
@@ -355,9 +367,27 @@ class BankRun {
     const started = Date.now();
     await until((r) => r.sangam.status === 'pending' || r.partner.moving, Math.max(Date.now(), leaseOver) + 15_000);
     this.o.log(`quiet ${Date.now() - started} ms after the last answer`);
+    rows = await this.decideUnanswerable(rows, rowOf);
     // Every success is older than now: its watch's last look is at most the last offset away.
     await until((r) => disagreement(r) !== null, Math.max(Date.now(), leaseOver) + this.lastLookMs + 3000);
     return inBatches(this.ops, 8, rowOf);
+  }
+
+  /**
+   * What a person settles once the run is quiet: a DTH payment still pending in Sangam that Setu holds
+   * nothing of. BBPS documents no not-found for a payment, so Sangam rightly keeps it pending with its
+   * hold (it cannot tell "never arrived" from "not yet shown"); the operations team checks Setu's side
+   * (the emulator's books) and marks it failed in Needs attention. Nothing else is decided by hand: a
+   * pending UPI payout or prepaid recharge still open here is a disagreement.
+   */
+  private async decideUnanswerable(rows: Row[], rowOf: (op: Op) => Promise<Row>): Promise<Row[]> {
+    const unanswerable = rows.filter((r) => r.op.kind === 'dth' && r.sangam.status === 'pending' && r.sangam.txnId && r.partner.at === 'none' && !r.partner.moving);
+    for (const r of unanswerable) {
+      await decideOverHttp(this.server.base, this.people, r.sangam.txnId!, 'failed', 'Setu BBPS shows no payment under this request');
+      this.decidedByPerson.push(r.op.reference);
+    }
+    if (unanswerable.length > 0) this.o.log(`decided by a person (failed, Setu holds nothing): ${this.decidedByPerson.join(', ')}`);
+    return inBatches(rows, 8, (r) => (unanswerable.includes(r) ? rowOf(r.op) : Promise.resolve(r)));
   }
 }
 
@@ -371,6 +401,7 @@ export function reportLines(r: BankReport): string[] {
     `one reference, two keys at once: ${r.twins.pairs} pairs, ${r.twins.taken} answered 409/114, ${r.twins.broken.length} broken`,
     `partner-versus-Sangam disagreements: ${t.disagreements.length}; made at both UPI partners: ${t.madeAtBoth.length}; client answers contradicting the final state: ${t.contradictions.length}; prepaid reversals unobservable by the API (every webhook missed, PARTNERS.md §9.4): ${t.unobservable.length}`,
     `wallet: balance ${r.wallet.balance} paise, held ${r.wallet.held}; the partners' books imply ${r.wallet.byPartners} (difference ${r.wallet.balance - r.wallet.byPartners}); Sangam's own transactions imply ${r.wallet.bySangam}`,
+    `settled by a person (DTH payments Setu never received, pending until someone checked): ${r.decidedByPerson.length ? r.decidedByPerson.join(', ') : 'none'}`,
     `ledger check: ${r.ledger.ok ? 'ok' : r.ledger.breaches.join('; ')}; audit verify: ${r.audit.ok ? 'ok' : 'BROKEN'} (${r.audit.checked} rows); references with other than one transaction: ${r.transactionsPerReference.length}; flagged for review: ${r.flagged.length}`,
     `wall time ${(r.ms.total / 1000).toFixed(1)} s (run ${(r.ms.run / 1000).toFixed(1)} s, settling ${(r.ms.settle / 1000).toFixed(1)} s)`,
   ];
