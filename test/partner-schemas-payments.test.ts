@@ -158,6 +158,21 @@ describe("cashfree-payouts against Cashfree's Payouts V2 OpenAPI", () => {
   });
 });
 
+/** A receiver for the emulator's webhooks on 127.0.0.1: each one's event and body, in `delivered`. */
+async function webhookCatcher(delivered: Array<{ event: string; body: unknown }>): Promise<Server> {
+  const hooks = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+    req.on('end', () => {
+      const body = JSON.parse(raw) as { event: string };
+      delivered.push({ event: body.event, body });
+      res.writeHead(200).end('{}');
+    });
+  });
+  await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
+  return hooks;
+}
+
 describe('razorpayx against the schema written from Razorpay’s own documentation', () => {
   const rzp = SPECS.razorpayx();
   let emu: RazorpayxEmulator;
@@ -166,16 +181,7 @@ describe('razorpayx against the schema written from Razorpay’s own documentati
   const delivered: Array<{ event: string; body: unknown }> = [];
 
   before(async () => {
-    hooks = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-      req.on('end', () => {
-        const body = JSON.parse(raw) as { event: string };
-        delivered.push({ event: body.event, body });
-        res.writeHead(200).end('{}');
-      });
-    });
-    await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
+    hooks = await webhookCatcher(delivered);
     emu = await startRazorpayxEmulator({ pendingMs: 100, latencyMs: 0, validationMs: 50, webhookUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks` });
     const s = emu.settings;
     const vars = { KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, FAV_ACCOUNT_NUMBER: s.liteAccountNumber, WEBHOOK_SECRET: s.webhookSecret };
@@ -250,16 +256,7 @@ describe('razorpayx payee verifications (the connector called directly) against 
   const delivered: Array<{ event: string; body: unknown }> = [];
 
   before(async () => {
-    hooks = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-      req.on('end', () => {
-        const body = JSON.parse(raw) as { event: string };
-        delivered.push({ event: body.event, body });
-        res.writeHead(200).end('{}');
-      });
-    });
-    await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
+    hooks = await webhookCatcher(delivered);
     emu = await startRazorpayxEmulator({ latencyMs: 0, validationMs: 50, slowValidationMs: 600, webhookUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks` });
     const s = emu.settings;
     const vars = { KEY_ID: s.keyId, KEY_SECRET: s.keySecret, ACCOUNT_NUMBER: s.accountNumber, FAV_ACCOUNT_NUMBER: s.liteAccountNumber, WEBHOOK_SECRET: s.webhookSecret, VALIDATION_WAIT_MS: '300' };
