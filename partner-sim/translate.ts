@@ -1,6 +1,7 @@
 // Owns how the simulator words its results: the partner's own field names, so that the HTTP
 // connector's mapping back to ours is exercised for real.
 import type { PARTNER_PATHS } from '../shared/protocol.js';
+import { definedOnly } from './common/server.js';
 
 type Op = keyof typeof PARTNER_PATHS;
 type Obj = Record<string, unknown>;
@@ -45,8 +46,7 @@ export function toPartnerData(op: Op, f: Obj): Obj {
     case 'accountVerify':
     case 'vpaVerify': {
       const status = op === 'accountVerify' ? f.account_status : f.vpa_status;
-      const keep = (k: string, v: unknown) => (v === undefined ? {} : { [k]: v });
-      return { status, name_at_bank: f.name_at_bank ?? null, ...keep('reason', f.reason), ...keep('method', f.method), ...keep('utr', f.utr), ...keep('ifsc', f.ifsc), ...keep('account_type', f.account_type) };
+      return { status, name_at_bank: f.name_at_bank ?? null, ...definedOnly({ reason: f.reason, method: f.method, utr: f.utr, ifsc: f.ifsc, account_type: f.account_type }) };
     }
     default:
       return {};

@@ -23,47 +23,44 @@ import type {
   SignatureResult,
 } from './connector.js';
 
+/** The fields of `o` in their order, without those left undefined (an absent member leaves its field out; null stays). */
+function present(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+const inr = (paise: number | undefined) => (paise === undefined ? undefined : paiseToInr(paise));
+
 /** A payment's or a recharge's result fields, by their public names; an absent member leaves its field out. */
 export function moneyFields(r: MoneyResult): Record<string, unknown> {
-  return {
-    ...(r.txnId !== undefined ? { txn_id: r.txnId } : {}),
-    ...(r.amountPaise !== undefined ? { amount: paiseToInr(r.amountPaise) } : {}),
-    ...(r.operator !== undefined ? { operator: r.operator } : {}),
-    ...(r.utr !== undefined ? { utr: r.utr } : {}),
-    ...(r.commissionPaise !== undefined ? { commission: paiseToInr(r.commissionPaise) } : {}),
-  };
+  return present({ txn_id: r.txnId, amount: inr(r.amountPaise), operator: r.operator, utr: r.utr, commission: inr(r.commissionPaise) });
 }
 
 /** A signature comparison's result fields (signature-match); an absent member leaves its field out. */
 export function signatureFields(r: SignatureResult): Record<string, unknown> {
-  return {
-    ...(r.score !== undefined ? { name_match_score: r.score } : {}),
-    ...(r.extractedName !== undefined ? { extracted_name: r.extractedName } : {}),
-    ...(r.matched !== undefined ? { matched: r.matched } : {}),
-    ...(r.threshold !== undefined ? { threshold: r.threshold } : {}),
-    ...(r.comparedWithReference ? { compared_with: 'reference_signature' } : {}),
-  };
+  return present({
+    name_match_score: r.score,
+    extracted_name: r.extractedName,
+    matched: r.matched,
+    threshold: r.threshold,
+    compared_with: r.comparedWithReference ? 'reference_signature' : undefined,
+  });
 }
 
 /** A bank account lookup's result fields (mobile-to-bank-account): `service` always, the rest as known. */
 export function accountFields(r: AccountResult): Record<string, unknown> {
   const a = r.account;
-  return {
+  return present({
     service: 'mobile-to-bank-account',
-    ...(a ? { account: { account_holder_name: a.holderName, account_number: a.maskedNumber, ifsc: a.ifsc, bank_name: a.bankName, branch: a.branch } } : {}),
-    ...(r.accountNumberMatch !== undefined ? { account_number_match: r.accountNumberMatch } : {}),
-    ...(r.ifscMatch !== undefined ? { ifsc_match: r.ifscMatch } : {}),
-    ...(r.all !== undefined ? { account_match: r.all } : {}),
-  };
+    account: a && { account_holder_name: a.holderName, account_number: a.maskedNumber, ifsc: a.ifsc, bank_name: a.bankName, branch: a.branch },
+    account_number_match: r.accountNumberMatch,
+    ifsc_match: r.ifscMatch,
+    account_match: r.all,
+  });
 }
 
 /** A document-locker session's result fields (doclocker-initialize); an absent member leaves its field out. */
 export function sessionFields(r: DoclockerSession): Record<string, unknown> {
-  return {
-    ...(r.clientId !== undefined ? { doclocker__client__id: r.clientId } : {}),
-    ...(r.authorizationUrl !== undefined ? { authorization_url: r.authorizationUrl } : {}),
-    ...(r.expiresAt !== undefined ? { expires_at: r.expiresAt.toISOString() } : {}),
-  };
+  return present({ doclocker__client__id: r.clientId, authorization_url: r.authorizationUrl, expires_at: r.expiresAt?.toISOString() });
 }
 
 /** A document-locker download's result fields (doclocker-download-aadhaar): the seed's §2.5 record and status fields. */
@@ -109,15 +106,7 @@ function fieldsOf(r: PartnerResult): Record<string, unknown> {
  * a VPA (`ifsc`, `account_type`). The operation adds the bank (IFSC directory) and the name match.
  */
 function payeeFields(statusField: 'account_status' | 'vpa_status', p: PayeeResult): Record<string, unknown> {
-  return {
-    [statusField]: p.status,
-    ...(p.reason !== undefined ? { reason: p.reason } : {}),
-    name_at_bank: p.nameAtBank,
-    ...(p.method !== undefined ? { method: p.method } : {}),
-    ...(p.utr !== undefined ? { utr: p.utr } : {}),
-    ...(p.ifsc !== undefined ? { ifsc: p.ifsc } : {}),
-    ...(p.accountType !== undefined ? { account_type: p.accountType } : {}),
-  };
+  return present({ [statusField]: p.status, reason: p.reason, name_at_bank: p.nameAtBank, method: p.method, utr: p.utr, ifsc: p.ifsc, account_type: p.accountType });
 }
 
 const finalOf = ({ status, message, ...result }: PartnerFinal): FinalOutcome => ({ status, message, fields: fieldsOf(result) });

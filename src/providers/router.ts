@@ -142,9 +142,8 @@ export class PartnerRouter {
   batchPace(operation: string): { partner: string; perSec: number } | null {
     const partner = this.route(operation)[0];
     const text = partner === undefined ? undefined : this.endpoints.get(partner)?.vars.BATCH_ROWS_PER_SEC;
-    if (partner === undefined || text === undefined) return null;
-    const perSec = Number(text);
-    return Number.isFinite(perSec) && perSec > 0 ? { partner, perSec } : null;
+    // Checked at boot (the constructor): a number above 0.
+    return partner === undefined || text === undefined ? null : { partner, perSec: Number(text) };
   }
 
   /** A partner's polling etiquette: its variables over its documented defaults; null when it has none. */
