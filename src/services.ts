@@ -17,6 +17,8 @@ import { Finalizer } from './transactions/finalizer.js';
 import { PartnerRouter } from './providers/router.js';
 import { PartnerSessionStore } from './providers/sessions.js';
 import { Settlement } from './settlement/settlement.js';
+import { PendingNotes } from './transactions/notes.js';
+import { Sealer } from './db/sealed.js';
 import { RechargePreflight } from './catalog/preflight.js';
 import { OPERATIONS, OPERATION_SLUGS, operationBySlug } from './operations/registry.js';
 import { Metrics } from './metrics.js';
@@ -27,7 +29,7 @@ import { ActionLimit, AuthFailureThrottle, KeyRateLimiter, MemoryBucketStore } f
 import { RedisBucketStore } from './access/redis-bucket.js';
 import { ClusterBucketStore } from './access/cluster-bucket.js';
 import { Expectations } from './attention/expectations.js';
-import { NameMatchSettingsReader } from './accounts/name-match-settings.js';
+import { NameMatchSettingsReader, readNameMatchSettings } from './accounts/name-match-settings.js';
 import { ConsentGate } from './consents/gate.js';
 import { loadReceiptKey } from './consents/receipt.js';
 import { SubjectHasher, type ConsentDeps } from './consents/store.js';
@@ -80,7 +82,7 @@ export interface Services {
 /** The operations' two runners and what their handlers may read, from the services they run on. */
 function operationRoutes(
   config: Config,
-  s: Pick<Services, 'db' | 'recorder' | 'idempotency' | 'transactions' | 'settlement' | 'pricing' | 'partners' | 'finalizer' | 'urls' | 'preflight' | 'metrics'>,
+  s: Pick<Services, 'db' | 'recorder' | 'idempotency' | 'transactions' | 'settlement' | 'pricing' | 'partners' | 'finalizer' | 'urls' | 'preflight' | 'metrics'> & { notes: PendingNotes },
 ): OperationRoutes & { live: LiveRunner } {
   const { db, recorder, idempotency, transactions, partners } = s;
   return {
@@ -94,6 +96,7 @@ function operationRoutes(
       settlement: s.settlement,
       pricing: s.pricing,
       partners,
+      notes: s.notes,
       firstCheckS: config.reconcile.scheduleS[0]!,
       scheduleExplicit: config.reconcile.explicit,
     }),
@@ -130,22 +133,33 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
   const metrics = new Metrics(db);
   const partnerSessions = new PartnerSessionStore(db, await loadSecret(db, 'partner_sessions'));
   const partners = config.partner.endpoints.length ? new PartnerRouter(config.partner, config.publicUrl, partnerSessions, metrics, OPERATION_SLUGS) : null;
+  const notes = new PendingNotes(new Sealer(await loadSecret(db, 'pending_notes'), 'pending notes'));
   const settlement = new Settlement(
     db,
     transactions,
     idempotency,
     (slug) => {
       const def = operationBySlug.get(slug);
-      return { charge: def?.charge ?? 'success', strip: def?.unstored?.strip };
+      const later = def?.later;
+      return {
+        charge: def?.charge ?? 'success',
+        strip: def?.unstored?.strip,
+        // Called only once the services are built (a settlement needs the operations' deps, built after
+        // it); the account's settings are read in the settling transaction, never beside it.
+        finish:
+          later &&
+          ((trx, final, note, accountId) => later.finish(final, note, { deps: { ...operations.deps, nameMatch: { get: (id) => readNameMatchSettings(trx, id) } }, accountId })),
+      };
     },
     (partner, slug) => (partner && partners ? partners.reversalWatch(partner, slug, config.reversalWatchS) : null),
+    notes,
   );
   const recorder = new Recorder(db, transactions, idempotency);
   const finalizer = new Finalizer(transactions, config.finalizerPollMs, log);
   const pricing = new Pricing(db, config.authCacheMs, new Map(OPERATIONS.map((o) => [o.slug, o.feePaise])));
   const urls = new UrlSigner(await loadSecret(db, 'url_signing'), config.publicUrl);
   const preflight = new RechargePreflight(partners, config.preflightTtl);
-  const operations = operationRoutes(config, { db, recorder, idempotency, transactions, settlement, pricing, partners, finalizer, urls, preflight, metrics });
+  const operations = operationRoutes(config, { db, recorder, idempotency, transactions, settlement, pricing, partners, finalizer, urls, preflight, metrics, notes });
   return {
     config,
     store,

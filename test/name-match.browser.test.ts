@@ -1,7 +1,9 @@
 // The console's name-match settings page in a real browser (playwright-core driving Debian's Chromium)
 // against the real server process: the documented defaults shown, thresholds and the review rule saved
 // (read back through GET /console/api/name-match and a reload), a refused change shown with its reason,
-// and the way back to the defaults. Screenshots go to test-artifacts/ (docs/console-name-match.png is
+// and the way back to the defaults; the payee verification reuse window shown in hours, set, refused
+// past 30 days, and back to its default (read back through GET /console/api/verification-reuse, and in
+// the audit log as the CLI's action). Screenshots go to test-artifacts/ (docs/console-name-match.png is
 // the saved settings').
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,5 +69,32 @@ describe('console name-match settings in a browser', { skip: skipWithoutChromium
     assert.equal(await field('Approve at').inputValue(), '75');
     assert.equal(await field('Review at').inputValue(), '55');
     assert.deepEqual(await settings(), { thresholds: { approve_at: 75, review_at: 55 }, on_review: 'hold' });
+  });
+
+  it('the payee verification reuse window: 24 h by default, set in hours, refused past 30 days, back to the default', async () => {
+    const reuse = async () => (await (await page.request.get(`${base}/console/api/verification-reuse`)).json()).data;
+    const windowField = page.getByRole('spinbutton', { name: /^Reuse window/ });
+    assert.equal(await windowField.inputValue(), '24');
+    assert.deepEqual(await reuse(), { reuse_window_s: 86_400 });
+    await windowField.fill('1.5');
+    await page.getByRole('button', { name: 'Set window' }).click();
+    await page.getByRole('status').filter({ hasText: 'Window saved.' }).waitFor();
+    assert.deepEqual(await reuse(), { reuse_window_s: 5_400 });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Payee verification reuse' }).waitFor();
+    assert.equal(await windowField.inputValue(), '1.5');
+    // Past 30 days the server refuses it and names the field (the form's own limit lifted to send it).
+    await windowField.evaluate((input) => input.removeAttribute('max'));
+    await windowField.fill('744');
+    await page.getByRole('button', { name: 'Set window' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /reuse_window_s/);
+    assert.deepEqual(await reuse(), { reuse_window_s: 5_400 });
+    await page.getByRole('button', { name: /^Window back to 24 h/ }).click();
+    await page.getByRole('status').filter({ hasText: 'Window saved.' }).waitFor();
+    assert.equal(await windowField.inputValue(), '24');
+    assert.deepEqual(await reuse(), { reuse_window_s: 86_400 });
+    await shot('name-match-reuse-window');
   });
 });

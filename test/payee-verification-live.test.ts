@@ -57,15 +57,24 @@ describe('payee verification, live through the reference simulator', () => {
     }
   });
 
-  it('a pending verification is unknown until the late partner answer finalises it, then pays once', async () => {
-    const body = { reference_id: ref('acv'), consent: true, account_number: '123450002', ifsc: 'HDFC0000001' };
+  it('a pending verification is unknown until the late partner answer finalises it, with its name match, then pays once', async () => {
+    const body = { reference_id: ref('acv'), consent: true, account_number: '123450002', ifsc: 'HDFC0000001', name: 'Priya Sharma' };
     const cost = await paid(async () => {
       const r = await live(ACCOUNT, body);
       assert.equal(r.body.statuscode, 'TUP', r.text);
       assert.equal(r.body.data.account_status, 'unknown');
+      assert.equal(r.body.data.name_match, undefined, 'nothing to compare yet');
+      // The caller's name waits for the end sealed, never in plain text.
+      const note = () => t.store.db.selectFrom('pending_notes as n').innerJoin('transactions as x', 'x.id', 'n.txn_id').select('n.sealed').where('x.reference_id', '=', body.reference_id).executeTakeFirst();
+      const kept = await note();
+      assert.ok(kept && !kept.sealed.includes('Priya'), 'the name is kept, sealed, until the end');
       const final = await settled(body.reference_id);
       assert.deepEqual([final.status, final.account_status, final.bank.name], ['success', 'valid', 'HDFC Bank']);
       assert.equal(typeof final.name_at_bank, 'string');
+      // The late end compares the caller's name with the bank's, as an immediate answer does (CONTRACT §14).
+      const direct = (await t.call('POST', '/api/v1/name-match', { key: t.key, body: { reference_id: ref('nm'), consent: true, name_1: body.name, name_2: final.name_at_bank } })).body.data;
+      assert.deepEqual([final.name_match.score, final.name_match.decision, final.name_match.algorithm_version], [direct.score, direct.decision, direct.algorithm_version]);
+      assert.equal(await note(), undefined, 'the note ends with its pending');
     });
     assert.equal(cost, FEES.account);
     const vpaBody = { reference_id: ref('vpav'), consent: true, vpa: 'pendingfail@sandbox' };

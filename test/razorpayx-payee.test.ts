@@ -81,13 +81,16 @@ describe('payee verification through RazorpayX fund account validation, end to e
     assert.equal(bad.body.data.vpa_status, 'invalid');
   });
 
-  it('still `created` at RazorpayX: pending, then settled by its webhook (or the enquiry), made once', async () => {
-    const body = { reference_id: ref('vpa'), consent: true, vpa: 'favslow.meera@okhdfc' };
+  it('still `created` at RazorpayX: pending, then settled by its webhook (or the enquiry) with its name match, made once', async () => {
+    const body = { reference_id: ref('vpa'), consent: true, vpa: 'favslow.meera@okhdfc', name: 'Meera' };
     const r = await t.call('POST', VPA, { key: t.liveKey, body });
     assert.equal(r.body.data.status, 'pending', r.text);
     const done = await reads.final(body.reference_id, 15_000);
     assert.equal(done.body.data.status, 'success');
     assert.equal(done.body.data.vpa_status, 'valid');
+    // The caller's name, kept while RazorpayX worked, is compared with the holder's in the late end.
+    assert.equal(typeof done.body.data.name_at_bank, 'string');
+    assert.equal(typeof done.body.data.name_match?.score, 'number', done.text);
     assert.equal(emu.validations().filter((v) => v.reference_id === r.body.data.txn_id || (v.fund_account.account_type === 'vpa' && v.fund_account.vpa.address === body.vpa)).length, 1);
   });
 });

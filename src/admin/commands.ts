@@ -162,7 +162,7 @@ export const COMMANDS: Record<string, Command> = {
     const w = values.window;
     if (w === undefined) return { account: values.account!, ...(await accounts.verificationReuse(db, values.account!)) };
     const n = Number(w);
-    if (w !== 'default' && (!Number.isSafeInteger(n) || n < 0)) throw new UsageError('--window must be a whole number of seconds ≥ 0, or "default"');
+    if (w !== 'default' && (!Number.isSafeInteger(n) || n < 0)) throw new UsageError('--window must be a whole number of seconds ≥ 0 (30 days at most), or "default"');
     return accounts.setVerificationReuse(db, 'cli', { accountId: values.account!, windowS: w === 'default' ? null : n });
   },
 

@@ -341,6 +341,13 @@ export interface PartnerSessionsTable {
   expires_at: Timestamp;
 }
 
+/** A pending live transaction's sealed note for its later end (migration 0031, transactions/notes.ts). */
+export interface PendingNotesTable {
+  txn_id: string;
+  account_id: string;
+  sealed: string;
+}
+
 /** One entry of a live transaction's history with its partners (migration 0016). */
 export type PartnerEventKind = 'request' | 'answer' | 'callback' | 'enquiry' | 'resolution' | 'overdue';
 export interface PartnerEventsTable {
@@ -525,6 +532,7 @@ export interface DB {
   pricing: PricingTable;
   partner_callbacks: PartnerCallbacksTable;
   partner_sessions: PartnerSessionsTable;
+  pending_notes: PendingNotesTable;
   transactions: TransactionsTable;
   doclocker_sessions: DoclockerSessionsTable;
   consents: ConsentsTable;

@@ -30,6 +30,7 @@ import { executeOperation, type OperationConnector, type OperationContext, type 
 import type { Recording } from './recorder.js';
 import { recordClaimed, replayed, type Answer, type Call, type ClaimDeps, type Runner } from './runner.js';
 import * as partnerHistory from '../transactions/partner-events.js';
+import type { PendingNotes } from '../transactions/notes.js';
 
 /** What the live path reads and writes beyond the call itself. */
 export interface LiveDeps extends ClaimDeps {
@@ -39,6 +40,8 @@ export interface LiveDeps extends ClaimDeps {
   pricing: Pricing;
   /** The live partners, or null when this server has none configured. */
   partners: (OperationConnector & { polling(partner: string): { firstS: number } | null }) | null;
+  /** What a pending's later end needs from its request, kept sealed from the recovery point. */
+  notes: PendingNotes;
   /** The reconciler's first enquiry after the recovery point, in seconds. */
   firstCheckS: number;
   /** True when SANGAM_RECONCILE_SCHEDULE was set: it then overrides each partner's polling etiquette. */
@@ -116,6 +119,13 @@ export class LiveRunner implements Runner {
     const principalPaise = def.amountPaise?.(input) ?? 0;
     const commissionPaise = def.commissionPaise?.(input) ?? 0;
     const feePaise = await this.deps.pricing.fee(def.slug);
+    const note = def.later?.keep(input) ?? null;
+    const afterRecord = [
+      // A batch row's reserve is taken over by its hold in this same transaction (recorder: before the holds).
+      ...(reserve ? [(trx: Transaction<DB>) => reserve.take(trx)] : []),
+      // Written before the partner is asked: its callback may settle the transaction before phase 3.
+      ...(note === null ? [] : [(trx: Transaction<DB>) => this.deps.notes.put(trx, ctx.txnId, ctx.accountId, note)]),
+    ];
     return {
       tx: {
         id: ctx.txnId,
@@ -131,8 +141,7 @@ export class LiveRunner implements Runner {
       },
       key,
       hold: { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise, reservedPaise: reserve?.paise ?? 0 },
-      // A batch row's reserve is taken over by its hold in this same transaction (recorder: before the holds).
-      afterRecord: reserve ? [(trx) => reserve.take(trx)] : [],
+      afterRecord,
       lane: ctx.lane,
     };
   }

@@ -16,7 +16,7 @@ import type { Db } from '../db/client.js';
 import type { Lane } from '../db/group-commit.js';
 import type { DB, Environment } from '../db/schema.js';
 import type { DataClass } from '../audit/retention.js';
-import type { OperationRequest, Outcome, PartnerOutcome, VpaHolder } from '../providers/connector.js';
+import type { FinalOutcome, OperationRequest, Outcome, PartnerOutcome, VpaHolder } from '../providers/connector.js';
 import type { RechargePreflight } from '../catalog/preflight.js';
 import type { UrlSigner } from '../http/signed-url.js';
 import type { TransactionStore } from '../transactions/store.js';
@@ -44,7 +44,7 @@ export interface OperationDeps {
   /** Live partners' documents, when partners are configured. */
   documents: PartnerDocuments | null;
   /** Each account's name-match thresholds and payout review rule. */
-  nameMatch: NameMatchSettingsReader;
+  nameMatch: Pick<NameMatchSettingsReader, 'get'>;
   /** What operations count: the validations a recent payee verification saved. */
   metrics: Pick<Metrics, 'verificationReused'>;
   publicUrl: string;
@@ -138,6 +138,16 @@ export interface OperationDef<S extends TObject = TObject> {
    * outcome as it is. An operation with no partner computes its answer here.
    */
   execute?(input: Static<S>, ctx: OperationContext): Promise<Outcome>;
+  /**
+   * A live call whose end may come after its answer left (a partner callback, a status enquiry):
+   * `keep` names what that end needs from the request (null: nothing), kept sealed from the recovery
+   * point until the end (transactions/notes.ts); `finish` adds what the operation derives from it to the
+   * partner's final outcome (the name match of a verification), as execute does for an end it sees.
+   */
+  later?: {
+    keep(input: Static<S>): string | null;
+    finish(final: FinalOutcome, note: string, scope: Pick<OperationContext, 'deps' | 'accountId'>): Promise<FinalOutcome>;
+  };
   unstored?: Unstored;
   /** camelCase operationId of its route in the OpenAPI document (the POST alias of a GET adds `Post`). */
   operationId: string;

@@ -2,35 +2,26 @@
 // key, with an expiry, in the partner_sessions table. Values are encrypted with AES-256-GCM under a
 // server secret (server_secrets 'partner_sessions'), with the partner and key as associated data, so a
 // database dump holds no OAuth token or PKCE verifier, and a value cannot be moved to another key.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { Sealer } from '../db/sealed.js';
 import type { Db } from '../db/client.js';
 import type { PartnerSessions } from './connector.js';
 
 export class PartnerSessionStore {
-  private key: Buffer;
+  private sealer: Sealer;
 
   constructor(
     private db: Db,
     secret: string,
   ) {
-    this.key = Buffer.from(secret, 'base64url').subarray(0, 32);
-    if (this.key.length !== 32) throw new Error('partner session secret must be 32 bytes');
+    this.sealer = new Sealer(secret, 'partner session');
   }
 
   private seal(partner: string, key: string, value: unknown): string {
-    const iv = randomBytes(12);
-    const c = createCipheriv('aes-256-gcm', this.key, iv);
-    c.setAAD(Buffer.from(`${partner}\n${key}`));
-    const body = Buffer.concat([c.update(JSON.stringify(value), 'utf8'), c.final()]);
-    return Buffer.concat([iv, c.getAuthTag(), body]).toString('base64url');
+    return this.sealer.seal(`${partner}\n${key}`, value);
   }
 
   private open<T>(partner: string, key: string, sealed: string): T {
-    const raw = Buffer.from(sealed, 'base64url');
-    const d = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
-    d.setAAD(Buffer.from(`${partner}\n${key}`));
-    d.setAuthTag(raw.subarray(12, 28));
-    return JSON.parse(Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString('utf8')) as T;
+    return this.sealer.open<T>(`${partner}\n${key}`, sealed);
   }
 
   /** The sessions of one partner. */

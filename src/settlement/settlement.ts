@@ -20,6 +20,7 @@ import type { IdempotencyStore } from '../idempotency/store.js';
 import { post, reverse, voidHold } from '../ledger/ledger.js';
 import type { FinalOutcome, PartnerReport, Reversal } from '../providers/connector.js';
 import type { LockedTx, TransactionStore, TxRow } from '../transactions/store.js';
+import type { PendingNotes } from '../transactions/notes.js';
 import { enqueueReversal } from '../webhooks/store.js';
 import * as partnerHistory from '../transactions/partner-events.js';
 
@@ -31,6 +32,12 @@ export interface SettlementPolicy {
   charge: 'completion' | 'success';
   /** Removes what the client sees but the store must not keep (identity photos). */
   strip?: (data: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * What the operation adds to its partner's final outcome from the note its recovery point kept
+   * (transactions/notes.ts): the name match of a verification whose end came after its answer left.
+   * It reads through `trx` only (the embedded store has one connection, held by this transaction).
+   */
+  finish?: (trx: Transaction<DB>, final: FinalOutcome, note: string, accountId: string) => Promise<FinalOutcome>;
 }
 
 export interface Settle {
@@ -56,6 +63,7 @@ export class Settlement {
     private idempotency: IdempotencyStore,
     private policy: (operation: string) => SettlementPolicy,
     readonly watch: WatchPolicy = () => null,
+    private notes: PendingNotes | null = null,
   ) {}
 
   /**
@@ -63,7 +71,8 @@ export class Settlement {
    * of statements however many there are. Answers the settled rows by id; a transaction that was
    * already final is absent (nothing about it changes).
    */
-  async settleMany(trx: Transaction<DB>, items: Settle[]): Promise<Map<string, TxRow>> {
+  async settleMany(trx: Transaction<DB>, given: Settle[]): Promise<Map<string, TxRow>> {
+    const items = await this.finished(trx, given);
     const rows = await this.transactions.settleMany(
       trx,
       items.map((s) => ({ id: s.txnId, final: s.final, strip: this.policy(s.operation).strip, partner: s.partner, watchFirstS: this.watch(s.partner, s.operation)?.[0] })),
@@ -73,6 +82,23 @@ export class Settlement {
     await post(trx, ...settled.filter(pays).map((s) => s.txnId));
     await voidHold(trx, ...settled.filter((s) => !pays(s)).map((s) => s.txnId));
     return rows;
+  }
+
+  /**
+   * The items with what their operations add from their notes (taken: a note ends with its pending).
+   * Only operations that keep notes cost a statement.
+   */
+  private async finished(trx: Transaction<DB>, items: Settle[]): Promise<Settle[]> {
+    const finishing = items.filter((s) => this.policy(s.operation).finish);
+    if (!this.notes || finishing.length === 0) return items;
+    const notes = await this.notes.take(trx, finishing.map((s) => s.txnId));
+    if (notes.size === 0) return items;
+    return Promise.all(
+      items.map(async (s) => {
+        const kept = notes.get(s.txnId);
+        return kept ? { ...s, final: await this.policy(s.operation).finish!(trx, s.final, kept.note, kept.accountId) } : s;
+      }),
+    );
   }
 
   /**
@@ -92,6 +118,7 @@ export class Settlement {
    */
   async failUnsent(trx: Transaction<DB>, txnId: string, operation: string, message: string, answerKey = true): Promise<TxRow | undefined> {
     const rows = await this.transactions.settleMany(trx, [{ id: txnId, final: { status: 'failed', message, fields: {} }, strip: this.policy(operation).strip }]);
+    await this.notes?.take(trx, [txnId]);
     const row = rows.get(txnId);
     if (row) {
       await voidHold(trx, txnId);

@@ -6,7 +6,7 @@
 // - the transaction's stored result, the stored idempotent answer and the webhook events: the
 //   operation's own fields dropped, the money facts kept (status, amounts, UTR, reversal), so the
 //   ledger, statements and reconciliation still add up;
-// - partner state kept for the transaction (encrypted bodies for a safe replay): deleted;
+// - partner state kept for the transaction (encrypted bodies for a safe replay), and its pending notes: deleted;
 // - batch rows with that reference that have run: their input dropped, their answer scrubbed alike;
 // - one ADMIN audit row saying who erased what, and how many rows.
 // A transaction still pending is refused: its stored request may yet be needed to learn its outcome.
@@ -128,6 +128,8 @@ async function scrubCopies(trx: Trx, who: Who, ids: string[], at: string): Promi
   for (const e of events) await trx.updateTable('webhook_events').set({ payload: scrubDocument(e.payload, at) }).where('id', '=', e.id).execute();
   // Keyed `<purpose>:<txn id>` by each connector.
   await trx.deleteFrom('partner_sessions').where(sql<string>`split_part(key, ':', 2)`, 'in', ids).execute();
+  // A pending's kept name (transactions/notes.ts): its later end then carries no name match.
+  await trx.deleteFrom('pending_notes').where('txn_id', 'in', ids).execute();
   return events.length;
 }
 

@@ -38,6 +38,7 @@ export const accountVerification = defineOperation({
   sandbox: accountVerificationSandbox,
   admit: named.admit,
   request: named.request,
+  later: named.later,
   async execute(input, ctx) {
     return withBank(await named.execute(input, ctx), input.ifsc);
   },

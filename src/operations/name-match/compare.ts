@@ -25,16 +25,17 @@ export async function withNameMatch(outcome: Outcome, ctx: OperationContext, cal
   return { ...(await compared(outcome, ctx, callers, partners)), ...(settle ? { settle } : {}) };
 }
 
-async function compared<O extends Outcome | FinalOutcome>(outcome: O, ctx: OperationContext, callers: string | undefined, partners: (fields: Record<string, unknown>) => unknown): Promise<O> {
+async function compared<O extends Outcome | FinalOutcome>(outcome: O, ctx: Pick<OperationContext, 'deps' | 'accountId'>, callers: string | undefined, partners: (fields: Record<string, unknown>) => unknown): Promise<O> {
   const other = outcome.status === 'success' ? partners(outcome.fields) : undefined;
-  if (callers === undefined || other === undefined || other === null) return outcome;
+  if (callers === undefined || 'name_match' in outcome.fields || other === undefined || other === null) return outcome;
   const name_match = await compareWithPartnerName(ctx.deps, ctx.accountId, callers, other);
   return { ...outcome, fields: { ...outcome.fields, name_match } };
 }
 
 /**
  * The request and execute of an operation whose optional `name` is compared with a name its
- * partner returns (`data.name_match`, CONTRACT §11).
+ * partner returns (`data.name_match`, CONTRACT §11); and, for a live call whose end comes later (a
+ * callback, an enquiry), the name kept until then and compared with the name in that end.
  */
 export function comparingName<I extends { name?: string }>(request: (input: I, ctx: OperationContext) => OperationRequest, partnerName: (fields: Record<string, unknown>) => unknown) {
   return {
@@ -45,6 +46,10 @@ export function comparingName<I extends { name?: string }>(request: (input: I, c
     request,
     async execute(input: I, ctx: OperationContext) {
       return withNameMatch(await ctx.connector.execute(request(input, ctx)), ctx, input.name, partnerName);
+    },
+    later: {
+      keep: (input: I) => input.name ?? null,
+      finish: (final: FinalOutcome, name: string, scope: Pick<OperationContext, 'deps' | 'accountId'>) => compared(final, scope, name, partnerName),
     },
   };
 }

@@ -33,6 +33,7 @@ export const vpaVerification = defineOperation({
   sandbox: vpaVerificationSandbox,
   admit: named.admit,
   request: named.request,
+  later: named.later,
   async execute(input, ctx) {
     return withVpa(await named.execute(input, ctx), input.vpa);
   },

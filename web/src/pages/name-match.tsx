@@ -1,7 +1,9 @@
 // The account's name-match settings (CONTRACT §11, docs/NAME-MATCH.md): the two thresholds that turn a
 // score into approve / review / reject, and what a payout whose beneficiary name is only a review does
 // (hold it: failed, nothing paid; or pay it). Saved through PUT /console/api/name-match (an audited
-// admin action); "Back to the defaults" sends nulls.
+// admin action); "Back to the defaults" sends nulls. Below, the payee verification reuse window
+// (CONTRACT §14): how long a valid vpa-verification stands in for a payout's name check, shown in hours
+// and saved in seconds through PUT /console/api/verification-reuse.
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { Failure, Status, useData } from '../ui';
@@ -13,6 +15,10 @@ interface Settings {
 
 /** The documented defaults (src/namematch DEFAULT_THRESHOLDS, DEFAULT_ON_REVIEW), shown beside the fields. */
 const DEFAULTS: Settings = { thresholds: { approve_at: 75, review_at: 55 }, on_review: 'hold' };
+
+/** The documented default and the longest window, in hours (src/accounts/verification-reuse.ts). */
+const REUSE_DEFAULT_H = 24;
+const REUSE_MAX_H = 720;
 
 export function NameMatch() {
   const { data, error, setError } = useData(() => api<Settings>('/name-match'), []);
@@ -83,6 +89,61 @@ export function NameMatch() {
           </div>
         </form>
       )}
+      <VerificationReuse />
     </section>
+  );
+}
+
+function VerificationReuse() {
+  const { data, error, setError } = useData(() => api<{ reuse_window_s: number }>('/verification-reuse'), []);
+  const [hours, setHours] = useState<number | null>(null);
+  const [saved, setSaved] = useState('');
+  useEffect(() => setHours(data ? data.reuse_window_s / 3600 : null), [data]);
+
+  const save = async (reuse_window_s: number | null) => {
+    setError('');
+    setSaved('');
+    try {
+      setHours((await api<{ reuse_window_s: number }>('/verification-reuse', { method: 'PUT', body: { reuse_window_s } })).reuse_window_s / 3600);
+      setSaved('Window saved.');
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  return (
+    <>
+      <h2>Payee verification reuse</h2>
+      <p className="hint">
+        A UPI payout with a <code>beneficiary_name</code> compares it with the holder&apos;s name from your own valid <code>vpa-verification</code> of the same VPA, when
+        that verification is younger than this window, instead of paying for a new validation. 0 never reuses.
+      </p>
+      <Failure error={error} />
+      {hours !== null && (
+        <form
+          className="settings"
+          aria-label="Payee verification reuse"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save(Math.round(hours * 3600));
+          }}
+        >
+          <label>
+            Reuse window (hours)
+            <input name="reuse_window_h" type="number" min={0} max={REUSE_MAX_H} step="any" required value={Number.isNaN(hours) ? '' : hours} onChange={(e) => setHours(e.target.valueAsNumber)} />
+            <small>
+              default {REUSE_DEFAULT_H}, at most {REUSE_MAX_H} (30 days)
+            </small>
+          </label>
+          <div className="toolbar">
+            <button type="submit">Set window</button>
+            <button type="button" onClick={() => void save(null)}>
+              Window back to {REUSE_DEFAULT_H} h
+            </button>
+            <Status text={saved} />
+          </div>
+        </form>
+      )}
+    </>
   );
 }
