@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { StoreLocation } from '../test/harness.js';
 import { PARTNER_PATHS } from '../shared/protocol.js';
-import { measuredLoad, probe, seedAccount, startServer, warmLoad, type Proc, type Result } from './lib.js';
+import { Pool } from 'undici';
+import { latencyOf, measuredLoad, probe, seedAccount, startServer, warmLoad, type Proc, type Result } from './lib.js';
+import { startTimingProxy, type TimingProxy } from './timing-proxy.js';
 
 const PROBE_CALLS = Number(process.env.BENCH_PROBE_CALLS ?? 500);
 const ref = () => `bench-${randomUUID()}`;
@@ -56,6 +58,40 @@ export interface LiveRow extends Result {
   /** Sequential (unqueued) latency, ms. */
   probeP50: number;
   probeP99: number;
+  /** Sangam's own time per sequential call (the client's time less the time upstream during it), ms. */
+  own?: { p50: number; p99: number };
+  /** The median of each Server-Timing phase over the sequential calls, ms. */
+  phases?: Record<string, number>;
+}
+
+/**
+ * Sequential calls through Sangam whose partner is behind the timing proxy: per call, the client's
+ * time less the time spent upstream during it (Sangam's own), and the phases its Server-Timing gives.
+ */
+async function ownTime(url: string, body: () => string, headers: Record<string, string>, n: number, proxy: TimingProxy) {
+  const u = new URL(url);
+  const pool = new Pool(u.origin, { connections: 1 });
+  const own: number[] = [];
+  const phases = new Map<string, number[]>();
+  let failures = 0;
+  try {
+    for (let i = 0; i < n + 50; i++) {
+      const t0 = performance.now();
+      const res = await pool.request({ method: 'POST', path: u.pathname, headers: { 'content-type': 'application/json', ...headers }, body: body() });
+      await res.body.dump();
+      const ms = performance.now() - t0;
+      if (res.statusCode !== 200) failures++;
+      if (i < 50) continue; // the first 50 warm up
+      own.push(ms - proxy.upstreamSince(t0));
+      for (const m of String(res.headers['server-timing'] ?? '').matchAll(/(\w+);dur=([\d.]+)/g)) {
+        (phases.get(m[1]!) ?? phases.set(m[1]!, []).get(m[1]!)!).push(Number(m[2]));
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+  const { p50, p99 } = latencyOf(own);
+  return { own: { p50, p99 }, phases: Object.fromEntries([...phases].map(([k, v]) => [k, latencyOf(v).p50])), failures };
 }
 
 const json = (f: () => Record<string, unknown>) => () => JSON.stringify(f());
@@ -71,12 +107,17 @@ export async function simulatorBench(sim: Proc): Promise<LiveRow[]> {
   return rows;
 }
 
-/** Each live operation through a Sangam server on `loc`, its partner the simulator. */
+/**
+ * Each live operation through a Sangam server on `loc`, its partner the simulator: throughput under
+ * load and the sequential latency; then, through a second server whose partner sits behind a timing
+ * proxy (so the proxy's own work never weighs on the load figures), Sangam's own time per sequential
+ * call and its Server-Timing phases.
+ */
 export async function liveBench(label: string, loc: StoreLocation, sim: Proc & { secret: string }): Promise<LiveRow[]> {
   const { key } = await seedAccount(loc, 'live');
-  const server = await startServer(loc, { SANGAM_PARTNER_URL: sim.url, SANGAM_PARTNER_SECRET: sim.secret });
   const headers = { authorization: `Bearer ${key}` };
   const rows: LiveRow[] = [];
+  const server = await startServer(loc, { SANGAM_PARTNER_URL: sim.url, SANGAM_PARTNER_SECRET: sim.secret });
   try {
     for (const op of LIVE_OPS) {
       // measuredLoad: what the server spent per call (statements, CPU) is printed beside its progress line.
@@ -86,6 +127,17 @@ export async function liveBench(label: string, loc: StoreLocation, sim: Proc & {
     }
   } finally {
     await server.stop();
+  }
+  const proxy = await startTimingProxy(sim.url);
+  const timed = await startServer(loc, { SANGAM_PARTNER_URL: proxy.url, SANGAM_PARTNER_SECRET: sim.secret });
+  try {
+    for (const [i, op] of LIVE_OPS.entries()) {
+      const o = await ownTime(`${timed.url}${op.path}`, json(op.body), headers, PROBE_CALLS, proxy);
+      rows[i] = { ...rows[i]!, errors: rows[i]!.errors + o.failures, own: o.own, phases: o.phases };
+    }
+  } finally {
+    await timed.stop();
+    await proxy.close();
   }
   return rows;
 }

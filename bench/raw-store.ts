@@ -3,8 +3,12 @@
 //   - embedded: the same two writes per request (a transaction row and an audit row, on the migrated
 //     schema with its indexes) straight into PGlite, one database transaction per request, and batched
 //     50 requests to a transaction;
-//   - PostgreSQL: one INSERT of a transaction row per request, 50 concurrent callers on a pool of the
-//     server's default size (10).
+//   - PostgreSQL, the same rows a sandbox call writes (its idempotency key, its transaction row, its
+//     audit row with the row's indexes and its chain link made by the store's own audit_append), one
+//     statement per request (as Sangam's sandbox write is), 50 concurrent callers on a pool of the
+//     server's default size (10): the fair baseline of issue #42;
+//   - PostgreSQL, one INSERT of a transaction row per request, the same way: the older, lighter one,
+//     kept beside it for comparison.
 // The parent forks this file; the child (RAW_STORE_MODE set) runs the writes for BENCH_SECONDS after a
 // warm-up of half as long and sends back requests per second.
 import { fork } from 'node:child_process';
@@ -16,7 +20,7 @@ import { openEngine } from '../src/db/pglite-engine.js';
 import type { StoreLocation } from '../test/harness.js';
 import { outsideCost, outsideNow, postmasterOf } from './store-cpu.js';
 
-type Mode = 'embedded-each' | 'embedded-batch' | 'pg-insert';
+type Mode = 'embedded-each' | 'embedded-batch' | 'pg-same-rows' | 'pg-insert';
 export interface RawResult {
   name: string;
   perSec: number;
@@ -27,11 +31,12 @@ type Run = { perSec: number; n: number };
 const NAMES: Record<Mode, string> = {
   'embedded-each': 'raw PGlite: tx + audit row, one transaction each',
   'embedded-batch': 'raw PGlite: tx + audit row, 50 to a transaction',
+  'pg-same-rows': 'raw PostgreSQL: key + tx + chained audit row, one statement per request, 50 callers, pool 10',
   'pg-insert': 'raw PostgreSQL: one INSERT per request, 50 callers, pool 10',
 };
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const MODES: Mode[] = ['embedded-each', 'embedded-batch', 'pg-insert'];
+const MODES: Mode[] = ['embedded-each', 'embedded-batch', 'pg-same-rows', 'pg-insert'];
 /**
  * The audit chain the child's rows go on: one per mode, beyond the service's own 64 (a smallint; the
  * process id it once was overflowed it on a machine whose pids pass 31,767).
@@ -47,6 +52,25 @@ const AUDIT_SQL = `INSERT INTO audit_logs (request_id, created_at, account_id, e
   data_class, content_salt, content_hash)
   VALUES ($1, now(), $2, 'sandbox', '127.0.0.1', 'POST', '/api/v1/document-ocr/signature-match', 'signature-match',
   200, true, 'TXN', $3, 1, $4, $5, $6, $7, $11, $8, 'standard', $9, $10)`;
+
+/**
+ * A sandbox call's three rows in one statement: the idempotency key (done, its answer stored), the
+ * transaction, and the audit row linked to the end of a chain by the store's audit_append (the first
+ * head nobody holds, as Sangam's writes take it).
+ */
+const SAME_ROWS_SQL = `WITH k AS (
+    INSERT INTO idempotency_keys (account_id, environment, operation, key, request_hash, status, response_status, response_body, locked_until, txn_id)
+    VALUES ($2, 'sandbox', 'signature-match', $3, $9, 'done', 200, $5::text, now(), $10)),
+  t AS (
+    INSERT INTO transactions (id, account_id, environment, operation, reference_id, status, result, verified_at)
+    VALUES ($10, $2, 'sandbox', 'signature-match', $3, 'success', $11, now())),
+  l AS (SELECT * FROM audit_append(ARRAY[$6::text], NULL))
+  INSERT INTO audit_logs (request_id, created_at, account_id, environment, client_ip, method, path, operation,
+    http_status, ok, statuscode, reference_id, latency_ms, request_body, response_body, prev_hash, hash, chain, seq,
+    data_class, content_salt, content_hash)
+  SELECT $1, now(), $2, 'sandbox', '127.0.0.1', 'POST', '/api/v1/document-ocr/signature-match', 'signature-match',
+    200, true, 'TXN', $3, 1, $4::jsonb, $5::text::jsonb, l.link_prev, l.link_hash, l.link_chain, l.link_seq, 'standard', $7, $8
+  FROM l`;
 
 /** The parameters of one request's two rows, shaped like the ones Sangam writes. */
 function rows(accountId: string, seq: number): { tx: unknown[]; audit: unknown[] } {
@@ -100,7 +124,13 @@ async function embedded(dataDir: string, accountId: string, batch: number): Prom
   }
 }
 
-async function postgres(url: string, accountId: string): Promise<Omit<RawResult, 'name'>> {
+/** SAME_ROWS_SQL's parameters: the audit row's (its digest, salt and content hash), the key's request hash, the transaction's id and result. */
+function sameRows(accountId: string): unknown[] {
+  const { tx, audit } = rows(accountId, 0);
+  return [...audit.slice(0, 5), audit[6], audit[8], audit[9], randomBytes(32).toString('hex'), tx[0], tx[3]];
+}
+
+async function postgres(url: string, accountId: string, same: boolean): Promise<Omit<RawResult, 'name'>> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const postmaster = await postmasterOf(url);
   const run = async (seconds: number): Promise<Run> => {
@@ -109,7 +139,8 @@ async function postgres(url: string, accountId: string): Promise<Omit<RawResult,
     let n = 0;
     const caller = async () => {
       while (performance.now() < end) {
-        await pool.query(TX_SQL, rows(accountId, 0).tx);
+        if (same) await pool.query(SAME_ROWS_SQL, sameRows(accountId));
+        else await pool.query(TX_SQL, rows(accountId, 0).tx);
         n++;
       }
     };
@@ -140,17 +171,17 @@ function runChild(mode: Mode, loc: StoreLocation, accountId: string): Promise<Ra
   });
 }
 
-/** The baselines for a store (migrated, with `accountId`): embedded both ways, or PostgreSQL's one INSERT. */
+/** The baselines for a store (migrated, with `accountId`): embedded both ways, or PostgreSQL's same rows and one INSERT. */
 export async function rawStore(loc: StoreLocation, accountId: string): Promise<RawResult[]> {
-  if (loc.databaseUrl) return [await runChild('pg-insert', loc, accountId)];
+  if (loc.databaseUrl) return [await runChild('pg-same-rows', loc, accountId), await runChild('pg-insert', loc, accountId)];
   return [await runChild('embedded-each', loc, accountId), await runChild('embedded-batch', loc, accountId)];
 }
 
 async function child(mode: Mode): Promise<void> {
   const accountId = process.env.RAW_STORE_ACCOUNT!;
   const measured =
-    mode === 'pg-insert'
-      ? await postgres(process.env.RAW_STORE_URL!, accountId)
+    mode.startsWith('pg-')
+      ? await postgres(process.env.RAW_STORE_URL!, accountId, mode === 'pg-same-rows')
       : await embedded(process.env.RAW_STORE_DIR!, accountId, mode === 'embedded-batch' ? BATCH : 1);
   process.send!(measured, () => process.exit(0));
 }

@@ -46,11 +46,13 @@ describe('Server-Timing', () => {
       const r = await t.call('POST', PATHS.upi, { key: t.liveKey, body: { reference_id: `st-${randomUUID().slice(0, 8)}`, consent: true, vpa: 'success@sandbox', amount: 1, idempotency_key: randomUUID() } });
       assert.equal(r.status, 200, r.text);
       const e = entries(r.headers['server-timing']);
-      for (const name of ['sangam', 'partner', 'checks', 'record', 'outcome', 'total']) assert.ok(e.has(name), `${name} in ${r.headers['server-timing']}`);
-      // Rounded to 0.1 ms each: Sangam's time and the partner's make the whole.
+      for (const name of ['sangam', 'partner', 'checks', 'record', 'outcome', 'answer', 'total']) assert.ok(e.has(name), `${name} in ${r.headers['server-timing']}`);
+      // Rounded to 0.1 ms each: Sangam's time and the partner's make the whole, and so do the five phases.
       assert.ok(Math.abs(e.get('sangam')! + e.get('partner')! - e.get('total')!) <= 0.2, r.headers['server-timing'] as string);
+      const phases = ['checks', 'record', 'partner', 'outcome', 'answer'].reduce((sum, p) => sum + e.get(p)!, 0);
+      assert.ok(Math.abs(phases - e.get('total')!) <= 0.3, r.headers['server-timing'] as string);
       const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-      assert.match(metrics.body, /sangam_call_phase_seconds_count\{operation="upi-payment-status",environment="live",phase="partner"\} 1/);
+      for (const phase of ['partner', 'answer']) assert.match(metrics.body, new RegExp(`sangam_call_phase_seconds_count\\{operation="upi-payment-status",environment="live",phase="${phase}"\\} 1`));
     } finally {
       await t.close();
     }

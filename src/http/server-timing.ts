@@ -3,13 +3,14 @@
 // request less the time the partner took) and, for a live call, the partner's (`partner`), so a client
 // can tell who was slow; and the phases of a call (`checks`: auth, validation, consent and the
 // operation's refusals; `record`: the claim, the hold and the pending row committed; `partner`: the
-// partner call; `outcome`: the outcome committed) as the histogram `sangam_call_phase_seconds`. The
+// partner call; `outcome`: the outcome committed; `answer`: the rest, the answer built and handed to the
+// socket) as the histogram `sangam_call_phase_seconds`. The
 // runners mark the phases (operations/live-runner.ts, sandbox-runner.ts); a request that has none (a
 // read, an error) carries its total only.
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics.js';
 
-export type Phase = 'checks' | 'record' | 'partner' | 'outcome';
+export type Phase = 'checks' | 'record' | 'partner' | 'outcome' | 'answer';
 
 /** One request's phases: how long each took, in milliseconds. */
 export class Timing {
@@ -26,12 +27,20 @@ export class Timing {
     if (!this.phases.has('checks')) this.phases.set('checks', performance.now() - this.start);
   }
 
+  /** Closes the phases at `total` ms: what none of them took is the answer's (built and sent). */
+  close(total: number): void {
+    if (this.phases.size === 0 || this.phases.has('answer')) return;
+    let marked = 0;
+    for (const ms of this.phases.values()) marked += ms;
+    this.phases.set('answer', Math.max(0, total - marked));
+  }
+
   /** The header's value; `total` is the request's whole time so far. */
   header(total: number): string {
     const partner = this.phases.get('partner') ?? 0;
     const entries = [`sangam;dur=${fmt(total - partner)};desc="Sangam"`];
     if (this.phases.has('partner')) entries.push(`partner;dur=${fmt(partner)};desc="Partner"`);
-    for (const p of ['checks', 'record', 'outcome'] as const) {
+    for (const p of ['checks', 'record', 'outcome', 'answer'] as const) {
       const ms = this.phases.get(p);
       if (ms !== undefined) entries.push(`${p};dur=${fmt(ms)}`);
     }
@@ -58,6 +67,7 @@ export function registerServerTiming(app: FastifyInstance, metrics: Metrics): vo
     const t = req.timing;
     if (!t) return payload;
     const total = performance.now() - t.start;
+    t.close(total);
     reply.header('server-timing', t.header(total));
     if (t.phases.size > 0) metrics.callPhases(req.routeOptions.config?.operation, req.auth?.environment, t.phases, total);
     return payload;
