@@ -32,11 +32,27 @@ export interface StoreOptions {
 
 const traceStatement = (e: LogEvent) => statementSpan(e.query.sql, e.queryDurationMillis, e.level === 'error');
 
-/** Counts what a pg client sends (db/stats.ts). */
-function countStatements(client: pg.PoolClient): void {
+/** A statement with at most this many parameters is prepared once per connection (see below). */
+const PREPARED_MAX_PARAMS = 16;
+
+/**
+ * Counts what a pg client sends (db/stats.ts), and names each statement of few parameters, so that
+ * the server parses and analyses its text once per connection instead of on every call (node-postgres
+ * prepares a named statement on first use and binds it after). The hot statements pass their rows as
+ * one jsonb recordset, so their text does not change with the batch; a text with a long list of
+ * parameters (an IN list of a varying length) stays unnamed, so the prepared set stays small.
+ */
+function wrapClient(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const names = new Map<string, string>();
   (client as { query: unknown }).query = (...args: unknown[]) => {
     storeStats.statements++;
+    const [text, values] = args;
+    if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && values.length <= PREPARED_MAX_PARAMS && args.length === 2) {
+      let name = names.get(text);
+      if (name === undefined) names.set(text, (name = `s${names.size}`));
+      return query({ name, text, values });
+    }
     return query(...args);
   };
 }
@@ -54,7 +70,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     });
     // An idle client losing its server must not crash the process; the next query reports the error.
     pool.on('error', () => {});
-    pool.on('connect', countStatements);
+    pool.on('connect', wrapClient);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(opts.traced && { log: traceStatement }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
