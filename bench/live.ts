@@ -82,7 +82,9 @@ async function ownTime(url: string, body: () => string, headers: Record<string, 
       const ms = performance.now() - t0;
       if (res.statusCode !== 200) failures++;
       if (i < 50) continue; // the first 50 warm up
-      own.push(ms - proxy.upstreamSince(t0));
+      const upstream = proxy.upstreamSince(t0);
+      own.push(ms - upstream);
+      (phases.get('upstream') ?? phases.set('upstream', []).get('upstream')!).push(upstream);
       for (const m of String(res.headers['server-timing'] ?? '').matchAll(/(\w+);dur=([\d.]+)/g)) {
         (phases.get(m[1]!) ?? phases.set(m[1]!, []).get(m[1]!)!).push(Number(m[2]));
       }

@@ -196,7 +196,10 @@ export class LiveRunner implements Runner {
     const { transactions, settlement, idempotency } = this.deps;
     // Every transaction row of the batch first, in id order: a callback or enquiry settling one of them
     // at the same moment locks it before its wallet too, so neither can hold what the other waits for.
-    await transactions.lockMany(trx, items.map((i) => i.ctx.txnId));
+    // A batch of one (every call on a quiet server) needs no statement for it: its first write, the
+    // settling UPDATE or the partner reference's, locks its one row before anything else, unless its
+    // operation keeps a note (taken before that UPDATE: transactions/notes.ts).
+    if (items.length > 1 || items[0]!.def.later) await transactions.lockMany(trx, items.map((i) => i.ctx.txnId));
     const finals = items.filter((i) => i.outcome.status !== 'pending');
     const settled = await settlement.settleMany(
       trx,
