@@ -32,28 +32,53 @@ export interface StoreOptions {
 
 const traceStatement = (e: LogEvent) => statementSpan(e.query.sql, e.queryDurationMillis, e.level === 'error');
 
-/** A statement with at most this many parameters is prepared once per connection (see below). */
-const PREPARED_MAX_PARAMS = 16;
+/** A statement with at most this many parameters is prepared once per connection (see below)... */
+const PREPARED_MAX_PARAMS = 32;
+/** ...and at most this many statements per connection, so that what the server keeps stays bounded. */
+const PREPARED_MAX_NAMES = 500;
 
 /**
- * Counts what a pg client sends (db/stats.ts), and names each statement of few parameters, so that
+ * Counts what a pg client sends (db/stats.ts), pipelines BEGIN, and names each statement of few parameters, so that
  * the server parses and analyses its text once per connection instead of on every call (node-postgres
  * prepares a named statement on first use and binds it after). The hot statements pass their rows as
  * one jsonb recordset, so their text does not change with the batch; a text with a long list of
  * parameters (an IN list of a varying length) stays unnamed, so the prepared set stays small.
  */
 function wrapClient(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   const names = new Map<string, string>();
-  (client as { query: unknown }).query = (...args: unknown[]) => {
-    storeStats.statements++;
+  let began: Promise<unknown> | null = null;
+  const send = (args: unknown[]): Promise<unknown> => {
     const [text, values] = args;
     if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && values.length <= PREPARED_MAX_PARAMS && args.length === 2) {
       let name = names.get(text);
-      if (name === undefined) names.set(text, (name = `s${names.size}`));
-      return query({ name, text, values });
+      if (name === undefined && names.size < PREPARED_MAX_NAMES) names.set(text, (name = `s${names.size}`));
+      if (name !== undefined) return query({ name, text, values });
     }
     return query(...args);
+  };
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    storeStats.statements++;
+    // BEGIN is answered at once and its statement sent behind it (node-postgres sends a client's queries
+    // in order, each when the one before is answered): the transaction's first statement is built while
+    // BEGIN travels. BEGIN fails only with its connection, and so does what follows it; the first
+    // statement then throws BEGIN's error, as if it had been awaited (db/pglite-pool.ts does the same).
+    if (args[0] === 'begin' && (args[1] === undefined || (Array.isArray(args[1]) && args[1].length === 0))) {
+      began = query('begin');
+      began.catch(() => undefined); // observed by the next statement; never an unhandled rejection
+      return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] });
+    }
+    const sent = send(args);
+    if (!began) return sent;
+    const b = began;
+    began = null;
+    return b.then(
+      () => sent,
+      async (err: unknown) => {
+        await sent.catch(() => undefined);
+        throw err;
+      },
+    );
   };
 }
 
