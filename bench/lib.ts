@@ -183,9 +183,16 @@ export async function warmLoad(spec: LoadSpec): Promise<Result> {
 
 /**
  * One call at a time, `n` calls, timed with performance.now(): the latency of a call with no queueing,
- * at sub-millisecond resolution. Returns p50 and p99 in ms.
+ * at sub-millisecond resolution. Returns p50 and p99 in ms. `each` sees every measured call: when it
+ * started, how long it took and its response headers.
  */
-export async function probe(url: string, body: () => string, headers: Record<string, string>, n: number): Promise<{ p50: number; p99: number; failures: number }> {
+export async function probe(
+  url: string,
+  body: () => string,
+  headers: Record<string, string>,
+  n: number,
+  each?: (t0: number, ms: number, headers: Record<string, unknown>) => void,
+): Promise<{ p50: number; p99: number; failures: number }> {
   const u = new URL(url);
   const pool = new Pool(u.origin, { connections: 1 });
   const times: number[] = [];
@@ -195,8 +202,11 @@ export async function probe(url: string, body: () => string, headers: Record<str
       const t0 = performance.now();
       const res = await pool.request({ method: 'POST', path: u.pathname, headers: { 'content-type': 'application/json', ...headers }, body: body() });
       await res.body.dump();
+      const ms = performance.now() - t0;
       if (res.statusCode !== 200) failures++;
-      if (i >= 50) times.push(performance.now() - t0); // the first 50 warm up
+      if (i < 50) continue; // the first 50 warm up
+      times.push(ms);
+      each?.(t0, ms, res.headers);
     }
   } finally {
     await pool.close();

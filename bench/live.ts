@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StoreLocation } from '../test/harness.js';
 import { PARTNER_PATHS } from '../shared/protocol.js';
-import { Pool } from 'undici';
 import { latencyOf, measuredLoad, probe, seedAccount, startServer, warmLoad, type Proc, type Result } from './lib.js';
 import { startTimingProxy, type TimingProxy } from './timing-proxy.js';
 
@@ -69,29 +68,15 @@ export interface LiveRow extends Result {
  * time less the time spent upstream during it (Sangam's own), and the phases its Server-Timing gives.
  */
 async function ownTime(url: string, body: () => string, headers: Record<string, string>, n: number, proxy: TimingProxy) {
-  const u = new URL(url);
-  const pool = new Pool(u.origin, { connections: 1 });
   const own: number[] = [];
   const phases = new Map<string, number[]>();
-  let failures = 0;
-  try {
-    for (let i = 0; i < n + 50; i++) {
-      const t0 = performance.now();
-      const res = await pool.request({ method: 'POST', path: u.pathname, headers: { 'content-type': 'application/json', ...headers }, body: body() });
-      await res.body.dump();
-      const ms = performance.now() - t0;
-      if (res.statusCode !== 200) failures++;
-      if (i < 50) continue; // the first 50 warm up
-      const upstream = proxy.upstreamSince(t0);
-      own.push(ms - upstream);
-      (phases.get('upstream') ?? phases.set('upstream', []).get('upstream')!).push(upstream);
-      for (const m of String(res.headers['server-timing'] ?? '').matchAll(/(\w+);dur=([\d.]+)/g)) {
-        (phases.get(m[1]!) ?? phases.set(m[1]!, []).get(m[1]!)!).push(Number(m[2]));
-      }
-    }
-  } finally {
-    await pool.close();
-  }
+  const add = (phase: string, ms: number) => (phases.get(phase) ?? phases.set(phase, []).get(phase)!).push(ms);
+  const { failures } = await probe(url, body, headers, n, (t0, ms, res) => {
+    const upstream = proxy.upstreamSince(t0);
+    own.push(ms - upstream);
+    add('upstream', upstream);
+    for (const m of String(res['server-timing'] ?? '').matchAll(/(\w+);dur=([\d.]+)/g)) add(m[1]!, Number(m[2]));
+  });
   const { p50, p99 } = latencyOf(own);
   return { own: { p50, p99 }, phases: Object.fromEntries([...phases].map(([k, v]) => [k, latencyOf(v).p50])), failures };
 }
