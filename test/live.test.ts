@@ -248,7 +248,10 @@ describe('live: idempotency and concurrency', () => {
     const r = await t.call('POST', PATHS.upi, { key: k.key, body });
     assert.equal(r.status, 402);
     assert.equal(r.body.data.Errorcode, 105);
+    assert.match(r.body.message, /₹10\.00 available, ₹\d+\.\d\d needed/);
     assert.deepEqual(await t.wallet(k.key), { balance: 10, held: 0 });
+    // Nothing of the refused call was written: no transaction under its reference.
+    assert.equal(await t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirst(), undefined);
     await topUp(t.store.db, a.id, 10_000, null);
     const retry = await t.call('POST', PATHS.upi, { key: k.key, body });
     assert.equal(retry.status, 200);

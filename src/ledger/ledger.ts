@@ -5,7 +5,8 @@
 // it; it comes after the rows it reserves for, so the lock is held briefly, until the commit. Entries sharing a
 // posting_id sum to zero. Ledger accounts: wallet:<account>, platform:fees, partner:settlement,
 // platform:commission (commission passed on to clients), funding:topups.
-import { sql, type OperationNodeSource, type Transaction } from 'kysely';
+import { sql, type OperationNodeSource, type RawBuilder, type Transaction } from 'kysely';
+import { insertRows } from '../db/recordset.js';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
@@ -110,6 +111,41 @@ export async function holdMany(trx: Trx, holds: HoldSpec[]): Promise<void> {
 }
 
 const inr = (paise: number) => `₹${paiseToInr(paise).toFixed(2)}`;
+
+/** The wallet's CHECK (balance_paise >= 0, migration 0001), as the store names it. */
+const BALANCE_CHECK = 'wallets_balance_paise_check';
+
+/**
+ * holdMany() as CTEs of a caller's statement that runs with no transaction around it (one round trip
+ * for a call's whole recovery point): the holds whose transactions the statement records (`kept`, a
+ * condition on `v.txn_id`), all on one wallet and none with a reserve, then that wallet's balance less
+ * their sum, after the rows it reserves for (the lock order). A balance that cannot cover the sum
+ * fails the whole statement on the wallet's CHECK, so nothing of it is written; `shortOf` turns that
+ * failure into holdMany's 402.
+ */
+export function holdCtes(holds: HoldSpec[], kept: RawBuilder<unknown>): RawBuilder<unknown> {
+  const accountId = holds[0]!.accountId;
+  if (holds.some((h) => h.accountId !== accountId || (h.reservedPaise ?? 0) !== 0 || debitOf(h) < 0)) throw new Error('holdCtes takes holds on one wallet, none reserved or crediting');
+  const rows = holds.map((h) => ({ txn_id: h.txnId, account_id: h.accountId, amount_paise: debitOf(h), principal_paise: h.principalPaise, fee_paise: h.feePaise, commission_paise: h.commissionPaise, status: 'pending' }));
+  const types = { txn_id: 'text', account_id: 'text', amount_paise: 'bigint', principal_paise: 'bigint', fee_paise: 'bigint', commission_paise: 'bigint', status: 'text' };
+  return sql`
+    holds_taken AS (${insertRows('holds', types, rows, kept)} RETURNING amount_paise),
+    wallet_taken AS (
+      UPDATE wallets SET balance_paise = balance_paise - (SELECT coalesce(sum(amount_paise), 0) FROM holds_taken), updated_at = now()
+      WHERE account_id = ${accountId} RETURNING balance_paise)`;
+}
+
+/**
+ * The 402 for a statement made with holdCtes() that failed because the wallet could not cover its
+ * holds (with what the wallet has now), or null for any other failure.
+ */
+export async function shortOf(db: Db, err: unknown, holds: HoldSpec[]): Promise<ApiError | null> {
+  const e = err as { code?: unknown; constraint?: unknown };
+  if (e?.code !== '23514' || e.constraint !== BALANCE_CHECK) return null;
+  const needed = holds.reduce((sum, h) => sum + debitOf(h), 0);
+  const w = await db.selectFrom('wallets').select('balance_paise').where('account_id', '=', holds[0]!.accountId).executeTakeFirst();
+  return new ApiError('insufficient_funds', `Insufficient wallet balance: ${inr(w?.balance_paise ?? 0)} available, ${inr(needed)} needed`);
+}
 
 /**
  * Takes `amount` from a wallet's available balance with one conditional UPDATE that cannot take it

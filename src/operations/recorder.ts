@@ -3,6 +3,9 @@
 // writes) is queued, and the records of concurrent requests are written together:
 //   - keys, transaction rows and audit rows only (the sandbox): in one statement, which is atomic on its
 //     own and needs no transaction around it;
+//   - live recovery points on one wallet with nothing else to write (every live call on a quiet server):
+//     in one statement too, the holds and the wallet's balance as its last CTEs (ledger.ts holdCtes; a
+//     balance that cannot cover them fails the statement on the wallet's CHECK: nothing is written);
 //   - otherwise in one database transaction: one statement that inserts the keys and the transaction
 //     rows of the keys it got, one multi-row INSERT of holds, one conditional UPDATE per wallet for the
 //     sum of its holds (so a hot wallet's row is locked once per batch, until the commit), and the audit
@@ -16,12 +19,12 @@
 // records nothing and is told so; its caller then asks IdempotencyStore.claim(). A batch a wallet
 // cannot cover as a whole fails, and GroupCommit then records each request alone, in order: the ones
 // that fit go through, the rest get 402.
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import { GroupCommit, type Lane } from '../db/group-commit.js';
 import { scopeId, type IdempotencyStore, type IdemScope } from '../idempotency/store.js';
-import { holdMany, type HoldSpec } from '../ledger/ledger.js';
+import { holdCtes, holdMany, shortOf, type HoldSpec } from '../ledger/ledger.js';
 import { appendChained, chainedCtes, prepareChained, type AuditRow } from '../audit/chain.js';
 import type { NewTransaction, TransactionStore, TxRow } from '../transactions/store.js';
 
@@ -98,6 +101,16 @@ export class Recorder {
    */
   private async write(built: Built[]): Promise<Recorded[]> {
     if (built.every(({ item }) => !item.hold && item.afterRecord.length === 0)) return this.outcomes(built, await this.insert(this.db, built, true));
+    const holds = alone(built);
+    if (holds) {
+      // Live recovery points on one wallet with nothing else to write (every call on a quiet server):
+      // the keys, the rows, the holds and the wallet in one statement, as the sandbox's write is.
+      try {
+        return this.outcomes(built, await this.insert(this.db, built, false, holdCtes(holds, sql`v.txn_id IN (SELECT id FROM recorded)`)));
+      } catch (err) {
+        throw (await shortOf(this.db, err, holds)) ?? err;
+      }
+    }
     return this.db.transaction().execute(async (trx) => {
       const inserted = await this.insert(trx, built, false);
       const { recorded } = inserted;
@@ -122,7 +135,7 @@ export class Recorder {
    * not inserted, and the key it claimed in this statement is deleted at once (in the same database
    * transaction, except for the sandbox's one-statement write, where it follows the statement).
    */
-  private async insert(on: Db | Transaction<DB>, built: Built[], chained: boolean): Promise<Inserted> {
+  private async insert(on: Db | Transaction<DB>, built: Built[], chained: boolean, holding?: RawBuilder<unknown>): Promise<Inserted> {
     const seen = new Set<string>();
     const keyed = built.filter(({ item }) => item.key && !seen.has(scopeId(item.key.scope)) && seen.add(scopeId(item.key.scope)));
     const first = new Set(keyed);
@@ -139,6 +152,7 @@ export class Recorder {
         sql`v.id = ANY(ARRAY(SELECT txn_id FROM claimed UNION ALL SELECT jsonb_array_elements_text(${unkeyed}::jsonb))) AND v.id NOT IN (SELECT id FROM held)`,
       )} RETURNING id)
       ${audits.length > 0 ? sql`, ${chainedCtes(audits, sql`v.keep IN (SELECT id FROM recorded)`)}` : sql``}
+      ${holding ? sql`, ${holding}` : sql``}
       SELECT id, 'recorded' AS how FROM recorded
       UNION ALL SELECT id, 'held' FROM held
       UNION ALL SELECT txn_id, 'claimed' FROM claimed WHERE txn_id NOT IN (SELECT id FROM recorded)`.execute(on);
@@ -156,4 +170,13 @@ export class Recorder {
     const ok = new Set(recorded);
     return built.map((b) => (ok.has(b) ? { kind: 'recorded', row: b.row } : referenceTaken.has(b) ? { kind: 'reference_taken' } : { kind: 'key_taken' }));
   }
+}
+
+/**
+ * The holds of a batch that can go in the one statement of its keys and rows (ledger.ts holdCtes): every
+ * recording holds on one wallet, with no reserve, no audit row and no write of its own; else null.
+ */
+function alone(built: Built[]): HoldSpec[] | null {
+  const holds = built.flatMap(({ item, audit }) => (item.hold && !(item.hold.reservedPaise ?? 0) && item.afterRecord.length === 0 && !audit ? [item.hold] : []));
+  return holds.length === built.length && holds.every((h) => h.accountId === holds[0]!.accountId) ? holds : null;
 }
