@@ -9,6 +9,7 @@ import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
 import { topUp } from '../src/ledger/ledger.js';
+import { requestHash } from '../src/idempotency/store.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';
 import { startLive, startSim, type LiveApp, type Sim } from './live-harness.js';
 
@@ -208,6 +209,44 @@ describe('live: idempotency and concurrency', () => {
     const changed = await t.call('POST', PATHS.upi, { key: t.liveKey, body: { ...body, amount: 11 } });
     assert.equal(changed.status, 422);
     assert.equal(changed.body.data.Errorcode, 107);
+  });
+
+  it('a key left bound to a transaction never written (a crash between a lost reference race and its unbinding) is as if absent', async () => {
+    // The state a kill -9 leaves between a one-statement recording and the unbinding of a key whose
+    // reference a concurrent call took (operations/recorder.ts): claimed, bound to nothing that exists.
+    const leftBound = (environment: 'live' | 'sandbox', body: Record<string, unknown>, done: boolean) => {
+      const { idempotency_key: key, ...payload } = body;
+      return t.store.db
+        .insertInto('idempotency_keys')
+        .values({
+          account_id: t.accountId,
+          environment,
+          operation: 'upi-payment-status',
+          key: String(key),
+          request_hash: requestHash(payload),
+          status: done ? 'done' : 'in_flight',
+          response_status: done ? 200 : null,
+          response_body: done ? '{"statuscode":"TXN","ok":true,"message":"never happened","data":{}}' : null,
+          locked_until: new Date(Date.now() + 60_000), // still locked: no waiting for a holder that never was
+          txn_id: `txn_never_${environment}`,
+        })
+        .execute();
+    };
+    const live = { ...VALID.upi(), amount: 7 };
+    await leftBound('live', live, false);
+    const before = (await t.wallet()).balance;
+    const r = await t.call('POST', PATHS.upi, { key: t.liveKey, body: live });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.data.status, 'success');
+    assert.equal((await t.sim.calls())[r.body.data.txn_id], 1, 'sent once');
+    assert.ok((await t.wallet()).balance < before, 'paid');
+    // A sandbox key stored done with an answer, for a transaction that never was: never replayed.
+    const sandbox = VALID.upi();
+    await leftBound('sandbox', sandbox, true);
+    const s = await t.call('POST', PATHS.upi, { key: t.key, body: sandbox });
+    assert.equal(s.status, 200, s.text);
+    assert.equal(s.headers['idempotent-replayed'], undefined);
+    assert.notEqual(s.body.message, 'never happened');
   });
 
   it('20 concurrent identical requests with one key give one debit and one partner call', async () => {

@@ -72,15 +72,24 @@ export class IdempotencyStore {
    * take-over of a crashed holder's claim, or it throws 422/107 or 409/106.
    */
   async existing(s: IdemScope, hash: string): Promise<Claim | null> {
+    // `started`: the transaction it is bound to exists (checked below).
     const row = await this.db
-      .selectFrom('idempotency_keys')
+      .selectFrom('idempotency_keys as k')
       .where((eb) => eb.and(keyOf(s)))
-      .select(['request_hash', 'status', 'response_status', 'response_body', 'txn_id'])
+      .select(['k.request_hash', 'k.status', 'k.response_status', 'k.response_body', 'k.txn_id'])
+      .select((eb) => eb.exists(eb.selectFrom('transactions as t').select('t.id').whereRef('t.id', '=', 'k.txn_id')).as('started'))
       .executeTakeFirst();
     if (!row) return null;
     if (row.request_hash !== hash) {
       const message = 'This idempotency key was already used with a different request payload';
       throw new ApiError('idempotency_mismatch', message, { errors: [{ field: s.field ?? 'idempotency_key', message }] });
+    }
+    if (row.txn_id !== null && !row.started) {
+      // Bound to a transaction never written: its recording lost the reference to a concurrent call, and
+      // the process died before unbinding it (operations/recorder.ts: a one-statement write unbinds after
+      // its statement). Nothing was done under it, so it is as if it did not exist.
+      await this.db.deleteFrom('idempotency_keys').where((eb) => eb.and(keyOf(s))).where('txn_id', '=', row.txn_id).execute();
+      return null;
     }
     if (row.status === 'done') return { kind: 'replay', status: row.response_status!, body: row.response_body! };
     // In flight: take it over only if its holder's lock ran out (the holder crashed).

@@ -201,16 +201,21 @@ export class LiveRunner implements Runner {
     // operation keeps a note (taken before that UPDATE: transactions/notes.ts).
     if (items.length > 1 || items[0]!.def.later) await transactions.lockMany(trx, items.map((i) => i.ctx.txnId));
     const finals = items.filter((i) => i.outcome.status !== 'pending');
+    // A final outcome's partner reference goes in with its settlement.
     const settled = await settlement.settleMany(
       trx,
-      finals.map((i) => ({ operation: i.def.slug, txnId: i.ctx.txnId, final: i.outcome as FinalOutcome, partner: (i.outcome as RoutedOutcome).partner })),
+      finals.map((i) => {
+        const partner = (i.outcome as RoutedOutcome).partner;
+        return { operation: i.def.slug, txnId: i.ctx.txnId, final: i.outcome as FinalOutcome, partner, partnerRef: partner ? i.outcome.partnerRef : undefined };
+      }),
     );
-    // Which partner holds each transaction, under what id of its own: one statement for the batch.
+    // Which partner holds each of the others (pending, or made final by a callback meanwhile), under
+    // what id of its own: one statement for the batch, none when every outcome was settled here.
     await transactions.setPartnerRefs(
       trx,
       items.flatMap(({ ctx, outcome }) => {
         const partner = (outcome as RoutedOutcome).partner;
-        return partner && outcome.partnerRef ? [{ id: ctx.txnId, partner, partnerRef: outcome.partnerRef }] : [];
+        return partner && outcome.partnerRef && !settled.has(ctx.txnId) ? [{ id: ctx.txnId, partner, partnerRef: outcome.partnerRef }] : [];
       }),
     );
     // The pending ones' answers merged in, with their partner and first status enquiry: one statement.

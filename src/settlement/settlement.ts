@@ -46,6 +46,8 @@ export interface Settle {
   final: FinalOutcome;
   /** The partner that answered, recorded on the transaction. */
   partner?: string;
+  /** Its own id for the transaction, recorded when none is yet. */
+  partnerRef?: string;
 }
 
 export type ReportResult = 'settled' | 'reversed' | 'duplicate' | 'not_final' | 'already_final' | 'conflict' | 'mismatch' | 'unknown_transaction';
@@ -75,7 +77,7 @@ export class Settlement {
     const items = await this.finished(trx, given);
     const rows = await this.transactions.settleMany(
       trx,
-      items.map((s) => ({ id: s.txnId, final: s.final, strip: this.policy(s.operation).strip, partner: s.partner, watchFirstS: this.watch(s.partner, s.operation)?.[0] })),
+      items.map((s) => ({ id: s.txnId, final: s.final, strip: this.policy(s.operation).strip, partner: s.partner, partnerRef: s.partnerRef, watchFirstS: this.watch(s.partner, s.operation)?.[0] })),
     );
     const settled = items.filter((s) => rows.has(s.txnId));
     const pays = (s: Settle) => s.final.status === 'success' || this.policy(s.operation).charge === 'completion';

@@ -99,6 +99,8 @@ export interface SettleItem {
   final: FinalOutcome;
   strip?: Strip;
   partner?: string;
+  /** The partner's own id for it, recorded with the settlement when none is yet (setPartnerRefs' rule). */
+  partnerRef?: string;
   watchFirstS?: number;
 }
 
@@ -441,14 +443,17 @@ export class TransactionStore {
     if (items.length === 0) return new Map();
     const now = new Date();
     const watchAt = (i: SettleItem) => (i.final.status === 'success' && i.watchFirstS !== undefined ? new Date(now.getTime() + i.watchFirstS * 1000) : null);
-    const values = items.map((i) => sql`(${i.id}, ${i.final.status}, ${JSON.stringify((i.strip ?? ((d) => d))(resultPatch(i.final, now)))}, ${i.partner ?? null}, ${watchAt(i)}::timestamptz)`);
+    const values = items.map(
+      (i) => sql`(${i.id}, ${i.final.status}, ${JSON.stringify((i.strip ?? ((d) => d))(resultPatch(i.final, now)))}, ${i.partner ?? null}, ${i.partnerRef ?? null}, ${watchAt(i)}::timestamptz)`,
+    );
     // One statement settles them and says which webhook endpoints must hear of each.
     const { rows } = await sql<TxRow & { subscribers: Subscriber[] }>`
       WITH settled AS (
         UPDATE transactions t
         SET status = v.status, result = t.result || v.patch::jsonb, final_result = NULL, due_at = NULL, next_check_at = NULL,
-            updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner), watch_next_at = v.watch_at
-        FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner, watch_at)
+            updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner), watch_next_at = v.watch_at,
+            partner_ref = COALESCE(t.partner_ref, v.partner_ref)
+        FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner, partner_ref, watch_at)
         WHERE t.id = v.id AND t.status = 'pending'
         RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}
       )
