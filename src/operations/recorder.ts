@@ -133,7 +133,9 @@ export class Recorder {
    * (`held`): such a request claims no key and records nothing. Two requests taking one new reference at
    * the same moment (here or in another process) are decided by the unique index: the second's row is
    * not inserted, and the key it claimed in this statement is deleted at once (in the same database
-   * transaction, except for the sandbox's one-statement write, where it follows the statement).
+   * transaction, except for the one-statement writes, the sandbox's and a lone wallet's live recovery
+   * points, where it follows the statement: a crash in between leaves the key bound to a transaction
+   * never written, which IdempotencyStore treats as absent).
    */
   private async insert(on: Db | Transaction<DB>, built: Built[], chained: boolean, holding?: RawBuilder<unknown>): Promise<Inserted> {
     const seen = new Set<string>();
