@@ -115,6 +115,37 @@ function operationRoutes(
   };
 }
 
+/**
+ * The one place a pending live transaction becomes final, with each operation's money rule, what it
+ * adds to a late end from its note (the name match: the account's settings read in the settling
+ * transaction, never beside it) and each partner's reversal-watch schedule.
+ */
+function settlementOf(
+  config: Config,
+  s: Pick<Services, 'db' | 'transactions' | 'idempotency' | 'partners'>,
+  notes: PendingNotes,
+  deps: () => OperationRoutes['deps'],
+): Settlement {
+  const { partners } = s;
+  return new Settlement(
+    s.db,
+    s.transactions,
+    s.idempotency,
+    (slug) => {
+      const def = operationBySlug.get(slug);
+      const later = def?.later;
+      return {
+        charge: def?.charge ?? 'success',
+        strip: def?.unstored?.strip,
+        finish:
+          later && ((trx, final, note, accountId) => later.finish(final, note, { deps: { ...deps(), nameMatch: { get: (id) => readNameMatchSettings(trx, id) } }, accountId })),
+      };
+    },
+    (partner, slug) => (partner && partners ? partners.reversalWatch(partner, slug, config.reversalWatchS) : null),
+    notes,
+  );
+}
+
 /** Failed console sign-ins allowed per address and email a minute. */
 const CONSOLE_SIGN_INS_PER_MIN = 10;
 /** Reads of the receipt key without an API key, per client IP (a verifier caches it; docs/CONSENT.md). */
@@ -134,26 +165,8 @@ export async function buildServices(config: Config, store: Store, log: FastifyBa
   const partnerSessions = new PartnerSessionStore(db, await loadSecret(db, 'partner_sessions'));
   const partners = config.partner.endpoints.length ? new PartnerRouter(config.partner, config.publicUrl, partnerSessions, metrics, OPERATION_SLUGS) : null;
   const notes = new PendingNotes(new Sealer(await loadSecret(db, 'pending_notes'), 'pending notes'));
-  const settlement = new Settlement(
-    db,
-    transactions,
-    idempotency,
-    (slug) => {
-      const def = operationBySlug.get(slug);
-      const later = def?.later;
-      return {
-        charge: def?.charge ?? 'success',
-        strip: def?.unstored?.strip,
-        // Called only once the services are built (a settlement needs the operations' deps, built after
-        // it); the account's settings are read in the settling transaction, never beside it.
-        finish:
-          later &&
-          ((trx, final, note, accountId) => later.finish(final, note, { deps: { ...operations.deps, nameMatch: { get: (id) => readNameMatchSettings(trx, id) } }, accountId })),
-      };
-    },
-    (partner, slug) => (partner && partners ? partners.reversalWatch(partner, slug, config.reversalWatchS) : null),
-    notes,
-  );
+  // The operations' deps are built after settlement (their runners need it): read when a settlement runs.
+  const settlement = settlementOf(config, { db, transactions, idempotency, partners }, notes, () => operations.deps);
   const recorder = new Recorder(db, transactions, idempotency);
   const finalizer = new Finalizer(transactions, config.finalizerPollMs, log);
   const pricing = new Pricing(db, config.authCacheMs, new Map(OPERATIONS.map((o) => [o.slug, o.feePaise])));
