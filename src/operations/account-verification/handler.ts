@@ -9,13 +9,6 @@ import { comparingName } from '../name-match/compare.js';
 import { AccountVerificationRequest, AccountVerificationResult } from './schema.js';
 import { accountVerificationSandbox } from './sandbox.js';
 
-const named = comparingName<AccountVerificationRequest>(
-  (input, ctx) => ({ operation: 'account-verification', txnId: ctx.txnId, accountNumber: input.account_number, ifsc: input.ifsc, name: input.name }),
-  (f) => f.name_at_bank,
-);
-
-/** The outcome with the bank the IFSC names (kept through a pending's settlement, which merges fields). */
-const withBank = (outcome: Outcome, ifsc: string): Outcome => ({ ...outcome, fields: { ...outcome.fields, bank: { name: bankNameOf(ifsc), branch: null, ifsc } } });
 
 export const accountVerification = defineOperation({
   slug: 'account-verification',
@@ -36,10 +29,10 @@ export const accountVerification = defineOperation({
   feePaise: 200,
   dataClass: 'identity',
   sandbox: accountVerificationSandbox,
-  admit: named.admit,
-  request: named.request,
-  later: named.later,
-  async execute(input, ctx) {
-    return withBank(await named.execute(input, ctx), input.ifsc);
-  },
+  ...comparingName<AccountVerificationRequest>(
+    (input, ctx) => ({ operation: 'account-verification', txnId: ctx.txnId, accountNumber: input.account_number, ifsc: input.ifsc, name: input.name }),
+    (f) => f.name_at_bank,
+    // The bank the IFSC names.
+    (outcome, input): Outcome => ({ ...outcome, fields: { ...outcome.fields, bank: { name: bankNameOf(input.ifsc), branch: null, ifsc: input.ifsc } } }),
+  ),
 });

@@ -37,7 +37,12 @@ async function compared<O extends Outcome | FinalOutcome>(outcome: O, ctx: Pick<
  * partner returns (`data.name_match`, CONTRACT §11); and, for a live call whose end comes later (a
  * callback, an enquiry), the name kept until then and compared with the name in that end.
  */
-export function comparingName<I extends { name?: string }>(request: (input: I, ctx: OperationContext) => OperationRequest, partnerName: (fields: Record<string, unknown>) => unknown) {
+export function comparingName<I extends { name?: string }>(
+  request: (input: I, ctx: OperationContext) => OperationRequest,
+  partnerName: (fields: Record<string, unknown>) => unknown,
+  /** What the operation adds to each outcome (kept through a pending's settlement, which merges fields). */
+  adds: (outcome: Outcome, input: I) => Outcome = (outcome) => outcome,
+) {
   return {
     /** A `name` the engine cannot read (no letter, another script, over 256 characters after NFKC) is refused before anything is recorded. */
     async admit(input: I) {
@@ -45,7 +50,7 @@ export function comparingName<I extends { name?: string }>(request: (input: I, c
     },
     request,
     async execute(input: I, ctx: OperationContext) {
-      return withNameMatch(await ctx.connector.execute(request(input, ctx)), ctx, input.name, partnerName);
+      return adds(await withNameMatch(await ctx.connector.execute(request(input, ctx)), ctx, input.name, partnerName), input);
     },
     later: {
       keep: (input: I) => input.name ?? null,

@@ -8,9 +8,6 @@ import { comparingName } from '../name-match/compare.js';
 import { VpaVerificationRequest, VpaVerificationResult } from './schema.js';
 import { vpaVerificationSandbox } from './sandbox.js';
 
-const named = comparingName<VpaVerificationRequest>((input, ctx) => ({ operation: 'vpa-verification', txnId: ctx.txnId, vpa: input.vpa, name: input.name }), (f) => f.name_at_bank);
-
-const withVpa = (outcome: Outcome, vpa: string): Outcome => ({ ...outcome, fields: { vpa, ...outcome.fields } });
 
 export const vpaVerification = defineOperation({
   slug: 'vpa-verification',
@@ -31,10 +28,10 @@ export const vpaVerification = defineOperation({
   feePaise: 100,
   dataClass: 'identity',
   sandbox: vpaVerificationSandbox,
-  admit: named.admit,
-  request: named.request,
-  later: named.later,
-  async execute(input, ctx) {
-    return withVpa(await named.execute(input, ctx), input.vpa);
-  },
+  ...comparingName<VpaVerificationRequest>(
+    (input, ctx) => ({ operation: 'vpa-verification', txnId: ctx.txnId, vpa: input.vpa, name: input.name }),
+    (f) => f.name_at_bank,
+    // The VPA itself, first (a payout's name check finds this verification by it: reuse.ts).
+    (outcome, input): Outcome => ({ ...outcome, fields: { vpa: input.vpa, ...outcome.fields } }),
+  ),
 });
