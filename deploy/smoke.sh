@@ -38,6 +38,14 @@ call() { # METHOD PATH KEY [BODY] -> prints "STATUS BODY"
   curl -s -m 20 -o "$log.body" -w '%{http_code}' -X "$1" "$API$2" -H "Authorization: Bearer $3" ${4:+-H 'Content-Type: application/json' -d "$4"}
   printf ' %s\n' "$(cat "$log.body")"
 }
+# After an `up`, a replica answers /health before its own name lookups settle (EAI_AGAIN for postgres
+# was seen on a loaded machine, after either `up`): wait until the CLI inside it reaches the store.
+wait_cli() {
+  i=0
+  until cli ledger check >/dev/null 2>&1; do
+    i=$((i + 1)); [ "$i" -lt 30 ] || fail "the CLI inside sangam-1 cannot reach the store after 30 s"; sleep 1
+  done
+}
 wait_healthy() {
   i=0
   until curl -sf -m 2 "$API/health" >/dev/null; do
@@ -61,6 +69,7 @@ compose up -d
 wait_healthy
 say "stack answering $(( $(date +%s) - start )) s after up"
 
+wait_cli
 say "account and sandbox key with the CLI inside $(container sangam-1)"
 account=$(cli accounts create --name "Smoke Test" | field id)
 key=$(cli keys create --account "$account" --env sandbox | field key)
@@ -93,12 +102,7 @@ say "after down and up, the key and transaction smoke-1 are there"
 
 if [ "${LIVE:-0}" = 1 ]; then
   say "live: a UPI payment to the partner simulator"
-  # After an `up`, a replica answers /health before its own name lookups settle (EAI_AGAIN for
-  # postgres was seen on a loaded machine): wait until the CLI inside it reaches the store.
-  i=0
-  until cli ledger check >/dev/null 2>&1; do
-    i=$((i + 1)); [ "$i" -lt 30 ] || fail "the CLI inside sangam-1 cannot reach the store after 30 s"; sleep 1
-  done
+  wait_cli
   live=$(cli keys create --account "$account" --env live | field key)
   # The client address the replicas see: the proxy's X-Forwarded-For (the host's side of the network).
   gateway=$($ENGINE network inspect "${PROJECT}_default" --format '{{range .Subnets}}{{.Gateway}}{{end}}')
