@@ -232,6 +232,7 @@ describe('settlement decides on the locked row', () => {
         def,
         ctx: { requestId: `req_${txnId}`, txnId, afterRecord: [] },
         scope: null,
+        before: null, // the group commit's transaction, whatever the batch
         outcome: { ...outcome, partner: 'rzp' } as Outcome,
         audit: (body) => ({
           request_id: `req_${txnId}`,

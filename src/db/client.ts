@@ -32,8 +32,11 @@ export interface StoreOptions {
 
 const traceStatement = (e: LogEvent) => statementSpan(e.query.sql, e.queryDurationMillis, e.level === 'error');
 
-/** A statement with at most this many parameters is prepared once per connection (see below)... */
-const PREPARED_MAX_PARAMS = 32;
+/**
+ * A statement with at most this many parameters is prepared once per connection (see below): a lone
+ * live outcome's one statement has 40 (operations/live-runner.ts)...
+ */
+const PREPARED_MAX_PARAMS = 64;
 /** ...and at most this many statements per connection, so that what the server keeps stays bounded. */
 const PREPARED_MAX_NAMES = 500;
 

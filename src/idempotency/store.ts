@@ -156,14 +156,18 @@ export class IdempotencyStore {
     await this.completion(answers)?.execute(trx);
   }
 
-  /** completeBound's UPDATE, for a statement of the caller's (a CTE); null when there is nothing to store. */
-  completion(answers: BoundAnswer[]): RawBuilder<unknown> | null {
+  /**
+   * completeBound's UPDATE, for a statement of the caller's (a CTE), for the keys that also pass `only`;
+   * null when there is nothing to store.
+   */
+  completion(answers: BoundAnswer[], only: RawBuilder<unknown> = sql`TRUE`): RawBuilder<unknown> | null {
     if (answers.length === 0) return null;
     const values = answers.map((a) => sql`(${a.txnId}, ${a.body}, ${a.force})`);
     return sql`
       UPDATE idempotency_keys k SET status = 'done', response_status = 200, response_body = v.body
       FROM (VALUES ${sql.join(values)}) AS v (txn_id, body, force)
-      WHERE k.txn_id = v.txn_id AND (v.force::boolean OR k.status = 'in_flight')`;
+      WHERE k.txn_id = v.txn_id AND (v.force::boolean OR k.status = 'in_flight') AND ${only}
+      RETURNING k.txn_id`;
   }
 
   /** Frees a claim whose request failed before any effect, so the client can retry with the same key. */

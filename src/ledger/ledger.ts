@@ -194,22 +194,41 @@ async function resolve(trx: Trx, txnIds: string[], to: 'posted' | 'voided') {
  * derived from pending holds). Holds that are not pending (resolved already) are skipped.
  */
 export async function post(trx: Trx, ...txnIds: string[]): Promise<void> {
-  if (txnIds.length === 0) return;
-  await sql`
-    WITH h AS (
-      UPDATE holds SET status = 'posted', resolved_at = now()
-      WHERE txn_id IN (${sql.join(txnIds)}) AND status = 'pending'
-      RETURNING txn_id, account_id, amount_paise, fee_paise, principal_paise, commission_paise
-    )
-    INSERT INTO ledger_entries (posting_id, ledger_account, amount_paise, kind, memo)
-    SELECT h.txn_id, leg.account, leg.amount, 'debit', NULL
-    FROM h CROSS JOIN LATERAL (VALUES
-      (${WALLET('')} || h.account_id, -h.amount_paise),
-      (${FEES}, h.fee_paise),
-      (${SETTLEMENT}, h.principal_paise),
-      (${COMMISSION}, -h.commission_paise)
-    ) AS leg (account, amount)
-    WHERE leg.amount <> 0`.execute(trx);
+  if (txnIds.length > 0) await sql`WITH ${resolvedCtes('posted', sql`txn_id IN (${sql.join(txnIds)})`)} SELECT 1`.execute(trx);
+}
+
+/**
+ * post() or voidHold() as CTEs of a caller's statement (a live outcome written in one statement,
+ * operations/live-runner.ts): the pending holds whose txn_id passes `which` resolved, then their
+ * posting's legs, or the voided amounts back to their wallets, as `hold_settled` (a caller that reads it
+ * to the end has the money written, and a voided hold's wallet locked, before what it writes next) (for one transaction's hold: one wallet;
+ * voidHold orders several wallets' updates, so that concurrent batches cannot deadlock).
+ */
+export function resolvedCtes(to: 'posted' | 'voided', which: RawBuilder<unknown>): RawBuilder<unknown> {
+  const resolved = sql`
+    hold_resolved AS (
+      UPDATE holds SET status = ${to}, resolved_at = now() WHERE ${which} AND status = 'pending'
+      RETURNING txn_id, account_id, amount_paise, fee_paise, principal_paise, commission_paise)`;
+  if (to === 'voided') {
+    return sql`${resolved},
+    hold_settled AS (
+      UPDATE wallets w SET balance_paise = w.balance_paise + b.amount, updated_at = now()
+      FROM (SELECT account_id, sum(amount_paise) AS amount FROM hold_resolved GROUP BY account_id) b
+      WHERE w.account_id = b.account_id
+      RETURNING w.account_id)`;
+  }
+  return sql`${resolved},
+    hold_settled AS (
+      INSERT INTO ledger_entries (posting_id, ledger_account, amount_paise, kind, memo)
+      SELECT h.txn_id, leg.account, leg.amount, 'debit', NULL
+      FROM hold_resolved h CROSS JOIN LATERAL (VALUES
+        (${WALLET('')} || h.account_id, -h.amount_paise),
+        (${FEES}, h.fee_paise),
+        (${SETTLEMENT}, h.principal_paise),
+        (${COMMISSION}, -h.commission_paise)
+      ) AS leg (account, amount)
+      WHERE leg.amount <> 0
+      RETURNING posting_id)`;
 }
 
 /** Voids pending holds: the money returns to the balances, one UPDATE per wallet, in a fixed order. */

@@ -4,17 +4,18 @@
 //      (402 if the balance is short) and the idempotency key claimed and bound to the transaction,
 //      group-committed with concurrent requests (recorder.ts);
 //   2. the partner call, alone, outside any database transaction;
-//   3. one database transaction: the outcome, its ledger effect (post or void the hold), the stored
-//      response and the audit row, group-committed with concurrent requests (liveOutcomes).
+//   3. the outcome, its ledger effect (post or void the hold), the stored response and the audit row,
+//      group-committed with concurrent requests: a batch in one database transaction, and a lone
+//      outcome (every call on a quiet server) in one statement with no transaction around it.
 // A crash between phases leaves a pending transaction with its hold, bound to the idempotency key. A
 // retry with that key never sends it again (a different partner might execute it twice): it answers
 // the transaction as it stands, and reconciliation asks the partners what became of it.
 // The state change and its money effect are settlement's (settlement/settlement.ts), the one place a
 // pending live transaction becomes final, here and from partner callbacks and status enquiries.
-import type { RawBuilder, Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
-import { insertChained, type AuditRow } from '../audit/chain.js';
+import { chainedCtes, insertChained, prepareChained, type AuditRow } from '../audit/chain.js';
 import { answeredRow } from '../audit/row.js';
 import type { DB } from '../db/schema.js';
 import { ApiError } from '../errors.js';
@@ -55,6 +56,11 @@ export interface LiveOutcome {
   outcome: Outcome;
   /** The request's audit row, made from the answer, stored in the same transaction. */
   audit: (body: string) => AuditRow;
+  /**
+   * The transaction as the recovery point recorded it, and its result as stored (what the lone path
+   * checks the row against); null when not known (the outcome takes its transaction's path).
+   */
+  before: { row: TxRow; stored: string } | null;
 }
 export interface LiveAnswer {
   row: TxRow;
@@ -77,14 +83,16 @@ export class LiveRunner implements Runner {
   readonly outcomes: GroupCommit<LiveOutcome, LiveAnswer>;
 
   constructor(private deps: LiveDeps) {
-    this.outcomes = new GroupCommit((items) =>
-      deps.db.transaction().execute(async (trx) => {
+    this.outcomes = new GroupCommit(async (items) => {
+      const lone = items.length === 1 ? await this.alone(items[0]!) : null;
+      if (lone) return [lone];
+      return deps.db.transaction().execute(async (trx) => {
         const { answers, writes } = await this.applyOutcomes(trx, items);
         // The partner history and the stored answers go in with the audit rows: one statement.
         await insertChained(trx, items.map((item, i) => item.audit(answers[i]!.body)), writes);
         return answers;
-      }),
-    );
+      });
+    });
   }
 
   connector(def: OperationDef): OperationConnector {
@@ -106,7 +114,7 @@ export class LiveRunner implements Runner {
       call.ctx.txnId = recorded.txnId!; // a crashed attempt's transaction: answer it, never start a second one
       return { status: 200, body: await this.resume(call), replayed: false, audited: false };
     }
-    const answer = await this.send(call);
+    const answer = await this.send(call, { row: recorded.row, stored: recorded.stored });
     return { status: 200, body: answer.body, replayed: false, audited: true };
   }
 
@@ -159,7 +167,7 @@ export class LiveRunner implements Runner {
   }
 
   /** Phases 2 and 3, once the recovery point is recorded. */
-  private async send(call: Call): Promise<LiveAnswer> {
+  private async send(call: Call, before: NonNullable<LiveOutcome['before']>): Promise<LiveAnswer> {
     const { def, input, ctx, key, audit } = call;
     let outcome: Outcome;
     const t0 = performance.now();
@@ -182,9 +190,48 @@ export class LiveRunner implements Runner {
     }
     ctx.timing?.add('partner', performance.now() - t0);
     const t1 = performance.now();
-    const answer = await this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => answeredRow(audit, 200, JSON.parse(body) as Record<string, unknown>) }, ctx.lane);
+    const answer = await this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => answeredRow(audit, 200, JSON.parse(body) as Record<string, unknown>), before }, ctx.lane);
     ctx.timing?.add('outcome', performance.now() - t1);
     return answer;
+  }
+
+  /**
+   * A lone outcome (every call on a quiet server) in one statement with no transaction around it: one
+   * round trip and one commit instead of a transaction's five. The transaction row is settled, or its
+   * pending answer merged (`outcome_row`: settlement.settleCtes, transactions.outcomeCtes), only while it
+   * is as its recovery point left it; its money, event, partner history, stored answer and audit row
+   * go in only with it. The CTEs read one another so that the statement takes its locks in
+   * settlement's order (the row, the wallet, the key, the audit chain). Answers null, having written
+   * nothing, when the operation writes beside its record or finishes from a note, or when a callback,
+   * an enquiry or a person changed the row meanwhile: the outcome then takes its transaction's path.
+   */
+  private async alone(item: LiveOutcome): Promise<LiveAnswer | null> {
+    const { def, ctx, scope, outcome, before } = item;
+    if (!before || def.later || ctx.afterRecord.length > 0) return null;
+    const { transactions, settlement, partners, scheduleExplicit, idempotency, db } = this.deps;
+    const partner = (outcome as RoutedOutcome).partner;
+    const partnerRef = partner ? outcome.partnerRef : undefined;
+    const polling = outcome.status === 'pending' && partner && !scheduleExplicit ? partners?.polling(partner) : null;
+    const written =
+      outcome.status === 'pending'
+        ? transactions.outcomeCtes(before, { final: null, pending: { outcome, strip: def.unstored?.strip, partner, partnerRef, firstCheckS: polling?.firstS } })
+        : settlement.settleCtes(before, { operation: def.slug, txnId: ctx.txnId, final: outcome as FinalOutcome, partner, partnerRef });
+    if (!written) return null;
+    const { answer, key } = this.answerOf(item, written.row);
+    // Each write waits for the ones before it in the lock order: reading a CTE to its end runs it first.
+    const settled = sql`EXISTS (SELECT 1 FROM outcome_row)`;
+    const paid = outcome.status === 'pending' ? settled : sql`${settled} AND (SELECT count(*) FROM hold_settled) >= 0`;
+    const completion = key ? idempotency.completion([key], paid) : null;
+    const stored = completion ? sql`${paid} AND (SELECT count(*) FROM outcome_key) >= 0` : paid;
+    const history = partnerHistory.insertion(partnerHistory.exchange(ctx.txnId, def.slug, outcome), settled);
+    const audit = prepareChained([item.audit(answer.body)]);
+    const { rows } = await sql<{ n: number }>`
+      WITH ${written.ctes},
+      ${completion ? sql`outcome_key AS (${completion}),` : sql``}
+      ${history ? sql`outcome_history AS (${history}),` : sql``}
+      ${chainedCtes(audit, stored)}
+      SELECT count(*)::int AS n FROM outcome_row`.execute(db);
+    return rows[0]!.n === 1 ? answer : null;
   }
 
   /**
@@ -243,17 +290,22 @@ export class LiveRunner implements Runner {
   }
 
   /** One outcome of the batch and its answer, from its row as settled or updated (`current`). */
-  private async applyOne(trx: Transaction<DB>, { def, ctx, scope, outcome }: LiveOutcome, current: TxRow | undefined) {
-    const strip = def.unstored?.strip;
+  private async applyOne(trx: Transaction<DB>, item: LiveOutcome, current: TxRow | undefined) {
     // Unchanged: a callback or status enquiry made it final while the partner call was out.
-    const row = current ?? (await this.deps.transactions.get(trx, ctx.txnId))!;
+    const row = current ?? (await this.deps.transactions.get(trx, item.ctx.txnId))!;
+    // What the operation writes beside its record (a document-locker session binding its client id to
+    // the caller) commits with the answer that reveals it.
+    for (const write of item.ctx.afterRecord) await write(trx);
+    return this.answerOf(item, row);
+  }
+
+  /** An outcome's answer from its row as now stored, and the answer its idempotency key stores. */
+  private answerOf({ def, ctx, scope, outcome }: LiveOutcome, row: TxRow): { answer: LiveAnswer; key: BoundAnswer | null } {
+    const strip = def.unstored?.strip;
     // The client sees the partner's full answer once (a live photo included); the store keeps the stripped form.
     const shown = row.status === outcome.status ? { ...row.result, ...outcome.fields } : row.result;
     const message = String(row.result.message ?? outcome.message);
     const key = scope ? { txnId: ctx.txnId, body: JSON.stringify(resultEnvelope(row.status, message, strip ? strip(shown) : shown, ctx.requestId)), force: true } : null;
-    // What the operation writes beside its record (a document-locker session binding its client id to
-    // the caller) commits with the answer that reveals it.
-    for (const write of ctx.afterRecord) await write(trx);
     return { answer: { row: { ...row, result: shown }, message, body: JSON.stringify(resultEnvelope(row.status, message, shown, ctx.requestId)) }, key };
   }
 }

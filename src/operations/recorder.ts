@@ -48,11 +48,11 @@ export interface Recording {
 const BATCHES_IN_FLIGHT = 2;
 
 /**
- * What became of a recording: recorded; its idempotency key taken already (its caller asks
+ * What became of a recording: recorded (with its result as stored, JSON); its idempotency key taken already (its caller asks
  * IdempotencyStore for what the key answers); or its reference_id held by another transaction (CONTRACT
  * §5: nothing recorded, no key claimed).
  */
-export type Recorded = { kind: 'recorded'; row: TxRow } | { kind: 'key_taken' } | { kind: 'reference_taken' };
+export type Recorded = { kind: 'recorded'; row: TxRow; stored: string } | { kind: 'key_taken' } | { kind: 'reference_taken' };
 
 /** Which recordings of a write went in, and which found their reference held. */
 type Inserted = { recorded: Built[]; referenceTaken: Set<Built> };
@@ -170,7 +170,7 @@ export class Recorder {
 
   private outcomes(built: Built[], { recorded, referenceTaken }: Inserted): Recorded[] {
     const ok = new Set(recorded);
-    return built.map((b) => (ok.has(b) ? { kind: 'recorded', row: b.row } : referenceTaken.has(b) ? { kind: 'reference_taken' } : { kind: 'key_taken' }));
+    return built.map((b) => (ok.has(b) ? { kind: 'recorded', row: b.row, stored: b.values.result as string } : referenceTaken.has(b) ? { kind: 'reference_taken' } : { kind: 'key_taken' }));
   }
 }
 

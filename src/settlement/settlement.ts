@@ -12,14 +12,14 @@
 // final outcome is not a conflict, and the settlement paths cannot deadlock one another.
 //
 // Errors: none of its own; a store error aborts the caller's transaction.
-import type { Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import { resultEnvelope } from '../http/envelope.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
-import { post, reverse, voidHold } from '../ledger/ledger.js';
+import { post, resolvedCtes, reverse, voidHold } from '../ledger/ledger.js';
 import type { FinalOutcome, PartnerReport, Reversal } from '../providers/connector.js';
-import type { LockedTx, TransactionStore, TxRow } from '../transactions/store.js';
+import type { LockedTx, SettleItem, TransactionStore, TxRow } from '../transactions/store.js';
 import type { PendingNotes } from '../transactions/notes.js';
 import { enqueueReversal } from '../webhooks/store.js';
 import * as partnerHistory from '../transactions/partner-events.js';
@@ -75,15 +75,34 @@ export class Settlement {
    */
   async settleMany(trx: Transaction<DB>, given: Settle[]): Promise<Map<string, TxRow>> {
     const items = await this.finished(trx, given);
-    const rows = await this.transactions.settleMany(
-      trx,
-      items.map((s) => ({ id: s.txnId, final: s.final, strip: this.policy(s.operation).strip, partner: s.partner, partnerRef: s.partnerRef, watchFirstS: this.watch(s.partner, s.operation)?.[0] })),
-    );
+    const rows = await this.transactions.settleMany(trx, items.map((s) => this.item(s)));
     const settled = items.filter((s) => rows.has(s.txnId));
-    const pays = (s: Settle) => s.final.status === 'success' || this.policy(s.operation).charge === 'completion';
-    await post(trx, ...settled.filter(pays).map((s) => s.txnId));
-    await voidHold(trx, ...settled.filter((s) => !pays(s)).map((s) => s.txnId));
+    await post(trx, ...settled.filter((s) => this.pays(s)).map((s) => s.txnId));
+    await voidHold(trx, ...settled.filter((s) => !this.pays(s)).map((s) => s.txnId));
     return rows;
+  }
+
+  /** What the transaction store settles for `s`: the operation's strip, the partner's first reversal watch. */
+  private item(s: Settle): SettleItem {
+    return { id: s.txnId, final: s.final, strip: this.policy(s.operation).strip, partner: s.partner, partnerRef: s.partnerRef, watchFirstS: this.watch(s.partner, s.operation)?.[0] };
+  }
+
+  /** Whether its hold is posted (paid for) or voided, by the operation's charging rule. */
+  private pays(s: Settle): boolean {
+    return s.final.status === 'success' || this.policy(s.operation).charge === 'completion';
+  }
+
+  /**
+   * settleMany() for one live outcome, as CTEs of a statement that runs alone (operations/live-runner.ts):
+   * the settling UPDATE (`outcome_row`, empty unless the row is still as its recovery point left it:
+   * transactions/store.ts outcomeCtes), its event, and its hold posted or voided. Answers the row as
+   * the statement leaves it, or null for an operation that finishes from a note (that takes its
+   * transaction's path, with settleMany).
+   */
+  settleCtes(before: { row: TxRow; stored: string }, s: Settle): { row: TxRow; ctes: RawBuilder<unknown> } | null {
+    if (this.policy(s.operation).finish) return null;
+    const { row, ctes } = this.transactions.outcomeCtes(before, { final: this.item(s) });
+    return { row, ctes: sql`${ctes}, ${resolvedCtes(this.pays(s) ? 'posted' : 'voided', sql`txn_id IN (SELECT id FROM outcome_row)`)}` };
   }
 
   /**

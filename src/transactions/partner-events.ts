@@ -56,8 +56,8 @@ export async function record(db: Db, events: PartnerEventInput[]): Promise<void>
   if (insert) await insert.execute(db);
 }
 
-/** record's INSERT, for a statement of the caller's (a CTE); null when there is nothing to append. */
-export function insertion(events: PartnerEventInput[]): RawBuilder<unknown> | null {
+/** record's INSERT of the events, if `only` holds, for a statement of the caller's (a CTE); null when there is nothing to append. */
+export function insertion(events: PartnerEventInput[], only: RawBuilder<unknown> = sql`TRUE`): RawBuilder<unknown> | null {
   if (events.length === 0) return null;
   const values = events.map(
     (e) =>
@@ -68,7 +68,8 @@ export function insertion(events: PartnerEventInput[]): RawBuilder<unknown> | nu
     SELECT t.id, COALESCE(v.at, CASE WHEN v.kind = 'request' THEN t.created_at ELSE now() END), v.partner, v.kind, v.status, v.detail
     FROM (VALUES ${sql.join(values)}) AS v (txn_id, partner, partner_ref, kind, status, at, detail)
     JOIN transactions t ON t.id = COALESCE(v.txn_id,
-      (SELECT x.id FROM transactions x WHERE x.partner = v.partner AND x.partner_ref = v.partner_ref ORDER BY x.id LIMIT 1))`;
+      (SELECT x.id FROM transactions x WHERE x.partner = v.partner AND x.partner_ref = v.partner_ref ORDER BY x.id LIMIT 1))
+    WHERE ${only}`;
 }
 
 /** Phase 3 of a live request: it went to `outcome.partner` (at its recovery point), and this is what came back. */

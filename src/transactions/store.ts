@@ -9,7 +9,7 @@ import { leaseDue } from '../db/lease.js';
 import { insertRows, recordset, type ColumnTypes } from '../db/recordset.js';
 import type { DB, Environment, TransactionsTable, TxStatus } from '../db/schema.js';
 import type { FinalOutcome, Outcome } from '../providers/connector.js';
-import { subscribersOf, writeEvents, type Subscriber } from '../webhooks/store.js';
+import { eventCtes, subscribersOf, writeEvents, type NewEvent, type Subscriber } from '../webhooks/store.js';
 
 export type TxRow = Pick<
   Selectable<TransactionsTable>,
@@ -109,6 +109,51 @@ const resultPatch = (o: { status: TxStatus; message: string; fields: Record<stri
   const { reference_id: _, ...patch } = resultData('', o, verifiedAt);
   return patch;
 };
+
+/** What a final outcome merges into a stored result (settleMany, outcomeCtes). */
+const settledPatch = (i: SettleItem, now: Date) => (i.strip ?? ((d) => d))(resultPatch(i.final, now));
+
+/** A non-final answer for a pending transaction: its fields, the partner holding it, the first status enquiry. */
+export interface PendingUpdate {
+  outcome: Outcome;
+  strip?: Strip;
+  partner?: string;
+  /** Its own id at that partner (outcomeCtes; updatePendingMany leaves it to setPartnerRefs). */
+  partnerRef?: string;
+  firstCheckS?: number;
+}
+const pendingPatch = (u: PendingUpdate) => (u.strip ?? ((d) => d))(resultPatch(u.outcome, null));
+
+/**
+ * The UPDATE that settles pending transactions (RETURNING their rows), the rows also passing `only`:
+ * settleMany's, and outcomeCtes' for one outcome.
+ */
+function settling(items: SettleItem[], now: Date, only: RawBuilder<unknown> = sql`TRUE`): RawBuilder<unknown> {
+  const watchAt = (i: SettleItem) => (i.final.status === 'success' && i.watchFirstS !== undefined ? new Date(now.getTime() + i.watchFirstS * 1000) : null);
+  const values = items.map((i) => sql`(${i.id}, ${i.final.status}, ${JSON.stringify(settledPatch(i, now))}, ${i.partner ?? null}, ${i.partnerRef ?? null}, ${watchAt(i)}::timestamptz)`);
+  return sql`
+    UPDATE transactions t
+    SET status = v.status, result = t.result || v.patch::jsonb, final_result = NULL, due_at = NULL, next_check_at = NULL,
+        updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner), watch_next_at = v.watch_at,
+        partner_ref = COALESCE(t.partner_ref, v.partner_ref)
+    FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner, partner_ref, watch_at)
+    WHERE t.id = v.id AND t.status = 'pending' AND ${only}
+    RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}`;
+}
+
+/** The webhook event of a transaction made final. */
+const settledEvent = (row: TxRow): NewEvent => ({
+  scope: { accountId: row.account_id, environment: row.environment },
+  type: `transaction.${row.status as FinalOutcome['status']}` as const,
+  txnId: row.id,
+  data: {
+    ...row.result,
+    txn_id: (row.result.txn_id as string | undefined) ?? row.id,
+    utr: (row.result.utr as string | null | undefined) ?? null,
+    operation: row.operation,
+    environment: row.environment,
+  },
+});
 
 /**
  * Several transaction rows updated in one statement, each reading its own values from one jsonb object
@@ -224,13 +269,10 @@ export class TransactionStore {
    * it and, with `firstCheckS`, when reconciliation first asks about it (`created_at` plus that many
    * seconds) (keyedById). Answers the rows updated, by id; one no longer pending is left out.
    */
-  async updatePendingMany(
-    trx: Transaction<DB>,
-    updates: ReadonlyArray<{ id: string; outcome: Outcome; strip?: Strip; partner?: string; firstCheckS?: number }>,
-  ): Promise<Map<string, TxRow>> {
+  async updatePendingMany(trx: Transaction<DB>, updates: ReadonlyArray<PendingUpdate & { id: string }>): Promise<Map<string, TxRow>> {
     if (updates.length === 0) return new Map();
     const v = keyedById(
-      updates.map((u) => [u.id, { patch: (u.strip ?? ((d) => d))(resultPatch(u.outcome, null)), partner: u.partner ?? null, first_s: u.firstCheckS ?? null }]),
+      updates.map((u) => [u.id, { patch: pendingPatch(u), partner: u.partner ?? null, first_s: u.firstCheckS ?? null }]),
     );
     const { rows } = await sql<TxRow>`
       UPDATE transactions t SET
@@ -441,40 +483,49 @@ export class TransactionStore {
    */
   async settleMany(trx: Transaction<DB>, items: SettleItem[]): Promise<Map<string, TxRow>> {
     if (items.length === 0) return new Map();
-    const now = new Date();
-    const watchAt = (i: SettleItem) => (i.final.status === 'success' && i.watchFirstS !== undefined ? new Date(now.getTime() + i.watchFirstS * 1000) : null);
-    const values = items.map(
-      (i) => sql`(${i.id}, ${i.final.status}, ${JSON.stringify((i.strip ?? ((d) => d))(resultPatch(i.final, now)))}, ${i.partner ?? null}, ${i.partnerRef ?? null}, ${watchAt(i)}::timestamptz)`,
-    );
     // One statement settles them and says which webhook endpoints must hear of each.
     const { rows } = await sql<TxRow & { subscribers: Subscriber[] }>`
-      WITH settled AS (
-        UPDATE transactions t
-        SET status = v.status, result = t.result || v.patch::jsonb, final_result = NULL, due_at = NULL, next_check_at = NULL,
-            updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner), watch_next_at = v.watch_at,
-            partner_ref = COALESCE(t.partner_ref, v.partner_ref)
-        FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner, partner_ref, watch_at)
-        WHERE t.id = v.id AND t.status = 'pending'
-        RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}
-      )
+      WITH settled AS (${settling(items, new Date())})
       SELECT settled.*, ${subscribersOf('settled.account_id', 'settled.environment')} AS subscribers FROM settled`.execute(trx);
     await writeEvents(
       trx,
-      rows.map((row) => ({
-        scope: { accountId: row.account_id, environment: row.environment },
-        type: `transaction.${row.status as FinalOutcome['status']}` as const,
-        txnId: row.id,
-        data: {
-          ...row.result,
-          txn_id: (row.result.txn_id as string | undefined) ?? row.id,
-          utr: (row.result.utr as string | null | undefined) ?? null,
-          operation: row.operation,
-          environment: row.environment,
-        },
-      })),
+      rows.map((row) => settledEvent(row)),
       [...new Map(rows.flatMap((r) => r.subscribers).map((e) => [e.id, e])).values()], // each endpoint once
     );
     return new Map(rows.map(({ subscribers: _, ...r }) => [r.id, r]));
+  }
+
+  /**
+   * One live outcome, as the CTE `outcome_row` of a statement of the caller's that runs alone (its
+   * other CTEs read `outcome_row` for what they write: live-runner.ts): settled when `final` (settleMany's
+   * UPDATE, its event as further CTEs), else the pending answer merged as updatePendingMany does, with
+   * the partner's own id when none is yet. Only while the row is pending and its stored result is still
+   * `before.stored` (the recovery point's): a row a callback, an enquiry or a person changed meanwhile is
+   * left as it is, `outcome_row` is empty, and the caller takes its transaction's path instead. Answers
+   * the row as the statement leaves it.
+   */
+  outcomeCtes(before: { row: TxRow; stored: string }, o: { final: SettleItem | null; pending?: PendingUpdate }): { row: TxRow; ctes: RawBuilder<unknown> } {
+    const guard = sql`t.id = ${before.row.id} AND t.status = 'pending' AND t.result = ${before.stored}::jsonb`;
+    const stored = JSON.parse(before.stored) as Record<string, unknown>;
+    if (o.final) {
+      const now = new Date();
+      const row = { ...before.row, status: o.final.final.status, result: { ...stored, ...settledPatch(o.final, now) } };
+      return { row, ctes: sql`outcome_row AS (${settling([o.final], now, guard)}), ${eventCtes(settledEvent(row), sql`EXISTS (SELECT 1 FROM outcome_row)`)}` };
+    }
+    const u = o.pending!;
+    const patch = pendingPatch(u);
+    return {
+      row: { ...before.row, result: { ...stored, ...patch } },
+      ctes: sql`outcome_row AS (
+        UPDATE transactions t SET
+          result = t.result || ${JSON.stringify(patch)}::jsonb,
+          updated_at = ${new Date()},
+          partner = COALESCE(${u.partner ?? null}, t.partner),
+          partner_ref = COALESCE(t.partner_ref, ${u.partnerRef ?? null}),
+          next_check_at = COALESCE(t.created_at + ${u.firstCheckS ?? null}::float8 * interval '1 second', t.next_check_at)
+        WHERE ${guard}
+        RETURNING t.id)`,
+    };
   }
 
   /** Claims up to `limit` due pendings, skipping rows another process holds, and settles them together. */

@@ -1,7 +1,7 @@
 // Owns webhook endpoints and the event outbox. An event is written in the same database transaction as
 // the state change it announces, with one delivery row per endpoint that wants it; the worker
 // (worker.ts) sends them. Endpoints belong to one account and one environment.
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB, Environment } from '../db/schema.js';
 import { ApiError } from '../errors.js';
@@ -190,6 +190,27 @@ export async function writeEvents(trx: Transaction<DB>, events: NewEvent[], endp
       .execute();
   }
   return rows.map((r) => r.id);
+}
+
+/**
+ * writeEvents() for one event as CTEs of a caller's statement (a live outcome written in one statement:
+ * transactions/store.ts outcomeCtes): the event and its deliveries to the live endpoints of its account
+ * that want its type, none when there is no such endpoint, and only when `only` holds.
+ */
+export function eventCtes(e: NewEvent, only: RawBuilder<unknown>): RawBuilder<unknown> {
+  const payload = JSON.stringify({ type: e.type, timestamp: new Date().toISOString(), data: e.data });
+  return sql`
+    event_endpoints AS (
+      SELECT p.id FROM webhook_endpoints p
+      WHERE p.account_id = ${e.scope.accountId} AND p.environment = ${e.scope.environment} AND p.deleted_at IS NULL AND p.disabled_at IS NULL
+        AND (jsonb_typeof(p.event_types) IS DISTINCT FROM 'array' OR p.event_types ? ${e.type}) AND ${only}),
+    event_written AS (
+      INSERT INTO webhook_events (id, account_id, environment, type, txn_id, payload)
+      SELECT ${newId('msg', 24)}, ${e.scope.accountId}, ${e.scope.environment}, ${e.type}, ${e.txnId}, ${payload}
+      WHERE EXISTS (SELECT 1 FROM event_endpoints) RETURNING id),
+    event_deliveries AS (
+      INSERT INTO webhook_deliveries (event_id, endpoint_id, status, next_attempt_at)
+      SELECT w.id, p.id, 'pending', now() FROM event_written w CROSS JOIN event_endpoints p)`;
 }
 
 /** Sends an event again (a new delivery), or every event that failed to reach the endpoint since a time. */

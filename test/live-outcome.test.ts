@@ -1,0 +1,157 @@
+// A live call's outcome written alone (issue #42): phase 3 of a call on a quiet server goes in one
+// statement with no transaction around it (live-runner.ts `alone`). What it writes must be what the
+// group commit's transaction writes for the same outcome, and a row that a callback changed while the
+// partner call was out must be left to the transaction's path, with nothing of the lone attempt kept.
+// Phase 3 is driven through the service's own group commit on transactions the HTTP surface made
+// pending, against the real store and the reference simulator.
+import { after, afterEach, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { operationBySlug } from '../src/operations/registry.js';
+import type { FinalOutcome, Outcome } from '../src/providers/connector.js';
+import { PATHS, VALID } from './harness.js';
+import { startLive, startSim, type LiveApp, type Sim } from './live-harness.js';
+
+describe('a live outcome written alone', () => {
+  let t: LiveApp;
+  let sim: Sim;
+  before(async () => {
+    // The simulator's own callbacks come long after these tests: phase 3 is theirs to drive.
+    sim = await startSim({ pendingMs: 600_000 });
+    t = await startLive({ SANGAM_WEBHOOK_ALLOW_PRIVATE: '1', SANGAM_RECONCILE_SCHEDULE: '600' }, 10_000, sim);
+    const hook = await t.call('POST', '/api/v1/webhook-endpoints', { key: t.liveKey, body: { url: 'https://127.0.0.1:9/hooks' } });
+    assert.equal(hook.status, 200, JSON.stringify(hook.body));
+  });
+  after(async () => {
+    await t.close();
+    await sim.stop();
+  });
+  afterEach(() => t.assertLedger());
+
+  const def = operationBySlug.get('upi-payment-status')!;
+
+  /** A live UPI payment left pending at the partner, and its row and result as now stored. */
+  async function pendingPayment(amount: number) {
+    const r = await t.call('POST', PATHS.upi, { key: t.liveKey, body: { ...VALID.upi(), vpa: 'pending@sandbox', amount } });
+    assert.equal(r.body.statuscode, 'TUP');
+    const txnId = r.body.data.txn_id as string;
+    const stored = await sql<{ id: string; account_id: string; environment: 'live'; operation: string; reference_id: string; status: 'pending'; created_at: Date; result: string }>`
+      SELECT id, account_id, environment, operation, reference_id, status, created_at, result::text AS result FROM transactions WHERE id = ${txnId}`.execute(t.store.db);
+    const { result, ...row } = stored.rows[0]!;
+    return { txnId, before: { row: { ...row, result: JSON.parse(result) as Record<string, unknown> }, stored: result } };
+  }
+
+  /** Phase 3 of `txnId` through the service's group commit: alone when `before` is given, else in its transaction. */
+  const phase3 = (txnId: string, outcome: Outcome, before: Awaited<ReturnType<typeof pendingPayment>>['before'] | null) =>
+    t.services.outcomes.submit({
+      def,
+      ctx: { requestId: `req_p3_${txnId}`, txnId, afterRecord: [] },
+      scope: null,
+      before,
+      outcome: { ...outcome, partner: 'primary' } as Outcome,
+      audit: (body) => ({
+        request_id: `req_p3_${txnId}`,
+        created_at: new Date(),
+        account_id: t.accountId,
+        key_id: null,
+        environment: 'live',
+        client_ip: '127.0.0.1',
+        method: 'POST',
+        path: PATHS.upi,
+        operation: def.slug,
+        http_status: 200,
+        ok: true,
+        statuscode: 'TXN',
+        reference_id: txnId,
+        latency_ms: 1,
+        request_body: 'null',
+        response_body: body,
+      }),
+    });
+
+  /** Everything phase 3 wrote about `txnId`, with ids and times left out so two transactions compare. */
+  async function written(txnId: string) {
+    const { db } = t.store;
+    const tx = await db.selectFrom('transactions').select(['status', 'result', 'partner', 'partner_ref', 'next_check_at', 'due_at', 'verified_at']).where('id', '=', txnId).executeTakeFirstOrThrow();
+    const { reference_id: _r, txn_id: _t, verified_at: _v, ...result } = tx.result as Record<string, unknown>;
+    const legs = await db.selectFrom('ledger_entries').select(['ledger_account', 'amount_paise', 'kind']).where('posting_id', '=', txnId).orderBy('ledger_account').execute();
+    const hold = await db.selectFrom('holds').select(['status', 'amount_paise']).where('txn_id', '=', txnId).executeTakeFirstOrThrow();
+    const events = await db.selectFrom('webhook_events').select(['type', 'payload']).where('txn_id', '=', txnId).execute();
+    const history = await db.selectFrom('partner_events').select(['kind', 'status', 'partner']).where('txn_id', '=', txnId).orderBy('id').execute();
+    const audit = await db.selectFrom('audit_logs').select(['http_status', 'statuscode', 'ok']).where('request_id', '=', `req_p3_${txnId}`).execute();
+    return {
+      status: tx.status,
+      result,
+      partner: tx.partner,
+      pendingLeft: { next_check: tx.next_check_at !== null, due: tx.due_at !== null },
+      verified: tx.verified_at !== null,
+      legs: legs.map((l) => [l.ledger_account.replace(t.accountId, 'ACCOUNT'), Number(l.amount_paise), l.kind]),
+      hold: { status: hold.status, amount_paise: Number(hold.amount_paise) },
+      events: events.map((e) => {
+        const { data, type } = JSON.parse(e.payload) as { type: string; data: Record<string, unknown> };
+        return { type: e.type, payloadType: type, status: data.status, utr: data.utr, operation: data.operation };
+      }),
+      history: history.map((h) => `${h.kind}:${h.status ?? ''}:${h.partner ?? ''}`),
+      audit,
+    };
+  }
+
+  for (const final of [
+    { status: 'success', message: 'Paid', fields: { utr: '424242424242' } },
+    { status: 'failed', message: 'Declined by the bank', fields: {} },
+  ] as FinalOutcome[]) {
+    it(`writes what the transaction's path writes: ${final.status}`, async () => {
+      const start = await t.wallet();
+      const alone = await pendingPayment(120);
+      const inTransaction = await pendingPayment(120);
+      const a = await phase3(alone.txnId, final, alone.before);
+      const b = await phase3(inTransaction.txnId, final, null);
+      assert.equal(a.row.status, final.status);
+      const strip = (body: string) => {
+        const { data, ...env } = JSON.parse(body) as { data: Record<string, unknown> };
+        const { reference_id: _r, txn_id: _t, verified_at: _v, request_id: _q, ...rest } = data;
+        return { ...env, data: rest };
+      };
+      assert.deepEqual(strip(a.body), strip(b.body), 'the same answer');
+      const wa = await written(alone.txnId);
+      assert.deepEqual(wa, await written(inTransaction.txnId), 'the same rows');
+      assert.equal(wa.status, final.status);
+      assert.equal(wa.events.length, 1, 'one webhook event');
+      assert.equal(wa.audit.length, 1, 'one audit row');
+      assert.deepEqual(wa.legs.length > 0, final.status === 'success', 'posted only when paid');
+      const end = await t.wallet();
+      assert.equal(end.held, start.held, 'both holds resolved');
+      assert.equal(Math.round((start.balance - end.balance) * 100), final.status === 'success' ? 2 * 12_100 : 0);
+    });
+  }
+
+  it('a pending answer merged alone is the transaction path’s too', async () => {
+    const alone = await pendingPayment(80);
+    const inTransaction = await pendingPayment(80);
+    const pending: Outcome = { status: 'pending', message: 'Still with the bank', fields: {}, partnerRef: undefined };
+    await phase3(alone.txnId, pending, alone.before);
+    await phase3(inTransaction.txnId, pending, null);
+    assert.deepEqual(await written(alone.txnId), await written(inTransaction.txnId));
+    assert.equal((await written(alone.txnId)).status, 'pending');
+  });
+
+  it('a row a callback settled while the partner call was out is left to the transaction’s path; the lone attempt writes nothing', async () => {
+    const start = await t.wallet();
+    const { txnId, before } = await pendingPayment(150);
+    // The callback fails it first (its hold goes back), as if it had come before the partner's answer.
+    const applied = await t.services.settlement.apply({ txnId, partnerRef: null, outcome: { status: 'failed', message: 'Declined by the bank', fields: {} } }, 'primary', null);
+    assert.equal(applied, 'settled');
+    const answer = await phase3(txnId, { status: 'success', message: 'Paid', fields: { utr: '515151515151' } }, before);
+    assert.equal(answer.row.status, 'failed', 'the answer is the row as the callback left it');
+    const w = await written(txnId);
+    assert.equal(w.status, 'failed');
+    assert.equal(w.hold.status, 'voided');
+    assert.deepEqual(w.legs, [], 'never posted');
+    assert.equal(w.audit.length, 1, 'one audit row for the request');
+    // The partner's first answer (pending, from the HTTP call), then phase 3's, once.
+    assert.deepEqual(w.history.filter((h) => h.startsWith('answer:')), ['answer:pending:primary', 'answer:success:primary']);
+    assert.equal(w.events.length, 1, 'one event: the callback’s');
+    assert.equal(w.events[0]!.status, 'failed');
+    assert.deepEqual(await t.wallet(), start, 'nothing paid');
+  });
+});
