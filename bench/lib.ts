@@ -86,11 +86,14 @@ const stopper = (child: ChildProcess) => async () => {
   await exited;
 };
 
-/** A Sangam server process on `loc`, rate limits raised (not switched off) for load. */
-export async function startServer(loc: StoreLocation, env: Record<string, string> = {}): Promise<Proc> {
+/**
+ * A Sangam server process on `loc`, rate limits raised (not switched off) for load; or, with `script`,
+ * another server taking the same variables (the live floor, floor-server.ts).
+ */
+export async function startServer(loc: StoreLocation, env: Record<string, string> = {}, script = 'dist/src/server.js'): Promise<Proc> {
   const port = await freePort();
   const profileDir = process.env.BENCH_PROFILE_DIR;
-  const child = fork(path.join(ROOT, 'dist/src/server.js'), [], {
+  const child = fork(path.join(ROOT, script), [], {
     execArgv: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     env: {
       ...process.env,

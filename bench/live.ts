@@ -61,6 +61,8 @@ export interface LiveRow extends Result {
   own?: { p50: number; p99: number };
   /** The median of each Server-Timing phase over the sequential calls, ms. */
   phases?: Record<string, number>;
+  /** The live floor's own time per sequential call of the same partner request (floor-server.ts), ms. */
+  floor?: { p50: number; p99: number };
 }
 
 /**
@@ -98,7 +100,8 @@ export async function simulatorBench(sim: Proc): Promise<LiveRow[]> {
  * Each live operation through a Sangam server on `loc`, its partner the simulator: throughput under
  * load and the sequential latency; then, through a second server whose partner sits behind a timing
  * proxy (so the proxy's own work never weighs on the load figures), Sangam's own time per sequential
- * call and its Server-Timing phases.
+ * call and its Server-Timing phases; then the live floor's own time (floor-server.ts) for the same
+ * partner requests, on the same store, through the same proxy.
  */
 export async function liveBench(label: string, loc: StoreLocation, sim: Proc & { secret: string }): Promise<LiveRow[]> {
   const { key } = await seedAccount(loc, 'live');
@@ -124,6 +127,16 @@ export async function liveBench(label: string, loc: StoreLocation, sim: Proc & {
     }
   } finally {
     await timed.stop();
+  }
+  // The floor on the same store (its own table), through the same proxy, measured the same way.
+  const floor = await startServer(loc, { SANGAM_PARTNER_URL: proxy.url }, 'dist/bench/floor-server.js');
+  try {
+    for (const [i, op] of LIVE_OPS.entries()) {
+      const o = await ownTime(`${floor.url}/floor${op.simPath}`, json(op.simBody), {}, PROBE_CALLS, proxy);
+      rows[i] = { ...rows[i]!, errors: rows[i]!.errors + o.failures, floor: o.own };
+    }
+  } finally {
+    await floor.stop();
     await proxy.close();
   }
   return rows;

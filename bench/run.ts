@@ -164,16 +164,19 @@ async function main() {
     }
     console.log('\nSangam\'s own time per sequential live call: the client\'s time less the time spent upstream during it, through a timing proxy');
     console.log('(targets: p50 ≤ 2 ms on PostgreSQL, ≤ 3 ms embedded; p99 ≤ 10 ms), and the median of each Server-Timing phase');
-    console.log('(upstream: the time the proxy saw the partner take; partner − upstream is the connector\'s own share of the partner phase)\n');
-    console.log('| store | call | own p50 ms | own p99 ms | target | checks | record | partner | upstream | outcome | answer | sangam |');
-    console.log('|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('(upstream: the time the proxy saw the partner take; partner − upstream is the connector\'s own share of the partner phase).');
+    console.log('Floor: the same partner request through floor-server.ts (validate, one INSERT, the partner, one UPDATE, answer; two commits');
+    console.log('and nothing else) on the same store and proxy, measured the same way; ratio = own p50 / floor p50.\n');
+    console.log('| store | call | own p50 ms | own p99 ms | target | floor p50 ms | floor p99 ms | ratio | checks | record | partner | upstream | outcome | answer | sangam |');
+    console.log('|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const { store, rows } of live) {
       const p50Target = store.startsWith('PostgreSQL') ? 2 : 3;
       for (const r of rows) {
         if (!r.own) continue;
         const ph = (k: string) => (r.phases?.[k] === undefined ? '' : f2(r.phases[k]!));
         const met = r.own.p50 <= p50Target && r.own.p99 <= 10;
-        console.log(`| ${store} | ${r.name.replace(/^live /, '').replace(`, ${store}`, '')} | ${f2(r.own.p50)} | ${f2(r.own.p99)} | ${mark(met)} | ${ph('checks')} | ${ph('record')} | ${ph('partner')} | ${ph('upstream')} | ${ph('outcome')} | ${ph('answer')} | ${ph('sangam')} |`);
+        const floor = r.floor ? `${f2(r.floor.p50)} | ${f2(r.floor.p99)} | ${f2(r.own.p50 / r.floor.p50)}` : ' | | ';
+        console.log(`| ${store} | ${r.name.replace(/^live /, '').replace(`, ${store}`, '')} | ${f2(r.own.p50)} | ${f2(r.own.p99)} | ${mark(met)} | ${floor} | ${ph('checks')} | ${ph('record')} | ${ph('partner')} | ${ph('upstream')} | ${ph('outcome')} | ${ph('answer')} | ${ph('sangam')} |`);
       }
     }
   }

@@ -135,6 +135,16 @@ describe('a live outcome written alone', () => {
     assert.equal((await written(alone.txnId)).status, 'pending');
   });
 
+  it('an operation that keeps a note for a later end: a final outcome written alone takes the note with it', async () => {
+    const body = { ...VALID.bank(), name: 'Priya Sharma' };
+    const r = await t.call('POST', PATHS.bank, { key: t.liveKey, body });
+    assert.equal(r.body.data.status, 'success');
+    assert.equal(typeof r.body.data.name_match?.score, 'number', 'compared in the answer');
+    const tx = await t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirstOrThrow();
+    const notes = await t.store.db.selectFrom('pending_notes').select('txn_id').where('txn_id', '=', tx.id).execute();
+    assert.deepEqual(notes, [], 'no note outlives its pending');
+  });
+
   it('a row a callback settled while the partner call was out is left to the transaction’s path; the lone attempt writes nothing', async () => {
     const start = await t.wallet();
     const { txnId, before } = await pendingPayment(150);

@@ -128,12 +128,8 @@ export class LiveRunner implements Runner {
     const commissionPaise = def.commissionPaise?.(input) ?? 0;
     const feePaise = await this.deps.pricing.fee(def.slug);
     const note = def.later?.keep(input) ?? null;
-    const afterRecord = [
-      // A batch row's reserve is taken over by its hold in this same transaction (recorder: before the holds).
-      ...(reserve ? [(trx: Transaction<DB>) => reserve.take(trx)] : []),
-      // Written before the partner is asked: its callback may settle the transaction before phase 3.
-      ...(note === null ? [] : [(trx: Transaction<DB>) => this.deps.notes.put(trx, ctx.txnId, ctx.accountId, note)]),
-    ];
+    // A batch row's reserve is taken over by its hold in this same transaction (recorder: before the holds).
+    const afterRecord = reserve ? [(trx: Transaction<DB>) => reserve.take(trx)] : [];
     return {
       tx: {
         id: ctx.txnId,
@@ -149,6 +145,8 @@ export class LiveRunner implements Runner {
       },
       key,
       hold: { txnId: ctx.txnId, accountId: ctx.accountId, principalPaise, feePaise, commissionPaise, reservedPaise: reserve?.paise ?? 0 },
+      // Written before the partner is asked: its callback may settle the transaction before phase 3.
+      note: note === null ? undefined : this.deps.notes.sealed(ctx.txnId, ctx.accountId, note),
       afterRecord,
       lane: ctx.lane,
     };
@@ -202,12 +200,12 @@ export class LiveRunner implements Runner {
    * is as its recovery point left it; its money, event, partner history, stored answer and audit row
    * go in only with it. The CTEs read one another so that the statement takes its locks in
    * settlement's order (the row, the wallet, the key, the audit chain). Answers null, having written
-   * nothing, when the operation writes beside its record or finishes from a note, or when a callback,
-   * an enquiry or a person changed the row meanwhile: the outcome then takes its transaction's path.
+   * nothing, when the operation writes beside its record, or when a callback, an enquiry or a person
+   * changed the row meanwhile: the outcome then takes its transaction's path.
    */
   private async alone(item: LiveOutcome): Promise<LiveAnswer | null> {
     const { def, ctx, scope, outcome, before } = item;
-    if (!before || def.later || ctx.afterRecord.length > 0) return null;
+    if (!before || ctx.afterRecord.length > 0) return null;
     const { transactions, settlement, partners, scheduleExplicit, idempotency, db } = this.deps;
     const partner = (outcome as RoutedOutcome).partner;
     const partnerRef = partner ? outcome.partnerRef : undefined;
@@ -216,7 +214,6 @@ export class LiveRunner implements Runner {
       outcome.status === 'pending'
         ? transactions.outcomeCtes(before, { final: null, pending: { outcome, strip: def.unstored?.strip, partner, partnerRef, firstCheckS: polling?.firstS } })
         : settlement.settleCtes(before, { operation: def.slug, txnId: ctx.txnId, final: outcome as FinalOutcome, partner, partnerRef });
-    if (!written) return null;
     const { answer, key } = this.answerOf(item, written.row);
     // Each write waits for the ones before it in the lock order: reading a CTE to its end runs it first.
     const settled = sql`EXISTS (SELECT 1 FROM outcome_row)`;

@@ -1,6 +1,6 @@
 // Owns recording operations with group commit. What one request records (its transaction row, its
-// idempotency key, a live operation's hold on the wallet, a sandbox answer's audit row, and any extra
-// writes) is queued, and the records of concurrent requests are written together:
+// idempotency key, a live operation's hold on the wallet and its sealed note, a sandbox answer's audit
+// row, and any extra writes) is queued, and the records of concurrent requests are written together:
 //   - keys, transaction rows and audit rows only (the sandbox): in one statement, which is atomic on its
 //     own and needs no transaction around it;
 //   - live recovery points on one wallet with nothing else to write (every live call on a quiet server):
@@ -27,6 +27,7 @@ import { scopeId, type IdempotencyStore, type IdemScope } from '../idempotency/s
 import { holdCtes, holdMany, shortOf, type HoldSpec } from '../ledger/ledger.js';
 import { appendChained, chainedCtes, prepareChained, type AuditRow } from '../audit/chain.js';
 import type { NewTransaction, TransactionStore, TxRow } from '../transactions/store.js';
+import { notesInsertion, type SealedNote } from '../transactions/notes.js';
 
 export interface Recording {
   tx: NewTransaction;
@@ -34,6 +35,8 @@ export interface Recording {
   key: { scope: IdemScope; hash: string; response?: (row: TxRow) => string } | null;
   /** A live operation's reservation on the wallet. */
   hold?: HoldSpec;
+  /** What the pending's later end will need from the request, sealed (transactions/notes.ts). */
+  note?: SealedNote;
   /** The request's audit row, when the answer is known as soon as it is recorded (the sandbox). */
   audit?: (row: TxRow) => AuditRow;
   afterRecord: Array<(trx: Transaction<DB>) => Promise<void>>;
@@ -100,13 +103,16 @@ export class Recorder {
    * own) takes the transaction.
    */
   private async write(built: Built[]): Promise<Recorded[]> {
-    if (built.every(({ item }) => !item.hold && item.afterRecord.length === 0)) return this.outcomes(built, await this.insert(this.db, built, true));
+    if (built.every(({ item }) => !item.hold && !item.note && item.afterRecord.length === 0)) return this.outcomes(built, await this.insert(this.db, built, true));
     const holds = alone(built);
     if (holds) {
       // Live recovery points on one wallet with nothing else to write (every call on a quiet server):
-      // the keys, the rows, the holds and the wallet in one statement, as the sandbox's write is.
+      // the keys, the rows, the holds, the wallet and the notes in one statement, as the sandbox's write is.
+      const kept = sql`v.txn_id IN (SELECT id FROM recorded)`;
+      const notes = built.flatMap((b) => (b.item.note ? [b.item.note] : []));
+      const writes = notes.length > 0 ? sql`${holdCtes(holds, kept)}, notes_kept AS (${notesInsertion(notes, kept)})` : holdCtes(holds, kept);
       try {
-        return this.outcomes(built, await this.insert(this.db, built, false, holdCtes(holds, sql`v.txn_id IN (SELECT id FROM recorded)`)));
+        return this.outcomes(built, await this.insert(this.db, built, false, writes));
       } catch (err) {
         throw (await shortOf(this.db, err, holds)) ?? err;
       }
@@ -115,6 +121,8 @@ export class Recorder {
       const inserted = await this.insert(trx, built, false);
       const { recorded } = inserted;
       for (const { item } of recorded) for (const write of item.afterRecord) await write(trx);
+      const notes = recorded.flatMap((b) => (b.item.note ? [b.item.note] : []));
+      if (notes.length > 0) await notesInsertion(notes).execute(trx);
       const holds = recorded.flatMap((b) => (b.item.hold ? [b.item.hold] : []));
       if (holds.length > 0) await holdMany(trx, holds); // locks the wallet rows until the commit
       await appendChained(trx, recorded.flatMap((b) => (b.audit ? [b.audit] : []))); // the chain lock last: locks go keys → wallets → chain
@@ -124,7 +132,9 @@ export class Recorder {
 
   /**
    * Inserts the keys and the transaction rows in one statement (on the embedded store the engine's
-   * thread does not wait for this thread between them), and with `chained` the audit rows too; answers
+   * thread does not wait for this thread between them), with `chained` the audit rows too, and
+   * `alongside` (CTEs that read `recorded`, the ids of the rows that went in: a lone wallet's holds and
+   * notes) in the same statement; answers
    * the recordings that went in. A request's row goes in when it has no key, or its key went in (the
    * claims RETURN the txn_id they were inserted with); the first of several requests with one key in a
    * batch goes ahead, the others are duplicates.
@@ -137,7 +147,7 @@ export class Recorder {
    * points, where it follows the statement: a crash in between leaves the key bound to a transaction
    * never written, which IdempotencyStore treats as absent).
    */
-  private async insert(on: Db | Transaction<DB>, built: Built[], chained: boolean, holding?: RawBuilder<unknown>): Promise<Inserted> {
+  private async insert(on: Db | Transaction<DB>, built: Built[], chained: boolean, alongside?: RawBuilder<unknown>): Promise<Inserted> {
     const seen = new Set<string>();
     const keyed = built.filter(({ item }) => item.key && !seen.has(scopeId(item.key.scope)) && seen.add(scopeId(item.key.scope)));
     const first = new Set(keyed);
@@ -154,7 +164,7 @@ export class Recorder {
         sql`v.id = ANY(ARRAY(SELECT txn_id FROM claimed UNION ALL SELECT jsonb_array_elements_text(${unkeyed}::jsonb))) AND v.id NOT IN (SELECT id FROM held)`,
       )} RETURNING id)
       ${audits.length > 0 ? sql`, ${chainedCtes(audits, sql`v.keep IN (SELECT id FROM recorded)`)}` : sql``}
-      ${holding ? sql`, ${holding}` : sql``}
+      ${alongside ? sql`, ${alongside}` : sql``}
       SELECT id, 'recorded' AS how FROM recorded
       UNION ALL SELECT id, 'held' FROM held
       UNION ALL SELECT txn_id, 'claimed' FROM claimed WHERE txn_id NOT IN (SELECT id FROM recorded)`.execute(on);

@@ -20,7 +20,7 @@ import type { IdempotencyStore } from '../idempotency/store.js';
 import { post, resolvedCtes, reverse, voidHold } from '../ledger/ledger.js';
 import type { FinalOutcome, PartnerReport, Reversal } from '../providers/connector.js';
 import type { LockedTx, SettleItem, TransactionStore, TxRow } from '../transactions/store.js';
-import type { PendingNotes } from '../transactions/notes.js';
+import { notesDeletion, type PendingNotes } from '../transactions/notes.js';
 import { enqueueReversal } from '../webhooks/store.js';
 import * as partnerHistory from '../transactions/partner-events.js';
 
@@ -35,7 +35,9 @@ export interface SettlementPolicy {
   /**
    * What the operation adds to its partner's final outcome from the note its recovery point kept
    * (transactions/notes.ts): the name match of a verification whose end came after its answer left.
-   * It reads through `trx` only (the embedded store has one connection, held by this transaction).
+   * It reads through `trx` only (the embedded store has one connection, held by this transaction). It
+   * adds nothing to an outcome the operation's own execute made final (that one compared already), so
+   * the request path's lone outcome only deletes the note (settleCtes).
    */
   finish?: (trx: Transaction<DB>, final: FinalOutcome, note: string, accountId: string) => Promise<FinalOutcome>;
 }
@@ -93,16 +95,16 @@ export class Settlement {
   }
 
   /**
-   * settleMany() for one live outcome, as CTEs of a statement that runs alone (operations/live-runner.ts):
-   * the settling UPDATE (`outcome_row`, empty unless the row is still as its recovery point left it:
-   * transactions/store.ts outcomeCtes), its event, and its hold posted or voided. Answers the row as
-   * the statement leaves it, or null for an operation that finishes from a note (that takes its
-   * transaction's path, with settleMany).
+   * settleMany() for one live outcome of the request path, as CTEs of a statement that runs alone
+   * (operations/live-runner.ts): the settling UPDATE (`outcome_row`, empty unless the row is still as its
+   * recovery point left it: transactions/store.ts outcomeCtes), its event, its hold posted or voided,
+   * and its note deleted (the operation's own execute already added what `finish` would). Answers the
+   * row as the statement leaves it.
    */
-  settleCtes(before: { row: TxRow; stored: string }, s: Settle): { row: TxRow; ctes: RawBuilder<unknown> } | null {
-    if (this.policy(s.operation).finish) return null;
+  settleCtes(before: { row: TxRow; stored: string }, s: Settle): { row: TxRow; ctes: RawBuilder<unknown> } {
     const { row, ctes } = this.transactions.outcomeCtes(before, { final: this.item(s) });
-    return { row, ctes: sql`${ctes}, ${resolvedCtes(this.pays(s) ? 'posted' : 'voided', sql`txn_id IN (SELECT id FROM outcome_row)`)}` };
+    const notes = this.policy(s.operation).finish ? sql`, notes_taken AS (${notesDeletion(sql`outcome_row`)})` : sql``;
+    return { row, ctes: sql`${ctes}, ${resolvedCtes(this.pays(s) ? 'posted' : 'voided', sql`txn_id IN (SELECT id FROM outcome_row)`)}${notes}` };
   }
 
   /**

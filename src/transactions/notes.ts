@@ -3,7 +3,8 @@
 // compare with the partner's name_at_bank). Written with the recovery point, sealed (db/sealed.ts,
 // the transaction id as associated data), and taken (read and deleted in one statement) when the
 // transaction becomes final: a note never outlives its pending.
-import type { Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { insertRows, type ColumnTypes } from '../db/recordset.js';
 import type { Sealer } from '../db/sealed.js';
 import type { DB } from '../db/schema.js';
 
@@ -12,11 +13,33 @@ export interface PendingNote {
   note: string;
 }
 
+/** A note as stored: sealed for its transaction (PendingNotes.sealed). */
+export type SealedNote = {
+  txn_id: string;
+  account_id: string;
+  sealed: string;
+};
+const NOTE_COLUMNS: ColumnTypes<'pending_notes'> = { txn_id: 'text', account_id: 'text', sealed: 'text' };
+
+/**
+ * The INSERT of sealed notes whose transactions pass `kept` (it reads a note's `v.txn_id`), for a
+ * statement of the caller's: the recovery point's (operations/recorder.ts).
+ */
+export const notesInsertion = (notes: SealedNote[], kept: RawBuilder<unknown> = sql`TRUE`): RawBuilder<unknown> => insertRows('pending_notes', NOTE_COLUMNS, notes, kept);
+
+/**
+ * The DELETE of the notes of the transactions in `ended` (a set with column `id`), for a statement of
+ * the caller's: a lone live outcome made final (operations/live-runner.ts), whose outcome already
+ * carries what its note would have added.
+ */
+export const notesDeletion = (ended: RawBuilder<unknown>): RawBuilder<unknown> => sql`DELETE FROM pending_notes WHERE txn_id IN (SELECT id FROM ${ended})`;
+
 export class PendingNotes {
   constructor(private sealer: Sealer) {}
 
-  async put(trx: Transaction<DB>, txnId: string, accountId: string, note: string): Promise<void> {
-    await trx.insertInto('pending_notes').values({ txn_id: txnId, account_id: accountId, sealed: this.sealer.seal(txnId, note) }).execute();
+  /** A note sealed for its transaction, to be written with the recovery point. */
+  sealed(txnId: string, accountId: string, note: string): SealedNote {
+    return { txn_id: txnId, account_id: accountId, sealed: this.sealer.seal(txnId, note) };
   }
 
   /**
