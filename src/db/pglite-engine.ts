@@ -2,14 +2,15 @@
 // statement runs on it. The engine thread (pglite-thread.ts) uses both; so does the raw-store
 // benchmark, which writes straight into PGlite with nothing of Sangam in between.
 //
-// A statement with parameters is prepared once (a named statement, as db/client.ts does for a
-// PostgreSQL server) and then only bound and executed, in one call into the engine: PGlite's own
-// query() parses, analyses and plans the text on every call, in five calls into the engine, which for
-// a live call's one-statement recovery point or outcome was 1.3–1.9 ms of a 1.5–2.2 ms statement
-// (issue #42). Values are serialised and rows parsed with the engine's own serializers and parsers
-// (PGlite's parseResults), so what a caller gets back does not change.
+// A statement marked to be kept prepared (db/prepared.ts: one call's rows) is parsed once as a named
+// statement and then only bound and executed, in one call into the engine: PGlite's own query()
+// parses, analyses and plans the text on every call, in five calls into the engine, which for a live
+// call's one-statement recovery point or outcome was 1.3–1.9 ms of a 1.5–2.2 ms statement (issue #42).
+// Values are serialised and rows parsed with the engine's own serializers and parsers (PGlite's
+// parseResults), so what a caller gets back does not change.
 import { PGlite, parse, protocol, types, type Results } from '@electric-sql/pglite';
 import { INT8_PARSER } from './types.js';
+import { PREPARED_MARK } from './prepared.js';
 
 export function openEngine(dataDir: string): Promise<PGlite> {
   return PGlite.create(dataDir, {
@@ -24,7 +25,7 @@ export interface EngineResult {
   rowCount: number;
 }
 
-/** A statement with at most this many parameters is prepared (db/client.ts keeps the same bounds)... */
+/** A marked statement with at most this many parameters is prepared (db/client.ts keeps the same bounds)... */
 const PREPARED_MAX_PARAMS = 64;
 /** ...and at most this many statements, so that the plans the engine keeps stay bounded. */
 const PREPARED_MAX_NAMES = 500;
@@ -41,7 +42,7 @@ const result = (res: Results | undefined): EngineResult => ({ rows: res?.rows ??
 /** Runs one statement; without parameters the text may hold several (migrations): the simple protocol. */
 export async function runStatement(pg: PGlite, sql: string, parameters: readonly unknown[]): Promise<EngineResult> {
   if (parameters.length === 0) return result((await pg.exec(sql)).at(-1));
-  if (parameters.length > PREPARED_MAX_PARAMS) return result(await pg.query(sql, parameters as unknown[]));
+  if (parameters.length > PREPARED_MAX_PARAMS || !sql.startsWith(PREPARED_MARK)) return result(await pg.query(sql, parameters as unknown[]));
   // The engine's own lock: nothing of another statement goes between the messages of this one.
   return pg._runExclusiveQuery(async () => {
     const prepared = await prepare(pg, sql);

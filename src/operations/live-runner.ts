@@ -15,6 +15,7 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import { GroupCommit } from '../db/group-commit.js';
+import { preparedIf } from '../db/prepared.js';
 import { chainedCtes, insertChained, prepareChained, type AuditRow } from '../audit/chain.js';
 import { answeredRow } from '../audit/row.js';
 import type { DB } from '../db/schema.js';
@@ -222,12 +223,13 @@ export class LiveRunner implements Runner {
     const stored = completion ? sql`${paid} AND (SELECT count(*) FROM outcome_key) >= 0` : paid;
     const history = partnerHistory.insertion(partnerHistory.exchange(ctx.txnId, def.slug, outcome), settled);
     const audit = prepareChained([item.audit(answer.body)]);
-    const { rows } = await sql<{ n: number }>`
+    const statement = sql<{ n: number }>`
       WITH ${written.ctes},
       ${completion ? sql`outcome_key AS (${completion}),` : sql``}
       ${history ? sql`outcome_history AS (${history}),` : sql``}
       ${chainedCtes(audit, stored)}
-      SELECT count(*)::int AS n FROM outcome_row`.execute(db);
+      SELECT count(*)::int AS n FROM outcome_row`;
+    const { rows } = await preparedIf(true, statement).execute(db);
     return rows[0]!.n === 1 ? answer : null;
   }
 

@@ -23,6 +23,7 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import { GroupCommit, type Lane } from '../db/group-commit.js';
+import { preparedIf } from '../db/prepared.js';
 import { scopeId, type IdempotencyStore, type IdemScope } from '../idempotency/store.js';
 import { holdCtes, holdMany, shortOf, type HoldSpec } from '../ledger/ledger.js';
 import { appendChained, chainedCtes, prepareChained, type AuditRow } from '../audit/chain.js';
@@ -156,7 +157,9 @@ export class Recorder {
     const free = sql`v.txn_id NOT IN (SELECT id FROM held)`;
     const claims = this.idempotency.claimsInsert(keyed.map(({ item, row, response }) => ({ scope: item.key!.scope, hash: item.key!.hash, txnId: row.id, response })), free);
     const audits = chained ? candidates.flatMap((b) => (b.audit ? [{ ...b.audit, keep: b.row.id }] : [])) : [];
-    const inserted = await sql<{ id: string; how: 'recorded' | 'held' | 'claimed' }>`
+    // A lone live call's recovery point (a quiet server's every live call): kept prepared by the embedded
+    // engine (db/prepared.ts). The sandbox's is not: its generic plan ran slower there, alone too.
+    const statement = sql<{ id: string; how: 'recorded' | 'held' | 'claimed' }>`
       WITH held AS (${this.transactions.referencesHeld(candidates.map((b) => b.values))}),
       claimed AS (${claims}),
       recorded AS (${this.transactions.insertStatement(
@@ -167,7 +170,8 @@ export class Recorder {
       ${alongside ? sql`, ${alongside}` : sql``}
       SELECT id, 'recorded' AS how FROM recorded
       UNION ALL SELECT id, 'held' FROM held
-      UNION ALL SELECT txn_id, 'claimed' FROM claimed WHERE txn_id NOT IN (SELECT id FROM recorded)`.execute(on);
+      UNION ALL SELECT txn_id, 'claimed' FROM claimed WHERE txn_id NOT IN (SELECT id FROM recorded)`;
+    const inserted = await preparedIf(built.length === 1 && alongside !== undefined, statement).execute(on);
     const how = new Map(inserted.rows.map((r) => [r.id, r.how]));
     // Claimed but not recorded: a concurrent request took the reference first. Unkeyed and not recorded: the same.
     const raced = candidates.filter((b) => how.get(b.row.id) === 'claimed' || (!b.item.key && !how.has(b.row.id)));
