@@ -15,9 +15,11 @@ import { topUp } from '../src/ledger/ledger.js';
 import { checkLedger } from '../src/ledger/check.js';
 import type { CashfreePayoutsEmulator } from '../partner-sim/cashfree-payouts/index.js';
 import type { RazorpayxEmulator } from '../partner-sim/razorpayx/index.js';
-import type { PartnerContext } from '../src/providers/connector.js';
+import type { Outcome, PartnerContext } from '../src/providers/connector.js';
+import { operationBySlug } from '../src/operations/registry.js';
+import type { LiveOutcome } from '../src/operations/live-runner.js';
 import { partnerEnv } from '../partner-sim/kind.js';
-import { eventually, freshStoreLocation, startApp, type Response, type StoreLocation, type TestApp } from './harness.js';
+import { eventually, freshStoreLocation, PATHS, startApp, type Response, type StoreLocation, type TestApp } from './harness.js';
 import { openStore, type Db } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createAccount, createKey } from '../src/accounts/store.js';
@@ -296,4 +298,38 @@ export function upiPartnerVars(rzp: RazorpayxEmulator, cf: CashfreePayoutsEmulat
     ...partnerEnv('rzp', 'razorpayx', rzp.url, { KEY_ID: r.keyId, KEY_SECRET: r.keySecret, ACCOUNT_NUMBER: r.accountNumber, FAV_ACCOUNT_NUMBER: r.liteAccountNumber, WEBHOOK_SECRET: r.webhookSecret }),
     ...partnerEnv('cashfree', 'cashfree-payouts', cf.url, { CLIENT_ID: cf.settings.clientId, CLIENT_SECRET: cf.settings.clientSecret }),
   };
+}
+
+/**
+ * Phase 3 of the live UPI payment `txnId` handed straight to the service's group commit, as the request
+ * path hands it once `partner` answered `outcome`: `before` is what its recovery point stored (null:
+ * unknown, the group commit's transaction whatever the batch). Its audit row carries `requestId`.
+ */
+export function submitOutcome(t: TestApp, p: { txnId: string; requestId: string; partner: string; outcome: Outcome; before: LiveOutcome['before'] }) {
+  const def = operationBySlug.get('upi-payment-status')!;
+  return t.services.outcomes.submit({
+    def,
+    ctx: { requestId: p.requestId, txnId: p.txnId, afterRecord: [] },
+    scope: null,
+    before: p.before,
+    outcome: { ...p.outcome, partner: p.partner } as Outcome,
+    audit: (body) => ({
+      request_id: p.requestId,
+      created_at: new Date(),
+      account_id: t.accountId,
+      key_id: null,
+      environment: 'live',
+      client_ip: '127.0.0.1',
+      method: 'POST',
+      path: PATHS.upi,
+      operation: def.slug,
+      http_status: 200,
+      ok: true,
+      statuscode: 'TXN',
+      reference_id: p.txnId,
+      latency_ms: 1,
+      request_body: 'null',
+      response_body: body,
+    }),
+  });
 }

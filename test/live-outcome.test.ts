@@ -7,10 +7,9 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { operationBySlug } from '../src/operations/registry.js';
 import type { FinalOutcome, Outcome } from '../src/providers/connector.js';
 import { PATHS, VALID } from './harness.js';
-import { startLive, startSim, type LiveApp, type Sim } from './live-harness.js';
+import { startLive, startSim, submitOutcome, type LiveApp, type Sim } from './live-harness.js';
 
 describe('a live outcome written alone', () => {
   let t: LiveApp;
@@ -28,8 +27,6 @@ describe('a live outcome written alone', () => {
   });
   afterEach(() => t.assertLedger());
 
-  const def = operationBySlug.get('upi-payment-status')!;
-
   /** A live UPI payment left pending at the partner, and its row and result as now stored. */
   async function pendingPayment(amount: number) {
     const r = await t.call('POST', PATHS.upi, { key: t.liveKey, body: { ...VALID.upi(), vpa: 'pending@sandbox', amount } });
@@ -43,31 +40,7 @@ describe('a live outcome written alone', () => {
 
   /** Phase 3 of `txnId` through the service's group commit: alone when `before` is given, else in its transaction. */
   const phase3 = (txnId: string, outcome: Outcome, before: Awaited<ReturnType<typeof pendingPayment>>['before'] | null) =>
-    t.services.outcomes.submit({
-      def,
-      ctx: { requestId: `req_p3_${txnId}`, txnId, afterRecord: [] },
-      scope: null,
-      before,
-      outcome: { ...outcome, partner: 'primary' } as Outcome,
-      audit: (body) => ({
-        request_id: `req_p3_${txnId}`,
-        created_at: new Date(),
-        account_id: t.accountId,
-        key_id: null,
-        environment: 'live',
-        client_ip: '127.0.0.1',
-        method: 'POST',
-        path: PATHS.upi,
-        operation: def.slug,
-        http_status: 200,
-        ok: true,
-        statuscode: 'TXN',
-        reference_id: txnId,
-        latency_ms: 1,
-        request_body: 'null',
-        response_body: body,
-      }),
-    });
+    submitOutcome(t, { txnId, requestId: `req_p3_${txnId}`, partner: 'primary', outcome, before });
 
   /** Everything phase 3 wrote about `txnId`, with ids and times left out so two transactions compare. */
   async function written(txnId: string) {

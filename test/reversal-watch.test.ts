@@ -13,9 +13,8 @@ import { sql } from 'kysely';
 import { startRazorpayxEmulator, type RazorpayxEmulator } from '../partner-sim/razorpayx/index.js';
 import { startCashfreePayoutsEmulator, type CashfreePayoutsEmulator } from '../partner-sim/cashfree-payouts/index.js';
 import type { Outcome, PartnerReport } from '../src/providers/connector.js';
-import { operationBySlug } from '../src/operations/registry.js';
 import { eventually, PATHS, startApp, VALID, type TestApp } from './harness.js';
-import { assertLedgerHolds, freePort, partnerSuiteEnv, startPartnerApp, type PartnerApp } from './live-harness.js';
+import { assertLedgerHolds, freePort, partnerSuiteEnv, startPartnerApp, submitOutcome, type PartnerApp } from './live-harness.js';
 
 const RZP_WEBHOOK_SECRET = 'rzp_webhook_secret_for_watch';
 const FEE_PAISE = 100;
@@ -226,33 +225,7 @@ describe('settlement decides on the locked row', () => {
     // Each round: the request path's phase 3 (group-committed: one database transaction) settles A as
     // failed (its hold goes back to the wallet) and records B as still pending, while a callback fails
     // B (its wallet too). Before the lock order, each held what the other waited for.
-    const def = operationBySlug.get('upi-payment-status')!;
-    const phase3 = (txnId: string, outcome: Outcome) =>
-      t.services.outcomes.submit({
-        def,
-        ctx: { requestId: `req_${txnId}`, txnId, afterRecord: [] },
-        scope: null,
-        before: null, // the group commit's transaction, whatever the batch
-        outcome: { ...outcome, partner: 'rzp' } as Outcome,
-        audit: (body) => ({
-          request_id: `req_${txnId}`,
-          created_at: new Date(),
-          account_id: t.accountId,
-          key_id: null,
-          environment: 'live',
-          client_ip: '127.0.0.1',
-          method: 'POST',
-          path: PATHS.upi,
-          operation: def.slug,
-          http_status: 200,
-          ok: true,
-          statuscode: 'TXN',
-          reference_id: txnId,
-          latency_ms: 1,
-          request_body: 'null',
-          response_body: body,
-        }),
-      });
+    const phase3 = (txnId: string, outcome: Outcome) => submitOutcome(t, { txnId, requestId: `req_${txnId}`, partner: 'rzp', outcome, before: null });
     const results = await Promise.allSettled(
       pairs.flatMap(([a, b]) => [
         phase3(a.txnId, { status: 'failed', message: 'Declined', fields: {} }),

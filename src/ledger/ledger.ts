@@ -200,9 +200,10 @@ export async function post(trx: Trx, ...txnIds: string[]): Promise<void> {
 /**
  * post() or voidHold() as CTEs of a caller's statement (a live outcome written in one statement,
  * operations/live-runner.ts): the pending holds whose txn_id passes `which` resolved, then their
- * posting's legs, or the voided amounts back to their wallets, as `hold_settled` (a caller that reads it
- * to the end has the money written, and a voided hold's wallet locked, before what it writes next) (for one transaction's hold: one wallet;
- * voidHold orders several wallets' updates, so that concurrent batches cannot deadlock).
+ * posting's legs, or the voided amounts back to their wallets, as `hold_settled`. A caller that reads
+ * `hold_settled` to its end has the money written, and a voided hold's wallet locked, before what it
+ * writes next. Meant for one transaction's hold (one wallet): voidHold orders several wallets' updates
+ * so that concurrent batches cannot deadlock, and these CTEs do not.
  */
 export function resolvedCtes(to: 'posted' | 'voided', which: RawBuilder<unknown>): RawBuilder<unknown> {
   const resolved = sql`
