@@ -104,7 +104,9 @@ export class Settlement {
   settleCtes(before: { row: TxRow; stored: string }, s: Settle): { row: TxRow; ctes: RawBuilder<unknown> } {
     const { row, ctes } = this.transactions.outcomeCtes(before, { final: this.item(s) });
     const notes = this.policy(s.operation).finish ? sql`, notes_taken AS (${notesDeletion(sql`outcome_row`)})` : sql``;
-    return { row, ctes: sql`${ctes}, ${resolvedCtes(this.pays(s) ? 'posted' : 'voided', sql`txn_id IN (SELECT id FROM outcome_row)`)}${notes}` };
+    // The hold by its key (a plan that cannot turn into a scan of every hold), and only with the row.
+    const hold = sql`txn_id = ${s.txnId} AND EXISTS (SELECT 1 FROM outcome_row)`;
+    return { row, ctes: sql`${ctes}, ${resolvedCtes(this.pays(s) ? 'posted' : 'voided', hold)}${notes}` };
   }
 
   /**
