@@ -27,7 +27,7 @@ export interface EngineResult {
 
 /** A marked statement with at most this many parameters is prepared (db/client.ts keeps the same bounds)... */
 const PREPARED_MAX_PARAMS = 64;
-/** ...and at most this many statements, so that the plans the engine keeps stay bounded. */
+/** ...and at most this many statements (a soft bound: two first uses at once may both count), so that the plans the engine keeps stay bounded. */
 const PREPARED_MAX_NAMES = 500;
 
 interface Prepared {
@@ -42,11 +42,13 @@ const result = (res: Results | undefined): EngineResult => ({ rows: res?.rows ??
 /** Runs one statement; without parameters the text may hold several (migrations): the simple protocol. */
 export async function runStatement(pg: PGlite, sql: string, parameters: readonly unknown[]): Promise<EngineResult> {
   if (parameters.length === 0) return result((await pg.exec(sql)).at(-1));
-  if (parameters.length > PREPARED_MAX_PARAMS || !sql.startsWith(PREPARED_MARK)) return result(await pg.query(sql, parameters as unknown[]));
+  const statements = preparedOn.get(pg) ?? preparedOn.set(pg, new Map()).get(pg)!;
+  const unprepared = parameters.length > PREPARED_MAX_PARAMS || !sql.startsWith(PREPARED_MARK) || (!statements.has(sql) && statements.size >= PREPARED_MAX_NAMES);
+  // query() takes the engine's lock itself: never from inside it.
+  if (unprepared) return result(await pg.query(sql, parameters as unknown[]));
   // The engine's own lock: nothing of another statement goes between the messages of this one.
   return pg._runExclusiveQuery(async () => {
-    const prepared = await prepare(pg, sql);
-    if (!prepared) return result(await pg.query(sql, parameters as unknown[]));
+    const prepared = statements.get(sql) ?? (await prepare(pg, statements, sql));
     const values = parameters.map((v, i) => (v === null || v === undefined ? null : ((pg.serializers[prepared.types[i]!] ?? String) as (x: unknown) => string)(v)));
     const { messages } = await pg.execProtocol(
       concat([protocol.serialize.bind({ statement: prepared.name, values }), protocol.serialize.describe({ type: 'P' }), protocol.serialize.execute({}), protocol.serialize.sync()]),
@@ -55,12 +57,8 @@ export async function runStatement(pg: PGlite, sql: string, parameters: readonly
   });
 }
 
-/** The named statement for `sql`, parsed on first use; null when the engine keeps as many as it may. */
-async function prepare(pg: PGlite, sql: string): Promise<Prepared | null> {
-  let statements = preparedOn.get(pg);
-  if (!statements) preparedOn.set(pg, (statements = new Map()));
-  const known = statements.get(sql);
-  if (known || statements.size >= PREPARED_MAX_NAMES) return known ?? null;
+/** The named statement for `sql`, parsed now (a call holding the engine's lock: the first use of `sql`). */
+async function prepare(pg: PGlite, statements: Map<string, Prepared>, sql: string): Promise<Prepared> {
   const name = `s${statements.size}`;
   const { messages } = await pg.execProtocol(concat([protocol.serialize.parse({ name, text: sql }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]));
   const described = messages.find((m): m is InstanceType<typeof protocol.messages.ParameterDescriptionMessage> => m.name === 'parameterDescription');

@@ -24,8 +24,8 @@ import { resultEnvelope } from '../http/envelope.js';
 import type { BoundAnswer, IdemScope } from '../idempotency/store.js';
 import { moneyFields } from '../providers/answer.js';
 import { PartnerError, type FinalOutcome, type Outcome } from '../providers/connector.js';
-import type { TransactionStore, TxRow } from '../transactions/store.js';
-import type { Settlement } from '../settlement/settlement.js';
+import type { PendingUpdate, RecoveryPoint, TransactionStore, TxRow } from '../transactions/store.js';
+import type { Settle, Settlement } from '../settlement/settlement.js';
 import type { Pricing } from '../ledger/pricing.js';
 import type { RoutedOutcome } from '../providers/router.js';
 import { executeOperation, type OperationConnector, type OperationContext, type OperationDef } from './operation.js';
@@ -61,7 +61,7 @@ export interface LiveOutcome {
    * The transaction as the recovery point recorded it, and its result as stored (what the lone path
    * checks the row against); null when not known (the outcome takes its transaction's path).
    */
-  before: { row: TxRow; stored: string } | null;
+  before: RecoveryPoint | null;
 }
 export interface LiveAnswer {
   row: TxRow;
@@ -74,6 +74,15 @@ function currentAnswer(row: TxRow, requestId: string) {
   const message = String(row.result.message ?? '');
   return { row, message, body: JSON.stringify(resultEnvelope(row.status, message, row.result, requestId)) };
 }
+
+/** The partner that answered an outcome and its own id for the transaction (only with a partner). */
+function routedOf(outcome: Outcome): { partner?: string; partnerRef?: string } {
+  const partner = (outcome as RoutedOutcome).partner;
+  return { partner, partnerRef: partner ? outcome.partnerRef : undefined };
+}
+
+/** A final outcome as settlement settles it, with its partner's reference. */
+const settleOf = ({ def, ctx, outcome }: LiveOutcome): Settle => ({ operation: def.slug, txnId: ctx.txnId, final: outcome as FinalOutcome, ...routedOf(outcome) });
 
 export class LiveRunner implements Runner {
   /**
@@ -197,7 +206,7 @@ export class LiveRunner implements Runner {
   /**
    * A lone outcome (every call on a quiet server) in one statement with no transaction around it: one
    * round trip and one commit instead of a transaction's five. The transaction row is settled, or its
-   * pending answer merged (`outcome_row`: settlement.settleCtes, transactions.outcomeCtes), only while it
+   * pending answer merged (`outcome_row`: settlement.settleCtes, transactions.pendingCtes), only while it
    * is as its recovery point left it; its money, event, partner history, stored answer and audit row
    * go in only with it. The CTEs read one another so that the statement takes its locks in
    * settlement's order (the row, the wallet, the key, the audit chain). Answers null, having written
@@ -207,14 +216,8 @@ export class LiveRunner implements Runner {
   private async alone(item: LiveOutcome): Promise<LiveAnswer | null> {
     const { def, ctx, scope, outcome, before } = item;
     if (!before || ctx.afterRecord.length > 0) return null;
-    const { transactions, settlement, partners, scheduleExplicit, idempotency, db } = this.deps;
-    const partner = (outcome as RoutedOutcome).partner;
-    const partnerRef = partner ? outcome.partnerRef : undefined;
-    const polling = outcome.status === 'pending' && partner && !scheduleExplicit ? partners?.polling(partner) : null;
-    const written =
-      outcome.status === 'pending'
-        ? transactions.outcomeCtes(before, { final: null, pending: { outcome, strip: def.unstored?.strip, partner, partnerRef, firstCheckS: polling?.firstS } })
-        : settlement.settleCtes(before, { operation: def.slug, txnId: ctx.txnId, final: outcome as FinalOutcome, partner, partnerRef });
+    const { transactions, settlement, idempotency, db } = this.deps;
+    const written = outcome.status === 'pending' ? transactions.pendingCtes(before, this.pendingUpdate(item)) : settlement.settleCtes(before, settleOf(item));
     const { answer, key } = this.answerOf(item, written.row);
     // Each write waits for the ones before it in the lock order: reading a CTE to its end runs it first.
     const settled = sql`EXISTS (SELECT 1 FROM outcome_row)`;
@@ -248,13 +251,7 @@ export class LiveRunner implements Runner {
     if (items.length > 1 || items[0]!.def.later) await transactions.lockMany(trx, items.map((i) => i.ctx.txnId));
     const finals = items.filter((i) => i.outcome.status !== 'pending');
     // A final outcome's partner reference goes in with its settlement.
-    const settled = await settlement.settleMany(
-      trx,
-      finals.map((i) => {
-        const partner = (i.outcome as RoutedOutcome).partner;
-        return { operation: i.def.slug, txnId: i.ctx.txnId, final: i.outcome as FinalOutcome, partner, partnerRef: partner ? i.outcome.partnerRef : undefined };
-      }),
-    );
+    const settled = await settlement.settleMany(trx, finals.map(settleOf));
     // Which partner holds each of the others (pending, or made final by a callback meanwhile), under
     // what id of its own: one statement for the batch, none when every outcome was settled here.
     await transactions.setPartnerRefs(
@@ -265,16 +262,9 @@ export class LiveRunner implements Runner {
       }),
     );
     // The pending ones' answers merged in, with their partner and first status enquiry: one statement.
-    const { partners, scheduleExplicit } = this.deps;
     const pending = await transactions.updatePendingMany(
       trx,
-      items.flatMap(({ def, ctx, outcome }) => {
-        if (outcome.status !== 'pending') return [];
-        const partner = (outcome as RoutedOutcome).partner;
-        // Once the partner is known, its polling etiquette decides the first status enquiry.
-        const polling = partner && !scheduleExplicit ? partners?.polling(partner) : null;
-        return [{ id: ctx.txnId, outcome, strip: def.unstored?.strip, partner, firstCheckS: polling?.firstS }];
-      }),
+      items.flatMap((i) => (i.outcome.status === 'pending' ? [{ id: i.ctx.txnId, ...this.pendingUpdate(i) }] : [])),
     );
     const answers: LiveAnswer[] = [];
     const keys: BoundAnswer[] = [];
@@ -286,6 +276,17 @@ export class LiveRunner implements Runner {
     // Left to the caller's audit statement: the partner history (src/attention/) and the stored answers.
     const writes = [partnerHistory.insertion(items.flatMap((i) => partnerHistory.exchange(i.ctx.txnId, i.def.slug, i.outcome))), idempotency.completion(keys)];
     return { answers, writes: writes.filter((w) => w !== null) };
+  }
+
+  /**
+   * A pending outcome as the transaction store merges it: its fields (stripped of what is not stored),
+   * the partner holding it under its own id, and, once the partner is known, the first status enquiry
+   * its polling etiquette asks for (unless SANGAM_RECONCILE_SCHEDULE overrides every partner's).
+   */
+  private pendingUpdate({ def, outcome }: LiveOutcome): PendingUpdate {
+    const { partner, partnerRef } = routedOf(outcome);
+    const polling = partner && !this.deps.scheduleExplicit ? this.deps.partners?.polling(partner) : null;
+    return { outcome, strip: def.unstored?.strip, partner, partnerRef, firstCheckS: polling?.firstS };
   }
 
   /** One outcome of the batch and its answer, from its row as settled or updated (`current`). */

@@ -110,7 +110,7 @@ export class Recorder {
       // Live recovery points on one wallet with nothing else to write (every call on a quiet server):
       // the keys, the rows, the holds, the wallet and the notes in one statement, as the sandbox's write is.
       const kept = sql`v.txn_id IN (SELECT id FROM recorded)`;
-      const notes = built.flatMap((b) => (b.item.note ? [b.item.note] : []));
+      const notes = notesOf(built);
       const writes = notes.length > 0 ? sql`${holdCtes(holds, kept)}, notes_kept AS (${notesInsertion(notes, kept)})` : holdCtes(holds, kept);
       try {
         return this.outcomes(built, await this.insert(this.db, built, false, writes));
@@ -122,7 +122,7 @@ export class Recorder {
       const inserted = await this.insert(trx, built, false);
       const { recorded } = inserted;
       for (const { item } of recorded) for (const write of item.afterRecord) await write(trx);
-      const notes = recorded.flatMap((b) => (b.item.note ? [b.item.note] : []));
+      const notes = notesOf(recorded);
       if (notes.length > 0) await notesInsertion(notes).execute(trx);
       const holds = recorded.flatMap((b) => (b.item.hold ? [b.item.hold] : []));
       if (holds.length > 0) await holdMany(trx, holds); // locks the wallet rows until the commit
@@ -187,6 +187,9 @@ export class Recorder {
     return built.map((b) => (ok.has(b) ? { kind: 'recorded', row: b.row, stored: b.values.result as string } : referenceTaken.has(b) ? { kind: 'reference_taken' } : { kind: 'key_taken' }));
   }
 }
+
+/** The sealed notes of a batch's recordings. */
+const notesOf = (built: Built[]): SealedNote[] => built.flatMap((b) => (b.item.note ? [b.item.note] : []));
 
 /**
  * The holds of a batch that can go in the one statement of its keys and rows (ledger.ts holdCtes): every

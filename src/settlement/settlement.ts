@@ -19,7 +19,7 @@ import { resultEnvelope } from '../http/envelope.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import { post, resolvedCtes, reverse, voidHold } from '../ledger/ledger.js';
 import type { FinalOutcome, PartnerReport, Reversal } from '../providers/connector.js';
-import type { LockedTx, SettleItem, TransactionStore, TxRow } from '../transactions/store.js';
+import type { LockedTx, RecoveryPoint, SettleItem, TransactionStore, TxRow } from '../transactions/store.js';
 import { notesDeletion, type PendingNotes } from '../transactions/notes.js';
 import { enqueueReversal } from '../webhooks/store.js';
 import * as partnerHistory from '../transactions/partner-events.js';
@@ -97,12 +97,12 @@ export class Settlement {
   /**
    * settleMany() for one live outcome of the request path, as CTEs of a statement that runs alone
    * (operations/live-runner.ts): the settling UPDATE (`outcome_row`, empty unless the row is still as its
-   * recovery point left it: transactions/store.ts outcomeCtes), its event, its hold posted or voided,
+   * recovery point left it: transactions/store.ts settledCtes), its event, its hold posted or voided,
    * and its note deleted (the operation's own execute already added what `finish` would). Answers the
    * row as the statement leaves it.
    */
-  settleCtes(before: { row: TxRow; stored: string }, s: Settle): { row: TxRow; ctes: RawBuilder<unknown> } {
-    const { row, ctes } = this.transactions.outcomeCtes(before, { final: this.item(s) });
+  settleCtes(before: RecoveryPoint, s: Settle): { row: TxRow; ctes: RawBuilder<unknown> } {
+    const { row, ctes } = this.transactions.settledCtes(before, this.item(s));
     const notes = this.policy(s.operation).finish ? sql`, notes_taken AS (${notesDeletion(sql`outcome_row`)})` : sql``;
     // The hold by its key (a plan that cannot turn into a scan of every hold), and only with the row.
     const hold = sql`txn_id = ${s.txnId} AND EXISTS (SELECT 1 FROM outcome_row)`;

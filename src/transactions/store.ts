@@ -110,7 +110,7 @@ const resultPatch = (o: { status: TxStatus; message: string; fields: Record<stri
   return patch;
 };
 
-/** What a final outcome merges into a stored result (settleMany, outcomeCtes). */
+/** What a final outcome merges into a stored result (settleMany, settledCtes). */
 const settledPatch = (i: SettleItem, now: Date) => (i.strip ?? ((d) => d))(resultPatch(i.final, now));
 
 /** A non-final answer for a pending transaction: its fields, the partner holding it, the first status enquiry. */
@@ -118,7 +118,7 @@ export interface PendingUpdate {
   outcome: Outcome;
   strip?: Strip;
   partner?: string;
-  /** Its own id at that partner (outcomeCtes; updatePendingMany leaves it to setPartnerRefs). */
+  /** Its own id at that partner (pendingCtes; updatePendingMany leaves it to setPartnerRefs). */
   partnerRef?: string;
   firstCheckS?: number;
 }
@@ -126,7 +126,7 @@ const pendingPatch = (u: PendingUpdate) => (u.strip ?? ((d) => d))(resultPatch(u
 
 /**
  * The UPDATE that settles pending transactions (RETURNING their rows), the rows also passing `only`:
- * settleMany's, and outcomeCtes' for one outcome.
+ * settleMany's, and settledCtes' for one outcome.
  */
 function settling(items: SettleItem[], now: Date, only: RawBuilder<unknown> = sql`TRUE`): RawBuilder<unknown> {
   const watchAt = (i: SettleItem) => (i.final.status === 'success' && i.watchFirstS !== undefined ? new Date(now.getTime() + i.watchFirstS * 1000) : null);
@@ -140,6 +140,19 @@ function settling(items: SettleItem[], now: Date, only: RawBuilder<unknown> = sq
     WHERE t.id = v.id AND t.status = 'pending' AND ${only}
     RETURNING ${sql.join(TX_COLUMNS.map((c) => sql.ref(`t.${c}`)))}`;
 }
+
+/** A live transaction as its recovery point recorded it, and its result as stored (JSON text). */
+export interface RecoveryPoint {
+  row: TxRow;
+  stored: string;
+}
+const storedOf = (before: RecoveryPoint) => JSON.parse(before.stored) as Record<string, unknown>;
+
+/**
+ * The row (as `t`) still pending with the result its recovery point stored: a row a callback, an
+ * enquiry or a person changed meanwhile fails it, and a lone outcome then writes nothing.
+ */
+const unchanged = (before: RecoveryPoint) => sql`t.id = ${before.row.id} AND t.status = 'pending' AND t.result = ${before.stored}::jsonb`;
 
 /** The webhook event of a transaction made final. */
 const settledEvent = (row: TxRow): NewEvent => ({
@@ -496,26 +509,25 @@ export class TransactionStore {
   }
 
   /**
-   * One live outcome, as the CTE `outcome_row` of a statement of the caller's that runs alone (its
-   * other CTEs read `outcome_row` for what they write: live-runner.ts): settled when `final` (settleMany's
-   * UPDATE, its event as further CTEs), else the pending answer merged as updatePendingMany does, with
-   * the partner's own id when none is yet. Only while the row is pending and its stored result is still
-   * `before.stored` (the recovery point's): a row a callback, an enquiry or a person changed meanwhile is
-   * left as it is, `outcome_row` is empty, and the caller takes its transaction's path instead. Answers
+   * One live outcome made final, as the CTE `outcome_row` of a statement of the caller's that runs alone
+   * (its other CTEs read `outcome_row` for what they write: live-runner.ts): settleMany's UPDATE, with its
+   * event as further CTEs. Only while the row is as its recovery point stored it (`unchanged`). Answers
    * the row as the statement leaves it.
    */
-  outcomeCtes(before: { row: TxRow; stored: string }, o: { final: SettleItem | null; pending?: PendingUpdate }): { row: TxRow; ctes: RawBuilder<unknown> } {
-    const guard = sql`t.id = ${before.row.id} AND t.status = 'pending' AND t.result = ${before.stored}::jsonb`;
-    const stored = JSON.parse(before.stored) as Record<string, unknown>;
-    if (o.final) {
-      const now = new Date();
-      const row = { ...before.row, status: o.final.final.status, result: { ...stored, ...settledPatch(o.final, now) } };
-      return { row, ctes: sql`outcome_row AS (${settling([o.final], now, guard)}), ${eventCtes(settledEvent(row), sql`EXISTS (SELECT 1 FROM outcome_row)`)}` };
-    }
-    const u = o.pending!;
+  settledCtes(before: RecoveryPoint, item: SettleItem): { row: TxRow; ctes: RawBuilder<unknown> } {
+    const now = new Date();
+    const row = { ...before.row, status: item.final.status, result: { ...storedOf(before), ...settledPatch(item, now) } };
+    return { row, ctes: sql`outcome_row AS (${settling([item], now, unchanged(before))}), ${eventCtes(settledEvent(row), sql`EXISTS (SELECT 1 FROM outcome_row)`)}` };
+  }
+
+  /**
+   * settledCtes() for a pending answer: merged as updatePendingMany does, with the partner's own id when
+   * none is yet.
+   */
+  pendingCtes(before: RecoveryPoint, u: PendingUpdate): { row: TxRow; ctes: RawBuilder<unknown> } {
     const patch = pendingPatch(u);
     return {
-      row: { ...before.row, result: { ...stored, ...patch } },
+      row: { ...before.row, result: { ...storedOf(before), ...patch } },
       ctes: sql`outcome_row AS (
         UPDATE transactions t SET
           result = t.result || ${JSON.stringify(patch)}::jsonb,
@@ -523,7 +535,7 @@ export class TransactionStore {
           partner = COALESCE(${u.partner ?? null}, t.partner),
           partner_ref = COALESCE(t.partner_ref, ${u.partnerRef ?? null}),
           next_check_at = COALESCE(t.created_at + ${u.firstCheckS ?? null}::float8 * interval '1 second', t.next_check_at)
-        WHERE ${guard}
+        WHERE ${unchanged(before)}
         RETURNING t.id)`,
     };
   }

@@ -194,7 +194,7 @@ export async function writeEvents(trx: Transaction<DB>, events: NewEvent[], endp
 
 /**
  * writeEvents() for one event as CTEs of a caller's statement (a live outcome written in one statement:
- * transactions/store.ts outcomeCtes): the event and its deliveries to the live endpoints of its account
+ * transactions/store.ts settledCtes): the event and its deliveries to the live endpoints of its account
  * that want its type, none when there is no such endpoint, and only when `only` holds.
  */
 export function eventCtes(e: NewEvent, only: RawBuilder<unknown>): RawBuilder<unknown> {
