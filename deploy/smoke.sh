@@ -46,6 +46,14 @@ wait_cli() {
     i=$((i + 1)); [ "$i" -lt 30 ] || fail "the CLI inside sangam-1 cannot reach the store after 30 s"; sleep 1
   done
 }
+# The same for the partner simulator's name and port, seen from inside sangam-1, before a live call: a
+# live call that cannot reach the partner fails unsent (504, nothing debited), as it should.
+wait_partner() {
+  i=0
+  until $ENGINE exec "$(container sangam-1)" node -e "fetch('http://partner-sim:9090/').then(() => process.exit(0), () => process.exit(1))" >/dev/null 2>&1; do
+    i=$((i + 1)); [ "$i" -lt 30 ] || fail "sangam-1 cannot reach partner-sim:9090 after 30 s"; sleep 1
+  done
+}
 wait_healthy() {
   i=0
   until curl -sf -m 2 "$API/health" >/dev/null; do
@@ -103,6 +111,7 @@ say "after down and up, the key and transaction smoke-1 are there"
 if [ "${LIVE:-0}" = 1 ]; then
   say "live: a UPI payment to the partner simulator"
   wait_cli
+  wait_partner
   live=$(cli keys create --account "$account" --env live | field key)
   # The client address the replicas see: the proxy's X-Forwarded-For (the host's side of the network).
   gateway=$($ENGINE network inspect "${PROJECT}_default" --format '{{range .Subnets}}{{.Gateway}}{{end}}')

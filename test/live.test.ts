@@ -8,6 +8,7 @@ import { createAccount, createKey } from '../src/accounts/store.js';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
+import { commissionPaise, MOBILE_OPERATORS } from '../src/catalog/operators.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { requestHash } from '../src/idempotency/store.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';
@@ -450,15 +451,34 @@ describe('live: partner failures before any outcome', () => {
     await t.sim.faults({});
   });
 
+  it('a recharge its partner ends by callback before the call’s own answer is written keeps the operator and circle Sangam looked up', async () => {
+    // The partner's answer stalls past the deadline; meanwhile its end arrives (a callback, an enquiry).
+    await t.sim.faults({ timeout_next: 1, timeout_ms: 6000 });
+    const { operator: _, ...body } = { ...VALID.recharge(), amount: 10 };
+    const found = (await t.call('GET', `/api/v1/mobile-recharge/operator-lookup?mobile=${body.mobile}`, { key: t.liveKey })).body.data;
+    const lookedUp = { operator: found.operator as string, circle: found.circle as string };
+    const call = t.call('POST', PATHS.recharge, { key: t.liveKey, body });
+    const row = await eventually(() => t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirst());
+    const applied = await t.services.settlement.apply({ txnId: row.id, partnerRef: null, outcome: { status: 'success', message: 'Recharged', fields: { utr: 'OP123456', commission: commissionPaise(MOBILE_OPERATORS, lookedUp.operator, 1000) / 100 } } }, 'primary', null);
+    assert.equal(applied, 'settled');
+    const r = await call;
+    await t.sim.faults({});
+    assert.equal(r.body.data.status, 'success', r.text);
+    assert.deepEqual({ operator: r.body.data.operator, circle: r.body.data.circle }, lookedUp, 'in the answer');
+    const done = await t.call('GET', `/api/v1/transactions/${body.reference_id}`, { key: t.liveKey });
+    assert.deepEqual({ operator: done.body.data.operator, circle: done.body.data.circle }, lookedUp, 'in the stored result');
+  });
+
   it('a partner that is down is 502/113 and debits nothing', async () => {
     const before = await t.wallet();
     await t.sim.stop();
-    const r = await t.call('POST', PATHS.recharge, { key: t.liveKey, body: VALID.recharge() });
+    const body = VALID.recharge();
+    const r = await t.call('POST', PATHS.recharge, { key: t.liveKey, body });
     assert.equal(r.status, 502);
     assert.equal(r.body.data.Errorcode, 113);
     assert.deepEqual(await t.wallet(), before);
-    const failed = await t.store.db.selectFrom('transactions').select('status').where('environment', '=', 'live').where('operation', '=', 'recharge-commission').execute();
-    assert.ok(failed.every((f) => f.status === 'failed'));
+    const failed = await t.store.db.selectFrom('transactions').select('status').where('environment', '=', 'live').where('reference_id', '=', body.reference_id).execute();
+    assert.deepEqual(failed, [{ status: 'failed' }]);
   });
 });
 

@@ -150,7 +150,11 @@ export class LiveRunner implements Runner {
         amountPaise: principalPaise || null,
         // Payments and recharges show their txn_id and amount from the recovery point on, so a retry that
         // finds the transaction still with the partner answers them too.
-        outcome: { status: 'pending', message: 'Submitted to the partner network', fields: principalPaise ? moneyFields({ txnId: ctx.txnId, amountPaise: principalPaise }) : {} },
+        outcome: {
+          status: 'pending',
+          message: 'Submitted to the partner network',
+          fields: { ...(principalPaise ? moneyFields({ txnId: ctx.txnId, amountPaise: principalPaise }) : {}), ...def.recorded?.(input) },
+        },
         nextCheckAt: new Date(Date.now() + this.deps.firstCheckS * 1000),
       },
       key,

@@ -129,6 +129,12 @@ export interface OperationDef<S extends TObject = TObject> {
    * recorded, held or sent. Throws an ApiError.
    */
   resolve?(input: Static<S>, ctx: OperationContext): Promise<void>;
+  /**
+   * Fields of its answer decided before the partner is asked (a recharge's operator and circle, when
+   * looked up). A live call stores them from its recovery point on, so an end the partner reports by
+   * callback before the call's own answer is written still carries them; execute answers them too.
+   */
+  recorded?(input: Static<S>): Record<string, unknown>;
   /** The request a partner (or the sandbox) is asked to carry out. */
   request?(input: Static<S>, ctx: OperationContext): OperationRequest;
   /** The deterministic sandbox answer to that request (CONTRACT §7), in a connector's terms. */

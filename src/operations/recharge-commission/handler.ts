@@ -19,6 +19,9 @@ const request = (input: RechargeRequest, ctx: OperationContext): OperationReques
   commissionPaise: commissionPaise(MOBILE_OPERATORS, input.operator!, paiseOf(input.amount)),
 });
 
+/** Which operator and circle the recharge goes to: resolve() has run. */
+const chosen = (input: RechargeRequest) => ({ operator: input.operator!, circle: input.circle ?? null });
+
 export const rechargeCommission = defineOperation({
   slug: 'recharge-commission',
   operationId: 'rechargeCommission',
@@ -48,9 +51,11 @@ export const rechargeCommission = defineOperation({
     if (req.operation !== 'recharge-commission') throw new Error(`mobile recharge cannot answer ${req.operation}`);
     return sandboxRecharge({ ...req, number: req.mobile }, MOBILE_OPERATORS, opts.pendingMs);
   },
-  // The answer says which operator and circle the recharge went to (looked up when left out).
+  // The answer says which operator and circle the recharge went to (looked up when left out), from
+  // the recovery point on: a callback may end the recharge before execute's answer is written.
+  recorded: chosen,
   async execute(input, ctx) {
     const outcome = await ctx.connector.execute(request(input, ctx));
-    return { ...outcome, fields: { operator: input.operator!, circle: input.circle ?? null, ...outcome.fields } };
+    return { ...outcome, fields: { ...chosen(input), ...outcome.fields } };
   },
 });
