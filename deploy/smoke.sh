@@ -46,12 +46,15 @@ wait_cli() {
     i=$((i + 1)); [ "$i" -lt 30 ] || fail "the CLI inside sangam-1 cannot reach the store after 30 s"; sleep 1
   done
 }
-# The same for the partner simulator's name and port, seen from inside sangam-1, before a live call: a
-# live call that cannot reach the partner fails unsent (504, nothing debited), as it should.
+# The same for the partner simulator's name and port, seen from inside each replica (the proxy may
+# send the live call to either), before a live call: one that cannot reach the partner fails unsent
+# (504, nothing debited), as it should.
 wait_partner() {
-  i=0
-  until $ENGINE exec "$(container sangam-1)" node -e "fetch('http://partner-sim:9090/').then(() => process.exit(0), () => process.exit(1))" >/dev/null 2>&1; do
-    i=$((i + 1)); [ "$i" -lt 30 ] || fail "sangam-1 cannot reach partner-sim:9090 after 30 s"; sleep 1
+  for s in sangam-1 sangam-2; do
+    i=0
+    until $ENGINE exec "$(container $s)" node -e "fetch('http://partner-sim:9090/').then(() => process.exit(0), () => process.exit(1))" >/dev/null 2>&1; do
+      i=$((i + 1)); [ "$i" -lt 30 ] || fail "$s cannot reach partner-sim:9090 after 30 s"; sleep 1
+    done
   done
 }
 wait_healthy() {
