@@ -12,6 +12,7 @@ export function memorySessions(): PartnerSessions {
     get: async <T>(k: string) => m.get(k) as T | undefined,
     put: async (k, v) => void m.set(k, v),
     delete: async (k) => void m.delete(k),
+    keys: async (prefix) => [...m.keys()].filter((k) => k.startsWith(prefix)).sort(),
   };
 }
 

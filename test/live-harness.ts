@@ -136,7 +136,7 @@ export function factoryContext(name: string, vars: Record<string, string>, url =
     webhookUrl: '',
     oauthCallbackUrl: '',
     timeoutFor: () => 1000,
-    sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
+    sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined, keys: async () => [] },
   };
 }
 

@@ -330,6 +330,8 @@ export interface PartnerSessions {
   get<T>(key: string): Promise<T | undefined>;
   put(key: string, value: unknown, ttlSeconds: number): Promise<void>;
   delete(key: string): Promise<void>;
+  /** The unexpired keys that start with `prefix`, in key order. */
+  keys(prefix: string): Promise<string[]>;
 }
 
 /** What the core lends a connector. */

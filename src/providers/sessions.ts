@@ -2,6 +2,7 @@
 // key, with an expiry, in the partner_sessions table. Values are encrypted with AES-256-GCM under a
 // server secret (server_secrets 'partner_sessions'), with the partner and key as associated data, so a
 // database dump holds no OAuth token or PKCE verifier, and a value cannot be moved to another key.
+import { sql } from 'kysely';
 import { Sealer } from '../db/sealed.js';
 import type { Db } from '../db/client.js';
 import type { PartnerSessions } from './connector.js';
@@ -47,6 +48,17 @@ export class PartnerSessionStore {
       },
       delete: async (key) => {
         await this.db.deleteFrom('partner_sessions').where('partner', '=', partner).where('key', '=', key).execute();
+      },
+      keys: async (prefix) => {
+        const rows = await this.db
+          .selectFrom('partner_sessions')
+          .select('key')
+          .where('partner', '=', partner)
+          .where(sql<boolean>`starts_with(key, ${prefix})`)
+          .where('expires_at', '>', new Date())
+          .orderBy('key')
+          .execute();
+        return rows.map((r) => r.key);
       },
     };
   }

@@ -5,17 +5,15 @@
 //
 // One attempt is made at once. When it fails (unreachable, timeout, any answer but 200 or 400), the
 // token is kept for retrying, durably, in the partner sessions (encrypted at rest, as the token was):
-// `revoke:<id>` with the token, the transaction it belongs to and the attempts, plus the index
-// `revokes` of the ids waiting. Every process of the connector retries what the index holds every
+// `revoke:<id>` with the token, the transaction it belongs to and the attempts. Every process of the
+// connector retries every such entry (found by its key's prefix, so no index can lose one) every
 // REVOKE_RETRY_S seconds (default 30) until DigiLocker confirms, or the token's own life ends (the entry's
 // expiry, an hour: the spec's `expires_in`), whichever comes first. Each failure is a warning in the log
 // and a count in sangam_partner_alarms_total{kind="token_revoke_failed"}; after ALARM_AFTER failed
 // attempts the transaction is flagged, so "Needs attention" shows a person that a withdrawn consent's
 // (or a used grant's) token is still alive at DigiLocker, and until when.
 //
-// The index is read and written whole (no lock): two processes recording a failure at the same instant
-// may drop one id from it; the entry itself survives, and the next failure of either re-adds it. A retry
-// made twice by two processes is harmless (the second one gets 400, "not alive", which is done).
+// A retry made twice by two processes is harmless (the second one gets 400, "not alive", which is done).
 import { randomBytes } from 'node:crypto';
 import type { PartnerRouteHooks } from '../connector.js';
 import { DECIDED_TTL_S } from './session.js';
@@ -39,8 +37,8 @@ interface PendingRevoke {
 
 /** Failed attempts (the first one included) before the transaction is flagged for a person. */
 export const ALARM_AFTER = 3;
-const INDEX = 'revokes';
-const key = (id: string) => `revoke:${id}`;
+const PREFIX = 'revoke:';
+const key = (id: string) => `${PREFIX}${id}`;
 
 /** One revoke: null when DigiLocker says the token is no longer alive, else why it is not known to be. */
 async function attempt(d: OAuthDeps, token: string): Promise<string | null> {
@@ -61,10 +59,6 @@ async function attempt(d: OAuthDeps, token: string): Promise<string | null> {
   }
 }
 
-async function index(d: OAuthDeps): Promise<string[]> {
-  return (await d.sessions.store.get<string[]>(INDEX)) ?? [];
-}
-
 /**
  * Revokes `token` (of transaction `txnId`) at DigiLocker. A failure is not the caller's: it is recorded
  * for retrying and surfaced (see the module header), and this resolves all the same.
@@ -75,21 +69,23 @@ export async function revokeToken(d: RevokeDeps, token: string, txnId: string, r
   const id = randomBytes(12).toString('base64url');
   const pending: PendingRevoke = { token, txnId, attempts: 1, until: new Date(Date.now() + DECIDED_TTL_S * 1000).toISOString(), lastError: error, flagged: false };
   await d.sessions.store.put(key(id), pending, DECIDED_TTL_S);
-  await d.sessions.store.put(INDEX, [...(await index(d)), id], DECIDED_TTL_S);
   d.hooks.warn?.('token_revoke_failed', 'DigiLocker did not confirm revoking an access token; retrying', { txn_id: txnId, attempts: 1, error });
   retrier.soon();
 }
 
-/** One pass over the revokes waiting: each retried once; what is done or dead leaves the index. */
+/** One pass over the revokes waiting: each retried once; what is done or dead is forgotten. Answers how many are left. */
 export async function retryRevokes(d: RevokeDeps): Promise<number> {
-  const ids = await index(d);
-  const left: string[] = [];
-  for (const id of ids) {
-    const p = await d.sessions.store.get<PendingRevoke>(key(id));
-    if (!p || Date.parse(p.until) <= Date.now()) continue; // the token's life is over: dead at DigiLocker too
+  let left = 0;
+  for (const k of await d.sessions.store.keys(PREFIX)) {
+    const p = await d.sessions.store.get<PendingRevoke>(k);
+    if (!p) continue; // done by another process meanwhile, or expired
+    if (Date.parse(p.until) <= Date.now()) {
+      await d.sessions.store.delete(k); // the token's life is over: dead at DigiLocker too
+      continue;
+    }
     const error = await attempt(d, p.token);
     if (error === null) {
-      await d.sessions.store.delete(key(id));
+      await d.sessions.store.delete(k);
       if (p.flagged) d.hooks.warn?.('token_revoked_late', 'DigiLocker confirmed revoking an access token after earlier failures', { txn_id: p.txnId, attempts: p.attempts + 1 });
       continue;
     }
@@ -99,15 +95,10 @@ export async function retryRevokes(d: RevokeDeps): Promise<number> {
       await d.hooks.flag(p.txnId, `DigiLocker has not confirmed revoking this request's access token after ${next.attempts} attempts (last: ${error}); retrying until ${p.until}, when it expires at DigiLocker anyway`);
       next.flagged = true;
     }
-    await d.sessions.store.put(key(id), next, Math.max(1, Math.ceil((Date.parse(p.until) - Date.now()) / 1000)));
-    left.push(id);
+    await d.sessions.store.put(k, next, Math.max(1, Math.ceil((Date.parse(p.until) - Date.now()) / 1000)));
+    left++;
   }
-  // Ids recorded while this pass ran are kept.
-  const now = await index(d);
-  const kept = [...left, ...now.filter((id) => !ids.includes(id))];
-  if (kept.length) await d.sessions.store.put(INDEX, kept, DECIDED_TTL_S);
-  else await d.sessions.store.delete(INDEX);
-  return kept.length;
+  return left;
 }
 
 /** Runs retryRevokes every retryMs while anything waits (and once after start, for what an earlier process left). */

@@ -32,7 +32,7 @@ export const keys = {
 };
 
 export class DigilockerSessions {
-  /** The store itself, for revoke.ts's own keys (`revoke:<id>`, `revokes`). */
+  /** The store itself, for revoke.ts's own keys (`revoke:<id>`). */
   constructor(readonly store: PartnerSessions) {}
 
   client(clientId: string) {

@@ -29,7 +29,7 @@ describe('razorpayx connector: payee verification by fund account validation', (
       webhookUrl: '',
       oauthCallbackUrl: '',
       timeoutFor: () => 2000,
-      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined },
+      sessions: { get: async () => undefined, put: async () => undefined, delete: async () => undefined, keys: async () => [] },
     };
   };
   let rzp: Connector;
