@@ -469,6 +469,25 @@ describe('live: partner failures before any outcome', () => {
     assert.deepEqual({ operator: done.body.data.operator, circle: done.body.data.circle }, lookedUp, 'in the stored result');
   });
 
+  it('a payout its partner ends by callback before the call’s own answer is written still answers and keeps its name match (CONTRACT §11)', async () => {
+    // The holder's name is known from a verification of the VPA, so the next partner call is the payout.
+    const verified = await t.call('POST', '/api/v1/upi-payment/vpa-verification', { key: t.liveKey, body: { reference_id: `vpav-${uuid()}`, consent: true, vpa: 'kavya.nair@okaxis' } });
+    assert.equal(verified.body.data.vpa_status, 'valid', verified.text);
+    await t.sim.faults({ timeout_next: 1, timeout_ms: 6000 });
+    const body = { ...VALID.upi(), vpa: 'kavya.nair@okaxis', beneficiary_name: 'Kavya Nair', amount: 10 };
+    const call = t.call('POST', PATHS.upi, { key: t.liveKey, body });
+    const row = await eventually(() => t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirst());
+    const applied = await t.services.settlement.apply({ txnId: row.id, partnerRef: null, outcome: { status: 'success', message: 'Paid', fields: { utr: '616161616161' } } }, 'primary', null);
+    assert.equal(applied, 'settled');
+    const r = await call;
+    await t.sim.faults({});
+    assert.equal(r.body.data.status, 'success', r.text);
+    assert.equal(r.body.data.name_match?.decision, 'approve', 'in the answer');
+    const done = await t.call('GET', `/api/v1/transactions/${body.reference_id}`, { key: t.liveKey });
+    assert.deepEqual(done.body.data.name_match, r.body.data.name_match, 'in the stored result');
+    assert.equal(done.body.data.utr, '616161616161', 'the callback’s end');
+  });
+
   it('a partner that is down is 502/113 and debits nothing', async () => {
     const before = await t.wallet();
     await t.sim.stop();

@@ -76,6 +76,12 @@ function currentAnswer(row: TxRow, requestId: string) {
 }
 
 /** The partner that answered an outcome and its own id for the transaction (only with a partner). */
+/** The fields of an outcome its operation derived itself (OperationDef.own), as stored. */
+function ownFields({ def, outcome }: LiveOutcome): Record<string, unknown> {
+  const own = Object.fromEntries((def.own ?? []).flatMap((f) => (outcome.fields[f] === undefined ? [] : [[f, outcome.fields[f]]])));
+  return def.unstored ? def.unstored.strip(own) : own;
+}
+
 function routedOf(outcome: Outcome): { partner?: string; partnerRef?: string } {
   const partner = (outcome as RoutedOutcome).partner;
   return { partner, partnerRef: partner ? outcome.partnerRef : undefined };
@@ -295,8 +301,9 @@ export class LiveRunner implements Runner {
 
   /** One outcome of the batch and its answer, from its row as settled or updated (`current`). */
   private async applyOne(trx: Transaction<DB>, item: LiveOutcome, current: TxRow | undefined) {
-    // Unchanged: a callback or status enquiry made it final while the partner call was out.
-    const row = current ?? (await this.deps.transactions.get(trx, item.ctx.txnId))!;
+    // Not updated: a callback or status enquiry made it final while the partner call was out. What the
+    // operation derived itself is added to that end.
+    const row = current ?? (await this.deps.transactions.addMissing(trx, item.ctx.txnId, ownFields(item)))!;
     // What the operation writes beside its record (a document-locker session binding its client id to
     // the caller) commits with the answer that reveals it.
     for (const write of item.ctx.afterRecord) await write(trx);

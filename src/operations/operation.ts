@@ -135,6 +135,12 @@ export interface OperationDef<S extends TObject = TObject> {
    * callback before the call's own answer is written still carries them; execute answers them too.
    */
   recorded?(input: Static<S>): Record<string, unknown>;
+  /**
+   * Fields of its answer that execute derives itself beside the partner's (a payout's name match).
+   * When the partner's end reached the transaction first (a callback, an enquiry), they are added to it
+   * where that end lacks them, so the call's answer and the stored result still carry them.
+   */
+  own?: readonly string[];
   /** The request a partner (or the sandbox) is asked to carry out. */
   request?(input: Static<S>, ctx: OperationContext): OperationRequest;
   /** The deterministic sandbox answer to that request (CONTRACT §7), in a connector's terms. */

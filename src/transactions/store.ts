@@ -270,6 +270,20 @@ export class TransactionStore {
     return trx.selectFrom('transactions').select(TX_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
+  /**
+   * A transaction with `fields` added where its stored result lacks them (the stored keys win): what
+   * an operation derived itself, for a row its partner's end reached first (live-runner.ts).
+   */
+  async addMissing(trx: Transaction<DB>, id: string, fields: Record<string, unknown>): Promise<TxRow | undefined> {
+    if (Object.keys(fields).length === 0) return this.get(trx, id);
+    return trx
+      .updateTable('transactions')
+      .set({ result: sql`${JSON.stringify(fields)}::jsonb || result`, updated_at: new Date() })
+      .where('id', '=', id)
+      .returning(TX_COLUMNS)
+      .executeTakeFirst();
+  }
+
   /** A transaction with the partner that holds it, read without a lock. */
   async getWithPartner(db: Db, id: string): Promise<LockedTx | undefined> {
     return db.selectFrom('transactions').select(LOCKED_COLUMNS).where('id', '=', id).executeTakeFirst();

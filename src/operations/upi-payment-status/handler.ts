@@ -30,6 +30,7 @@ export const upiPaymentStatus = defineOperation({
   request,
   sandbox: upiPaymentSandbox,
   // With `beneficiary_name`, the VPA holder's name is checked before anything is paid (name-check.ts).
+  own: ['name_match'],
   async execute(input, ctx) {
     const req = request(input, ctx);
     if (input.beneficiary_name === undefined) return ctx.connector.execute(req);
