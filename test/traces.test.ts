@@ -152,6 +152,10 @@ describe('traces: OpenTelemetry spans to an OTLP receiver', () => {
     const tick = await otlp.until((all) => all.find((s) => s.spanId === delivery.parentSpanId));
     assert.equal(tick.name, 'worker webhook delivery');
     assert.equal(tick.parentSpanId, '', 'a worker tick is the root of a trace of its own');
+    // The finalizer's scan that made it final: a root too, with its statements under it.
+    const scan = await otlp.until((all) => all.find((s) => s.name === 'worker finalizer' && Number(attr(s, 'sangam.finalizer.settled')) > 0));
+    assert.equal(scan.parentSpanId, '');
+    await otlp.until((all) => all.find((s) => s.parentSpanId === scan.spanId && attr(s, 'db.collection.name') === 'transactions'));
 
     const row = await t.store.db.selectFrom('audit_logs').select('trace_id').where('request_id', '=', requestId).executeTakeFirstOrThrow();
     assert.equal(row.trace_id, tp.traceId);

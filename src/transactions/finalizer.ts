@@ -4,6 +4,7 @@
 // FOR UPDATE SKIP LOCKED, so several server processes can run it at once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { BackgroundWorker } from '../polling-loop.js';
+import { inSpan } from '../tracing/index.js';
 import type { TransactionStore } from './store.js';
 
 const BATCH = 100;
@@ -57,9 +58,14 @@ export class Finalizer implements BackgroundWorker {
     this.timer.unref();
   }
 
+  /** One scan, the root of a trace of its own, as every background worker's tick (polling-loop.ts). */
   private async run(): Promise<void> {
     try {
-      while ((await this.store.settleDue(BATCH)) === BATCH && !this.stopped);
+      await inSpan(`worker ${this.name}`, { 'sangam.worker': this.name }, async (span) => {
+        let settled = 0;
+        for (let n = BATCH; n === BATCH && !this.stopped; settled += n) n = await this.store.settleDue(BATCH);
+        span.setAttribute('sangam.finalizer.settled', settled);
+      }, { root: true });
     } catch (err) {
       this.log.error({ err }, 'finalizer: settling due pendings failed; will retry');
     }
