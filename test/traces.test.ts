@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import { PassThrough } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { PATHS, VALID } from './harness.js';
+import { eventually, PATHS, VALID } from './harness.js';
 import { freePort, startPartnerApp, startSim, type PartnerApp, type Sim } from './live-harness.js';
 
 interface OtlpValue { stringValue?: string; intValue?: number | string; boolValue?: boolean; doubleValue?: number }
@@ -176,6 +176,19 @@ describe('traces: OpenTelemetry spans to an OTLP receiver', () => {
     assert.equal(attr(partner, 'sangam.partner.outcome'), r.body.data.status);
     const call = await otlp.until((all) => all.find((s) => s.traceId === tp.traceId && s.parentSpanId === partner.spanId && s.name.startsWith('partner HTTP')));
     assert.equal(attr(call, 'http.request.method'), 'POST');
+  });
+
+  it('a batch row: its audit row carries the trace id of the work that ran it (the submitting request, or a batch worker tick)', async () => {
+    const reference = `trace-batch-${randomBytes(4).toString('hex')}`;
+    const submitted = await t.call('POST', '/api/v1/batches', { body: { operation: 'recharge-commission', items: [{ ...VALID.recharge(), reference_id: reference, mobile: MOBILE }] } });
+    assert.equal(submitted.status, 200, submitted.text);
+    const row = await eventually(() =>
+      t.store.db.selectFrom('audit_logs').select(['trace_id', 'path']).where('reference_id', '=', reference).where('path', 'like', '/api/v1/batches/%').executeTakeFirst(),
+    );
+    assert.match(row.trace_id ?? '', /^[0-9a-f]{32}$/);
+    // The submitting request's, when it started the batch's run itself; else the batch worker tick's.
+    const root = await otlp.until((all) => all.find((s) => s.traceId === row.trace_id && !s.parentSpanId));
+    assert.ok(['POST /api/v1/batches', 'worker batch worker'].includes(root.name), root.name);
   });
 
   it('no span carries an Aadhaar number, a mobile number or a key', async () => {

@@ -18,6 +18,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditRow } from '../audit/chain.js';
 import { answeredRow, type RequestAudit } from '../audit/row.js';
+import { activeTraceId } from '../tracing/index.js';
 import type { BatchPacer } from '../access/rate-limit.js';
 import { Gate } from '../db/group-commit.js';
 import { turn } from '../cooperative.js';
@@ -51,6 +52,7 @@ export interface EngineDeps {
  * with the submitting key and address and the row's validated input (as given, before resolve()).
  */
 function rowAudit(batch: Batch, def: OperationDef, requestId: string, input: Input): RequestAudit {
+  const traceId = activeTraceId(); // the batch worker's tick that runs the row
   return {
     request_id: requestId,
     account_id: batch.account_id,
@@ -65,6 +67,7 @@ function rowAudit(batch: Batch, def: OperationDef, requestId: string, input: Inp
     keepsAnswer: true,
     data_class: def.dataClass,
     startedAt: performance.now(),
+    ...(traceId && { trace_id: traceId }),
   };
 }
 
