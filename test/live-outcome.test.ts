@@ -136,5 +136,8 @@ describe('a live outcome written alone', () => {
     assert.equal(w.events.length, 1, 'one event: the callback’s');
     assert.equal(w.events[0]!.status, 'failed');
     assert.deepEqual(await t.wallet(), start, 'nothing paid');
+    // The partner's answer contradicts the end that stands: a person is asked to look (Needs attention).
+    const { flagged } = await t.store.db.selectFrom('transactions').select('flagged').where('id', '=', txnId).executeTakeFirstOrThrow();
+    assert.match(flagged ?? '', /partner primary answered success after the transaction was made final \(failed\)/);
   });
 });

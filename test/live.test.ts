@@ -8,6 +8,7 @@ import { createAccount, createKey } from '../src/accounts/store.js';
 import { addEntry } from '../src/access/allowlist.js';
 import { approve } from '../src/access/approvals.js';
 import { OPERATION_SLUGS } from '../src/operations/registry.js';
+import type { FinalOutcome } from '../src/providers/connector.js';
 import { commissionPaise, MOBILE_OPERATORS } from '../src/catalog/operators.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { requestHash } from '../src/idempotency/store.js';
@@ -423,7 +424,8 @@ describe('live: partner callbacks in', () => {
 
 describe('live: partner failures before any outcome', () => {
   let t: LiveApp;
-  before(async () => (t = await startLive({ SANGAM_PARTNER_TIMEOUT_MS: '1000' })));
+  // The breaker stays shut: these tests time the partner out on purpose, one call at a time.
+  before(async () => (t = await startLive({ SANGAM_PARTNER_TIMEOUT_MS: '1000', SANGAM_BREAKER_MIN_CALLS: '10000' })));
   after(() => t.close());
   afterEach(() => t.assertLedger());
 
@@ -451,41 +453,50 @@ describe('live: partner failures before any outcome', () => {
     await t.sim.faults({});
   });
 
-  it('a recharge its partner ends by callback before the call’s own answer is written keeps the operator and circle Sangam looked up', async () => {
-    // The partner's answer stalls past the deadline; meanwhile its end arrives (a callback, an enquiry).
+  /**
+   * A live call whose partner's end (`end`, as a callback or an enquiry brings it) reaches its
+   * transaction first: the partner's answer stalls past the deadline meanwhile. Answers the call's
+   * answer and the transaction as then stored.
+   */
+  async function endsFirst(path: string, body: { reference_id: string }, end: FinalOutcome) {
     await t.sim.faults({ timeout_next: 1, timeout_ms: 6000 });
+    const call = t.call('POST', path, { key: t.liveKey, body });
+    const row = await eventually(() => t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirst());
+    assert.equal(await t.services.settlement.apply({ txnId: row.id, partnerRef: null, outcome: end }, 'primary', null), 'settled');
+    const answer = await call;
+    await t.sim.faults({});
+    assert.equal(answer.body.data.status, end.status, answer.text);
+    const stored = await t.call('GET', `/api/v1/transactions/${body.reference_id}`, { key: t.liveKey });
+    return { answer: answer.body.data, stored: stored.body.data };
+  }
+
+  it('a recharge its partner ends first keeps the operator and circle Sangam looked up, and its commission (CONTRACT §3, §10)', async () => {
     const { operator: _, ...body } = { ...VALID.recharge(), amount: 10 };
     const found = (await t.call('GET', `/api/v1/mobile-recharge/operator-lookup?mobile=${body.mobile}`, { key: t.liveKey })).body.data;
-    const lookedUp = { operator: found.operator as string, circle: found.circle as string };
-    const call = t.call('POST', PATHS.recharge, { key: t.liveKey, body });
-    const row = await eventually(() => t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirst());
-    const applied = await t.services.settlement.apply({ txnId: row.id, partnerRef: null, outcome: { status: 'success', message: 'Recharged', fields: { utr: 'OP123456', commission: commissionPaise(MOBILE_OPERATORS, lookedUp.operator, 1000) / 100 } } }, 'primary', null);
-    assert.equal(applied, 'settled');
-    const r = await call;
-    await t.sim.faults({});
-    assert.equal(r.body.data.status, 'success', r.text);
-    assert.deepEqual({ operator: r.body.data.operator, circle: r.body.data.circle }, lookedUp, 'in the answer');
-    const done = await t.call('GET', `/api/v1/transactions/${body.reference_id}`, { key: t.liveKey });
-    assert.deepEqual({ operator: done.body.data.operator, circle: done.body.data.circle }, lookedUp, 'in the stored result');
+    const expected = { operator: found.operator, circle: found.circle, commission: commissionPaise(MOBILE_OPERATORS, found.operator, 1000) / 100 };
+    // The simulator's callback carries no amounts (PartnerCallback): the commission is Sangam's own.
+    const { answer, stored } = await endsFirst(PATHS.recharge, body, { status: 'success', message: 'Recharged', fields: { utr: 'OP123456' } });
+    for (const data of [answer, stored]) assert.deepEqual({ operator: data.operator, circle: data.circle, commission: data.commission }, expected);
   });
 
-  it('a payout its partner ends by callback before the call’s own answer is written still answers and keeps its name match (CONTRACT §11)', async () => {
+  it('a payout its partner ends first still answers and keeps its name match (CONTRACT §11)', async () => {
     // The holder's name is known from a verification of the VPA, so the next partner call is the payout.
     const verified = await t.call('POST', '/api/v1/upi-payment/vpa-verification', { key: t.liveKey, body: { reference_id: `vpav-${uuid()}`, consent: true, vpa: 'kavya.nair@okaxis' } });
     assert.equal(verified.body.data.vpa_status, 'valid', verified.text);
-    await t.sim.faults({ timeout_next: 1, timeout_ms: 6000 });
     const body = { ...VALID.upi(), vpa: 'kavya.nair@okaxis', beneficiary_name: 'Kavya Nair', amount: 10 };
-    const call = t.call('POST', PATHS.upi, { key: t.liveKey, body });
-    const row = await eventually(() => t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirst());
-    const applied = await t.services.settlement.apply({ txnId: row.id, partnerRef: null, outcome: { status: 'success', message: 'Paid', fields: { utr: '616161616161' } } }, 'primary', null);
-    assert.equal(applied, 'settled');
-    const r = await call;
-    await t.sim.faults({});
-    assert.equal(r.body.data.status, 'success', r.text);
-    assert.equal(r.body.data.name_match?.decision, 'approve', 'in the answer');
-    const done = await t.call('GET', `/api/v1/transactions/${body.reference_id}`, { key: t.liveKey });
-    assert.deepEqual(done.body.data.name_match, r.body.data.name_match, 'in the stored result');
-    assert.equal(done.body.data.utr, '616161616161', 'the callback’s end');
+    const { answer, stored } = await endsFirst(PATHS.upi, body, { status: 'success', message: 'Paid', fields: { utr: '616161616161' } });
+    assert.equal(answer.name_match?.decision, 'approve');
+    assert.deepEqual(stored.name_match, answer.name_match);
+    assert.equal(stored.utr, '616161616161', 'the end stands');
+  });
+
+  it('verifications their partner ends first keep the bank and the VPA (CONTRACT §14; a payout finds the verification by its VPA)', async () => {
+    const account = { reference_id: `acv-${uuid()}`, consent: true, account_number: '919876543210', ifsc: 'HDFC0000001' };
+    const a = await endsFirst('/api/v1/bank-account/account-verification', account, { status: 'success', message: 'Verified', fields: { account_status: 'valid', name_at_bank: 'Priya Sharma', method: 'pennyless' } });
+    for (const data of [a.answer, a.stored]) assert.equal(data.bank?.ifsc, 'HDFC0000001');
+    const vpa = { reference_id: `vpav-${uuid()}`, consent: true, vpa: 'meera.iyer@okaxis' };
+    const v = await endsFirst('/api/v1/upi-payment/vpa-verification', vpa, { status: 'success', message: 'Verified', fields: { vpa_status: 'valid', name_at_bank: 'Meera Iyer' } });
+    for (const data of [v.answer, v.stored]) assert.equal(data.vpa, 'meera.iyer@okaxis');
   });
 
   it('a partner that is down is 502/113 and debits nothing', async () => {

@@ -75,13 +75,13 @@ function currentAnswer(row: TxRow, requestId: string) {
   return { row, message, body: JSON.stringify(resultEnvelope(row.status, message, row.result, requestId)) };
 }
 
-/** The partner that answered an outcome and its own id for the transaction (only with a partner). */
 /** The fields of an outcome its operation derived itself (OperationDef.own), as stored. */
 function ownFields({ def, outcome }: LiveOutcome): Record<string, unknown> {
   const own = Object.fromEntries((def.own ?? []).flatMap((f) => (outcome.fields[f] === undefined ? [] : [[f, outcome.fields[f]]])));
   return def.unstored ? def.unstored.strip(own) : own;
 }
 
+/** The partner that answered an outcome and its own id for the transaction (only with a partner). */
 function routedOf(outcome: Outcome): { partner?: string; partnerRef?: string } {
   const partner = (outcome as RoutedOutcome).partner;
   return { partner, partnerRef: partner ? outcome.partnerRef : undefined };
@@ -154,12 +154,13 @@ export class LiveRunner implements Runner {
         operation: def.slug,
         referenceId: input.reference_id,
         amountPaise: principalPaise || null,
-        // Payments and recharges show their txn_id and amount from the recovery point on, so a retry that
-        // finds the transaction still with the partner answers them too.
+        // Payments and recharges show their txn_id, amount and commission from the recovery point on, so
+        // a retry that finds the transaction still with the partner answers them too, and so does an end
+        // that a callback brings before the partner's first answer is written (a failed end sets 0).
         outcome: {
           status: 'pending',
           message: 'Submitted to the partner network',
-          fields: { ...(principalPaise ? moneyFields({ txnId: ctx.txnId, amountPaise: principalPaise }) : {}), ...def.recorded?.(input) },
+          fields: { ...(principalPaise ? moneyFields({ txnId: ctx.txnId, amountPaise: principalPaise, ...(def.commissionPaise && { commissionPaise }) }) : {}), ...def.recorded?.(input) },
         },
         nextCheckAt: new Date(Date.now() + this.deps.firstCheckS * 1000),
       },
@@ -304,6 +305,12 @@ export class LiveRunner implements Runner {
     // Not updated: a callback or status enquiry made it final while the partner call was out. What the
     // operation derived itself is added to that end.
     const row = current ?? (await this.deps.transactions.addMissing(trx, item.ctx.txnId, ownFields(item)))!;
+    // An answer that contradicts that end is for a person to look at, as a callback contradicting a
+    // final state is (settlement.ts): the end stands, nothing moves.
+    if (!current && item.outcome.status !== 'pending' && item.outcome.status !== row.status) {
+      const partner = routedOf(item.outcome).partner ?? 'the partner';
+      await this.deps.transactions.flag(trx, row.id, `partner ${partner} answered ${item.outcome.status} after the transaction was made final (${row.status})`);
+    }
     // What the operation writes beside its record (a document-locker session binding its client id to
     // the caller) commits with the answer that reveals it.
     for (const write of item.ctx.afterRecord) await write(trx);

@@ -3,7 +3,6 @@
 // shown as it is; Sangam adds the bank from the IFSC directory and, with `name`, the §11 name match
 // against name_at_bank. A well-formed IFSC not in the directory is a 422 from the schema.
 import { bankNameOf } from '../../../shared/ifsc.js';
-import type { Outcome } from '../../providers/connector.js';
 import { defineOperation } from '../operation.js';
 import { comparingName } from '../name-match/compare.js';
 import { AccountVerificationRequest, AccountVerificationResult } from './schema.js';
@@ -33,6 +32,6 @@ export const accountVerification = defineOperation({
     (input, ctx) => ({ operation: 'account-verification', txnId: ctx.txnId, accountNumber: input.account_number, ifsc: input.ifsc, name: input.name }),
     (f) => f.name_at_bank,
     // The bank the IFSC names.
-    (outcome, input): Outcome => ({ ...outcome, fields: { ...outcome.fields, bank: { name: bankNameOf(input.ifsc), branch: null, ifsc: input.ifsc } } }),
+    (input) => ({ bank: { name: bankNameOf(input.ifsc), branch: null, ifsc: input.ifsc } }),
   ),
 });

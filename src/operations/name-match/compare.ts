@@ -40,17 +40,22 @@ async function compared<O extends Outcome | FinalOutcome>(outcome: O, ctx: Pick<
 export function comparingName<I extends { name?: string }>(
   request: (input: I, ctx: OperationContext) => OperationRequest,
   partnerName: (fields: Record<string, unknown>) => unknown,
-  /** What the operation adds to each outcome (kept through a pending's settlement, which merges fields). */
-  adds: (outcome: Outcome, input: I) => Outcome = (outcome) => outcome,
+  /**
+   * What the operation adds to each answer from the input alone: in every outcome, and stored from a
+   * live call's recovery point on (OperationDef.recorded), so an end that comes first keeps it too.
+   */
+  recorded: (input: I) => Record<string, unknown> = () => ({}),
 ) {
   return {
+    recorded,
     /** A `name` the engine cannot read (no letter, another script, over 256 characters after NFKC) is refused before anything is recorded. */
     async admit(input: I) {
       admitName('name', input.name);
     },
     request,
     async execute(input: I, ctx: OperationContext) {
-      return adds(await withNameMatch(await ctx.connector.execute(request(input, ctx)), ctx, input.name, partnerName), input);
+      const outcome = await withNameMatch(await ctx.connector.execute(request(input, ctx)), ctx, input.name, partnerName);
+      return { ...outcome, fields: { ...recorded(input), ...outcome.fields } };
     },
     later: {
       keep: (input: I) => input.name ?? null,

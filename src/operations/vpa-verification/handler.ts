@@ -2,7 +2,6 @@
 // invalid, or unknown when the bank did not answer) is shown as it is, with the VPA itself (so that a
 // payout's name check can find this verification: reuse.ts) and, with `name`, the §11 name match
 // against name_at_bank.
-import type { Outcome } from '../../providers/connector.js';
 import { defineOperation } from '../operation.js';
 import { comparingName } from '../name-match/compare.js';
 import { VpaVerificationRequest, VpaVerificationResult } from './schema.js';
@@ -31,7 +30,7 @@ export const vpaVerification = defineOperation({
   ...comparingName<VpaVerificationRequest>(
     (input, ctx) => ({ operation: 'vpa-verification', txnId: ctx.txnId, vpa: input.vpa, name: input.name }),
     (f) => f.name_at_bank,
-    // The VPA itself, first (a payout's name check finds this verification by it: reuse.ts).
-    (outcome, input): Outcome => ({ ...outcome, fields: { vpa: input.vpa, ...outcome.fields } }),
+    // The VPA itself (a payout's name check finds this verification by it: reuse.ts).
+    (input) => ({ vpa: input.vpa }),
   ),
 });
