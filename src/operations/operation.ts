@@ -131,8 +131,9 @@ export interface OperationDef<S extends TObject = TObject> {
   resolve?(input: Static<S>, ctx: OperationContext): Promise<void>;
   /**
    * Fields of its answer decided before the partner is asked (a recharge's operator and circle, when
-   * looked up). A live call stores them from its recovery point on, so an end the partner reports by
-   * callback before the call's own answer is written still carries them; execute answers them too.
+   * looked up; a verification's bank or VPA). A live call stores them from its recovery point on, so an
+   * end the partner reports before the call's own answer is written still carries them; execute
+   * answers them too.
    */
   recorded?(input: Static<S>): Record<string, unknown>;
   /**
