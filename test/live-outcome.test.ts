@@ -6,9 +6,10 @@
 // pending, against the real store and the reference simulator.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { sql } from 'kysely';
 import type { FinalOutcome, Outcome } from '../src/providers/connector.js';
-import { PATHS, VALID } from './harness.js';
+import { eventually, PATHS, VALID } from './harness.js';
 import { startLive, startSim, submitOutcome, type LiveApp, type Sim } from './live-harness.js';
 
 describe('a live outcome written alone', () => {
@@ -139,5 +140,45 @@ describe('a live outcome written alone', () => {
     // The partner's answer contradicts the end that stands: a person is asked to look (Needs attention).
     const { flagged } = await t.store.db.selectFrom('transactions').select('flagged').where('id', '=', txnId).executeTakeFirstOrThrow();
     assert.match(flagged ?? '', /partner primary answered success after the transaction was made final \(failed\)/);
+  });
+
+  it('a partner that answers "nothing was executed" after its own end came: nothing is freed, the end is answered and flagged', async () => {
+    // A partner in front of which the payout is held until the end has landed, then refused with the
+    // simulator's "503, safe to retry" (which alone would fail it and free its key and reference).
+    let arrived!: () => void;
+    let release!: () => void;
+    const seen = new Promise<void>((r) => (arrived = r));
+    const go = new Promise<void>((r) => (release = r));
+    const partner = http.createServer((req, res) => {
+      req.resume();
+      arrived();
+      void go.then(() => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'service unavailable', retryable: true })));
+    });
+    await new Promise<void>((r) => partner.listen(0, '127.0.0.1', r));
+    const u = await startLive({ SANGAM_PARTNER_URL: `http://127.0.0.1:${(partner.address() as { port: number }).port}` }, 10_000, sim);
+    try {
+      const body = { ...VALID.upi(), amount: 10 };
+      const call = u.call('POST', PATHS.upi, { key: u.liveKey, body });
+      await seen;
+      const row = await eventually(() => u.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirst());
+      const end = { txnId: row.id, partnerRef: null, outcome: { status: 'success' as const, message: 'Paid', fields: { utr: '717171717171' } } };
+      assert.equal(await u.services.settlement.apply(end, 'primary', null), 'settled');
+      release();
+      const r = await call;
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual([r.body.data.status, r.body.data.utr], ['success', '717171717171'], 'the end, answered');
+      const { flagged } = await u.store.db.selectFrom('transactions').select('flagged').where('id', '=', row.id).executeTakeFirstOrThrow();
+      assert.match(flagged ?? '', /the partner answered that nothing was executed .* after it had ended the transaction/);
+      // Neither the key nor the reference was freed: a retry replays, another request with the reference is refused.
+      const retry = await u.call('POST', PATHS.upi, { key: u.liveKey, body });
+      assert.equal(retry.headers['idempotent-replayed'], 'true');
+      assert.equal(retry.body.data.status, 'success');
+      const other = await u.call('POST', PATHS.upi, { key: u.liveKey, body: { ...body, idempotency_key: crypto.randomUUID() } });
+      assert.deepEqual([other.status, other.body.data.Errorcode], [409, 114]);
+      await u.assertLedger();
+    } finally {
+      await u.close();
+      await new Promise((r) => partner.close(r));
+    }
   });
 });

@@ -191,23 +191,28 @@ export class LiveRunner implements Runner {
     let outcome: Outcome;
     const t0 = performance.now();
     try {
-      outcome = await executeOperation(def, input, ctx);
+      outcome = await executeOperation(def, input, ctx).finally(() => ctx.timing?.add('partner', performance.now() - t0));
     } catch (err) {
-      ctx.timing?.add('partner', performance.now() - t0);
       if (!(err instanceof PartnerError) && !(err instanceof ApiError)) throw err; // unknown: stays pending, reconciled
       // Nothing happened at the partner: the transaction fails, its hold is released, and the key and
       // the reference are freed so that the client may retry the same request. In the lock order: the
       // transaction row and its hold first, the idempotency key last. This is the one place a live key
       // (or a reference, CONTRACT §5) is released.
-      await this.deps.db.transaction().execute(async (trx) => {
-        await this.deps.settlement.failUnsent(trx, ctx.txnId, def.slug, err.message, false);
+      const freed = await this.deps.db.transaction().execute(async (trx) => {
+        if (!(await this.deps.settlement.failUnsent(trx, ctx.txnId, def.slug, err.message, false))) {
+          // Made final meanwhile by the partner's own end (a callback, an enquiry): it had the request
+          // after all. Nothing is freed (a retry would execute again); a person looks at the contradiction.
+          await this.deps.transactions.flag(trx, ctx.txnId, `the partner answered that nothing was executed (${err.message}) after it had ended the transaction`);
+          return false;
+        }
         await this.deps.transactions.releaseReference(trx, ctx.txnId);
         if (key) await this.deps.idempotency.release(key.scope, trx);
+        return true;
       });
-      if (err instanceof ApiError) throw err;
-      throw new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
+      if (freed) throw err instanceof ApiError ? err : new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
+      // The client is answered the transaction as that end left it, as for any answer that came second.
+      outcome = { status: 'pending', message: err.message, fields: {} };
     }
-    ctx.timing?.add('partner', performance.now() - t0);
     const t1 = performance.now();
     const answer = await this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => answeredRow(audit, 200, JSON.parse(body) as Record<string, unknown>), before }, ctx.lane);
     ctx.timing?.add('outcome', performance.now() - t1);
