@@ -39,6 +39,39 @@ describe('batch rows keep to the account rate limit', () => {
   });
 });
 
+describe('a server stopped while a batch waits for its pace', () => {
+  it('leaves the batch running with its rows queued, and the next server runs every row (CONTRACT §12)', async () => {
+    const env = { SANGAM_BATCH_POLL_MS: '50' };
+    const t = await startApp(env);
+    await t.store.db.updateTable('accounts').set({ rate_limit_per_sec: 1, rate_limit_burst: 1 }).where('id', '=', t.accountId).execute();
+    // on_error=stop: one row at a time, so the worker paces with no row in flight.
+    const r = await t.call('POST', '/api/v1/batches', { body: { operation: 'name-match', items: names(4), on_error: 'stop' } });
+    assert.equal(r.status, 200, r.text);
+    const id = r.body.data.id as string;
+    const items = (db: TestApp['store']['db']) => db.selectFrom('batch_items').select('status').where('batch_id', '=', id).orderBy('row_no').execute();
+    await eventually(async () => (await items(t.store.db)).some((i) => i.status === 'success'));
+    // Another batch of the account takes every token as it comes (a replica beside this one): the
+    // worker is still waiting for its pace when the server stops.
+    const limits = { perSec: 1, burst: 1 };
+    const drain = setInterval(() => void t.services.rateLimiter.bucket(`batch:${t.accountId}:sandbox:1:1`, limits, 1), 10);
+    try {
+      await t.stop();
+    } finally {
+      clearInterval(drain);
+    }
+    const u = await startApp(env, t.location, false);
+    try {
+      const batch = await u.store.db.selectFrom('batches').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(batch.status, 'running', 'not ended by the stop');
+      assert.ok(!(await items(u.store.db)).some((i) => i.status === 'cancelled'), 'no row cancelled by the stop');
+      await eventually(async () => (await u.store.db.selectFrom('batches').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status === 'completed', 30_000);
+      assert.deepEqual((await items(u.store.db)).map((i) => i.status), ['success', 'success', 'success', 'success']);
+    } finally {
+      await u.close();
+    }
+  });
+});
+
 describe('cooperative turns', () => {
   it('background steps that hold the thread let a waiting timer run before they are all done', async () => {
     const busy = (ms: number) => {

@@ -138,6 +138,9 @@ export class BatchEngine {
         chunks.push({ rows: items.map((i) => i.row), runs: this.start(batch, def, items), reserved: items.some((i) => i.reserved_paise > 0) });
       }
       const chunk = chunks.shift();
+      // No chunk while rows are left: the pace gave none because the server is stopping. The batch is
+      // let go as it is, for the next worker; it is not over.
+      if (!chunk && more) return store.letGo(id, owner, 0);
       if (!chunk) break;
       const done = await this.saveChunk(batch, chunk);
       if (!done.complete) return this.settle(batch, chunks).then(() => store.letGo(id, owner, leaseS)); // a key in flight: later
