@@ -197,6 +197,24 @@ describe('setu-recharge connector, end to end', () => {
     await t.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.data.id}`, { key: t.liveKey });
   });
 
+  it('a recharge erased (POST /api/v1/erasures) and then reversed by the operator still gets its refund: the erasure keeps what a refund is credited against', async () => {
+    const before = await wallet();
+    const body = rechargeBodyOf('1234');
+    const r = await recharge(body);
+    assert.equal(r.body.data.status, 'success', r.text);
+    const txnId = r.body.data.txn_id as string;
+    const erased = await t.call('POST', '/api/v1/erasures', { key: t.liveKey, body: { reference_id: body.reference_id } });
+    assert.equal(erased.status, 200, erased.text);
+    assert.equal((await txOf(body.reference_id)).body.data.operator, undefined, 'the content is erased');
+    assert.equal((await sim(`/recharges/${paymentRefIdOf(txnId)}/settle`, { status: 'REVERSED' })).status, 200);
+    const done = await eventually(async () => {
+      const x = await txOf(body.reference_id);
+      return x.body.data.reversed_at && x;
+    }, 8000);
+    assert.equal(done.body.data.status, 'success');
+    assert.deepEqual(await wallet(), before, 'the debit and the commission came back');
+  });
+
   it('webhooks naming our request’s refId (the other reading of Setu’s “reference from the original recharge request”): the status and the REVERSED are applied', async () => {
     assert.equal((await sim('/webhook-reference', { field: 'refId' })).status, 200);
     try {

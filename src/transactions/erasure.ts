@@ -6,7 +6,10 @@
 // - the transaction's stored result, the stored idempotent answer and the webhook events: the
 //   operation's own fields dropped, the money facts kept (status, amounts, UTR, reversal), so the
 //   ledger, statements and reconciliation still add up;
-// - partner state kept for the transaction (encrypted bodies for a safe replay), and its pending notes: deleted;
+// - partner state kept for the transaction (encrypted bodies for a safe replay), and its pending notes:
+//   deleted, except the records a partner's later refund is matched and credited against (a Setu
+//   recharge's or DTH payment's, providers/registry.ts KEPT_FOR_REFUNDS): without them the refund of a
+//   recharge would never reach the wallet. They stay encrypted, and expire a week after the request;
 // - batch rows with that reference that have run: their input dropped, their answer scrubbed alike;
 // - one ADMIN audit row saying who erased what, and how many rows.
 // A transaction still pending is refused: its stored request may yet be needed to learn its outcome.
@@ -20,6 +23,7 @@ import { inTransaction, type Trx } from '../db/transaction.js';
 import { ApiError } from '../errors.js';
 import { appendAdminEvent, type Actor } from '../audit/admin-events.js';
 import { ERASED } from '../audit/retention.js';
+import { KEPT_FOR_REFUNDS } from '../providers/registry.js';
 import { TransactionStore } from './store.js';
 
 /** What survives an erasure in a stored result or event: the outcome and the money, never the person. */
@@ -126,8 +130,12 @@ async function scrubCopies(trx: Trx, who: Who, ids: string[], at: string): Promi
   }
   const events = await trx.selectFrom('webhook_events').select(['id', 'payload']).where('txn_id', 'in', ids).execute();
   for (const e of events) await trx.updateTable('webhook_events').set({ payload: scrubDocument(e.payload, at) }).where('id', '=', e.id).execute();
-  // Keyed `<purpose>:<txn id>` by each connector.
-  await trx.deleteFrom('partner_sessions').where(sql<string>`split_part(key, ':', 2)`, 'in', ids).execute();
+  // Keyed `<purpose>:<txn id>` by each connector; what a refund needs stays (see the module header).
+  await trx
+    .deleteFrom('partner_sessions')
+    .where(sql<string>`split_part(key, ':', 2)`, 'in', ids)
+    .where(sql<string>`split_part(key, ':', 1)`, 'not in', [...KEPT_FOR_REFUNDS])
+    .execute();
   // A pending's kept name (transactions/notes.ts): its later end then carries no name match.
   await trx.deleteFrom('pending_notes').where('txn_id', 'in', ids).execute();
   return events.length;

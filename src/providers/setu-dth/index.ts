@@ -80,6 +80,11 @@ import { webhookRoute } from './webhook.js';
 import { agentOf, payerOf } from './settings.js';
 
 const STORED_TTL_S = 7 * 24 * 3600;
+/**
+ * Session purposes a refund of a final payment still needs: its BBPS refId and amounts, which a
+ * Credit_Adjustment webhook is matched and credited against. An erasure keeps them until they expire.
+ */
+export const KEPT_FOR_REFUNDS = ['pay'] as const;
 const BILLERS_TTL_MS = 6 * 3600_000;
 
 interface Settings extends SetuCommonSettings {

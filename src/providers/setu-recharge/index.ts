@@ -89,6 +89,12 @@ export const refKey = (transactionRefId: string) => `tref:${transactionRefId}`;
  */
 const REFUSED_WHATEVER_STATUS = new Set(['ERR009']);
 export const parkedKey = (txnId: string) => `reversal:${txnId}`;
+/**
+ * Session purposes a refund of a final recharge still needs: the recharge's amounts (to link and
+ * credit a REVERSED webhook) and a reversal parked until Setu's status API confirms it. An erasure
+ * keeps them until they expire (transactions/erasure.ts).
+ */
+export const KEPT_FOR_REFUNDS = ['recharge', 'reversal'] as const;
 
 /** What a status enquiry or a webhook needs later: the exact request, and our amounts. */
 export interface StoredRecharge {
