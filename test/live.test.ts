@@ -507,8 +507,9 @@ describe('live: partner failures before any outcome', () => {
     assert.equal(r.status, 502);
     assert.equal(r.body.data.Errorcode, 113);
     assert.deepEqual(await t.wallet(), before);
-    const failed = await t.store.db.selectFrom('transactions').select('status').where('environment', '=', 'live').where('reference_id', '=', body.reference_id).execute();
-    assert.deepEqual(failed, [{ status: 'failed' }]);
+    const failed = await t.store.db.selectFrom('transactions').select(['status', 'result']).where('environment', '=', 'live').where('reference_id', '=', body.reference_id).execute();
+    assert.deepEqual(failed.map((f) => f.status), ['failed']);
+    assert.equal(failed[0]!.result.commission, 0, 'a failed recharge earns no commission (it is shown from the recovery point on)');
   });
 });
 

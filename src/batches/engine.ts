@@ -52,7 +52,7 @@ export interface EngineDeps {
  * with the submitting key and address and the row's validated input (as given, before resolve()).
  */
 function rowAudit(batch: Batch, def: OperationDef, requestId: string, input: Input): RequestAudit {
-  const traceId = activeTraceId(); // the work running the row: its submitting request, or a batch worker tick
+  const traceId = activeTraceId(); // the batch's run (worker.ts)
   return {
     request_id: requestId,
     account_id: batch.account_id,

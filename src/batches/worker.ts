@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { newId } from '../ids.js';
 import { PollingLoop, type BackgroundWorker } from '../polling-loop.js';
+import { inSpan } from '../tracing/index.js';
 import type { BatchEngine } from './engine.js';
 import type { BatchStore } from './store.js';
 
@@ -65,8 +66,8 @@ export class BatchWorker implements BackgroundWorker {
     const room = this.opts.batchesInFlight - this.running.size;
     if (room <= 0) return;
     for (const id of await this.store.lease(this.owner, this.opts.leaseS, room)) {
-      const run = this.engine
-        .run(id, this.owner, () => this.stopping)
+      // Each run a trace of its own (whatever started this tick): its rows' audit rows carry its id.
+      const run = inSpan('batch run', { 'sangam.batch.id': id }, () => this.engine.run(id, this.owner, () => this.stopping), { root: true })
         .catch((err: unknown) => this.log.error({ err, batch: id }, 'batch run failed; it resumes after its lease'))
         .finally(() => {
           this.running.delete(id);

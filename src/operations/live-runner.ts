@@ -131,6 +131,8 @@ export class LiveRunner implements Runner {
       return { status: 200, body: await this.resume(call), replayed: false, audited: false };
     }
     const answer = await this.send(call, { row: recorded.row, stored: recorded.stored });
+    // No outcome: the partner's own end came first and its refusal is not believed (send).
+    if (!answer) return { status: 200, body: await this.resume(call), replayed: false, audited: false };
     return { status: 200, body: answer.body, replayed: false, audited: true };
   }
 
@@ -156,7 +158,8 @@ export class LiveRunner implements Runner {
         amountPaise: principalPaise || null,
         // Payments and recharges show their txn_id, amount and commission from the recovery point on, so
         // a retry that finds the transaction still with the partner answers them too, and so does an end
-        // that a callback brings before the partner's first answer is written (a failed end sets 0).
+        // that a callback brings before the partner's first answer is written (a failed end makes the
+        // commission 0: transactions/store.ts settling).
         outcome: {
           status: 'pending',
           message: 'Submitted to the partner network',
@@ -185,8 +188,11 @@ export class LiveRunner implements Runner {
     return answer.body;
   }
 
-  /** Phases 2 and 3, once the recovery point is recorded. */
-  private async send(call: Call, before: NonNullable<LiveOutcome['before']>): Promise<LiveAnswer> {
+  /**
+   * Phases 2 and 3, once the recovery point is recorded. Null when the partner refused the call as not
+   * executed after its own end of it had come: the transaction is then answered as that end left it.
+   */
+  private async send(call: Call, before: NonNullable<LiveOutcome['before']>): Promise<LiveAnswer | null> {
     const { def, input, ctx, key, audit } = call;
     let outcome: Outcome;
     const t0 = performance.now();
@@ -201,8 +207,10 @@ export class LiveRunner implements Runner {
       const freed = await this.deps.db.transaction().execute(async (trx) => {
         if (!(await this.deps.settlement.failUnsent(trx, ctx.txnId, def.slug, err.message, false))) {
           // Made final meanwhile by the partner's own end (a callback, an enquiry): it had the request
-          // after all. Nothing is freed (a retry would execute again); a person looks at the contradiction.
-          await this.deps.transactions.flag(trx, ctx.txnId, `the partner answered that nothing was executed (${err.message}) after it had ended the transaction`);
+          // after all. Nothing is freed (a retry would execute again); an end other than a failure
+          // contradicts the refusal, for a person to look at (a final state never changes: read after).
+          const ended = await this.deps.transactions.get(trx, ctx.txnId);
+          if (ended?.status !== 'failed') await this.deps.transactions.flag(trx, ctx.txnId, `the partner answered that nothing was executed (${err.message}) after it had ended the transaction (${ended?.status})`);
           return false;
         }
         await this.deps.transactions.releaseReference(trx, ctx.txnId);
@@ -210,8 +218,7 @@ export class LiveRunner implements Runner {
         return true;
       });
       if (freed) throw err instanceof ApiError ? err : new ApiError(err.kind === 'timeout' ? 'partner_timeout' : 'partner_failed', err.message);
-      // The client is answered the transaction as that end left it, as for any answer that came second.
-      outcome = { status: 'pending', message: err.message, fields: {} };
+      return null;
     }
     const t1 = performance.now();
     const answer = await this.outcomes.submit({ def, ctx, scope: key?.scope ?? null, outcome, audit: (body) => answeredRow(audit, 200, JSON.parse(body) as Record<string, unknown>), before }, ctx.lane);

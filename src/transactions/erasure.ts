@@ -9,7 +9,7 @@
 // - partner state kept for the transaction (encrypted bodies for a safe replay), and its pending notes:
 //   deleted, except the records a partner's later refund is matched and credited against (a Setu
 //   recharge's or DTH payment's, providers/registry.ts KEPT_FOR_REFUNDS): without them the refund of a
-//   recharge would never reach the wallet. They stay encrypted, and expire a week after the request;
+//   recharge would never reach the wallet. They stay encrypted, and expire a week after they were written;
 // - batch rows with that reference that have run: their input dropped, their answer scrubbed alike;
 // - one ADMIN audit row saying who erased what, and how many rows.
 // A transaction still pending is refused: its stored request may yet be needed to learn its outcome.

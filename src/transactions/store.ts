@@ -113,6 +113,16 @@ const resultPatch = (o: { status: TxStatus; message: string; fields: Record<stri
 /** What a final outcome merges into a stored result (settleMany, settledCtes). */
 const settledPatch = (i: SettleItem, now: Date) => (i.strip ?? ((d) => d))(resultPatch(i.final, now));
 
+/**
+ * A failed end earns no commission: a stored one (shown from the recovery point on) becomes 0 unless
+ * the end says otherwise. As `settling` does it in SQL; this is its reading for a row built in advance.
+ */
+const settledResult = (stored: Record<string, unknown>, i: SettleItem, now: Date) => ({
+  ...stored,
+  ...(i.final.status === 'failed' && 'commission' in stored && { commission: 0 }),
+  ...settledPatch(i, now),
+});
+
 /** A non-final answer for a pending transaction: its fields, the partner holding it, the first status enquiry. */
 export interface PendingUpdate {
   outcome: Outcome;
@@ -133,7 +143,8 @@ function settling(items: SettleItem[], now: Date, only: RawBuilder<unknown> = sq
   const values = items.map((i) => sql`(${i.id}, ${i.final.status}, ${JSON.stringify(settledPatch(i, now))}, ${i.partner ?? null}, ${i.partnerRef ?? null}, ${watchAt(i)}::timestamptz)`);
   return sql`
     UPDATE transactions t
-    SET status = v.status, result = t.result || v.patch::jsonb, final_result = NULL, due_at = NULL, next_check_at = NULL,
+    SET status = v.status, final_result = NULL, due_at = NULL, next_check_at = NULL,
+        result = t.result || CASE WHEN v.status = 'failed' AND t.result ? 'commission' THEN '{"commission": 0}'::jsonb ELSE '{}'::jsonb END || v.patch::jsonb,
         updated_at = ${now}, verified_at = ${now}, partner = COALESCE(v.partner, t.partner), watch_next_at = v.watch_at,
         partner_ref = COALESCE(t.partner_ref, v.partner_ref)
     FROM (VALUES ${sql.join(values)}) AS v (id, status, patch, partner, partner_ref, watch_at)
@@ -275,13 +286,17 @@ export class TransactionStore {
    * an operation derived itself, for a row its partner's end reached first (live-runner.ts).
    */
   async addMissing(trx: Transaction<DB>, id: string, fields: Record<string, unknown>): Promise<TxRow | undefined> {
-    if (Object.keys(fields).length === 0) return this.get(trx, id);
-    return trx
-      .updateTable('transactions')
-      .set({ result: sql`${JSON.stringify(fields)}::jsonb || result`, updated_at: new Date() })
-      .where('id', '=', id)
-      .returning(TX_COLUMNS)
-      .executeTakeFirst();
+    const added =
+      Object.keys(fields).length === 0
+        ? undefined
+        : await trx
+            .updateTable('transactions')
+            .set({ result: sql`${JSON.stringify(fields)}::jsonb || result`, updated_at: new Date() })
+            .where('id', '=', id)
+            .where(sql<boolean>`NOT (result ? 'erased_at')`) // an erasure that came between keeps its word
+            .returning(TX_COLUMNS)
+            .executeTakeFirst();
+    return added ?? this.get(trx, id);
   }
 
   /** A transaction with the partner that holds it, read without a lock. */
@@ -530,7 +545,7 @@ export class TransactionStore {
    */
   settledCtes(before: RecoveryPoint, item: SettleItem): { row: TxRow; ctes: RawBuilder<unknown> } {
     const now = new Date();
-    const row = { ...before.row, status: item.final.status, result: { ...storedOf(before), ...settledPatch(item, now) } };
+    const row = { ...before.row, status: item.final.status, result: settledResult(storedOf(before), item, now) };
     return { row, ctes: sql`outcome_row AS (${settling([item], now, unchanged(before))}), ${eventCtes(settledEvent(row), sql`EXISTS (SELECT 1 FROM outcome_row)`)}` };
   }
 
