@@ -201,6 +201,46 @@ describe('webhooks: receivers down, private addresses, several workers, crashes'
     }
   });
 
+  it('an endpoint deleted while an attempt to it is on its way gets nothing more: its delivery stays failed', async () => {
+    const t = await startApp(WEBHOOK_ENV);
+    // A receiver that holds the first attempt until the endpoint is deleted, then answers 500 (a retry, were it still there).
+    let arrived!: () => void;
+    let release!: () => void;
+    const seen = new Promise<void>((r) => (arrived = r));
+    const go = new Promise<void>((r) => (release = r));
+    let requests = 0;
+    const held = http.createServer((req, res) => {
+      requests++;
+      req.resume();
+      arrived();
+      void go.then(() => res.writeHead(500).end('nope'));
+    });
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
+    const other = await receiver();
+    try {
+      const url = `http://127.0.0.1:${(held.address() as { port: number }).port}/hooks`;
+      const deleted = (await t.call('POST', '/api/v1/webhook-endpoints', { body: { url } })).body.data.id as string;
+      assert.equal((await t.call('POST', '/api/v1/webhook-endpoints', { body: { url: other.url } })).status, 200);
+      await pendingToFinal(t);
+      await seen;
+      assert.equal((await t.call('DELETE', `/api/v1/webhook-endpoints/${deleted}`)).status, 200);
+      release();
+      const deliveries = () => t.store.db.selectFrom('webhook_deliveries').select(['id', 'status']).where('endpoint_id', '=', deleted).execute();
+      const [delivery] = await deliveries();
+      // The attempt is logged, and the delivery is not put back to pending by it.
+      await eventually(() => t.store.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', delivery!.id).executeTakeFirst());
+      assert.deepEqual((await deliveries()).map((d) => d.status), ['failed']);
+      // Another event later reaches the endpoint still there, and nothing more the deleted one.
+      const second = await pendingToFinal(t);
+      await eventually(async () => other.got.find((g) => g.body.includes(second.txn)));
+      assert.equal(requests, 1);
+    } finally {
+      await t.close();
+      await other.close();
+      await new Promise((r) => held.close(r));
+    }
+  });
+
   it('without the knob, a private address is refused at registration and at delivery', async () => {
     const t = await startApp({ SANGAM_WEBHOOK_POLL_MS: '30', SANGAM_WEBHOOK_RETRY_SCHEDULE: '0' });
     const rx = await receiver();

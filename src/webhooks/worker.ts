@@ -104,6 +104,9 @@ export class WebhookWorker extends PollingWorker {
       .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
       .select(['d.id', 'd.attempts', 'd.event_id', 'e.payload', 'd.endpoint_id', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_until', 'w.environment', 'w.failing_since'])
       .where('d.id', 'in', ids)
+      .where('d.status', '=', 'pending') // a deleted or disabled endpoint's were failed meanwhile
+      .where('w.deleted_at', 'is', null)
+      .where('w.disabled_at', 'is', null)
       .execute()) as Due[];
     await Promise.all(due.map((d) => this.attempt(d)));
     return due.length;
@@ -189,6 +192,8 @@ export class WebhookWorker extends PollingWorker {
           updated_at: now,
         })
         .where('id', '=', d.id)
+        // A delivery its endpoint's deletion (or disabling) failed while this attempt was out stays failed.
+        .where('status', '=', 'pending')
         .execute();
       const disable = verdict.kind === 'disabled' ? verdict.why : null;
       await trx
