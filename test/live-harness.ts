@@ -309,7 +309,7 @@ export function submitOutcome(t: TestApp, p: { txnId: string; requestId: string;
   const def = operationBySlug.get('upi-payment-status')!;
   return t.services.outcomes.submit({
     def,
-    ctx: { requestId: p.requestId, txnId: p.txnId, afterRecord: [] },
+    ctx: { requestId: p.requestId, txnId: p.txnId, withAnswer: [] },
     scope: null,
     before: p.before,
     outcome: { ...p.outcome, partner: p.partner } as Outcome,

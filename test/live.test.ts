@@ -12,6 +12,7 @@ import type { FinalOutcome } from '../src/providers/connector.js';
 import { commissionPaise, MOBILE_OPERATORS } from '../src/catalog/operators.js';
 import { topUp } from '../src/ledger/ledger.js';
 import { requestHash } from '../src/idempotency/store.js';
+import { ConsentExpiry } from '../src/consents/expiry.js';
 import { eventually, PATHS, uuid, VALID } from './harness.js';
 import { startLive, startSim, type LiveApp, type Sim } from './live-harness.js';
 
@@ -497,6 +498,32 @@ describe('live: partner failures before any outcome', () => {
     const vpa = { reference_id: `vpav-${uuid()}`, consent: true, vpa: 'meera.iyer@okaxis' };
     const v = await endsFirst('/api/v1/upi-payment/vpa-verification', vpa, { status: 'success', message: 'Verified', fields: { vpa_status: 'valid', name_at_bank: 'Meera Iyer' } });
     for (const data of [v.answer, v.stored]) assert.equal(data.vpa, 'meera.iyer@okaxis');
+  });
+
+  it('a consent withdrawn while a call made under it is with its partner: that call is erased once final (CONTRACT §13)', async () => {
+    const consent = await t.call('POST', '/api/v1/consents', {
+      key: t.liveKey,
+      body: { subject: { reference: 'cust-7' }, purpose: { code: 'payout', text: 'To pay you' }, operations: ['upi-payment-status'], notice: { version: '1', language: 'en', text: 'We pay you.' } },
+    });
+    assert.equal(consent.status, 200, consent.text);
+    const id = consent.body.data.id as string;
+    await t.sim.faults({ timeout_next: 1, timeout_ms: 6000 });
+    const body = { ...VALID.upi(), amount: 10, consent_id: id };
+    const call = t.call('POST', PATHS.upi, { key: t.liveKey, body });
+    await eventually(() => t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirst());
+    // The use is on record with the recovery point: the withdrawal finds the call, still pending.
+    const withdrawn = await t.call('POST', `/api/v1/consents/${id}/withdraw`, { key: t.liveKey });
+    assert.deepEqual(withdrawn.body.data.effect.references_pending, [body.reference_id], withdrawn.text);
+    const r = await call;
+    await t.sim.faults({});
+    assert.equal(r.body.data.status, 'pending', r.text);
+    // Once the payout is final, the worker's retry of the consent's end erases it.
+    const row = await t.store.db.selectFrom('transactions').select('id').where('reference_id', '=', body.reference_id).executeTakeFirstOrThrow();
+    await t.services.settlement.apply({ txnId: row.id, partnerRef: null, outcome: { status: 'success', message: 'Paid', fields: { utr: '818181818181' } } }, 'primary', null);
+    await new ConsentExpiry(t.services.consents.end, 60_000, t.app.log).tick(new Date(Date.now() + 120_000));
+    const done = await t.call('GET', `/api/v1/transactions/${body.reference_id}`, { key: t.liveKey });
+    assert.ok(done.body.data.erased_at, done.text);
+    assert.equal(done.body.data.utr, '818181818181', 'the money facts stay');
   });
 
   it('a partner that is down is 502/113 and debits nothing', async () => {

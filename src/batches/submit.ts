@@ -119,6 +119,7 @@ async function checkRows(deps: SubmitDeps, who: Submitter, def: OperationDef, ba
     connector: (who.environment === 'live' ? routes.live : routes.sandbox).connector(def),
     deps: routes.deps,
     afterRecord: [],
+    withAnswer: [],
   };
   const feePaise = who.environment === 'live' ? await deps.pricing.fee(def.slug) : 0;
   const seen = new Map<string, number>();

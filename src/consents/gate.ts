@@ -2,8 +2,9 @@
 // route before the operation may refuse or do anything: a cited `consent_id` must be the caller's own,
 // in the same environment, active, unexpired and cover the operation, or the call is a 422 naming
 // consent_id and nothing runs; an account that requires it gets the same 422 for a live call without
-// one. The use is written with the operation's record (the context's afterRecord), so a call that is
-// never recorded leaves no use behind.
+// one. The use is written with the operation's record (the context's afterRecord: a live call's
+// recovery point, before its partner is asked), so a call that is never recorded leaves no use
+// behind, and a withdrawal while the partner is asked finds the use (still pending: erased once final).
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { DB, Environment } from '../db/schema.js';

@@ -188,6 +188,9 @@ export async function recordUse(trx: Trx, use: { consentId: string; requestId: s
     .insertInto('consent_uses')
     .values({ consent_id: use.consentId, request_id: use.requestId, txn_id: use.txnId, operation: use.operation, reference_id: use.referenceId })
     .execute();
+  // A consent that ended between the gate's check and this write: its effect is done again for this use
+  // (the expiry worker retries an end left un-effected).
+  await trx.updateTable('consents').set({ effected_at: null }).where('id', '=', use.consentId).where('status', '<>', 'active').where('effected_at', 'is not', null).execute();
 }
 
 export type { ConsentStatus };

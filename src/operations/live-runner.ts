@@ -52,7 +52,7 @@ export interface LiveDeps extends ClaimDeps {
 
 export interface LiveOutcome {
   def: OperationDef;
-  ctx: Pick<OperationContext, 'txnId' | 'requestId' | 'afterRecord'>;
+  ctx: Pick<OperationContext, 'txnId' | 'requestId' | 'withAnswer'>;
   scope: IdemScope | null;
   outcome: Outcome;
   /** The request's audit row, made from the answer, stored in the same transaction. */
@@ -147,7 +147,8 @@ export class LiveRunner implements Runner {
     const feePaise = await this.deps.pricing.fee(def.slug);
     const note = def.later?.keep(input) ?? null;
     // A batch row's reserve is taken over by its hold in this same transaction (recorder: before the holds).
-    const afterRecord = reserve ? [(trx: Transaction<DB>) => reserve.take(trx)] : [];
+    // The operation's own writes with its record follow (a consent's use: consents/gate.ts).
+    const afterRecord = [...(reserve ? [(trx: Transaction<DB>) => reserve.take(trx)] : []), ...ctx.afterRecord];
     return {
       tx: {
         id: ctx.txnId,
@@ -238,7 +239,7 @@ export class LiveRunner implements Runner {
    */
   private async alone(item: LiveOutcome): Promise<LiveAnswer | null> {
     const { def, ctx, scope, outcome, before } = item;
-    if (!before || ctx.afterRecord.length > 0) return null;
+    if (!before || ctx.withAnswer.length > 0) return null;
     const { transactions, settlement, idempotency, db } = this.deps;
     const written = outcome.status === 'pending' ? transactions.pendingCtes(before, this.pendingUpdate(item)) : settlement.settleCtes(before, settleOf(item));
     const { answer, key } = this.answerOf(item, written.row);
@@ -325,7 +326,7 @@ export class LiveRunner implements Runner {
     }
     // What the operation writes beside its record (a document-locker session binding its client id to
     // the caller) commits with the answer that reveals it.
-    for (const write of item.ctx.afterRecord) await write(trx);
+    for (const write of item.ctx.withAnswer) await write(trx);
     return this.answerOf(item, row);
   }
 

@@ -61,10 +61,16 @@ export interface OperationContext {
   connector: OperationConnector;
   deps: OperationDeps;
   /**
-   * Writes to make in the database transaction that records this operation's answer (sandbox: the
-   * record itself; live: phase 3, the partner's outcome).
+   * Writes to make in the database transaction that records this operation (sandbox: the record
+   * itself; live: the recovery point, before the partner is asked): a consent's use, so that a
+   * withdrawal while the partner is asked finds it (consents/gate.ts).
    */
   afterRecord: Array<(trx: Transaction<DB>) => Promise<void>>;
+  /**
+   * Writes to make with the answer that reveals them (sandbox: the record; live: phase 3, the
+   * partner's outcome): a document-locker session binding its client id to the caller.
+   */
+  withAnswer: Array<(trx: Transaction<DB>) => Promise<void>>;
   /**
    * `background` for a batch's row: its writes queue behind interactive calls' in the group commits
    * (db/group-commit.ts), so a batch never holds back a client waiting on an answer.

@@ -92,7 +92,7 @@ export interface Caller {
  */
 export async function prepareCall(def: OperationDef, routes: OperationRoutes, caller: Caller, input: Input, audit: RequestAudit): Promise<{ runner: Runner; call: Call }> {
   const runner = caller.environment === 'live' ? routes.live : routes.sandbox;
-  const ctx: OperationContext = { ...caller, txnId: newId('txn', 20), connector: runner.connector(def), deps: routes.deps, afterRecord: [] };
+  const ctx: OperationContext = { ...caller, txnId: newId('txn', 20), connector: runner.connector(def), deps: routes.deps, afterRecord: [], withAnswer: [] };
   await routes.consents.check(def.slug, input, ctx);
   await def.admit?.(input, ctx);
   const key = idempotencyKey(def, input, ctx);

@@ -75,7 +75,7 @@ export class SandboxRunner implements Runner {
       key: key && { ...key, response: (r) => (strip ? answer(r, strip(r.result)) : shown(r)) },
       // The answer is decided here, so its audit row is stored with the record, in the same transaction.
       audit: (r) => answeredRow(audit, 200, JSON.parse(shown(r)) as Record<string, unknown>),
-      afterRecord: ctx.afterRecord,
+      afterRecord: [...ctx.afterRecord, ...ctx.withAnswer],
       lane: ctx.lane,
     });
     ctx.timing?.add('record', performance.now() - t0);

@@ -32,7 +32,7 @@ export const doclockerInitialize = defineOperation({
     const expiresAt = new Date(Date.now() + doclockerSessionTtlS * 1000);
     // The session row references the transaction, so it is written with the recorded answer.
     const bind = (clientId: string) =>
-      ctx.afterRecord.push((trx) =>
+      ctx.withAnswer.push((trx) =>
         recordSession(trx, {
           clientId,
           accountId: ctx.accountId,
