@@ -62,6 +62,12 @@ describe('setu-recharge connector, end to end', () => {
   const webhook = (path: string, body: unknown, secret = SECRET) =>
     fetch(`${t.base}/partners/setu/webhooks/${secret}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
+  /** The transaction once it shows a reversal. */
+  const reversedOf = (reference: string, timeoutMs: number) =>
+    eventually(async () => {
+      const x = await txOf(reference);
+      return x.body.data.reversed_at && x;
+    }, timeoutMs);
   const rechargeBodyOf = (suffix: string) => ({ ...VALID.recharge(), mobile: mobile(suffix), operator: 'JIO', circle: 'MH', amount: 199, idempotency_key: uuid() });
 
   conformance({
@@ -180,10 +186,7 @@ describe('setu-recharge connector, end to end', () => {
     assert.equal(r.body.data.status, 'success');
     const txnId = r.body.data.txn_id as string;
     assert.deepEqual(await wallet(), { balance: before.balance - (19900 - 398) - fee, held: 0 });
-    const done = await eventually(async () => {
-      const x = await txOf(body.reference_id);
-      return x.body.data.reversed_at && x;
-    }, 8000);
+    const done = await reversedOf(body.reference_id, 8000);
     assert.equal(done.body.data.status, 'success');
     assert.match(done.body.data.reversal_reason, /reversed/i);
     assert.deepEqual(await wallet(), before);
@@ -207,10 +210,7 @@ describe('setu-recharge connector, end to end', () => {
     assert.equal(erased.status, 200, erased.text);
     assert.equal((await txOf(body.reference_id)).body.data.operator, undefined, 'the content is erased');
     assert.equal((await sim(`/recharges/${paymentRefIdOf(txnId)}/settle`, { status: 'REVERSED' })).status, 200);
-    const done = await eventually(async () => {
-      const x = await txOf(body.reference_id);
-      return x.body.data.reversed_at && x;
-    }, 8000);
+    const done = await reversedOf(body.reference_id, 8000);
     assert.equal(done.body.data.status, 'success');
     assert.deepEqual(await wallet(), before, 'the debit and the commission came back');
   });
@@ -255,10 +255,7 @@ describe('setu-recharge connector, end to end', () => {
     await eventually(async () => ((await calls())['/recharge/status'] ?? 0) > asked, 15_000);
     assert.equal((await txOf(body.reference_id)).body.data.reversed_at, undefined, 'a failed recheck applies nothing');
     emu.setFaults({}); // Setu's API is back
-    const done = await eventually(async () => {
-      const x = await txOf(body.reference_id);
-      return x.body.data.reversed_at && x;
-    }, 30_000);
+    const done = await reversedOf(body.reference_id, 30_000);
     assert.equal(done.body.data.status, 'success');
     assert.deepEqual(await wallet(), before, 'the debit and the commission came back, once');
   });

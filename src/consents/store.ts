@@ -8,7 +8,7 @@ import { createHash, createHmac } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import type { ConsentStatus, DB, Environment } from '../db/schema.js';
 import type { Trx } from '../db/transaction.js';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { appendAdminEvent } from '../audit/admin-events.js';
@@ -183,14 +183,18 @@ export function citable(row: Row | undefined, operation: string, now = new Date(
   return null;
 }
 
+/**
+ * Records a use, in one statement with its consent's effect reopened when the consent ended between the
+ * gate's check and this write (the expiry worker retries an end left un-effected, erasing this use too).
+ */
 export async function recordUse(trx: Trx, use: { consentId: string; requestId: string; txnId: string; operation: string; referenceId: string }): Promise<void> {
-  await trx
-    .insertInto('consent_uses')
-    .values({ consent_id: use.consentId, request_id: use.requestId, txn_id: use.txnId, operation: use.operation, reference_id: use.referenceId })
-    .execute();
-  // A consent that ended between the gate's check and this write: its effect is done again for this use
-  // (the expiry worker retries an end left un-effected).
-  await trx.updateTable('consents').set({ effected_at: null }).where('id', '=', use.consentId).where('status', '<>', 'active').where('effected_at', 'is not', null).execute();
+  await sql`
+    WITH used AS (
+      INSERT INTO consent_uses (consent_id, request_id, txn_id, operation, reference_id)
+      VALUES (${use.consentId}, ${use.requestId}, ${use.txnId}, ${use.operation}, ${use.referenceId})
+      RETURNING consent_id)
+    UPDATE consents SET effected_at = NULL
+    WHERE id = (SELECT consent_id FROM used) AND status <> 'active' AND effected_at IS NOT NULL`.execute(trx);
 }
 
 export type { ConsentStatus };
